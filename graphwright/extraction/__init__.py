@@ -1,0 +1,1 @@
+"""Turning files into documents, chunks and (later) entities and relations."""

@@ -1,0 +1,211 @@
+"""Load .txt, .md, .json and .jsonl files into Documents, reporting each bad file by name."""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from graphwright.models import Document, FileFailure
+
+SUPPORTED_SUFFIXES = {".txt", ".md", ".markdown", ".json", ".jsonl"}
+TEXT_FIELDS = ("text", "content", "body", "abstract", "paragraph")
+RESERVED_PROPERTIES = {"id", "source", "title", "content_hash", "ingested_at", "n_chunks", "text"}
+
+
+class LoadError(ValueError):
+    """A file or record that cannot become a document; the message says why."""
+
+
+@dataclass
+class LoadResult:
+    documents: list[Document] = field(default_factory=list)
+    failures: list[FileFailure] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def content_hash(text: str, metadata: dict[str, Any]) -> str:
+    """Hash of what gets stored: a changed text *or* changed metadata is a changed document."""
+    payload = json.dumps({"t": text, "m": metadata}, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def iter_files(paths: list[Path], glob: str | None = None) -> Iterator[Path]:
+    """Expand files and folders (recursively) into the supported files, in a stable order."""
+    for path in paths:
+        if path.is_dir():
+            for child in sorted(p for p in path.rglob("*") if p.is_file()):
+                if any(part.startswith(".") for part in child.relative_to(path).parts):
+                    continue
+                if child.suffix.lower() not in SUPPORTED_SUFFIXES:
+                    continue
+                if glob and not fnmatch.fnmatch(child.name, glob) and not fnmatch.fnmatch(str(child), glob):
+                    continue
+                yield child
+        else:
+            yield path  # a named file is always attempted, so a missing or odd one is reported
+
+
+def document_id_for(path: Path, base: Path) -> str:
+    resolved = path.resolve()
+    try:
+        return resolved.relative_to(base.resolve()).as_posix()
+    except ValueError:
+        return resolved.as_posix()
+
+
+def decode(raw: bytes, source: str, warnings: list[str]) -> str:
+    if not raw.strip():
+        raise LoadError("file is empty")
+    if b"\x00" in raw[:8192]:
+        raise LoadError("file looks binary (NUL bytes); only text, markdown, JSON and JSONL are ingested")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        # Legacy encodings are common in real corpora; keep the text and say so rather than fail.
+        warnings.append(f"{source}: not valid UTF-8 ({exc.reason} at byte {exc.start}); decoded as cp1252")
+        return raw.decode("cp1252", errors="replace")
+
+
+def _markdown_title(text: str) -> str | None:
+    for line in text.splitlines()[:20]:
+        if line.startswith("# "):
+            return line[2:].strip()
+    return None
+
+
+def _split_metadata(extra: dict[str, Any]) -> dict[str, Any]:
+    """Keep scalar metadata as Neo4j properties; reserved names get a `meta_` prefix, nested values JSON."""
+    out: dict[str, Any] = {}
+    for key, value in extra.items():
+        name = str(key).strip()
+        if not name:
+            continue
+        if name in RESERVED_PROPERTIES:
+            name = f"meta_{name}"
+        if isinstance(value, (str, int, float, bool)) or value is None:
+            if value is not None:
+                out[name] = value
+        elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+            out[name] = value
+        else:
+            out[name] = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return out
+
+
+def record_to_document(record: Any, source: str, fallback_id: str, text_field: str | None,
+                       metadata: dict[str, Any]) -> Document:
+    if not isinstance(record, dict):
+        raise LoadError(f"record is a JSON {type(record).__name__}, expected an object with a text field")
+    fields = (text_field,) if text_field else TEXT_FIELDS
+    key = next((f for f in fields if isinstance(record.get(f), str) and record[f].strip()), None)
+    if key is None:
+        raise LoadError(f"record has no non-empty text field (looked for: {', '.join(fields)})")
+    text = record[key]
+    if "id" in record and str(record["id"]).strip():
+        doc_id = str(record["id"]).strip()
+    else:
+        doc_id = fallback_id
+    title = str(record.get("title") or doc_id)
+    extra = {k: v for k, v in record.items() if k not in {key, "id", "title"}}
+    meta = {**_split_metadata(extra), **metadata}
+    return Document(id=doc_id, source=source, title=title, text=text, metadata=meta,
+                    content_hash=content_hash(text, meta))
+
+
+def load_file(path: Path, base: Path, metadata: dict[str, Any], text_field: str | None = None,
+              max_bytes: int = 50 * 1024 * 1024) -> LoadResult:
+    """Load one file; every problem becomes a named failure instead of an exception."""
+    result = LoadResult()
+    source = str(path)
+    try:
+        if not path.exists():
+            raise LoadError("no such file or folder")
+        if path.suffix.lower() not in SUPPORTED_SUFFIXES:
+            raise LoadError(f"unsupported file type {path.suffix or '(none)'}; use .txt, .md, .json or .jsonl")
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise LoadError(f"file is {size} bytes, above the limit of {max_bytes} (GRAPHWRIGHT_MAX_FILE_BYTES)")
+        text = decode(path.read_bytes(), source, result.warnings)
+        doc_id = document_id_for(path, base)
+        suffix = path.suffix.lower()
+        if suffix == ".jsonl":
+            _load_jsonl(text, source, doc_id, text_field, metadata, result)
+        elif suffix == ".json":
+            _load_json(text, source, doc_id, text_field, metadata, result)
+        else:
+            if not text.strip():
+                raise LoadError("file is empty")
+            title = (_markdown_title(text) if suffix in {".md", ".markdown"} else None) or path.stem
+            meta = dict(metadata)
+            result.documents.append(Document(id=doc_id, source=source, title=title, text=text, metadata=meta,
+                                             content_hash=content_hash(text, meta)))
+    except (LoadError, OSError) as exc:
+        result.failures.append(FileFailure(source=source, error=str(exc)))
+    return result
+
+
+def _load_json(text: str, source: str, doc_id: str, text_field: str | None, metadata: dict[str, Any],
+               result: LoadResult) -> None:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LoadError(f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from exc
+    except RecursionError as exc:
+        raise LoadError("invalid JSON: nested too deeply") from exc
+    records = data if isinstance(data, list) else [data]
+    if not records:
+        raise LoadError("JSON array is empty")
+    for i, record in enumerate(records):
+        fallback = doc_id if len(records) == 1 and not isinstance(data, list) else f"{doc_id}#{i}"
+        try:
+            result.documents.append(record_to_document(record, source, fallback, text_field, metadata))
+        except LoadError as exc:
+            result.failures.append(FileFailure(source=f"{source}[{i}]", error=str(exc)))
+
+
+def _load_jsonl(text: str, source: str, doc_id: str, text_field: str | None, metadata: dict[str, Any],
+                result: LoadResult) -> None:
+    seen_any = False
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        seen_any = True
+        where = f"{source}:{lineno}"
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            result.failures.append(FileFailure(source=where, error=f"invalid JSON: {exc.msg}"))
+            continue
+        except RecursionError:
+            result.failures.append(FileFailure(source=where, error="invalid JSON: nested too deeply"))
+            continue
+        try:
+            result.documents.append(record_to_document(record, source, f"{doc_id}#{lineno}", text_field, metadata))
+        except LoadError as exc:
+            result.failures.append(FileFailure(source=where, error=str(exc)))
+    if not seen_any:
+        raise LoadError("file is empty")
+
+
+def load_paths(paths: list[Path], base: Path, metadata: dict[str, Any] | None = None, glob: str | None = None,
+               text_field: str | None = None, max_bytes: int = 50 * 1024 * 1024) -> LoadResult:
+    """Load every supported file under `paths`; duplicate document ids keep the first and report the rest."""
+    total = LoadResult()
+    seen: dict[str, str] = {}
+    for path in iter_files(paths, glob):
+        one = load_file(path, base, metadata or {}, text_field, max_bytes)
+        total.failures.extend(one.failures)
+        total.warnings.extend(one.warnings)
+        for doc in one.documents:
+            if doc.id in seen:
+                total.failures.append(FileFailure(
+                    source=doc.source, error=f"duplicate document id {doc.id!r} (first seen in {seen[doc.id]})"))
+                continue
+            seen[doc.id] = doc.source
+            total.documents.append(doc)
+    return total

@@ -1,0 +1,207 @@
+"""Run the real Neo4j Community server of `neo4j-local/` as a background process: build it with Maven once,
+start it on loopback with auth on, wait until Bolt answers, stop it cleanly."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlparse
+
+from neo4j import GraphDatabase
+from neo4j.exceptions import AuthError, ServiceUnavailable
+
+LAUNCHER_CLASS = "io.graphwright.neo4jlocal.Launcher"
+_LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+# The flags the official `neo4j` script passes on Java 17 (off-heap access for the page cache and Netty).
+_JVM_FLAGS = [
+    "-XX:+UseG1GC", "-XX:-OmitStackTraceInFastThrow", "-XX:+DisableExplicitGC",
+    "-Dio.netty.tryReflectionSetAccessible=true", "-Dlog4j2.disable.jmx=true", "-Dfile.encoding=UTF-8",
+    "--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
+    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.lang=ALL-UNNAMED",
+]
+
+
+class LocalServerError(RuntimeError):
+    pass
+
+
+def default_project_dir() -> Path:
+    return Path(__file__).resolve().parents[2] / "neo4j-local"
+
+
+@dataclass
+class LocalServer:
+    project_dir: Path
+    home: Path
+    bolt_uri: str
+    http_port: int
+    user: str
+    password: str
+    heap: str = "1g"
+    pagecache: str = "512m"
+
+    def __post_init__(self) -> None:
+        parsed = urlparse(self.bolt_uri)
+        self.host = parsed.hostname or "127.0.0.1"
+        self.bolt_port = parsed.port or 7687
+        if self.host not in _LOOPBACK:
+            raise LocalServerError(
+                f"NEO4J_URI points at {self.host}; `graphwright db` only manages a server on this machine "
+                "(127.0.0.1). Unset NEO4J_URI or point it at bolt://127.0.0.1:PORT."
+            )
+        if self.host == "localhost":
+            self.host = "127.0.0.1"
+
+    # --- paths ---------------------------------------------------------------------------------------
+    @property
+    def pid_file(self) -> Path:
+        return self.home / "neo4j.pid"
+
+    @property
+    def log_file(self) -> Path:
+        return self.home / "logs" / "launcher.log"
+
+    @property
+    def browser_url(self) -> str:
+        return f"http://{self.host}:{self.http_port}/browser/"
+
+    @property
+    def bolt_url(self) -> str:
+        return f"bolt://{self.host}:{self.bolt_port}"
+
+    # --- build ---------------------------------------------------------------------------------------
+    def _sources(self) -> list[Path]:
+        return [self.project_dir / "pom.xml", *sorted((self.project_dir / "src").rglob("*.java"))]
+
+    def is_built(self) -> bool:
+        marker = self.project_dir / "target" / "lib" / ".complete"
+        if not marker.exists():
+            return False
+        built = marker.stat().st_mtime
+        return all(p.stat().st_mtime <= built for p in self._sources())
+
+    def build(self) -> None:
+        if not (self.project_dir / "pom.xml").exists():
+            raise LocalServerError(f"neo4j-local Maven project not found at {self.project_dir} "
+                                   "(set GRAPHWRIGHT_NEO4J_LOCAL_DIR)")
+        mvn = shutil.which("mvn")
+        if mvn is None:
+            raise LocalServerError("Maven (mvn) is needed to fetch Neo4j; install it or use docker compose")
+        proc = subprocess.run([mvn, "-q", "-B", "package"], cwd=self.project_dir, capture_output=True,
+                              text=True)
+        if proc.returncode != 0:
+            tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-20:])
+            raise LocalServerError(f"building neo4j-local failed:\n{tail}")
+        (self.project_dir / "target" / "lib" / ".complete").touch()
+
+    # --- process -------------------------------------------------------------------------------------
+    def pid(self) -> int | None:
+        try:
+            pid = int(self.pid_file.read_text().strip())
+        except (OSError, ValueError):
+            return None
+        try:
+            os.kill(pid, 0)
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+        except (OSError, PermissionError):
+            return None
+        return pid if LAUNCHER_CLASS in cmdline else None
+
+    def bolt_state(self) -> str:
+        """'ok', 'auth' (a server answers but refuses our password) or 'down'."""
+        driver = GraphDatabase.driver(self.bolt_url, auth=(self.user, self.password), connection_timeout=3)
+        try:
+            driver.verify_connectivity()
+            return "ok"
+        except AuthError:
+            return "auth"
+        except (ServiceUnavailable, OSError):
+            return "down"
+        finally:
+            driver.close()
+
+    def start(self, timeout: float = 180.0) -> int:
+        """Start (building first if needed) and return the pid once Bolt accepts our credentials."""
+        if (pid := self.pid()) is not None:
+            return pid
+        if len(self.password) < 8:
+            raise LocalServerError("NEO4J_PASSWORD must have at least 8 characters for the local server")
+        state = self.bolt_state()
+        if state != "down":
+            raise LocalServerError(
+                f"another server already answers on {self.bolt_url}"
+                + (" and refuses NEO4J_PASSWORD" if state == "auth" else "")
+                + "; stop it or choose another port in NEO4J_URI"
+            )
+        if not self.is_built():
+            self.build()
+        java = shutil.which("java", path=os.path.join(os.environ.get("JAVA_HOME", ""), "bin")) or shutil.which(
+            "java")
+        if java is None:
+            raise LocalServerError("Java 17+ is needed to run the local Neo4j (or use docker compose)")
+        self.log_file.parent.mkdir(parents=True, exist_ok=True)
+        target = self.project_dir / "target"
+        classpath = f"{target / 'classes'}{os.pathsep}{target / 'lib' / '*'}"
+        cmd = [java, f"-Xms{self.heap}", f"-Xmx{self.heap}", *_JVM_FLAGS, "-cp", classpath, LAUNCHER_CLASS,
+               "--home", str(self.home), "--bolt", f"{self.host}:{self.bolt_port}",
+               "--http", f"{self.host}:{self.http_port}", "--pagecache", self.pagecache]
+        env = {**os.environ, "NEO4J_PASSWORD": self.password}
+        with open(self.log_file, "ab") as log:
+            proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                    env=env, start_new_session=True)
+        self.pid_file.write_text(str(proc.pid))
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                self.pid_file.unlink(missing_ok=True)
+                raise LocalServerError(f"Neo4j exited with status {proc.returncode} while starting:\n"
+                                       f"{self.log_tail()}")
+            if self.bolt_state() == "ok":
+                return proc.pid
+            time.sleep(0.5)
+        self.stop()
+        raise LocalServerError(f"Neo4j did not answer on {self.bolt_url} within {timeout:.0f}s:\n{self.log_tail()}")
+
+    def stop(self, timeout: float = 60.0) -> bool:
+        """SIGTERM (Neo4j checkpoints and closes the store), SIGKILL only after `timeout`."""
+        pid = self.pid()
+        if pid is None:
+            self.pid_file.unlink(missing_ok=True)
+            return False
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if not _alive(pid):
+                break
+            time.sleep(0.25)
+        else:
+            os.kill(pid, signal.SIGKILL)
+        self.pid_file.unlink(missing_ok=True)
+        return True
+
+    def log_tail(self, lines: int = 25) -> str:
+        try:
+            return "\n".join(self.log_file.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return "(no log)"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.waitpid(pid, os.WNOHANG)  # reap it if it is our child
+    except ChildProcessError:
+        pass
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        return False
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split()[2]
+    except OSError:
+        return False
+    return state != "Z"

@@ -1,0 +1,156 @@
+"""Neo4jStore: the only place that holds a driver. Writes are batched and run in managed transactions
+(retried by the driver on transient errors); reads run in READ transactions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import neo4j
+from neo4j import GraphDatabase, RoutingControl
+from neo4j.exceptions import AuthError, Neo4jError, ServiceUnavailable
+
+from graphwright.graph_store import queries as q
+from graphwright.graph_store.queries import MetadataFilter
+from graphwright.graph_store.schema import SchemaPlan, check_compatible
+from graphwright.models import Chunk, Document
+
+
+class GraphStoreError(RuntimeError):
+    """Neo4j cannot be used: not running, wrong credentials, or a failed statement."""
+
+
+class Neo4jStore:
+    def __init__(self, uri: str, user: str, password: str, database: str = "neo4j") -> None:
+        self.uri = uri
+        self.database = database
+        self._driver = GraphDatabase.driver(uri, auth=(user, password), connection_timeout=10,
+                                            max_transaction_retry_time=30)
+
+    # --- lifecycle -----------------------------------------------------------------------------------
+    def verify(self) -> None:
+        try:
+            self._driver.verify_connectivity()
+        except AuthError as exc:
+            raise GraphStoreError(
+                f"Neo4j at {self.uri} refused the credentials (check NEO4J_USER / NEO4J_PASSWORD)"
+            ) from exc
+        except (ServiceUnavailable, OSError) as exc:
+            raise GraphStoreError(
+                f"Neo4j is not reachable at {self.uri} ({exc.__class__.__name__}). "
+                "Start it with `graphwright db start` or `docker compose up -d`."
+            ) from exc
+
+    def close(self) -> None:
+        self._driver.close()
+
+    def __enter__(self) -> Neo4jStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def server_version(self) -> str:
+        info = self._driver.get_server_info()
+        return info.agent
+
+    # --- low level -----------------------------------------------------------------------------------
+    def _read(self, query: str, **params: Any) -> list[dict[str, Any]]:
+        return self._run(query, params, RoutingControl.READ)
+
+    def _write(self, query: str, **params: Any) -> list[dict[str, Any]]:
+        return self._run(query, params, RoutingControl.WRITE)
+
+    def _run(self, query: str, params: dict[str, Any], routing: RoutingControl) -> list[dict[str, Any]]:
+        try:
+            records, _, _ = self._driver.execute_query(
+                query, params, database_=self.database, routing_=routing
+            )
+        except ServiceUnavailable as exc:
+            raise GraphStoreError(f"Neo4j at {self.uri} became unreachable: {exc}") from exc
+        except AuthError as exc:
+            raise GraphStoreError(f"Neo4j at {self.uri} refused the credentials") from exc
+        return [record.data() for record in records]
+
+    # --- schema --------------------------------------------------------------------------------------
+    def vector_index_dimensions(self) -> dict[str, int | None]:
+        return {row["name"]: row["dimension"] for row in self._read(q.SHOW_VECTOR_INDEXES)}
+
+    def ensure_schema(self, plan: SchemaPlan) -> list[str]:
+        """Create what is missing; raise SchemaMismatchError on an incompatible existing index."""
+        meta_rows = self._read(q.GET_META)
+        check_compatible(self.vector_index_dimensions(), meta_rows[0] if meta_rows else None, plan)
+        statements = plan.statements()
+        for statement in statements:
+            self._write(statement)
+        self._write(q.SET_META, model=plan.embedding_model, dimension=plan.dimension)
+        self._write(q.AWAIT_INDEXES, seconds=300)
+        return statements
+
+    def indexes(self) -> list[dict[str, Any]]:
+        return self._read(q.SHOW_INDEXES)
+
+    def reset(self, batch: int = 10_000) -> None:
+        """Delete every node, index and constraint (the local database belongs to graphwright)."""
+        while self._write(q.DELETE_ALL_BATCH, batch=batch)[0]["deleted"]:
+            pass
+        for row in self._read(q.LIST_DROPPABLE):
+            self._write(q.DROP_INDEX, name=row["name"])
+        for row in self._read(q.LIST_CONSTRAINTS):
+            self._write(q.DROP_CONSTRAINT, name=row["name"])
+
+    # --- documents -----------------------------------------------------------------------------------
+    def document_hashes(self, ids: list[str]) -> dict[str, str]:
+        rows = self._read(q.DOCUMENT_HASHES, ids=ids)
+        return {row["id"]: row["hash"] for row in rows}
+
+    def write_document(self, document: Document, chunks: list[Chunk], batch_size: int = 500) -> None:
+        """Replace one document and its chunks in a single transaction: all of it lands, or none."""
+        props = {**document.metadata, "id": document.id, "source": document.source, "title": document.title,
+                 "content_hash": document.content_hash, "n_chunks": len(chunks)}
+        rows = [{"id": c.id, "index": c.index, "text": c.text, "n_tokens": c.n_tokens,
+                 "embedding": c.embedding} for c in chunks]
+        pairs = [[a.id, b.id] for a, b in zip(chunks, chunks[1:])]
+
+        def work(tx: neo4j.ManagedTransaction) -> None:
+            tx.run(q.DELETE_DOCUMENT_CHUNKS, id=document.id).consume()
+            tx.run(q.UPSERT_DOCUMENT, id=document.id, props=props).consume()
+            for start in range(0, len(rows), batch_size):
+                tx.run(q.WRITE_CHUNKS, document_id=document.id, rows=rows[start:start + batch_size]).consume()
+            for start in range(0, len(pairs), batch_size):
+                tx.run(q.LINK_NEXT, pairs=pairs[start:start + batch_size]).consume()
+
+        try:
+            with self._driver.session(database=self.database) as session:
+                session.execute_write(work)
+        except ServiceUnavailable as exc:
+            raise GraphStoreError(f"Neo4j at {self.uri} became unreachable: {exc}") from exc
+
+    def delete_document(self, document_id: str) -> int | None:
+        """Remove a document and its chunks; None when no such document exists."""
+        rows = self._write(q.DELETE_DOCUMENT, id=document_id)
+        return rows[0]["chunks"] if rows else None
+
+    def get_document(self, document_id: str) -> dict[str, Any] | None:
+        rows = self._read(q.GET_DOCUMENT, id=document_id)
+        return rows[0] if rows else None
+
+    def counts(self) -> dict[str, int]:
+        return self._read(q.COUNTS)[0]
+
+    # --- retrieval -----------------------------------------------------------------------------------
+    def vector_search(self, embedding: list[float], k: int,
+                      filters: list[MetadataFilter] | None = None) -> list[dict[str, Any]]:
+        if filters:
+            query, params = q.vector_search_filtered(filters)
+            return self._read(query, embedding=embedding, k=k, **params)
+        return self._read(q.VECTOR_SEARCH, embedding=embedding, k=k)
+
+    def fulltext_search(self, lucene_query: str, k: int,
+                        filters: list[MetadataFilter] | None = None) -> list[dict[str, Any]]:
+        try:
+            if filters:
+                query, params = q.fulltext_search_filtered(filters)
+                return self._read(query, query=lucene_query, k=k, scan=max(k * 50, 500), **params)
+            return self._read(q.FULLTEXT_SEARCH, query=lucene_query, k=k)
+        except Neo4jError as exc:
+            raise GraphStoreError(f"fulltext query failed: {exc.message}") from exc

@@ -1,0 +1,77 @@
+"""Pydantic records shared by every layer."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+MetadataValue = str | int | float | bool | None
+
+
+class Document(BaseModel):
+    id: str
+    source: str
+    title: str
+    text: str
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    content_hash: str = ""
+
+
+class Chunk(BaseModel):
+    id: str
+    document_id: str
+    index: int
+    text: str
+    n_tokens: int
+    embedding: list[float] | None = None
+
+
+class FileFailure(BaseModel):
+    """A file or record that could not be ingested, and why."""
+
+    source: str
+    error: str
+
+
+class IngestReport(BaseModel):
+    documents_seen: int = 0
+    documents_written: int = 0
+    documents_unchanged: int = 0
+    chunks_written: int = 0
+    failures: list[FileFailure] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+class RetrievedChunk(BaseModel):
+    chunk_id: str
+    document_id: str
+    text: str
+    score: float
+    rank: int
+    title: str | None = None
+    source: str | None = None
+    scores: dict[str, float] = Field(default_factory=dict)  # per retriever: vector, fulltext, rrf, rerank
+
+
+class Citation(BaseModel):
+    kind: Literal["chunk", "document", "entity", "relation", "community"]
+    id: str
+    label: str | None = None
+
+
+class SearchResult(BaseModel):
+    question: str
+    mode: str
+    answer: str
+    answer_kind: Literal["retrieval", "generated"]
+    chunks: list[RetrievedChunk] = Field(default_factory=list)
+    citations: list[Citation] = Field(default_factory=list)
+    graph_paths: list[str] = Field(default_factory=list)
+    timings_ms: dict[str, float] = Field(default_factory=dict)
+    token_usage: dict[str, int] = Field(default_factory=dict)
