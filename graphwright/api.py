@@ -90,6 +90,9 @@ class GraphRAG:
         k = k or self.settings.top_k
         filters = [w if isinstance(w, MetadataFilter) else parse_filter(w) for w in where or []]
         timings: dict[str, float] = {}
+        started = time.perf_counter()
+        _ = self.embedder.dimension  # loads the model once per GraphRAG; timed apart from the query
+        timings["load_model_ms"] = (time.perf_counter() - started) * 1000
 
         started = time.perf_counter()
         embedding = self.embedder.embed([question])[0]

@@ -46,8 +46,8 @@ class Settings(BaseSettings):
     rerank_model: str | None = None  # path or name of a sentence-transformers CrossEncoder
 
     # Ingest
-    chunk_size: int = Field(200, ge=20, description="target tokens per chunk")
-    chunk_overlap: int = Field(40, ge=0, description="tokens carried over between neighbouring chunks")
+    chunk_size: int = Field(128, ge=20, description="target tokens per chunk")
+    chunk_overlap: int = Field(24, ge=0, description="tokens carried over between neighbouring chunks")
     write_batch_size: int = Field(500, ge=1)
     max_file_bytes: int = Field(50 * 1024 * 1024, ge=1)
     fulltext_analyzer: str = "standard-no-stop-words"
@@ -71,7 +71,7 @@ class Settings(BaseSettings):
     @field_validator("chunk_overlap")
     @classmethod
     def _overlap_below_size(cls, value: int, info) -> int:  # noqa: ANN001 - pydantic's ValidationInfo
-        size = info.data.get("chunk_size", 200)
+        size = info.data.get("chunk_size", 128)
         if value >= size:
             raise ValueError(f"chunk_overlap ({value}) must be smaller than chunk_size ({size})")
         return value

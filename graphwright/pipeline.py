@@ -70,6 +70,12 @@ class IngestPipeline:
         report.documents_seen = len(loaded.documents)
         notify("load", len(loaded.documents), len(loaded.documents))
 
+        # The stored hash covers content *and* how it was indexed, so changing chunking or the
+        # embedding model re-indexes on the next ingest instead of leaving stale chunks behind.
+        signature = f"{self.settings.chunk_size}|{self.settings.chunk_overlap}|{self.embedder.name}"
+        for doc in loaded.documents:
+            doc.content_hash = hashlib.sha256(f"{doc.content_hash}|{signature}".encode()).hexdigest()
+
         existing: dict[str, str] = {}
         ids = [d.id for d in loaded.documents]
         for start in range(0, len(ids), 1000):

@@ -13,7 +13,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from neo4j import GraphDatabase
-from neo4j.exceptions import AuthError, ServiceUnavailable
+from neo4j.exceptions import AuthError, ClientError, ServiceUnavailable
 
 LAUNCHER_CLASS = "io.graphwright.neo4jlocal.Launcher"
 _LOOPBACK = {"127.0.0.1", "localhost", "::1"}
@@ -120,6 +120,10 @@ class LocalServer:
             return "ok"
         except AuthError:
             return "auth"
+        except ClientError as exc:  # e.g. AuthenticationRateLimit after repeated wrong passwords
+            if "Security" in (exc.code or ""):
+                return "auth"
+            raise
         except (ServiceUnavailable, OSError):
             return "down"
         finally:
@@ -154,6 +158,8 @@ class LocalServer:
         with open(self.log_file, "ab") as log:
             proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                     env=env, start_new_session=True)
+        ready = self.home / "ready"
+        ready.unlink(missing_ok=True)
         self.pid_file.write_text(str(proc.pid))
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -161,7 +167,7 @@ class LocalServer:
                 self.pid_file.unlink(missing_ok=True)
                 raise LocalServerError(f"Neo4j exited with status {proc.returncode} while starting:\n"
                                        f"{self.log_tail()}")
-            if self.bolt_state() == "ok":
+            if ready.exists() and self.bolt_state() == "ok":
                 return proc.pid
             time.sleep(0.5)
         self.stop()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import neo4j
-from neo4j import GraphDatabase, RoutingControl
+from neo4j import GraphDatabase, NotificationMinimumSeverity, RoutingControl
 from neo4j.exceptions import AuthError, Neo4jError, ServiceUnavailable
 
 from graphwright.graph_store import queries as q
@@ -23,8 +23,10 @@ class Neo4jStore:
     def __init__(self, uri: str, user: str, password: str, database: str = "neo4j") -> None:
         self.uri = uri
         self.database = database
+        # Notifications (e.g. "label does not exist yet" on an empty graph) are noise for users.
         self._driver = GraphDatabase.driver(uri, auth=(user, password), connection_timeout=10,
-                                            max_transaction_retry_time=30)
+                                            max_transaction_retry_time=30,
+                                            notifications_min_severity=NotificationMinimumSeverity.OFF)
 
     # --- lifecycle -----------------------------------------------------------------------------------
     def verify(self) -> None:
@@ -54,11 +56,11 @@ class Neo4jStore:
         return info.agent
 
     # --- low level -----------------------------------------------------------------------------------
-    def _read(self, query: str, **params: Any) -> list[dict[str, Any]]:
-        return self._run(query, params, RoutingControl.READ)
+    def _read(self, cypher: str, /, **params: Any) -> list[dict[str, Any]]:
+        return self._run(cypher, params, RoutingControl.READ)
 
-    def _write(self, query: str, **params: Any) -> list[dict[str, Any]]:
-        return self._run(query, params, RoutingControl.WRITE)
+    def _write(self, cypher: str, /, **params: Any) -> list[dict[str, Any]]:
+        return self._run(cypher, params, RoutingControl.WRITE)
 
     def _run(self, query: str, params: dict[str, Any], routing: RoutingControl) -> list[dict[str, Any]]:
         try:

@@ -35,6 +35,7 @@ public final class Launcher {
             System.exit(2);
         }
 
+        Files.deleteIfExists(home.resolve("ready"));
         Path conf = home.resolve("conf");
         Files.createDirectories(conf);
         Path confFile = conf.resolve("neo4j.conf");
@@ -64,6 +65,8 @@ public final class Launcher {
             System.exit(status);
         }
         setPassword(server.getDatabaseManagementService(), password);
+        // Bolt opens before the password is set; clients wait for this file, not for the port.
+        Files.writeString(home.resolve("ready"), Long.toString(ProcessHandle.current().pid()));
         System.out.println("graphwright-neo4j-local: ready bolt://" + bolt + " http://" + http + "/browser/");
         System.out.flush();
 
