@@ -1,0 +1,113 @@
+"""Ingest into the real Neo4j: counts, idempotency, replacement, deletion, bad files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from graphwright.pipeline import make_chunks
+from tests.integration.corpus import DOCS, RECORDS, write_corpus
+
+pytestmark = pytest.mark.integration
+
+
+def _chunk_rows(rag) -> dict[str, tuple[str, str]]:
+    rows = rag.store._read("MATCH (c:Chunk) RETURN c.id AS id, c.document_id AS doc, c.text AS text")
+    return {r["id"]: (r["doc"], r["text"]) for r in rows}
+
+
+def test_ingest_counts_match_the_chunker(rag, tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "corpus")
+    report = rag.ingest([corpus], base=tmp_path)
+    assert report.ok, report.failures
+    assert report.documents_written == len(DOCS) + len(RECORDS)
+
+    from graphwright.extraction.loaders import load_paths
+
+    loaded = load_paths([corpus], tmp_path)
+    expected = sum(len(make_chunks(d, rag.settings.chunk_size, rag.settings.chunk_overlap))
+                   for d in loaded.documents)
+    counts = rag.stats()
+    assert counts["documents"] == len(DOCS) + len(RECORDS)
+    assert counts["chunks"] == expected == report.chunks_written
+    assert counts["part_of_links"] == expected
+    assert counts["next_links"] == expected - counts["documents"]  # a chain per document
+    lab_chunks = rag.store.get_document("corpus/lab.md")["chunks"]
+    assert len(lab_chunks) > 3, "the long document must be split"
+    assert [c["index"] for c in lab_chunks] == list(range(len(lab_chunks)))
+    # every chunk embedding is in the vector index with the embedder's dimension
+    dims = rag.store._read("MATCH (c:Chunk) RETURN DISTINCT size(c.embedding) AS d")
+    assert dims == [{"d": rag.embedder.dimension}]
+
+
+def test_reingest_changes_nothing(rag, tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "corpus")
+    rag.ingest([corpus], base=tmp_path)
+    before = _chunk_rows(rag)
+    stamps = rag.store._read("MATCH (d:Document) RETURN d.id AS id, d.ingested_at AS at ORDER BY id")
+    again = rag.ingest([corpus], base=tmp_path)
+    assert again.documents_written == 0
+    assert again.documents_unchanged == len(DOCS) + len(RECORDS)
+    assert _chunk_rows(rag) == before
+    assert rag.store._read("MATCH (d:Document) RETURN d.id AS id, d.ingested_at AS at ORDER BY id") == stamps
+
+
+def test_changed_file_replaces_its_chunks(rag, tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "corpus")
+    rag.ingest([corpus], base=tmp_path)
+    before = _chunk_rows(rag)
+    (corpus / "cats.md").write_text("# Cats\n\nThe dog chased the cat up an old oak tree.\n", encoding="utf-8")
+    report = rag.ingest([corpus], base=tmp_path)
+    assert report.documents_written == 1
+    after = _chunk_rows(rag)
+    old_cat = {cid for cid, (doc, _) in before.items() if doc == "corpus/cats.md"}
+    new_cat = {cid for cid, (doc, _) in after.items() if doc == "corpus/cats.md"}
+    assert old_cat and new_cat and not old_cat & new_cat
+    assert all("oak tree" in after[cid][1] or "Cats" in after[cid][1] for cid in new_cat)
+    assert not any("purred" in text for _, text in after.values())
+    others_before = {cid for cid, (doc, _) in before.items() if doc != "corpus/cats.md"}
+    assert others_before <= set(after)  # untouched documents keep their chunk ids
+
+
+def test_delete_removes_document_and_chunks(rag, tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "corpus")
+    rag.ingest([corpus], base=tmp_path)
+    n_lab = len(rag.store.get_document("corpus/lab.md")["chunks"])
+    total = rag.stats()
+    assert rag.delete_document("corpus/lab.md") == n_lab
+    assert rag.store.get_document("corpus/lab.md") is None
+    after = rag.stats()
+    assert after["documents"] == total["documents"] - 1
+    assert after["chunks"] == total["chunks"] - n_lab
+    assert rag.store._read("MATCH (c:Chunk {document_id: 'corpus/lab.md'}) RETURN count(c) AS n") == [{"n": 0}]
+    assert rag.delete_document("corpus/lab.md") is None
+    hits = rag.search("experiment measurement of sample under steady conditions", mode="hybrid", k=10)
+    assert all(c.document_id != "corpus/lab.md" for c in hits.chunks)
+
+
+def test_bad_files_are_named_and_the_rest_ingests(rag, tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "corpus")
+    (corpus / "image.md").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00")
+    (corpus / "empty.txt").write_text("", encoding="utf-8")
+    (corpus / "broken.json").write_text('{"text": "unterminated', encoding="utf-8")
+    (corpus / "latin1.txt").write_bytes("Caf\xe9 au lait in M\xfcnchen.".encode("latin-1"))
+    report = rag.ingest([corpus, tmp_path / "missing.md"], base=tmp_path)
+    failed = {Path(f.source).name: f.error for f in report.failures}
+    assert set(failed) == {"image.md", "empty.txt", "broken.json", "missing.md"}
+    assert "binary" in failed["image.md"]
+    assert "empty" in failed["empty.txt"]
+    assert "invalid JSON" in failed["broken.json"]
+    assert "no such file" in failed["missing.md"]
+    assert any("latin1.txt" in w and "UTF-8" in w for w in report.warnings)
+    assert report.documents_written == len(DOCS) + len(RECORDS) + 1  # the cp1252 file is kept
+    doc = rag.store.get_document("corpus/latin1.txt")
+    assert "Café" in doc["chunks"][0]["text"]
+
+
+def test_record_metadata_becomes_document_properties(rag, tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "corpus")
+    rag.ingest([corpus], base=tmp_path, metadata={"collection": "tests"})
+    doc = rag.store.get_document("rec-rockets-2023")["document"]
+    assert doc["category"] == "rockets" and doc["year"] == 2023 and doc["collection"] == "tests"
+    assert doc["title"] == "Methane engines"

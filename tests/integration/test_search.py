@@ -1,0 +1,88 @@
+"""Vector, fulltext and hybrid retrieval on the real indexes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from graphwright.search.hybrid import HybridRetriever
+from graphwright.search.vector import VectorRetriever
+from tests.integration.corpus import write_corpus
+
+pytestmark = pytest.mark.integration
+
+CODE_QUERY = "QX-7719-ZB"
+PARAPHRASE_QUERY = "feline resting atop rug"
+
+
+@pytest.fixture
+def indexed(rag, tmp_path: Path):
+    report = rag.ingest([write_corpus(tmp_path / "corpus")], base=tmp_path)
+    assert report.ok
+    return rag
+
+
+def _docs(chunks) -> list[str]:
+    return [c.document_id for c in chunks]
+
+
+def test_identifier_only_bm25_finds(indexed) -> None:
+    hybrid = HybridRetriever(indexed.store, indexed.embedder)
+    assert _docs(hybrid.fulltext(CODE_QUERY, 3))[:1] == ["corpus/parts.md"]
+    vector = VectorRetriever(indexed.store, indexed.embedder).retrieve(CODE_QUERY, 3)
+    assert "corpus/parts.md" not in _docs(vector)
+    assert "corpus/parts.md" in _docs(hybrid.retrieve(CODE_QUERY, 3))
+
+
+def test_paraphrase_only_dense_finds(indexed) -> None:
+    hybrid = HybridRetriever(indexed.store, indexed.embedder)
+    assert "corpus/cats.md" not in _docs(hybrid.fulltext(PARAPHRASE_QUERY, 10))
+    vector = VectorRetriever(indexed.store, indexed.embedder).retrieve(PARAPHRASE_QUERY, 3)
+    assert _docs(vector)[:1] == ["corpus/cats.md"]
+    assert "corpus/cats.md" in _docs(hybrid.retrieve(PARAPHRASE_QUERY, 3))
+
+
+def test_hybrid_scores_are_reciprocal_rank_fusion(indexed) -> None:
+    result = indexed.search(CODE_QUERY, mode="hybrid", k=3)
+    target = next(c for c in result.chunks if c.document_id == "corpus/parts.md")
+    assert {"fulltext", "vector", "rrf"} <= set(target.scores)
+    expected = 1 / (60 + target.scores["fulltext_rank"]) + 1 / (60 + target.scores["vector_rank"])
+    assert target.score == pytest.approx(expected)
+    assert target.scores["fulltext_rank"] == 1
+    assert [c.rank for c in result.chunks] == [1, 2, 3]
+    assert [c.score for c in result.chunks] == sorted((c.score for c in result.chunks), reverse=True)
+
+
+@pytest.mark.parametrize("mode", ["vector", "hybrid"])
+def test_metadata_filters_exclude(indexed, mode: str) -> None:
+    question = "rocket engines and reusable boosters"
+    unfiltered = indexed.search(question, mode=mode, k=10)
+    assert any(not c.document_id.startswith("rec-rockets") for c in unfiltered.chunks)
+    rockets = indexed.search(question, mode=mode, k=10, where=["category=rockets"])
+    assert _docs(rockets.chunks) and set(_docs(rockets.chunks)) == {"rec-rockets-2015", "rec-rockets-2023"}
+    recent = indexed.search(question, mode=mode, k=10, where=["category=rockets", "year>=2020"])
+    assert _docs(recent.chunks) == ["rec-rockets-2023"]
+    none = indexed.search(question, mode=mode, k=10, where=["category=nothing-like-this"])
+    assert none.chunks == []
+
+
+def test_offline_answer_is_labelled_retrieval_with_citations(indexed) -> None:
+    result = indexed.search("Which company builds Falcon 9?", mode="hybrid", k=3)
+    assert result.answer_kind == "retrieval"
+    assert result.answer.startswith("Retrieved passages")
+    assert result.chunks[0].document_id == "corpus/rockets.md"
+    cited = {(c.kind, c.id) for c in result.citations}
+    for chunk in result.chunks:
+        assert ("chunk", chunk.chunk_id) in cited
+        assert ("document", chunk.document_id) in cited
+        assert chunk.chunk_id in result.answer
+    assert {"embed_ms", "retrieve_ms", "answer_ms"} <= set(result.timings_ms)
+
+
+def test_hostile_question_text_is_only_a_parameter(indexed) -> None:
+    nasty = "') DETACH DELETE n // \" OR 1=1 AND title:* {x} [y] ~ ^ \\ `MATCH (n)`"
+    before = indexed.stats()
+    for mode in ("vector", "hybrid"):
+        indexed.search(nasty, mode=mode, k=3, where=["title~'); MATCH (n) DETACH DELETE n //"])
+    assert indexed.stats() == before
