@@ -1,0 +1,92 @@
+"""The `graphwright` command end to end, as a user runs it (subprocess, real Neo4j)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.integration.corpus import write_corpus
+
+pytestmark = pytest.mark.integration
+
+COMMANDS = [[], ["db"], ["db", "start"], ["db", "stop"], ["db", "status"], ["init"], ["reset"], ["ingest"],
+            ["delete"], ["stats"], ["query"]]
+
+
+def run(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "graphwright.cli", *args], env=env, cwd=cwd,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c) or "main")
+def test_every_command_has_help_with_an_example(command: list[str], cli_env, tmp_path: Path) -> None:
+    out = run([*command, "--help"], cli_env, tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "graphwright" in out.stdout and ("Example" in out.stdout or "Quick start" in out.stdout)
+
+
+def test_ingest_query_delete(rag, cli_env, tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "corpus")
+    out = run(["ingest", str(corpus), "--meta", "collection=cli", "--json"], cli_env, tmp_path)
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert report["documents_written"] > 10 and report["failures"] == []
+
+    again = json.loads(run(["ingest", str(corpus), "--json"], cli_env, tmp_path).stdout)
+    assert again["documents_written"] > 0  # --meta changed, so every document's metadata changed
+    third = json.loads(run(["ingest", str(corpus), "--json"], cli_env, tmp_path).stdout)
+    assert third["documents_written"] == 0 and third["documents_unchanged"] == report["documents_written"]
+
+    out = run(["query", "Which company builds Falcon 9?", "--mode", "hybrid", "--k", "2", "--json"],
+              cli_env, tmp_path)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert result["answer_kind"] == "retrieval" and result["mode"] == "hybrid"
+    assert result["chunks"][0]["document_id"] == "corpus/rockets.md"
+    assert {"kind": "document", "id": "corpus/rockets.md", "label": "Rockets"} in result["citations"]
+
+    out = run(["query", "reusable rockets", "--where", "category=rockets", "--where", "year>=2020", "--json"],
+              cli_env, tmp_path)
+    assert [c["document_id"] for c in json.loads(out.stdout)["chunks"]] == ["rec-rockets-2023"]
+
+    pretty = run(["query", "Which company builds Falcon 9?", "--k", "2"], cli_env, tmp_path)
+    assert pretty.returncode == 0 and "retrieval (offline)" in pretty.stdout and "corpus/rockets.md" in pretty.stdout
+
+    out = run(["delete", "corpus/rockets.md"], cli_env, tmp_path)
+    assert out.returncode == 0 and "Deleted corpus/rockets.md" in out.stdout
+    missing = run(["delete", "corpus/rockets.md"], cli_env, tmp_path)
+    assert missing.returncode == 2 and "no document" in missing.stderr
+
+
+def test_bad_file_exit_code_and_names(rag, cli_env, tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "corpus")
+    (corpus / "bad.json").write_text("[1, 2", encoding="utf-8")
+    out = run(["ingest", str(corpus), "-q"], cli_env, tmp_path)
+    assert out.returncode == 1
+    assert "bad.json" in out.stdout and "invalid JSON" in out.stdout
+    assert "failed" in out.stdout
+    counts = run(["stats"], cli_env, tmp_path)
+    assert counts.returncode == 0 and "documents" in counts.stdout
+
+
+def test_bad_filter_is_a_usage_error(cli_env, tmp_path: Path) -> None:
+    out = run(["query", "x", "--where", "year"], cli_env, tmp_path)
+    assert out.returncode == 2 and "--where" in out.stderr
+
+
+def test_neo4j_down_is_one_clear_line(cli_env, tmp_path: Path) -> None:
+    env = {**cli_env, "NEO4J_URI": "bolt://127.0.0.1:7999"}
+    out = run(["stats"], env, tmp_path)
+    assert out.returncode == 2
+    assert "not reachable at bolt://127.0.0.1:7999" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_wrong_password_is_one_clear_line(cli_env, tmp_path: Path) -> None:
+    env = {**cli_env, "NEO4J_PASSWORD": "definitely-wrong"}
+    out = run(["stats"], env, tmp_path)
+    assert out.returncode == 2
+    assert "refused the credentials" in out.stderr and "definitely-wrong" not in out.stderr + out.stdout

@@ -1,0 +1,80 @@
+"""The local Neo4j launcher: loopback only, auth on, Browser served, data kept across a restart."""
+
+from __future__ import annotations
+
+import os
+import urllib.request
+from pathlib import Path
+
+import pytest
+from neo4j import GraphDatabase
+from neo4j.exceptions import AuthError, ClientError
+
+from graphwright.graph_store.local_server import LocalServer, LocalServerError, default_project_dir
+from tests.conftest import ROOT, TEST_PASSWORD
+
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(bool(os.environ.get("GRAPHWRIGHT_TEST_NEO4J_URI")), reason="external test server"),
+]
+
+
+@pytest.fixture
+def server(neo4j_uri: str) -> LocalServer:
+    return LocalServer(project_dir=default_project_dir(), home=ROOT / ".graphwright" / "test-neo4j",
+                       bolt_uri=neo4j_uri, http_port=7475, user="neo4j", password=TEST_PASSWORD,
+                       heap="768m", pagecache="256m")
+
+
+def _listening(port: int) -> set[str]:
+    """Local addresses listening on `port`, read from /proc (IPv4 and IPv6)."""
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            local, state = line.split()[1], line.split()[3]
+            address, hex_port = local.rsplit(":", 1)
+            if state == "0A" and int(hex_port, 16) == port:
+                found.add(address)
+    return found
+
+
+def test_listens_on_loopback_only(server: LocalServer) -> None:
+    for port in (server.bolt_port, server.http_port):
+        addresses = _listening(port)
+        assert addresses, f"nothing listens on {port}"
+        # 0100007F is 127.0.0.1 (IPv4, little endian); the IPv6 form is ::ffff:127.0.0.1
+        assert addresses <= {"0100007F", "0000000000000000FFFF00000100007F"}, addresses
+
+
+def test_auth_is_on(server: LocalServer) -> None:
+    with GraphDatabase.driver(server.bolt_url, auth=("neo4j", "not-the-password")) as driver, \
+            pytest.raises((AuthError, ClientError)):
+        driver.verify_connectivity()
+    assert server.bolt_state() == "ok"
+
+
+def test_browser_page_answers(server: LocalServer) -> None:
+    with urllib.request.urlopen(server.browser_url, timeout=10) as response:
+        assert response.status == 200
+        assert b"<title>Neo4j Browser</title>" in response.read()
+    with urllib.request.urlopen(f"http://127.0.0.1:{server.http_port}/", timeout=10) as response:
+        assert b"bolt" in response.read()  # discovery document lists the Bolt address
+
+
+def test_refuses_remote_hosts() -> None:
+    with pytest.raises(LocalServerError, match="only manages a server on this machine"):
+        LocalServer(project_dir=default_project_dir(), home=Path("/tmp/x"), bolt_uri="bolt://10.1.2.3:7687",
+                    http_port=7474, user="neo4j", password="x" * 8)
+
+
+def test_data_survives_a_restart(server: LocalServer) -> None:
+    with GraphDatabase.driver(server.bolt_url, auth=("neo4j", TEST_PASSWORD)) as driver:
+        driver.execute_query("MERGE (:RestartProbe {id: 'kept'})")
+    assert server.stop() is True
+    assert server.pid() is None
+    assert server.bolt_state() == "down"
+    server.start(timeout=300)
+    with GraphDatabase.driver(server.bolt_url, auth=("neo4j", TEST_PASSWORD)) as driver:
+        records, _, _ = driver.execute_query("MATCH (p:RestartProbe {id: 'kept'}) RETURN count(p) AS n")
+        assert records[0]["n"] == 1
+        driver.execute_query("MATCH (p:RestartProbe) DELETE p")

@@ -1,0 +1,77 @@
+"""`init` against the real Neo4j: idempotent, and loud on an embedding dimension or model change."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from graphwright.api import GraphRAG
+from graphwright.graph_store.schema import SchemaMismatchError
+
+pytestmark = pytest.mark.integration
+
+
+class HashEmbedder:
+    """A deterministic stand-in *embedding model* of another dimension (Neo4j stays real)."""
+
+    def __init__(self, dimension: int, name: str = "hash-embedder") -> None:
+        self.dimension = dimension
+        self.name = name
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        out = []
+        for text in texts:
+            digest = hashlib.sha256(text.encode()).digest()
+            out.append([digest[i % len(digest)] / 255.0 + 0.01 for i in range(self.dimension)])
+        return out
+
+
+def _index_summary(rag: GraphRAG) -> list[tuple]:
+    return sorted((r["name"], r["type"], tuple(r["labelsOrTypes"] or ()), tuple(r["properties"] or ()))
+                  for r in rag.store.indexes())
+
+
+def test_init_creates_everything_once(rag) -> None:
+    first = _index_summary(rag)
+    names = {row[0] for row in first}
+    assert {"chunk_embedding", "entity_embedding", "community_embedding", "chunk_text", "entity_text",
+            "document_id", "chunk_id", "entity_id", "community_id"} <= names
+    assert rag.store.vector_index_dimensions() == {"chunk_embedding": 384, "entity_embedding": 384,
+                                                   "community_embedding": 384}
+    rag.init()
+    rag.init()
+    assert _index_summary(rag) == first
+    constraints = rag.store._read("SHOW CONSTRAINTS YIELD name, type RETURN name, type")
+    assert {c["name"] for c in constraints} == {"document_id", "chunk_id", "entity_id", "community_id"}
+    assert all(c["type"] == "UNIQUENESS" for c in constraints)
+
+
+def test_other_dimension_is_a_clear_error(rag, settings) -> None:
+    other = GraphRAG(settings, embedder=HashEmbedder(16))
+    try:
+        with pytest.raises(SchemaMismatchError, match="dimension 384.*produces 16"):
+            other.init()
+        assert rag.store.vector_index_dimensions()["chunk_embedding"] == 384  # nothing was altered
+    finally:
+        other.close()
+
+
+def test_other_model_same_dimension_is_refused(rag, settings) -> None:
+    other = GraphRAG(settings, embedder=HashEmbedder(384, name="another-384-model"))
+    try:
+        with pytest.raises(SchemaMismatchError, match="another-384-model"):
+            other.init()
+    finally:
+        other.close()
+
+
+def test_reset_then_init_accepts_a_new_dimension(rag, settings) -> None:
+    rag.store.reset()
+    other = GraphRAG(settings, embedder=HashEmbedder(16))
+    try:
+        other.init()
+        assert other.store.vector_index_dimensions()["chunk_embedding"] == 16
+    finally:
+        other.store.reset()
+        other.close()

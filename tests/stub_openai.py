@@ -1,0 +1,68 @@
+"""A local OpenAI-compatible HTTP server for tests: the real `openai` client talks to it over real HTTP.
+Each request pops the next scripted reply: (status, json body) or a callable(request_json) -> reply."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+Reply = tuple[int, dict[str, Any]]
+
+
+def chat_reply(content: str | None, prompt_tokens: int = 10, completion_tokens: int = 5) -> Reply:
+    return 200, {
+        "id": "chatcmpl-stub", "object": "chat.completion", "created": 0, "model": "stub-model",
+        "choices": [{"index": 0, "finish_reason": "stop",
+                     "message": {"role": "assistant", "content": content}}],
+        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                  "total_tokens": prompt_tokens + completion_tokens},
+    }
+
+
+def error_reply(status: int, message: str = "stub error") -> Reply:
+    return status, {"error": {"message": message, "type": "server_error", "code": None}}
+
+
+class StubOpenAI:
+    def __init__(self) -> None:
+        self.script: list[Reply | Callable[[dict[str, Any]], Reply]] = []
+        self.requests: list[dict[str, Any]] = []
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:  # keep test output clean
+                pass
+
+            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+                length = int(self.headers.get("Content-Length") or 0)
+                body = json.loads(self.rfile.read(length) or b"{}")
+                stub.requests.append({"path": self.path, "body": body,
+                                      "auth": self.headers.get("Authorization")})
+                item = stub.script.pop(0) if stub.script else error_reply(500, "script exhausted")
+                status, payload = item(body) if callable(item) else item
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                if status == 429:
+                    self.send_header("Retry-After", "0")
+                self.end_headers()
+                self.wfile.write(data)
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    def __enter__(self) -> StubOpenAI:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
