@@ -106,10 +106,7 @@ def record_to_document(record: Any, source: str, fallback_id: str, text_field: s
     if key is None:
         raise LoadError(f"record has no non-empty text field (looked for: {', '.join(fields)})")
     text = record[key]
-    if "id" in record and str(record["id"]).strip():
-        doc_id = str(record["id"]).strip()
-    else:
-        doc_id = fallback_id
+    doc_id = str(record.get("id", "")).strip() or fallback_id
     title = str(record.get("title") or doc_id)
     extra = {k: v for k, v in record.items() if k not in {key, "id", "title"}}
     meta = {**_split_metadata(extra), **metadata}

@@ -3,6 +3,7 @@ start it on loopback with auth on, wait until Bolt answers, stop it cleanly."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -198,10 +199,8 @@ class LocalServer:
 
 
 def _alive(pid: int) -> bool:
-    try:
+    with contextlib.suppress(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)  # reap it if it is our child
-    except ChildProcessError:
-        pass
     try:
         os.kill(pid, 0)
     except OSError:

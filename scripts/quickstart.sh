@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The whole demo on a fresh clone: set up, start the local Neo4j, ingest the bundled space corpus
+# offline, and answer a few questions with citations.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+gw=.venv/bin/graphwright
+
+$gw db start
+$gw init
+$gw ingest examples/space --meta collection=space
+$gw stats
+for question in \
+  "Who founded SpaceX and when?" \
+  "Which rocket launched Apollo 11, and who designed it?" \
+  "Which telescope has the NORAD-style catalog number 25544?"; do
+  echo
+  echo "\$ graphwright query \"$question\" --k 3"
+  $gw query "$question" --k 3
+done
+echo
+echo "\$ graphwright query \"reusable rockets\" --where category=rockets --where year>=2024 --k 2"
+$gw query "reusable rockets" --where category=rockets --where "year>=2024" --k 2
+echo
+echo "Neo4j Browser: http://127.0.0.1:7474/browser/  (user neo4j, password from NEO4J_PASSWORD; local default graphwright-local)"
+echo "Stop the server with: .venv/bin/graphwright db stop"

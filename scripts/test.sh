@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Set up if needed, lint, and run every test. Integration tests start their own Neo4j on
+# 127.0.0.1:7688 (data in .graphwright/test-neo4j), so your own database is never touched.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+echo "==> ruff"
+.venv/bin/ruff check graphwright tests bench
+echo "==> pytest"
+exec .venv/bin/pytest "$@"

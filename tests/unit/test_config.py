@@ -1,0 +1,40 @@
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from graphwright.config import LOCAL_DEFAULT_PASSWORD, Settings
+
+
+def test_standard_variable_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NEO4J_URI", "bolt://127.0.0.1:9999")
+    monkeypatch.setenv("NEO4J_USERNAME", "alice")
+    monkeypatch.setenv("NEO4J_PASSWORD", "s3cret-pw")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:11434/v1")
+    monkeypatch.setenv("GRAPHWRIGHT_CHUNK_SIZE", "300")
+    monkeypatch.setenv("GRAPHWRIGHT_LLM_MODEL", "llama3.1")
+    s = Settings(_env_file=None)
+    assert s.neo4j_uri == "bolt://127.0.0.1:9999" and s.neo4j_user == "alice"
+    assert s.neo4j_password.get_secret_value() == "s3cret-pw" and "s3cret" not in repr(s)
+    assert s.chunk_size == 300 and s.llm_model == "llama3.1" and s.llm_configured
+
+
+def test_defaults_are_offline(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "NEO4J_PASSWORD"):
+        monkeypatch.delenv(name, raising=False)
+    s = Settings(_env_file=None)
+    assert not s.llm_configured
+    assert s.neo4j_password.get_secret_value() == LOCAL_DEFAULT_PASSWORD
+    assert s.embedding_model == "bundled"
+
+
+def test_dotenv_file(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NEO4J_URI", raising=False)
+    (tmp_path / ".env").write_text("NEO4J_URI=bolt://127.0.0.1:7777\nGRAPHWRIGHT_TOP_K=9\n")
+    s = Settings(_env_file=tmp_path / ".env")
+    assert s.neo4j_uri == "bolt://127.0.0.1:7777" and s.top_k == 9
+
+
+def test_overlap_must_be_below_size() -> None:
+    with pytest.raises(ValidationError, match="chunk_overlap"):
+        Settings(chunk_size=50, chunk_overlap=50, _env_file=None)

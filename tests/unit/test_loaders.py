@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from graphwright.extraction.loaders import content_hash, load_file, load_paths
+
+
+def test_markdown_title_and_relative_id(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    path = tmp_path / "docs" / "a.md"
+    path.write_text("# Apollo\n\nText.", encoding="utf-8")
+    result = load_file(path, tmp_path, {"team": "x"})
+    doc = result.documents[0]
+    assert (doc.id, doc.title, doc.metadata) == ("docs/a.md", "Apollo", {"team": "x"})
+    outside = load_file(path, tmp_path / "elsewhere", {})
+    assert outside.documents[0].id == path.resolve().as_posix()
+
+
+def test_json_records_fields_become_metadata(tmp_path: Path) -> None:
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps([
+        {"id": 7, "title": "T", "content": "Body", "year": 2020, "tags": ["a", "b"], "nested": {"k": 1},
+         "source": "wiki"},
+        {"text": "Second"},
+    ]), encoding="utf-8")
+    docs = load_file(path, tmp_path, {}).documents
+    assert docs[0].id == "7" and docs[0].text == "Body" and docs[0].title == "T"
+    assert docs[0].metadata == {"year": 2020, "tags": ["a", "b"], "nested": '{"k": 1}', "meta_source": "wiki"}
+    assert docs[1].id == "r.json#1"
+
+
+def test_jsonl_bad_lines_are_reported_by_line(tmp_path: Path) -> None:
+    path = tmp_path / "r.jsonl"
+    path.write_text('{"text": "ok"}\n{broken\n\n{"title": "no text"}\n[1]\n', encoding="utf-8")
+    result = load_file(path, tmp_path, {})
+    assert [d.id for d in result.documents] == ["r.jsonl#1"]
+    where = {f.source.rsplit(":", 1)[1]: f.error for f in result.failures}
+    assert set(where) == {"2", "4", "5"}
+    assert "invalid JSON" in where["2"] and "no non-empty text field" in where["4"] and "list" in where["5"]
+
+
+def test_text_field_option(tmp_path: Path) -> None:
+    path = tmp_path / "r.jsonl"
+    path.write_text('{"question": "Why?", "text": "ignored"}\n', encoding="utf-8")
+    assert load_file(path, tmp_path, {}, text_field="question").documents[0].text == "Why?"
+
+
+def test_bad_inputs(tmp_path: Path) -> None:
+    (tmp_path / "bin.txt").write_bytes(b"abc\x00def")
+    (tmp_path / "empty.md").write_text("  \n", encoding="utf-8")
+    (tmp_path / "big.txt").write_text("x" * 100, encoding="utf-8")
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    (tmp_path / "image.png").write_bytes(b"\x89PNG")
+    errors = {}
+    for name in ("bin.txt", "empty.md", "deep.json", "image.png", "nope.md"):
+        errors[name] = load_file(tmp_path / name, tmp_path, {}).failures[0].error
+    errors["big.txt"] = load_file(tmp_path / "big.txt", tmp_path, {}, max_bytes=10).failures[0].error
+    assert "binary" in errors["bin.txt"]
+    assert "empty" in errors["empty.md"]
+    assert "nested too deeply" in errors["deep.json"]
+    assert "unsupported file type .png" in errors["image.png"]
+    assert "no such file" in errors["nope.md"]
+    assert "above the limit" in errors["big.txt"]
+
+
+def test_folders_skip_hidden_and_unsupported_and_report_duplicates(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "x.md").write_text("hidden", encoding="utf-8")
+    (tmp_path / "a.md").write_text("A", encoding="utf-8")
+    (tmp_path / "b.txt").write_text("B", encoding="utf-8")
+    (tmp_path / "c.png").write_bytes(b"\x89PNG")
+    (tmp_path / "one.jsonl").write_text('{"id": "same", "text": "1"}\n', encoding="utf-8")
+    (tmp_path / "two.jsonl").write_text('{"id": "same", "text": "2"}\n', encoding="utf-8")
+    result = load_paths([tmp_path], tmp_path)
+    assert sorted(d.id for d in result.documents) == ["a.md", "b.txt", "same"]
+    assert len(result.failures) == 1 and "duplicate document id 'same'" in result.failures[0].error
+    only_md = load_paths([tmp_path], tmp_path, glob="*.md")
+    assert [d.id for d in only_md.documents] == ["a.md"]
+
+
+def test_content_hash_covers_text_and_metadata() -> None:
+    assert content_hash("a", {"x": 1}) == content_hash("a", {"x": 1})
+    assert content_hash("a", {"x": 1}) != content_hash("a", {"x": 2})
+    assert content_hash("a", {}) != content_hash("b", {})
