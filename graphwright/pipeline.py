@@ -104,16 +104,29 @@ class IngestPipeline:
                     cursor += 1
             embedded += len(texts)
             notify("embed", embedded, total_chunks)
+            self._write_group(group, report)
+            notify("write", report.documents_written, len(chunked))
+        report.seconds = time.perf_counter() - started
+        return report
+
+    def _write_group(self, group: list[tuple[Document, list[Chunk]]], report: IngestReport) -> None:
+        """One transaction for the group; if it fails, one per document, so only the bad one is lost."""
+        batch = self.settings.write_batch_size
+        try:
+            self.store.write_documents(group, batch)
+            written = group
+        except GraphStoreError:
+            raise  # the database is gone: stop; every committed group is complete
+        except Exception:
+            written = []
             for doc, chunks in group:
                 try:
-                    self.store.write_document(doc, chunks, self.settings.write_batch_size)
+                    self.store.write_documents([(doc, chunks)], batch)
                 except GraphStoreError:
-                    raise  # the database is gone: stop, every finished document is already committed
+                    raise
                 except Exception as exc:  # one bad document must not sink the run
                     report.failures.append(FileFailure(source=doc.source, error=f"{doc.id}: write failed: {exc}"))
                     continue
-                report.documents_written += 1
-                report.chunks_written += len(chunks)
-                notify("write", report.documents_written, len(chunked))
-        report.seconds = time.perf_counter() - started
-        return report
+                written.append((doc, chunks))
+        report.documents_written += len(written)
+        report.chunks_written += sum(len(chunks) for _, chunks in written)

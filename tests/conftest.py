@@ -25,6 +25,9 @@ def neo4j_uri() -> Iterator[str]:
     server = LocalServer(project_dir=default_project_dir(), home=ROOT / ".graphwright" / "test-neo4j",
                          bolt_uri="bolt://127.0.0.1:7688", http_port=7475, user="neo4j",
                          password=TEST_PASSWORD, heap="768m", pagecache="256m")
+    if server.pid() is None and server.bolt_state() == "ok":
+        yield server.bolt_url  # a test server left running by another checkout: reuse it
+        return
     started = server.pid() is None
     server.start(timeout=300)
     yield server.bolt_url

@@ -106,7 +106,8 @@ def record_to_document(record: Any, source: str, fallback_id: str, text_field: s
     if key is None:
         raise LoadError(f"record has no non-empty text field (looked for: {', '.join(fields)})")
     text = record[key]
-    doc_id = str(record.get("id", "")).strip() or fallback_id
+    raw_id = record.get("id")
+    doc_id = (str(raw_id).strip() if raw_id is not None else "") or fallback_id
     title = str(record.get("title") or doc_id)
     extra = {k: v for k, v in record.items() if k not in {key, "id", "title"}}
     meta = {**_split_metadata(extra), **metadata}

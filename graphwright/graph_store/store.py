@@ -105,27 +105,32 @@ class Neo4jStore:
         rows = self._read(q.DOCUMENT_HASHES, ids=ids)
         return {row["id"]: row["hash"] for row in rows}
 
-    def write_document(self, document: Document, chunks: list[Chunk], batch_size: int = 500) -> None:
-        """Replace one document and its chunks in a single transaction: all of it lands, or none."""
-        props = {**document.metadata, "id": document.id, "source": document.source, "title": document.title,
-                 "content_hash": document.content_hash, "n_chunks": len(chunks)}
-        rows = [{"id": c.id, "index": c.index, "text": c.text, "n_tokens": c.n_tokens,
-                 "embedding": c.embedding} for c in chunks]
-        pairs = [[a.id, b.id] for a, b in zip(chunks, chunks[1:])]
+    def write_documents(self, items: list[tuple[Document, list[Chunk]]], batch_size: int = 500) -> None:
+        """Replace documents and their chunks in ONE transaction: each lands whole or not at all.
+        Grouping saves a commit (and its fsync) per document; callers retry one by one on failure."""
 
         def work(tx: neo4j.ManagedTransaction) -> None:
-            tx.run(q.DELETE_DOCUMENT_CHUNKS, id=document.id).consume()
-            tx.run(q.UPSERT_DOCUMENT, id=document.id, props=props).consume()
-            for start in range(0, len(rows), batch_size):
-                tx.run(q.WRITE_CHUNKS, document_id=document.id, rows=rows[start:start + batch_size]).consume()
-            for start in range(0, len(pairs), batch_size):
-                tx.run(q.LINK_NEXT, pairs=pairs[start:start + batch_size]).consume()
+            for document, chunks in items:
+                props = {**document.metadata, "id": document.id, "source": document.source,
+                         "title": document.title, "content_hash": document.content_hash, "n_chunks": len(chunks)}
+                rows = [{"id": c.id, "index": c.index, "text": c.text, "n_tokens": c.n_tokens,
+                         "embedding": c.embedding} for c in chunks]
+                pairs = [[a.id, b.id] for a, b in zip(chunks, chunks[1:])]
+                tx.run(q.DELETE_DOCUMENT_CHUNKS, id=document.id).consume()
+                tx.run(q.UPSERT_DOCUMENT, id=document.id, props=props).consume()
+                for start in range(0, len(rows), batch_size):
+                    tx.run(q.WRITE_CHUNKS, document_id=document.id, rows=rows[start:start + batch_size]).consume()
+                for start in range(0, len(pairs), batch_size):
+                    tx.run(q.LINK_NEXT, pairs=pairs[start:start + batch_size]).consume()
 
         try:
             with self._driver.session(database=self.database) as session:
                 session.execute_write(work)
         except ServiceUnavailable as exc:
             raise GraphStoreError(f"Neo4j at {self.uri} became unreachable: {exc}") from exc
+
+    def write_document(self, document: Document, chunks: list[Chunk], batch_size: int = 500) -> None:
+        self.write_documents([(document, chunks)], batch_size)
 
     def delete_document(self, document_id: str) -> int | None:
         """Remove a document and its chunks; None when no such document exists."""

@@ -31,7 +31,9 @@ def test_rrf_ties_break_deterministically() -> None:
 
 
 def test_lucene_escaping() -> None:
-    assert to_lucene("QX-7719-ZB") == r"QX\-7719\-ZB"
+    assert to_lucene("QX-7719-ZB") == '"QX-7719-ZB"'  # codes are exact phrases
+    assert to_lucene("unit QX-7719-ZB?") == 'unit "QX-7719-ZB"'
+    assert to_lucene("state-of-the-art") == r"state\-of\-the\-art"  # no digit: ordinary words
     assert to_lucene('title:"x" AND (y OR z)*') == r'title\:\"x\" and \(y or z\)\*'
     assert to_lucene("   ") == ""
     assert to_lucene("? !") == r"\? \!"
