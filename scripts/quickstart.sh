@@ -13,7 +13,7 @@ $gw stats
 for question in \
   "Who founded SpaceX and when?" \
   "Which rocket launched Apollo 11, and who designed it?" \
-  "Which telescope has the NORAD-style catalog number 25544?"; do
+  "What has the NORAD catalog number 25544?"; do
   echo
   echo "\$ graphwright query \"$question\" --k 3"
   $gw query "$question" --k 3
