@@ -129,6 +129,29 @@ def db_start(timeout: float) -> None:
                   f"\n  Data:    {server.home}")
 
 
+@db.command("build")
+@click.option("--force", is_flag=True, help="Rebuild even if up to date.")
+def db_build(force: bool) -> None:
+    """Fetch Neo4j with Maven and compile the launcher (`start` does this when needed).
+
+    \b
+    Example:
+      graphwright db build
+    """
+    from graphwright.graph_store.local_server import LocalServerError
+
+    server = _local_server(_settings())
+    if server.is_built() and not force:
+        _console().print(f"neo4j-local is up to date ({server.project_dir})")
+        return
+    try:
+        with _console().status("Building neo4j-local with Maven..."):
+            server.build()
+    except LocalServerError as exc:
+        _fail(str(exc))
+    _console().print(f"neo4j-local built ({server.project_dir})")
+
+
 @db.command("stop")
 def db_stop() -> None:
     """Stop the local Neo4j cleanly (SIGTERM, then wait).
