@@ -1,0 +1,84 @@
+"""Passage Recall@2/@5 of `vector` and `hybrid` on ../shared/eval/hotpotqa-dev (100 questions, 994 paragraphs).
+
+    .venv/bin/python -m bench.hotpotqa_retrieval --yes-reset [--record]
+
+WARNING: empties the database NEO4J_URI points at. Documents are ranked by their best chunk (a paragraph may
+span several chunks); Recall@k = |gold titles in the top k documents| / |gold titles|, averaged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from bench.ingest_sample import machine
+from graphwright.api import GraphRAG
+from graphwright.config import Settings
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "eval" / "hotpotqa-dev"
+
+
+def ranked_documents(chunks) -> list[str]:  # noqa: ANN001 - list[RetrievedChunk]
+    return list(dict.fromkeys(c.document_id for c in chunks))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--yes-reset", action="store_true")
+    parser.add_argument("--record", action="store_true")
+    args = parser.parse_args()
+    if not args.yes_reset:
+        parser.error("this empties the database; pass --yes-reset")
+    corpus = json.loads((args.data / "corpus.json").read_text(encoding="utf-8"))
+    questions = json.loads((args.data / "questions.json").read_text(encoding="utf-8"))
+
+    rag = GraphRAG(Settings())
+    rag.store.reset()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "hotpotqa.jsonl"
+        with path.open("w", encoding="utf-8") as handle:
+            for title, sentences in corpus.items():
+                handle.write(json.dumps({"id": title, "title": title, "text": "".join(sentences)}) + "\n")
+        report = rag.ingest([path])
+    console = Console(record=True, width=120)
+    console.print(f"ingested {report.documents_written} paragraphs, {report.chunks_written} chunks in "
+                  f"{report.seconds:.1f}s; {len(report.failures)} failures")
+
+    table = Table(title=f"hotpotqa-dev passage recall ({len(questions)} questions)")
+    for column in ("mode", "R@2", "R@5", "p50 ms", "p95 ms"):
+        table.add_column(column, justify="right")
+    for mode in ("vector", "hybrid"):
+        recalls = {2: [], 5: []}
+        latencies = []
+        for item in questions:
+            gold = {title for title, _ in item["supporting_facts"]}
+            started = time.perf_counter()
+            result = rag.search(item["question"], mode=mode, k=20, generate=False)
+            latencies.append((time.perf_counter() - started) * 1000)
+            docs = ranked_documents(result.chunks)
+            for k in recalls:
+                recalls[k].append(len(gold & set(docs[:k])) / len(gold))
+        latencies.sort()
+        table.add_row(mode, f"{100 * statistics.mean(recalls[2]):.1f}", f"{100 * statistics.mean(recalls[5]):.1f}",
+                      f"{statistics.median(latencies):.0f}", f"{latencies[int(0.95 * (len(latencies) - 1))]:.0f}")
+    rag.close()
+    console.print(table)
+    if args.record:
+        with open("docs/benchmarks.md", "a", encoding="utf-8") as handle:
+            handle.write(f"\n### hotpotqa-dev retrieval, {dt.date.today().isoformat()}\n\nMachine: {machine()}. "
+                         "Command: `.venv/bin/python -m bench.hotpotqa_retrieval --yes-reset --record` "
+                         "(latency = whole `search()` call, embedding included)\n\n"
+                         f"```\n{console.export_text()}```\n")
+
+
+if __name__ == "__main__":
+    main()
