@@ -75,3 +75,54 @@ class SearchResult(BaseModel):
     graph_paths: list[str] = Field(default_factory=list)
     timings_ms: dict[str, float] = Field(default_factory=dict)
     token_usage: dict[str, int] = Field(default_factory=dict)
+
+
+class ExtractedEntity(BaseModel):
+    name: str
+    type: str = "CONCEPT"
+    description: str = ""
+
+
+class ExtractedRelation(BaseModel):
+    source: str
+    target: str
+    type: str = "RELATED_TO"
+    description: str = ""
+    weight: float = 1.0
+    evidence: str = ""
+
+
+class ChunkExtraction(BaseModel):
+    """What one chunk yielded; `error` is set when extraction failed for it (the run goes on)."""
+
+    chunk_id: str
+    entities: list[ExtractedEntity] = Field(default_factory=list)
+    relations: list[ExtractedRelation] = Field(default_factory=list)
+    error: str | None = None
+
+
+class Entity(BaseModel):
+    """A resolved entity: one node, however many names and chunks it came from."""
+
+    id: str
+    name: str
+    type: str
+    label: str
+    description: str = ""
+    aliases: list[str] = Field(default_factory=list)
+    mentions: dict[str, int] = Field(default_factory=dict)  # chunk id -> count
+    embedding: list[float] | None = None
+
+
+class Relation(BaseModel):
+    source_id: str
+    target_id: str
+    type: str
+    description: str = ""
+    chunk_ids: list[str] = Field(default_factory=list)
+    chunk_weights: list[float] = Field(default_factory=list)
+    evidence: list[str] = Field(default_factory=list)
+
+    @property
+    def weight(self) -> float:
+        return float(sum(self.chunk_weights))

@@ -1,0 +1,310 @@
+"""Offline entity and relation extraction: no model, no network.
+
+English: runs of capitalized words (with "of"/"von"/"de" inside, numbers and roman numerals after:
+"Sea of Tranquility", "Wernher von Braun", "Falcon 9", "Saturn V"), acronyms and code-like terms
+("GPT-4o", "RP-1", "ISO 27001"). Chinese: jieba part-of-speech tags for names, places, organizations and
+proper nouns. Types are best-effort keyword and gazetteer guesses, else CONCEPT. Relations: entities that
+co-occur in a sentence are RELATED_TO, weight = number of such sentences, the sentence kept as evidence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import cached_property
+
+from graphwright.extraction.chunking import split_sentences
+from graphwright.extraction.normalize import clean_name, normalize_key
+from graphwright.models import ChunkExtraction, ExtractedEntity, ExtractedRelation
+
+_TOKEN_RE = re.compile(r"[A-Za-z0-9\u00C0-\u024F][A-Za-z0-9\u00C0-\u024F'’.\-/&]*[A-Za-z0-9\u00C0-\u024F]"
+                       r"|[A-Za-z0-9\u00C0-\u024F]")
+_CJK_RE = re.compile(r"[\u4e00-\u9fff]")
+_CODE_RE = re.compile(r"^[A-Za-z][A-Za-z.]*-?\d[\w.\-]*$")  # GPT-4o, RP-1, B1058, STS-31, plutonium-238
+_ROMAN = {"I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"}
+_CONNECTORS = {"of", "de", "von", "van", "la", "del", "der", "da", "di", "du", "le", "y"}
+_INNER_THE = {"the"}
+_MONTHS = {"january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december"}
+_DAYS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+# Capitalized only because they start a sentence or a heading; never an entity on their own.
+_STOP = {
+    "a", "an", "the", "in", "on", "at", "its", "it", "this", "that", "these", "those", "both", "each", "soon",
+    "after", "before", "during", "when", "while", "for", "from", "by", "with", "his", "her", "their", "our",
+    "some", "many", "all", "every", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+    "ten", "first", "second", "third", "later", "then", "there", "here", "however", "also", "as", "if", "but",
+    "and", "or", "so", "to", "of", "crews", "chapter", "he", "she", "they", "we", "you", "i", "my", "mr",
+    "mrs", "ms", "dr", "sir", "what", "who", "why", "how", "where", "which", "yes", "no", "not", "now",
+    "today", "paragraph", "sentence", "section", "part", "page", "note", "notes", "see", "according", "since",
+    "until", "under", "over", "into", "onto", "than", "because", "although", "though", "most", "more",
+    "other", "another", "such", "only", "just", "even", "still", "again", "once", "oh", "well", "let",
+    "said", "says", "upon", "about", "above", "below", "between", "within", "without", "through",
+}
+_ORG_WORDS = {"agency", "administration", "company", "corp", "corp.", "corporation", "inc", "inc.", "ltd",
+              "laboratory", "laboratories", "institute", "university", "organisation", "organization", "group",
+              "alliance", "aerospace", "aviation", "nasa", "committee", "bureau", "council", "ministry",
+              "department", "foundation", "association", "society", "bank", "party", "army", "navy",
+              "force", "office", "board", "academy", "college", "school", "press", "media", "arianespace",
+              "technologies", "systems", "industries", "enterprises", "labs", "studios", "services"}
+_LOCATION_WORDS = {"crater", "sea", "ocean", "mare", "island", "islands", "base", "site", "cosmodrome", "zone",
+                   "complex", "centre", "center", "city", "county", "state", "river", "lake", "mount", "mountain",
+                   "mountains", "valley", "bay", "gulf", "coast", "desert", "province", "region", "street",
+                   "road", "avenue", "park", "facility", "station", "pole", "orbit", "belt", "point", "cape",
+                   "port", "harbor", "harbour", "kingdom", "republic", "empire", "village", "town", "castle",
+                   "hall", "house", "palace", "square", "bridge", "forest", "hill", "hills"}
+_EVENT_WORDS = {"mission", "missions", "program", "programme", "race", "war", "battle", "flight", "expedition",
+                "conference", "summit", "olympics", "games", "festival", "revolution", "treaty", "act",
+                "launch", "landing", "test", "tests", "campaign", "crisis", "election", "award", "prize",
+                "demo"}
+_TECH_WORDS = {"engine", "engines", "system", "telescope", "rover", "lander", "rocket", "spacecraft",
+               "satellite", "helicopter", "vehicle", "module", "arm", "algorithm", "protocol", "model",
+               "capsule", "booster", "constellation", "observatory", "probe", "generator", "mirror"}
+_PERSON_CUES = {"astronaut", "astronauts", "commander", "pilot", "president", "founder", "chief",
+                "designer", "director", "administrator", "astronomer", "scientist", "engineer", "ceo", "mr", "mrs", "ms", "dr", "professor", "king", "queen", "prince", "princess", "lord",
+                "lady", "captain", "general", "colonel", "sister", "brother", "uncle", "aunt", "father",
+                "mother", "son", "daughter", "wife", "husband", "investigator", "cosmonaut", "said", "told"}
+_FIRST_NAMES = set("""
+aaron adam alan albert alexander alexei alice amelia andrew angela ann anna anne anthony arthur barbara ben
+benjamin bernard betty bill bob brian bruce buzz carl carol caroline catherine charles charlotte chris
+christina christine christopher claire daniel david deborah dennis diana donald doris dorothy doug douglas
+dwight edward edwin elizabeth ellen elon emily emma eric ernest eugene frank fred frederick gene george
+gerald grace gwynne harold harriet harry helen henry howard hugh isaac jack james jane janet jean jeff
+jennifer jeremy jessica jim joan john jonathan joseph joyce judith julia julie karen katherine kathleen
+kenneth laura lawrence linda lisa louis louise lucy margaret maria marie mark martha mary matthew michael
+neil nicholas oliver oscar patricia patrick paul peter philip rachel ralph reid richard robert roger ronald
+rose ruth sally samuel sarah sergei simon stephen steven susan thomas timothy tom valentina victor virginia
+wally walter wernher william yuri ouyang emma fanny elinor marianne edmund fitzwilliam jay mikhail ivan
+dmitri natasha pierre andrei nikolai leo lev fyodor anna sherlock watson heathcliff catherine jo meg beth
+amy laurie tess angel alec huck tom becky jim ahab ishmael queequeg starbuck hester arthur roger
+""".split())
+
+
+_PLACES = set("""
+moon earth mars venus mercury jupiter saturn uranus neptune pluto sun africa asia europe antarctica america
+australia alabama alaska arizona arkansas california colorado connecticut delaware florida georgia hawaii
+idaho illinois indiana iowa kansas kentucky louisiana maine maryland massachusetts michigan minnesota
+mississippi missouri montana nebraska nevada ohio oklahoma oregon pennsylvania tennessee texas utah vermont
+virginia washington wisconsin wyoming china india japan russia france germany italy spain britain england
+scotland ireland wales canada mexico brazil argentina chile peru egypt israel iran iraq turkey greece poland
+ukraine sweden norway finland denmark netherlands belgium switzerland austria portugal korea vietnam
+thailand indonesia pakistan kazakhstan mongolia nigeria kenya ethiopia london paris berlin moscow beijing
+tokyo rome madrid houston pasadena huntsville baltimore darmstadt kourou hawthorne kent hainan shanghai
+""".split()) | {"french guiana", "united states", "united kingdom", "soviet union", "new york", "new zealand",
+                 "south africa", "north korea", "south korea", "hong kong", "los angeles", "san francisco"}
+_DEMONYMS = {"american", "russian", "chinese", "european", "soviet", "canadian", "indian", "japanese", "french",
+             "german", "british", "italian", "spanish", "english", "korean", "israeli", "australian", "dutch",
+             "swedish", "norwegian", "mexican", "brazilian", "african", "asian", "indian", "greek", "roman"}
+_TITLES = {"commander", "president", "pilot", "captain", "astronaut", "astronauts", "cosmonaut", "dr", "doctor",
+           "professor", "prof", "king", "queen", "prince", "princess", "lord", "lady", "sir", "general", "colonel",
+           "senator", "governor", "chairman", "ceo", "mr", "mrs", "ms", "saint", "st", "emperor", "pope"}
+
+
+@dataclass(frozen=True)
+class _Token:
+    text: str
+    start: int
+    end: int
+
+
+def guess_type(name: str, previous_word: str = "") -> str:
+    words = name.split()
+    lowered = [w.lower().strip(".,") for w in words]
+    heads = {lowered[0], lowered[-1]}  # English names carry their kind at either end ("Bank of X", "X Bank")
+    if heads & _ORG_WORDS or (len(words) == 1 and name.isalpha() and name.isupper() and 2 <= len(name) <= 6):
+        return "ORGANIZATION"
+    if lowered[-1] in _EVENT_WORDS or lowered[0] in {"operation", "battle", "treaty", "expedition"}:
+        return "EVENT"
+    if heads & _LOCATION_WORDS or " ".join(lowered) in _PLACES:
+        return "LOCATION"
+    if lowered[-1] in _TECH_WORDS:
+        return "TECHNOLOGY"
+    if any(ch.isdigit() for ch in name) or words[-1] in _ROMAN:
+        return "PRODUCT"
+    alphabetic = all(w[:1].isupper() and w.replace("'", "").replace("’", "").replace("-", "").replace(".", "")
+                     .isalpha() for w in words if w.lower() not in _CONNECTORS)
+    if alphabetic and 2 <= len(words) <= 4 and (lowered[0] in _FIRST_NAMES or previous_word in _PERSON_CUES):
+        return "PERSON"
+    if alphabetic and len(words) == 1 and previous_word in _PERSON_CUES:
+        return "PERSON"
+    return "CONCEPT"
+
+
+class NLPExtractor:
+    """Deterministic and fast; see the module docstring for what it finds."""
+
+    name = "nlp"
+
+    def __init__(self, max_entity_words: int = 6) -> None:
+        self.max_entity_words = max_entity_words
+
+    @cached_property
+    def _jieba(self):  # noqa: ANN202 - jieba.posseg, imported lazily (it loads a dictionary)
+        import logging
+
+        import jieba
+        import jieba.posseg
+
+        jieba.setLogLevel(logging.WARNING)
+        return jieba.posseg
+
+    # --- English -------------------------------------------------------------------------------------
+    def _is_start(self, tok: str) -> bool:
+        if _CODE_RE.match(tok) and any(c.isalpha() for c in tok):
+            return True
+        return tok[:1].isupper() or (tok[:1].islower() and any(c.isupper() for c in tok[1:]) and tok.isalpha())
+
+    def english_spans(self, sentence: str) -> list[tuple[str, str]]:
+        """(name, previous word) for each candidate in a sentence."""
+        tokens = [_Token(m.group(0), m.start(), m.end()) for m in _TOKEN_RE.finditer(sentence)]
+        spans: list[tuple[str, str]] = []
+        i = 0
+        while i < len(tokens):
+            tok = tokens[i].text
+            if not self._is_start(tok):
+                i += 1
+                continue
+            j = i + 1
+            while j < len(tokens) and j - i < self.max_entity_words:
+                gap = sentence[tokens[j - 1].end:tokens[j].start]
+                initial = len(tokens[j - 1].text) == 1 and tokens[j - 1].text.isupper() and gap.strip() == "."
+                if gap.strip() and not initial:  # punctuation between words ends the name ("F." does not)
+                    break
+                if tokens[j - 1].text.endswith(("'s", "’s")):
+                    break  # "SpaceX's Starship": owner and owned are two names
+                nxt = tokens[j].text
+                if nxt[:1].isupper() or nxt in _ROMAN or self._is_start(nxt):
+                    j += 1
+                elif re.fullmatch(r"\d{1,5}[A-Z]?", nxt) and tokens[j - 1].text[:1].isupper():
+                    j += 1  # Falcon 9, Apollo 11, ISO 27001
+                    break
+                elif (nxt in _CONNECTORS or nxt in _INNER_THE) and j + 1 < len(tokens) \
+                        and tokens[j + 1].text[:1].isupper() and not sentence[tokens[j].end:tokens[j + 1].start].strip():
+                    j += 2
+                else:
+                    break
+            words = [t.text + ("." if k + 1 < j and len(t.text) == 1 and t.text.isupper() else "")
+                     for k, t in enumerate(tokens[i:j], start=i)]
+            previous = tokens[i - 1].text.lower() if i else ""
+            at_start = i == 0
+            spans.extend(self._clean_span(words, previous, at_start, sentence))
+            i = j
+        return spans
+
+    def _clean_span(self, words: list[str], previous: str, at_start: bool, sentence: str) -> list[tuple[str, str]]:
+        words = [re.sub(r"-(led|based|born|owned|made|built|era|class|style|type)$", "", w) for w in words]
+        while words and words[0].lower() in _STOP:
+            words, at_start, previous = words[1:], False, words[0].lower()
+        # "Commander Neil Armstrong", "Lunar Module Pilot Buzz Aldrin": the role is not the name
+        for k in range(len(words) - 2, -1, -1):
+            if words[k].lower().rstrip(".") in _TITLES and words[k + 1][:1].isupper():
+                words, at_start, previous = words[k + 1:], False, words[k].lower().rstrip(".")
+                break
+        whole = " ".join(words).lower()
+        if len(words) > 1 and words[0].lower() in _DEMONYMS and whole not in _PLACES and (
+                words[1].lower() in _FIRST_NAMES or len(words) == 2):
+            words, previous = words[1:], words[0].lower()  # "Canadian Jeremy Hansen", "Russian Soyuz"
+        if len(words) == 1 and words[0].lower() in _DEMONYMS:
+            return []
+        while words and (words[-1].lower() in _CONNECTORS | _INNER_THE | _STOP):
+            words = words[:-1]
+        if not words:
+            return []
+        words[-1] = re.sub(r"['’]s$", "", words[-1])
+        lowered = [w.lower() for w in words]
+        if all(w in _MONTHS | _DAYS or w.isdigit() for w in lowered):
+            return []
+        if lowered[0] in _MONTHS and len(words) <= 2:
+            return []
+        name = clean_name(" ".join(words))
+        if len(name) < 2 or name.isdigit():
+            return []
+        if at_start and len(words) == 1 and not name.isupper() and not any(c.isdigit() for c in name):
+            # "Crews", "Soon": capitalized only by position; keep it if it is capitalized elsewhere too
+            rest = sentence[len(words[0]):]
+            if name not in rest:
+                return [(name, "#start")]
+        return [(name, previous)]
+
+    # --- Chinese -------------------------------------------------------------------------------------
+    def chinese_spans(self, sentence: str) -> list[tuple[str, str]]:
+        kinds = {"nr": "PERSON", "nrt": "PERSON", "nrfg": "PERSON", "ns": "LOCATION", "nt": "ORGANIZATION",
+                 "nz": "CONCEPT"}
+        out = []
+        for pair in self._jieba.cut(sentence):
+            if pair.flag in kinds and len(pair.word) >= 2 and _CJK_RE.search(pair.word):
+                out.append((pair.word, f"#zh:{kinds[pair.flag]}"))
+        return out
+
+    # --- whole chunk ---------------------------------------------------------------------------------
+    def extract(self, chunk_id: str, text: str) -> ChunkExtraction:
+        entities: dict[str, ExtractedEntity] = {}
+        counts: Counter[str] = Counter()
+        pair_counts: Counter[tuple[str, str]] = Counter()
+        evidence: dict[tuple[str, str], str] = {}
+        start_only: dict[str, str] = {}
+        sentences = [s for line in text.splitlines() for s in split_sentences(line.lstrip("#> -*"))]
+        found_per_sentence: list[tuple[str, list[str]]] = []
+        for sentence in sentences:
+            spans = self.english_spans(sentence)
+            if _CJK_RE.search(sentence):
+                spans += self.chinese_spans(sentence)
+            keys = []
+            for name, previous in spans:
+                key = normalize_key(name)
+                if not key:
+                    continue
+                if previous == "#start":
+                    start_only.setdefault(key, name)
+                    continue
+                if previous.startswith("#zh:"):
+                    type_ = previous[4:]
+                else:
+                    type_ = guess_type(name, previous)
+                current = entities.get(key)
+                if current is None or (current.type == "CONCEPT" and type_ != "CONCEPT"):
+                    entities[key] = ExtractedEntity(name=name, type=type_, description="")
+                counts[key] += 1
+                keys.append(key)
+            found_per_sentence.append((sentence, keys))
+        # A sentence-initial word counts when the chunk also uses it mid-sentence.
+        for key, name in start_only.items():
+            if key in entities:
+                counts[key] += 1
+        self._link_short_names(entities, counts, found_per_sentence)
+        for sentence, keys in found_per_sentence:
+            unique = sorted(set(k for k in keys if k in entities))
+            for a_index, a in enumerate(unique):
+                for b in unique[a_index + 1:]:
+                    pair_counts[(a, b)] += 1
+                    evidence.setdefault((a, b), sentence)
+        for key, entity in entities.items():
+            first = next((s for s, keys in found_per_sentence if key in keys), "")
+            entity.description = first[:300]
+        relations = [
+            ExtractedRelation(source=entities[a].name, target=entities[b].name, type="RELATED_TO",
+                              description=f"{entities[a].name} and {entities[b].name} appear together",
+                              weight=float(n), evidence=evidence[(a, b)][:500])
+            for (a, b), n in pair_counts.items()
+        ]
+        return ChunkExtraction(chunk_id=chunk_id, entities=list(entities.values()), relations=relations)
+
+    @staticmethod
+    def _link_short_names(entities: dict[str, ExtractedEntity], counts: Counter[str],
+                          found: list[tuple[str, list[str]]]) -> None:
+        """"Armstrong" after "Neil Armstrong" in the same chunk is the same person."""
+        people = {key: e for key, e in entities.items() if e.type == "PERSON" and " " in key}
+        by_last: dict[str, str] = {}
+        for key in people:
+            by_last.setdefault(key.rsplit(" ", 1)[1], key)
+            by_last.setdefault(key.split(" ", 1)[0], key)
+        for key in list(entities):
+            if " " in key or key not in by_last or entities[key].type not in {"CONCEPT", "PERSON"}:
+                continue
+            full = by_last[key]
+            counts[full] += counts.pop(key, 0)
+            del entities[key]
+            for _, keys in found:
+                for i, k in enumerate(keys):
+                    if k == key:
+                        keys[i] = full
