@@ -61,7 +61,8 @@ _TECH_WORDS = {"engine", "engines", "system", "telescope", "rover", "lander", "r
                "satellite", "helicopter", "vehicle", "module", "arm", "algorithm", "protocol", "model",
                "capsule", "booster", "constellation", "observatory", "probe", "generator", "mirror"}
 _PERSON_CUES = {"astronaut", "astronauts", "commander", "pilot", "president", "founder", "chief",
-                "designer", "director", "administrator", "astronomer", "scientist", "engineer", "ceo", "mr", "mrs", "ms", "dr", "professor", "king", "queen", "prince", "princess", "lord",
+                "designer", "director", "administrator", "astronomer", "scientist", "engineer", "ceo", "mr",
+                "mrs", "ms", "dr", "professor", "king", "queen", "prince", "princess", "lord",
                 "lady", "captain", "general", "colonel", "sister", "brother", "uncle", "aunt", "father",
                 "mother", "son", "daughter", "wife", "husband", "investigator", "cosmonaut", "said", "told"}
 _FIRST_NAMES = set("""
@@ -94,7 +95,7 @@ tokyo rome madrid houston pasadena huntsville baltimore darmstadt kourou hawthor
                  "south africa", "north korea", "south korea", "hong kong", "los angeles", "san francisco"}
 _DEMONYMS = {"american", "russian", "chinese", "european", "soviet", "canadian", "indian", "japanese", "french",
              "german", "british", "italian", "spanish", "english", "korean", "israeli", "australian", "dutch",
-             "swedish", "norwegian", "mexican", "brazilian", "african", "asian", "indian", "greek", "roman"}
+             "swedish", "norwegian", "mexican", "brazilian", "african", "asian", "greek", "roman"}
 _TITLES = {"commander", "president", "pilot", "captain", "astronaut", "astronauts", "cosmonaut", "dr", "doctor",
            "professor", "prof", "king", "queen", "prince", "princess", "lord", "lady", "sir", "general", "colonel",
            "senator", "governor", "chairman", "ceo", "mr", "mrs", "ms", "saint", "st", "emperor", "pope"}
@@ -179,7 +180,8 @@ class NLPExtractor:
                     j += 1  # Falcon 9, Apollo 11, ISO 27001
                     break
                 elif (nxt in _CONNECTORS or nxt in _INNER_THE) and j + 1 < len(tokens) \
-                        and tokens[j + 1].text[:1].isupper() and not sentence[tokens[j].end:tokens[j + 1].start].strip():
+                        and tokens[j + 1].text[:1].isupper() \
+                        and not sentence[tokens[j].end:tokens[j + 1].start].strip():
                     j += 2
                 else:
                     break
@@ -257,10 +259,7 @@ class NLPExtractor:
                 if previous == "#start":
                     start_only.setdefault(key, name)
                     continue
-                if previous.startswith("#zh:"):
-                    type_ = previous[4:]
-                else:
-                    type_ = guess_type(name, previous)
+                type_ = previous[4:] if previous.startswith("#zh:") else guess_type(name, previous)
                 current = entities.get(key)
                 if current is None or (current.type == "CONCEPT" and type_ != "CONCEPT"):
                     entities[key] = ExtractedEntity(name=name, type=type_, description="")
@@ -268,7 +267,7 @@ class NLPExtractor:
                 keys.append(key)
             found_per_sentence.append((sentence, keys))
         # A sentence-initial word counts when the chunk also uses it mid-sentence.
-        for key, name in start_only.items():
+        for key in start_only:
             if key in entities:
                 counts[key] += 1
         self._link_short_names(entities, counts, found_per_sentence)
