@@ -64,14 +64,20 @@ class GraphRAG:
 
     def ingest(self, paths: list[str | Path], *, base: str | Path | None = None,
                metadata: dict[str, Any] | None = None, glob: str | None = None, text_field: str | None = None,
-               progress: ProgressCallback | None = None) -> IngestReport:
+               extractor: str | None = None, progress: ProgressCallback | None = None) -> IngestReport:
+        """Load, chunk, embed and write; with an extractor (default `auto`: the LLM when configured, else
+        offline NLP; `none` skips it) also the typed entity graph, each fact tied to its chunks."""
+        from graphwright.extraction.base import make_extractor
+
+        chosen = make_extractor(self.settings, extractor, self.llm)
         self.init()
-        pipeline = IngestPipeline(self.settings, self.store, self.embedder)
+        pipeline = IngestPipeline(self.settings, self.store, self.embedder, chosen)
         return pipeline.ingest([Path(p) for p in paths], Path(base) if base else None, metadata, glob,
                                text_field, progress)
 
     def delete_document(self, document_id: str) -> int | None:
-        """Remove a document and its chunks; returns the number of chunks removed, None if unknown."""
+        """Remove a document, its chunks, and entities and relations no other chunk supports; returns the
+        number of chunks removed, None if unknown."""
         return self.store.delete_document(document_id)
 
     def stats(self) -> dict[str, int]:

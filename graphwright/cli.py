@@ -256,21 +256,29 @@ def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]
 @click.option("--text-field", help="Field holding the text in JSON/JSONL records (default: text, content, body).")
 @click.option("--base", type=click.Path(path_type=Path, file_okay=False),
               help="Document ids are paths relative to this folder (default: the current folder).")
+@click.option("--extractor", type=click.Choice(["auto", "llm", "nlp", "none"]), default=None,
+              help="Entity graph from: llm, nlp (offline), none; auto (default) = llm when configured, else nlp.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def ingest(paths: tuple[Path, ...], glob_pattern: str | None, meta: tuple[str, ...], text_field: str | None,
-           base: Path | None, quiet: bool, as_json: bool) -> None:
+           base: Path | None, extractor: str | None, quiet: bool, as_json: bool) -> None:
     """Ingest .txt, .md, .json and .jsonl files or folders (idempotent by content hash).
 
     \b
     Example:
       graphwright ingest examples/space --meta collection=space
-      graphwright ingest notes/ --glob '*.md'
+      graphwright ingest notes/ --glob '*.md' --extractor nlp
     """
+    from graphwright.extraction.base import ExtractorNotAvailableError
+
     metadata = _parse_meta(meta)
     with _graph() as rag, _progress(not quiet and not as_json) as progress:
-        report = rag.ingest(list(paths), base=base, metadata=metadata, glob=glob_pattern, text_field=text_field,
-                            progress=progress)
+        try:
+            report = rag.ingest(list(paths), base=base, metadata=metadata, glob=glob_pattern,
+                                text_field=text_field, extractor=extractor, progress=progress)
+        except ExtractorNotAvailableError as exc:
+            _fail(str(exc))
+            return
     if as_json:
         click.echo(report.model_dump_json(indent=2))
     else:
@@ -279,11 +287,22 @@ def ingest(paths: tuple[Path, ...], glob_pattern: str | None, meta: tuple[str, .
         console.print(f"Ingested {report.documents_written} documents ({report.chunks_written} chunks), "
                       f"{report.documents_unchanged} unchanged, {len(report.failures)} failed "
                       f"in {report.seconds:.1f}s ({rate:.1f} docs/s)")
+        if report.extractor != "none" and report.documents_written:
+            console.print(f"Entity graph ({report.extractor}): {report.entities_written} entities and "
+                          f"{report.relations_written} relations written")
+        if report.llm_usage:
+            usage = report.llm_usage
+            cost = f", cost {usage['cost']:.4f}" if "cost" in usage else ""
+            console.print(f"LLM: {usage.get('calls', 0):.0f} calls ({usage.get('cached', 0):.0f} cached), "
+                          f"{usage.get('prompt_tokens', 0):.0f} prompt + {usage.get('completion_tokens', 0):.0f} "
+                          f"completion tokens{cost}")
+        for failure in report.extraction_failures:
+            console.print(f"[yellow]extraction failed:[/] {failure.source}: {failure.error}")
         for warning in report.warnings:
             console.print(f"[yellow]warning:[/] {warning}")
         for failure in report.failures:
             console.print(f"[red]failed:[/] {failure.source}: {failure.error}")
-    if report.failures:
+    if report.failures or report.extraction_failures:
         sys.exit(EXIT_PARTIAL)
 
 

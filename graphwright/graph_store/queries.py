@@ -119,8 +119,96 @@ CALL () { MATCH (c:Chunk) RETURN count(c) AS chunks }
 CALL () { MATCH (:Chunk)-[r:NEXT]->(:Chunk) RETURN count(r) AS next_links }
 CALL () { MATCH (:Chunk)-[r:PART_OF]->(:Document) RETURN count(r) AS part_of_links }
 CALL () { MATCH (e:Entity) RETURN count(e) AS entities }
+CALL () { MATCH (:Entity)-[r]->(:Entity) RETURN count(r) AS relations }
+CALL () { MATCH (:Chunk)-[m:MENTIONS]->(:Entity) RETURN count(m) AS mentions }
 CALL () { MATCH (m:Community) RETURN count(m) AS communities }
-RETURN documents, chunks, next_links, part_of_links, entities, communities
+RETURN documents, chunks, next_links, part_of_links, entities, relations, mentions, communities
+"""
+
+# --- entity graph ------------------------------------------------------------------------------------
+# Provenance lives on the edges: MENTIONS from each chunk, and on every extracted relation the parallel
+# lists chunk_ids / chunk_weights / evidence (weight = their sum). Removing a chunk prunes exactly its share.
+ENTITY_CATALOG = "MATCH (e:Entity) RETURN e.id AS id, e.key AS key, e.name AS name, e.type AS type"
+DOCUMENT_SUPPORT = """
+MATCH (c:Chunk {document_id: $id})
+OPTIONAL MATCH (c)-[:MENTIONS]->(e:Entity)
+RETURN collect(DISTINCT c.id) AS chunk_ids, collect(DISTINCT e.id) AS entity_ids
+"""
+PRUNE_RELATION_SUPPORT = """
+UNWIND $entity_ids AS eid
+MATCH (:Entity {id: eid})-[r]-(:Entity)
+WHERE any(x IN r.chunk_ids WHERE x IN $chunk_ids)
+WITH DISTINCT r
+WITH r, [i IN range(0, size(r.chunk_ids) - 1) WHERE NOT r.chunk_ids[i] IN $chunk_ids] AS keep
+WITH r, [i IN keep | r.chunk_ids[i]] AS ids, [i IN keep | r.chunk_weights[i]] AS ws, [i IN keep | r.evidence[i]] AS ev
+SET r.chunk_ids = ids, r.chunk_weights = ws, r.evidence = ev, r.weight = reduce(w = 0.0, x IN ws | w + x)
+"""
+DELETE_UNSUPPORTED_RELATIONS = """
+UNWIND $entity_ids AS eid
+MATCH (:Entity {id: eid})-[r]-(:Entity)
+WHERE r.chunk_ids IS NOT NULL AND size(r.chunk_ids) = 0
+DELETE r
+"""
+DELETE_ORPHAN_ENTITIES = """
+UNWIND $entity_ids AS eid
+MATCH (e:Entity {id: eid})
+WHERE NOT EXISTS { (:Chunk)-[:MENTIONS]->(e) }
+DETACH DELETE e
+RETURN count(*) AS deleted
+"""
+WRITE_ENTITIES = """
+UNWIND $rows AS row
+MERGE (e:Entity {id: row.id})
+ON CREATE SET e.name = row.name, e.key = row.key, e.type = row.type, e.description = row.description,
+              e.aliases = row.aliases
+ON MATCH SET e.description = CASE
+                 WHEN row.description = '' OR coalesce(e.description, '') CONTAINS row.description
+                 THEN e.description
+                 ELSE left(trim(coalesce(e.description, '') + ' ' + row.description), $max_description) END,
+             e.aliases = coalesce(e.aliases, []) + [a IN row.aliases WHERE NOT a IN coalesce(e.aliases, [])],
+             e.type = CASE WHEN e.type = 'CONCEPT' THEN row.type ELSE e.type END
+"""
+# The label follows the type; a CONCEPT upgraded to a real type loses the Concept label.
+SET_ENTITY_LABELS = """
+UNWIND $rows AS row
+MATCH (e:Entity {id: row.id})
+WHERE e.type = row.type
+REMOVE e:Concept
+SET e:$(row.label)
+"""
+SET_ENTITY_EMBEDDINGS = """
+UNWIND $rows AS row
+MATCH (e:Entity {id: row.id})
+CALL db.create.setNodeVectorProperty(e, 'embedding', row.embedding)
+"""
+WRITE_MENTIONS = """
+UNWIND $rows AS row
+MATCH (c:Chunk {id: row.chunk_id}), (e:Entity {id: row.entity_id})
+MERGE (c)-[m:MENTIONS]->(e)
+SET m.count = row.count
+"""
+WRITE_RELATIONS = """
+UNWIND $rows AS row
+MATCH (a:Entity {id: row.source}), (b:Entity {id: row.target})
+MERGE (a)-[r:$(row.type)]->(b)
+ON CREATE SET r.chunk_ids = [], r.chunk_weights = [], r.evidence = [], r.description = ''
+WITH r, row, [i IN range(0, size(r.chunk_ids) - 1) WHERE NOT r.chunk_ids[i] IN row.chunk_ids] AS keep
+WITH r, row, [i IN keep | r.chunk_ids[i]] + row.chunk_ids AS ids,
+     [i IN keep | r.chunk_weights[i]] + row.chunk_weights AS ws, [i IN keep | r.evidence[i]] + row.evidence AS ev
+SET r.chunk_ids = ids, r.chunk_weights = ws, r.evidence = ev, r.weight = reduce(w = 0.0, x IN ws | w + x),
+    r.description = CASE WHEN r.description CONTAINS row.description THEN r.description
+                         ELSE left(trim(r.description + ' ' + row.description), $max_description) END
+"""
+UPDATE_DEGREES = """
+UNWIND $ids AS eid
+MATCH (e:Entity {id: eid})
+SET e.degree = COUNT { (e)-[]-(:Entity) }
+"""
+TOP_ENTITIES = """
+MATCH (e:Entity)
+RETURN e.name AS name, e.type AS type, e.degree AS degree, COUNT { (:Chunk)-[:MENTIONS]->(e) } AS chunks
+ORDER BY degree DESC, chunks DESC, name
+LIMIT $limit
 """
 
 # --- retrieval ---------------------------------------------------------------------------------------

@@ -9,10 +9,12 @@ import neo4j
 from neo4j import GraphDatabase, NotificationMinimumSeverity, RoutingControl
 from neo4j.exceptions import AuthError, Neo4jError, ServiceUnavailable
 
+from graphwright.extraction.normalize import normalize_key
+from graphwright.extraction.resolution import MAX_DESCRIPTION
 from graphwright.graph_store import queries as q
 from graphwright.graph_store.queries import MetadataFilter
 from graphwright.graph_store.schema import SchemaPlan, check_compatible
-from graphwright.models import Chunk, Document
+from graphwright.models import Chunk, Document, Entity, Relation
 
 
 class GraphStoreError(RuntimeError):
@@ -105,24 +107,71 @@ class Neo4jStore:
         rows = self._read(q.DOCUMENT_HASHES, ids=ids)
         return {row["id"]: row["hash"] for row in rows}
 
-    def write_documents(self, items: list[tuple[Document, list[Chunk]]], batch_size: int = 500) -> None:
-        """Replace documents and their chunks in ONE transaction: each lands whole or not at all.
-        Grouping saves a commit (and its fsync) per document; callers retry one by one on failure."""
+    def write_documents(self, items: list[tuple[Document, list[Chunk]]], batch_size: int = 500,
+                        entities: list[Entity] | None = None, relations: list[Relation] | None = None) -> None:
+        """Replace documents, their chunks and their share of the entity graph in ONE transaction: each
+        document lands whole or not at all. Grouping saves a commit (and its fsync) per document; callers
+        retry one by one on failure."""
 
         def work(tx: neo4j.ManagedTransaction) -> None:
+            touched: list[str] = []
             for document, chunks in items:
+                touched += self._remove_document_support(tx, document.id)
                 props = {**document.metadata, "id": document.id, "source": document.source,
                          "title": document.title, "content_hash": document.content_hash, "n_chunks": len(chunks)}
                 rows = [{"id": c.id, "index": c.index, "text": c.text, "n_tokens": c.n_tokens,
                          "embedding": c.embedding} for c in chunks]
                 pairs = [[a.id, b.id] for a, b in zip(chunks, chunks[1:])]
-                tx.run(q.DELETE_DOCUMENT_CHUNKS, id=document.id).consume()
                 tx.run(q.UPSERT_DOCUMENT, id=document.id, props=props).consume()
                 for start in range(0, len(rows), batch_size):
                     tx.run(q.WRITE_CHUNKS, document_id=document.id, rows=rows[start:start + batch_size]).consume()
                 for start in range(0, len(pairs), batch_size):
                     tx.run(q.LINK_NEXT, pairs=pairs[start:start + batch_size]).consume()
+            if entities:
+                self._write_graph(tx, entities, relations or [], batch_size)
+                touched += [e.id for e in entities]
+            self._settle(tx, touched, batch_size)
 
+        self._execute_write(work)
+
+    @staticmethod
+    def _remove_document_support(tx: neo4j.ManagedTransaction, document_id: str) -> list[str]:
+        """Delete a document's chunks and their share of relations; returns the entities they mentioned."""
+        support = tx.run(q.DOCUMENT_SUPPORT, id=document_id).single()
+        chunk_ids, entity_ids = support["chunk_ids"], support["entity_ids"]
+        if entity_ids:
+            tx.run(q.PRUNE_RELATION_SUPPORT, entity_ids=entity_ids, chunk_ids=chunk_ids).consume()
+            tx.run(q.DELETE_UNSUPPORTED_RELATIONS, entity_ids=entity_ids).consume()
+        tx.run(q.DELETE_DOCUMENT_CHUNKS, id=document_id).consume()
+        return entity_ids
+
+    @staticmethod
+    def _write_graph(tx: neo4j.ManagedTransaction, entities: list[Entity], relations: list[Relation],
+                     batch_size: int) -> None:
+        rows = [{"id": e.id, "name": e.name, "key": normalize_key(e.name), "type": e.type, "label": e.label,
+                 "description": e.description, "aliases": e.aliases} for e in entities]
+        vectors = [{"id": e.id, "embedding": e.embedding} for e in entities if e.embedding is not None]
+        mentions = [{"chunk_id": chunk, "entity_id": e.id, "count": n} for e in entities
+                    for chunk, n in e.mentions.items()]
+        rels = [{"source": r.source_id, "target": r.target_id, "type": r.type, "description": r.description,
+                 "chunk_ids": r.chunk_ids, "chunk_weights": r.chunk_weights, "evidence": r.evidence}
+                for r in relations]
+        for statement, data in ((q.WRITE_ENTITIES, rows), (q.SET_ENTITY_LABELS, rows),
+                                (q.SET_ENTITY_EMBEDDINGS, vectors), (q.WRITE_MENTIONS, mentions),
+                                (q.WRITE_RELATIONS, rels)):
+            for start in range(0, len(data), batch_size):
+                tx.run(statement, rows=data[start:start + batch_size], max_description=MAX_DESCRIPTION).consume()
+
+    @staticmethod
+    def _settle(tx: neo4j.ManagedTransaction, entity_ids: list[str], batch_size: int) -> None:
+        """Entities no chunk mentions any more go; the rest get their degree recomputed."""
+        ids = list(dict.fromkeys(entity_ids))
+        for start in range(0, len(ids), batch_size):
+            part = ids[start:start + batch_size]
+            tx.run(q.DELETE_ORPHAN_ENTITIES, entity_ids=part).consume()
+            tx.run(q.UPDATE_DEGREES, ids=part).consume()
+
+    def _execute_write(self, work) -> None:  # noqa: ANN001 - a transaction function
         try:
             with self._driver.session(database=self.database) as session:
                 session.execute_write(work)
@@ -133,9 +182,25 @@ class Neo4jStore:
         self.write_documents([(document, chunks)], batch_size)
 
     def delete_document(self, document_id: str) -> int | None:
-        """Remove a document and its chunks; None when no such document exists."""
-        rows = self._write(q.DELETE_DOCUMENT, id=document_id)
-        return rows[0]["chunks"] if rows else None
+        """Remove a document, its chunks, and the entities and relations only it supported;
+        None when no such document exists."""
+        removed: list[int | None] = [None]
+
+        def work(tx: neo4j.ManagedTransaction) -> None:
+            chunks = tx.run(q.DOCUMENT_SUPPORT, id=document_id).single()["chunk_ids"]
+            touched = self._remove_document_support(tx, document_id)
+            rows = tx.run(q.DELETE_DOCUMENT, id=document_id).data()
+            removed[0] = len(chunks) if rows else None
+            self._settle(tx, touched, 500)
+
+        self._execute_write(work)
+        return removed[0]
+
+    def entity_catalog(self) -> list[dict[str, Any]]:
+        return self._read(q.ENTITY_CATALOG)
+
+    def top_entities(self, limit: int = 5) -> list[dict[str, Any]]:
+        return self._read(q.TOP_ENTITIES, limit=limit)
 
     def get_document(self, document_id: str) -> dict[str, Any] | None:
         rows = self._read(q.GET_DOCUMENT, id=document_id)

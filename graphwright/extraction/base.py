@@ -1,0 +1,50 @@
+"""The extractor interface the pipeline uses, and how one is chosen from the settings."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from graphwright.models import ChunkExtraction
+
+if TYPE_CHECKING:
+    from graphwright.config import Settings
+    from graphwright.llm import LLMClient
+
+
+class Extractor(Protocol):
+    name: str
+
+    def extract_many(self, chunks: list[tuple[str, str]]) -> list[ChunkExtraction]:
+        """(chunk id, text) pairs -> one ChunkExtraction each, in order; failures carry `error`."""
+        ...
+
+    def usage(self) -> dict[str, float]: ...
+
+
+class ExtractorNotAvailableError(RuntimeError):
+    pass
+
+
+def make_extractor(settings: Settings, choice: str | None = None, llm: LLMClient | None = None) -> Extractor | None:
+    """auto = the LLM when one is configured, else the offline NLP extractor; none = no entity graph."""
+    choice = (choice or settings.extractor).lower()
+    if choice == "auto":
+        choice = "llm" if settings.llm_configured else "nlp"
+    if choice == "none":
+        return None
+    if choice == "nlp":
+        from graphwright.extraction.nlp_extractor import NLPExtractor
+
+        return NLPExtractor()
+    if choice == "llm":
+        if llm is None:
+            if not settings.llm_configured:
+                raise ExtractorNotAvailableError(
+                    "--extractor llm needs an LLM: set OPENAI_API_KEY and/or OPENAI_BASE_URL (or use nlp)")
+            from graphwright.llm import LLMClient
+
+            llm = LLMClient(settings)
+        from graphwright.extraction.llm_extractor import LLMExtractor
+
+        return LLMExtractor(llm, settings)
+    raise ExtractorNotAvailableError(f"unknown extractor {choice!r}; use auto, llm, nlp or none")
