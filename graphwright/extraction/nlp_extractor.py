@@ -212,6 +212,7 @@ class NLPExtractor:
             words = words[:-1]
         if not words:
             return []
+        possessive = bool(re.search(r"['’]s$", words[-1]))
         words[-1] = re.sub(r"['’]s$", "", words[-1])
         lowered = [w.lower() for w in words]
         if all(w in _MONTHS | _DAYS or w.isdigit() for w in lowered):
@@ -221,7 +222,8 @@ class NLPExtractor:
         name = clean_name(" ".join(words))
         if len(name) < 2 or name.isdigit():
             return []
-        if at_start and len(words) == 1 and not name.isupper() and not any(c.isdigit() for c in name):
+        if at_start and len(words) == 1 and not name.isupper() and not any(c.isdigit() for c in name) \
+                and not (possessive and name.lower() not in _STOP):
             # "Crews", "Soon": capitalized only by position; keep it if it is capitalized elsewhere too
             rest = sentence[len(words[0]):]
             if name not in rest:

@@ -21,9 +21,11 @@ _KEY_DROP = re.compile(r"[^\w\s]", re.UNICODE)
 
 
 def clean_name(name: str) -> str:
-    """Display form: unicode-normalized, single spaces, no surrounding quotes or punctuation."""
-    text = unicodedata.normalize("NFKC", name)
-    text = _SPACES.sub(" ", text).strip(" \t\n\"'`“”‘’.,;:!?()[]{}")
+    """Display form: unicode-normalized, single spaces, no surrounding quotes or trailing punctuation;
+    brackets go only when they wrap the whole name."""
+    text = _SPACES.sub(" ", unicodedata.normalize("NFKC", name)).strip(" \"'`“”‘’.,;:!?")
+    while len(text) > 2 and (text[0], text[-1]) in {("(", ")"), ("[", "]"), ("{", "}")}:
+        text = text[1:-1].strip()
     return text
 
 
@@ -48,7 +50,7 @@ def entity_type(raw: str | None, allowed: tuple[str, ...] = DEFAULT_ENTITY_TYPES
         return value[:-1]
     aliases = {"ORG": "ORGANIZATION", "ORGANISATION": "ORGANIZATION", "COMPANY": "ORGANIZATION",
                "PLACE": "LOCATION", "GPE": "LOCATION", "LOC": "LOCATION", "PER": "PERSON", "PEOPLE": "PERSON"}
-    mapped = aliases.get(value)
+    mapped = aliases.get(value) or aliases.get(value[:-1] if value.endswith("S") else value)
     return mapped if mapped in allowed else (FALLBACK_TYPE if FALLBACK_TYPE in allowed else allowed[0])
 
 

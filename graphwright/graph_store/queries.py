@@ -128,6 +128,12 @@ RETURN documents, chunks, next_links, part_of_links, entities, relations, mentio
 # --- entity graph ------------------------------------------------------------------------------------
 # Provenance lives on the edges: MENTIONS from each chunk, and on every extracted relation the parallel
 # lists chunk_ids / chunk_weights / evidence (weight = their sum). Removing a chunk prunes exactly its share.
+ENTITY_VECTOR_SEARCH = f"""
+CALL db.index.vector.queryNodes('{ENTITY_VECTOR_INDEX}', $candidates, $embedding) YIELD node AS e, score
+RETURN e.id AS id, e.name AS name, e.type AS type, score
+ORDER BY score DESC
+LIMIT $k
+"""
 ENTITY_CATALOG = "MATCH (e:Entity) RETURN e.id AS id, e.key AS key, e.name AS name, e.type AS type"
 DOCUMENT_SUPPORT = """
 MATCH (c:Chunk {document_id: $id})
@@ -218,8 +224,10 @@ RETURN c.id AS chunk_id, c.document_id AS document_id, c.text AS text, score,
 ORDER BY score DESC
 LIMIT $k
 """
+# HNSW searches only as wide as the k it is asked for, and at small k it misses close neighbours (measured:
+# the exact nearest entity absent from k=5, present from k=50), so it is asked for $candidates >> k.
 VECTOR_SEARCH = f"""
-CALL db.index.vector.queryNodes('{CHUNK_VECTOR_INDEX}', $k, $embedding) YIELD node AS c, score
+CALL db.index.vector.queryNodes('{CHUNK_VECTOR_INDEX}', $candidates, $embedding) YIELD node AS c, score
 MATCH (c)-[:PART_OF]->(d:Document)
 {_CHUNK_RETURN}
 """

@@ -215,7 +215,10 @@ class Neo4jStore:
         if filters:
             query, params = q.vector_search_filtered(filters)
             return self._read(query, embedding=embedding, k=k, **params)
-        return self._read(q.VECTOR_SEARCH, embedding=embedding, k=k)
+        return self._read(q.VECTOR_SEARCH, embedding=embedding, k=k, candidates=max(k * 10, 100))
+
+    def entity_vector_search(self, embedding: list[float], k: int) -> list[dict[str, Any]]:
+        return self._read(q.ENTITY_VECTOR_SEARCH, embedding=embedding, k=k, candidates=max(k * 10, 100))
 
     def fulltext_search(self, lucene_query: str, k: int,
                         filters: list[MetadataFilter] | None = None) -> list[dict[str, Any]]:
