@@ -3,8 +3,13 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import re
+import threading
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from graphwright.config import Settings
 
@@ -24,10 +29,63 @@ class Usage:
     calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    def add(self, prompt: int, completion: int) -> None:
+        with self._lock:
+            self.calls += 1
+            self.prompt_tokens += prompt
+            self.completion_tokens += completion
+
+    def hit(self) -> None:
+        with self._lock:
+            self.cached += 1
 
     def as_dict(self) -> dict[str, int]:
         return {"llm_calls": self.calls, "prompt_tokens": self.prompt_tokens,
                 "completion_tokens": self.completion_tokens}
+
+    def report(self, price_input: float | None, price_output: float | None) -> dict[str, float]:
+        out = {"calls": float(self.calls), "cached": float(self.cached),
+               "prompt_tokens": float(self.prompt_tokens), "completion_tokens": float(self.completion_tokens)}
+        if price_input is not None or price_output is not None:
+            out["cost"] = (self.prompt_tokens * (price_input or 0) + self.completion_tokens * (price_output or 0)) / 1e6
+        return out
+
+
+class ResponseCache:
+    """Answers on disk keyed by model, messages and temperature: re-indexing unchanged text is free."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def _path(self, key: str) -> Path:
+        return self.folder / key[:2] / f"{key}.json"
+
+    @staticmethod
+    def key(model: str, messages: list[dict[str, str]], temperature: float) -> str:
+        payload = json.dumps({"m": model, "t": temperature, "msgs": messages}, sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+    def get(self, key: str) -> ChatResult | None:
+        try:
+            data = json.loads(self._path(key).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return ChatResult(text=data["text"], prompt_tokens=data.get("prompt_tokens", 0),
+                          completion_tokens=data.get("completion_tokens", 0))
+
+    def forget(self, key: str) -> None:
+        self._path(key).unlink(missing_ok=True)
+
+    def put(self, key: str, result: ChatResult) -> None:
+        path = self._path(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
+        tmp.write_text(json.dumps({"text": result.text, "prompt_tokens": result.prompt_tokens,
+                                   "completion_tokens": result.completion_tokens}), encoding="utf-8")
+        tmp.replace(path)  # atomic: a killed run never leaves half an answer behind
 
 
 @dataclass
@@ -41,8 +99,11 @@ class ChatResult:
 class LLMClient:
     settings: Settings
     usage: Usage = field(default_factory=Usage)
+    cache: ResponseCache | None = None
 
     def __post_init__(self) -> None:
+        if self.cache is None and self.settings.llm_cache:
+            self.cache = ResponseCache(self.settings.home / "cache" / "llm")
         if not self.settings.llm_configured:
             raise LLMNotConfiguredError("no LLM configured: set OPENAI_API_KEY and/or OPENAI_BASE_URL")
         from openai import OpenAI
@@ -51,33 +112,47 @@ class LLMClient:
         self._client = OpenAI(api_key=key, base_url=self.settings.openai_base_url,
                               timeout=self.settings.llm_timeout, max_retries=self.settings.llm_max_retries)
 
+    def forget(self, messages: list[dict[str, str]], temperature: float | None = None) -> None:
+        """Drop a cached answer the caller found unusable, so the next run asks again."""
+        if self.cache is not None:
+            temp = self.settings.llm_temperature if temperature is None else temperature
+            self.cache.forget(ResponseCache.key(self.settings.llm_model, messages, temp))
+
     @property
     def model(self) -> str:
         return self.settings.llm_model
 
-    def chat(self, messages: list[dict[str, str]], temperature: float | None = None) -> ChatResult:
+    def chat(self, messages: list[dict[str, str]], temperature: float | None = None,
+             use_cache: bool = True) -> ChatResult:
         import openai
 
+        temp = self.settings.llm_temperature if temperature is None else temperature
+        key = ResponseCache.key(self.settings.llm_model, messages, temp) if self.cache and use_cache else None
+        if key is not None:
+            cached = self.cache.get(key)
+            if cached is not None:
+                self.usage.hit()
+                return cached
         try:
             response = self._client.chat.completions.create(
-                model=self.settings.llm_model, messages=messages,
-                temperature=self.settings.llm_temperature if temperature is None else temperature,
+                model=self.settings.llm_model, messages=messages, temperature=temp,
             )
         except openai.APIStatusError as exc:
             raise LLMError(f"LLM endpoint answered HTTP {exc.status_code} after retries: {exc.message}") from exc
         except openai.APIConnectionError as exc:  # includes timeouts
             raise LLMError(f"LLM endpoint unreachable after retries: {exc}") from exc
-        self.usage.calls += 1
         prompt = completion = 0
         if response.usage is not None:
             prompt = response.usage.prompt_tokens or 0
             completion = response.usage.completion_tokens or 0
-            self.usage.prompt_tokens += prompt
-            self.usage.completion_tokens += completion
+        self.usage.add(prompt, completion)
         if not response.choices or response.choices[0].message.content is None:
             raise LLMError("LLM returned an empty answer")
         # Reasoning models (DeepSeek-R1, Qwen3 ...) wrap their thinking in tags; keep only the answer.
         text = _THINK_RE.sub("", response.choices[0].message.content).strip()
         if not text:
             raise LLMError("LLM returned an empty answer")
-        return ChatResult(text=text, prompt_tokens=prompt, completion_tokens=completion)
+        result = ChatResult(text=text, prompt_tokens=prompt, completion_tokens=completion)
+        if key is not None:
+            self.cache.put(key, result)
+        return result

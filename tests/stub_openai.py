@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -22,6 +23,10 @@ def chat_reply(content: str | None, prompt_tokens: int = 10, completion_tokens: 
     }
 
 
+def hang(seconds: float) -> Reply:
+    return 0, {"sleep": seconds}
+
+
 def error_reply(status: int, message: str = "stub error") -> Reply:
     return status, {"error": {"message": message, "type": "server_error", "code": None}}
 
@@ -29,7 +34,9 @@ def error_reply(status: int, message: str = "stub error") -> Reply:
 class StubOpenAI:
     def __init__(self) -> None:
         self.script: list[Reply | Callable[[dict[str, Any]], Reply]] = []
+        self.default: Reply | Callable[[dict[str, Any]], Reply] | None = None  # when the script is empty
         self.requests: list[dict[str, Any]] = []
+        self.lock = threading.Lock()
         stub = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -41,8 +48,14 @@ class StubOpenAI:
                 body = json.loads(self.rfile.read(length) or b"{}")
                 stub.requests.append({"path": self.path, "body": body,
                                       "auth": self.headers.get("Authorization")})
-                item = stub.script.pop(0) if stub.script else error_reply(500, "script exhausted")
+                with stub.lock:
+                    item = stub.script.pop(0) if stub.script else stub.default
+                if item is None:
+                    item = error_reply(500, "script exhausted")
                 status, payload = item(body) if callable(item) else item
+                if status == 0:  # a scripted hang: sleep past the client's timeout, then give up
+                    time.sleep(payload.get("sleep", 2.0))
+                    return
                 data = json.dumps(payload).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")

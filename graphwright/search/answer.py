@@ -63,7 +63,7 @@ def generated_answer(question: str, chunks: list[RetrievedChunk], llm: LLMClient
         {"role": "system", "content": SYSTEM_PROMPT},
         {"role": "user", "content": f"Context passages:\n\n{build_context(chunks)}\n\nQuestion: {question}"},
     ]
-    text = llm.chat(messages).text
+    text = llm.chat(messages, use_cache=False).text  # a retried question deserves a fresh answer
     known = {c.chunk_id: c for c in chunks}
     cited_ids = [cid for cid in dict.fromkeys(re.findall(r"c_[0-9a-f]{6,}", text)) if cid in known]
     cited = [known[cid] for cid in cited_ids]

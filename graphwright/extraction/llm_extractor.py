@@ -1,0 +1,170 @@
+"""Entities and typed relations from an LLM, one call per chunk (plus gleaning passes), in parallel.
+
+No JSON mode is required: replies are parsed leniently (prose, fences, think-tags, trailing commas, cut-off
+output), validated with pydantic, re-asked once when unreadable, and otherwise recorded as a failed chunk.
+Answers are cached on disk by the client, so re-indexing unchanged text makes no calls.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from pydantic import BaseModel, Field, ValidationError, field_validator
+
+from graphwright.config import Settings
+from graphwright.extraction.chunking import split_sentences
+from graphwright.extraction.json_repair import JSONRepairError, parse_json_object
+from graphwright.extraction.normalize import normalize_key
+from graphwright.llm import LLMClient, LLMError
+from graphwright.models import ChunkExtraction, ExtractedEntity, ExtractedRelation
+
+
+@cache
+def prompt(name: str) -> str:
+    return resources.files("graphwright.extraction.prompts").joinpath(f"{name}.md").read_text(encoding="utf-8")
+
+
+class _LLMEntity(BaseModel):
+    name: str
+    type: str = "CONCEPT"
+    description: str = ""
+
+    @field_validator("name")
+    @classmethod
+    def _named(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("empty name")
+        return value.strip()
+
+    @field_validator("type", "description", mode="before")
+    @classmethod
+    def _text(cls, value: Any) -> str:
+        return "" if value is None else str(value)
+
+
+class _LLMRelation(BaseModel):
+    source: str
+    target: str
+    type: str = "RELATED_TO"
+    description: str = ""
+    strength: float = 1.0
+
+    @field_validator("type", "description", "source", "target", mode="before")
+    @classmethod
+    def _text(cls, value: Any) -> str:
+        return "" if value is None else str(value)
+
+    @field_validator("strength", mode="before")
+    @classmethod
+    def _number(cls, value: Any) -> float:
+        try:
+            return max(float(value), 0.1)
+        except (TypeError, ValueError):
+            return 1.0
+
+
+class _LLMGraph(BaseModel):
+    entities: list[_LLMEntity] = Field(default_factory=list)
+    relations: list[_LLMRelation] = Field(default_factory=list)
+
+
+def _validate(data: dict[str, Any]) -> _LLMGraph:
+    """Keep the valid items of a reply; one bad entity does not void the rest."""
+    entities, relations = [], []
+    for raw in data.get("entities") or []:
+        try:
+            entities.append(_LLMEntity.model_validate(raw))
+        except ValidationError:
+            continue
+    for raw in data.get("relations") or data.get("relationships") or []:
+        if isinstance(raw, dict):
+            raw = {**raw, "type": raw.get("type") or raw.get("relationship") or raw.get("relation") or "RELATED_TO"}
+        try:
+            relation = _LLMRelation.model_validate(raw)
+        except ValidationError:
+            continue
+        if relation.source.strip() and relation.target.strip():
+            relations.append(relation)
+    return _LLMGraph(entities=entities, relations=relations)
+
+
+class LLMExtractor:
+    name = "llm"
+
+    def __init__(self, llm: LLMClient, settings: Settings) -> None:
+        self.llm = llm
+        self.settings = settings
+        types = ", ".join(t.lower() for t in settings.entity_type_list)
+        self.system = prompt("extract_system").replace("{entity_types}", types)
+
+    def usage(self) -> dict[str, float]:
+        return self.llm.usage.report(self.settings.llm_price_input, self.settings.llm_price_output)
+
+    def extract_many(self, chunks: list[tuple[str, str]]) -> list[ChunkExtraction]:
+        with ThreadPoolExecutor(max_workers=self.settings.llm_concurrency) as pool:
+            return list(pool.map(lambda pair: self.extract(*pair), chunks))
+
+    def _ask(self, messages: list[dict[str, str]]) -> tuple[_LLMGraph, str]:
+        """One question; an unreadable reply is re-asked once with the parse error."""
+        reply = ""
+        try:
+            reply = self.llm.chat(messages).text
+            return _validate(parse_json_object(reply)), reply
+        except (JSONRepairError, LLMError) as first:
+            if isinstance(first, LLMError) and "empty answer" not in str(first):
+                raise
+            self.llm.forget(messages)  # an unusable answer must not be replayed from the cache
+            retry = [*messages, {"role": "assistant", "content": reply or "(empty)"},
+                     {"role": "user", "content": prompt("repair").replace("{error}", str(first))}]
+            try:
+                reply = self.llm.chat(retry).text
+                return _validate(parse_json_object(reply)), reply
+            except JSONRepairError:
+                self.llm.forget(retry)
+                raise
+
+    def extract(self, chunk_id: str, text: str) -> ChunkExtraction:
+        messages = [{"role": "system", "content": self.system},
+                    {"role": "user", "content": prompt("extract_user").replace("{text}", text)}]
+        try:
+            graph, reply = self._ask(messages)
+            for _ in range(self.settings.llm_gleanings):
+                messages = [*messages, {"role": "assistant", "content": reply},
+                            {"role": "user", "content": prompt("glean")}]
+                more, reply = self._ask(messages)
+                if not more.entities and not more.relations:
+                    break
+                graph = _merge(graph, more)
+        except (JSONRepairError, LLMError) as exc:
+            return ChunkExtraction(chunk_id=chunk_id, error=f"{type(exc).__name__}: {exc}")
+        return ChunkExtraction(
+            chunk_id=chunk_id,
+            entities=[ExtractedEntity(name=e.name, type=e.type, description=e.description,
+                                      count=max(text.lower().count(e.name.lower()), 1)) for e in graph.entities],
+            relations=[ExtractedRelation(source=r.source, target=r.target, type=r.type, description=r.description,
+                                         weight=r.strength, evidence=_evidence(text, r)) for r in graph.relations],
+        )
+
+
+def _evidence(text: str, relation: _LLMRelation) -> str:
+    """The sentence naming both ends, else the source, else the target, else the model's description."""
+    source, target = relation.source.lower(), relation.target.lower()
+    sentences = split_sentences(" ".join(text.split()))
+    for test in (lambda s: source in s and target in s, lambda s: source in s, lambda s: target in s):
+        for sentence in sentences:
+            if test(sentence.lower()):
+                return sentence[:500]
+    return relation.description[:500]
+
+
+def _merge(first: _LLMGraph, second: _LLMGraph) -> _LLMGraph:
+    """Gleaned items join the first pass; repeats (same name, same triple) are dropped."""
+    names = {normalize_key(e.name) for e in first.entities}
+    triples = {(normalize_key(r.source), normalize_key(r.target), r.type.upper()) for r in first.relations}
+    entities = first.entities + [e for e in second.entities if normalize_key(e.name) not in names]
+    relations = first.relations + [r for r in second.relations
+                                   if (normalize_key(r.source), normalize_key(r.target), r.type.upper()) not in triples]
+    return _LLMGraph(entities=entities, relations=relations)

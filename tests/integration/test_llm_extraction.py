@@ -1,0 +1,169 @@
+"""LLM extraction through the real `openai` client against a local OpenAI-compatible stub, into the real
+Neo4j: good JSON, prose-wrapped JSON, truncated JSON, 429, timeouts, empty answers, gleaning, the cache."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from graphwright.api import GraphRAG
+from tests.stub_openai import StubOpenAI, chat_reply, error_reply, hang
+
+pytestmark = pytest.mark.integration
+
+GOOD = {"entities": [{"name": "Ada Lovelace", "type": "person", "description": "A mathematician."},
+                     {"name": "Analytical Engine", "type": "technology", "description": "A machine."},
+                     {"name": "Charles Babbage", "type": "PERSON", "description": "An inventor."}],
+        "relations": [{"source": "Ada Lovelace", "target": "Analytical Engine", "type": "wrote programs for",
+                       "description": "She wrote the first program for it.", "strength": 9},
+                      {"source": "Charles Babbage", "target": "Analytical Engine", "type": "DESIGNED",
+                       "description": "He designed it.", "strength": 10}]}
+TEXT = "Ada Lovelace wrote the first program for the Analytical Engine. Charles Babbage designed the machine."
+
+
+def _is_glean(body: dict) -> bool:
+    return "were missed" in body["messages"][-1]["content"]
+
+
+def extractor_reply(first: str, glean: str = '{"entities": [], "relations": []}'):
+    def reply(body: dict):
+        return chat_reply(glean if _is_glean(body) else first, prompt_tokens=100, completion_tokens=40)
+    return reply
+
+
+@pytest.fixture
+def stub():
+    with StubOpenAI() as server:
+        yield server
+
+
+@pytest.fixture
+def llm_graph(rag, settings, embedder, stub, tmp_path: Path):
+    configured = settings.model_copy(update={
+        "openai_base_url": stub.base_url, "llm_model": "stub-model", "llm_max_retries": 2, "llm_timeout": 1.0,
+        "llm_concurrency": 1, "llm_gleanings": 1, "llm_price_input": 1.0, "llm_price_output": 2.0})
+    graph = GraphRAG(configured, embedder=embedder)
+    yield graph
+    graph.close()
+
+
+def _corpus(tmp_path: Path, text: str = TEXT) -> Path:
+    folder = tmp_path / "docs"
+    folder.mkdir(exist_ok=True)
+    (folder / "ada.md").write_text(text, encoding="utf-8")
+    return folder
+
+
+def _relations(graph: GraphRAG) -> set[tuple[str, str, str]]:
+    rows = graph.store._read("MATCH (a:Entity)-[r]->(b:Entity) RETURN a.name AS a, type(r) AS t, b.name AS b")
+    return {(r["a"], r["t"], r["b"]) for r in rows}
+
+
+def test_typed_graph_from_good_json_and_zero_calls_when_cached(llm_graph, stub, tmp_path: Path) -> None:
+    stub.default = extractor_reply(json.dumps(GOOD))
+    report = llm_graph.ingest([_corpus(tmp_path)], base=tmp_path)  # auto = llm when configured
+    assert report.ok and report.extractor == "llm" and not report.extraction_failures
+    assert _relations(llm_graph) == {("Ada Lovelace", "WROTE_PROGRAMS_FOR", "Analytical Engine"),
+                                     ("Charles Babbage", "DESIGNED", "Analytical Engine")}
+    labels = {r["n"]: r["l"] for r in llm_graph.store._read("MATCH (e:Entity) RETURN e.name AS n, labels(e)[1] AS l")}
+    assert labels == {"Ada Lovelace": "Person", "Analytical Engine": "Technology", "Charles Babbage": "Person"}
+    evidence = llm_graph.store._read("MATCH ()-[r:DESIGNED]->() RETURN r.evidence AS e, r.weight AS w")
+    assert evidence == [{"e": ["Charles Babbage designed the machine."], "w": 10.0}]
+    first_calls = len(stub.requests)
+    assert first_calls == 2  # one extraction + one gleaning pass that found nothing more
+    system = stub.requests[0]["body"]["messages"][0]["content"]
+    assert "person, organization" in system and "JSON" in system
+    assert report.llm_usage == {"calls": 2.0, "cached": 0.0, "prompt_tokens": 200.0, "completion_tokens": 80.0,
+                                "cost": pytest.approx((200 * 1.0 + 80 * 2.0) / 1e6)}
+
+    llm_graph.store.reset()  # re-index the same corpus from scratch: every answer comes from the cache
+    again = llm_graph.ingest([_corpus(tmp_path)], base=tmp_path)
+    assert len(stub.requests) == first_calls
+    assert again.llm_usage["calls"] == 2 and again.llm_usage["cached"] == 2  # client totals: no new calls
+    assert _relations(llm_graph) == {("Ada Lovelace", "WROTE_PROGRAMS_FOR", "Analytical Engine"),
+                                     ("Charles Babbage", "DESIGNED", "Analytical Engine")}
+
+
+def test_json_in_prose_with_think_tags_and_trailing_commas(llm_graph, stub, tmp_path: Path) -> None:
+    messy = ("<think>list the people first</think>Sure! Here is the graph:\n```json\n"
+             + json.dumps(GOOD)[:-2] + "],}\n```\nLet me know if you need more.")
+    stub.default = extractor_reply(messy)
+    report = llm_graph.ingest([_corpus(tmp_path)], base=tmp_path)
+    assert not report.extraction_failures
+    assert ("Charles Babbage", "DESIGNED", "Analytical Engine") in _relations(llm_graph)
+
+
+def test_truncated_json_keeps_what_arrived(llm_graph, stub, tmp_path: Path) -> None:
+    text = json.dumps(GOOD)
+    cut = text[: text.index('{"source": "Charles Babbage"') + 20]  # stops inside the second relation
+    stub.default = extractor_reply(cut)
+    report = llm_graph.ingest([_corpus(tmp_path)], base=tmp_path)
+    assert not report.extraction_failures
+    assert _relations(llm_graph) == {("Ada Lovelace", "WROTE_PROGRAMS_FOR", "Analytical Engine")}
+
+
+def test_unreadable_then_repaired_on_reask(llm_graph, stub, tmp_path: Path) -> None:
+    stub.script.extend([chat_reply("I cannot produce JSON today."), extractor_reply(json.dumps(GOOD))])
+    stub.default = extractor_reply(json.dumps(GOOD))
+    report = llm_graph.ingest([_corpus(tmp_path)], base=tmp_path)
+    assert not report.extraction_failures
+    reask = stub.requests[1]["body"]["messages"]
+    assert reask[-2] == {"role": "assistant", "content": "I cannot produce JSON today."}
+    assert "could not be read as JSON" in reask[-1]["content"]
+
+
+def test_failed_chunk_is_reported_and_retried_next_run(llm_graph, stub, tmp_path: Path) -> None:
+    stub.default = chat_reply("no json here, sorry")
+    report = llm_graph.ingest([_corpus(tmp_path)], base=tmp_path)
+    assert report.documents_written == 1  # the text is indexed even when extraction failed
+    assert len(report.extraction_failures) == 1 and "ada.md" in report.extraction_failures[0].source
+    assert "JSONRepairError" in report.extraction_failures[0].error
+    assert llm_graph.stats()["entities"] == 0
+    stub.default = extractor_reply(json.dumps(GOOD))
+    retry = llm_graph.ingest([_corpus(tmp_path)], base=tmp_path)
+    assert retry.documents_written == 1 and not retry.extraction_failures  # not skipped as "unchanged"
+    assert llm_graph.stats()["entities"] == 3
+
+
+def test_rate_limit_then_success(llm_graph, stub, tmp_path: Path) -> None:
+    stub.script.append(error_reply(429, "slow down"))
+    stub.default = extractor_reply(json.dumps(GOOD))
+    report = llm_graph.ingest([_corpus(tmp_path)], base=tmp_path)
+    assert not report.extraction_failures and llm_graph.stats()["entities"] == 3
+    assert len(stub.requests) == 3  # 429, then extraction, then gleaning
+
+
+def test_timeout_is_retried(llm_graph, stub, tmp_path: Path) -> None:
+    stub.script.append(hang(3.0))
+    stub.default = extractor_reply(json.dumps(GOOD))
+    report = llm_graph.ingest([_corpus(tmp_path)], base=tmp_path)
+    assert not report.extraction_failures and llm_graph.stats()["entities"] == 3
+
+
+def test_empty_answers_fail_the_chunk_not_the_run(llm_graph, stub, tmp_path: Path) -> None:
+    stub.default = chat_reply("")
+    report = llm_graph.ingest([_corpus(tmp_path)], base=tmp_path)
+    assert report.documents_written == 1 and len(report.extraction_failures) == 1
+    assert "empty" in report.extraction_failures[0].error
+
+
+def test_gleaning_merges_new_items(llm_graph, stub, tmp_path: Path) -> None:
+    first = {"entities": GOOD["entities"][:2], "relations": GOOD["relations"][:1]}
+    more = {"entities": [GOOD["entities"][0], GOOD["entities"][2]], "relations": GOOD["relations"]}
+    stub.default = extractor_reply(json.dumps(first), glean=json.dumps(more))
+    llm_graph.ingest([_corpus(tmp_path)], base=tmp_path)
+    assert llm_graph.stats()["entities"] == 3
+    assert _relations(llm_graph) == {("Ada Lovelace", "WROTE_PROGRAMS_FOR", "Analytical Engine"),
+                                     ("Charles Babbage", "DESIGNED", "Analytical Engine")}
+    glean_request = stub.requests[1]["body"]["messages"]
+    assert glean_request[-2]["role"] == "assistant" and re.search(r"Ada Lovelace", glean_request[-2]["content"])
+
+
+def test_llm_extractor_without_llm_is_a_clear_error(rag, tmp_path: Path) -> None:
+    from graphwright.extraction.base import ExtractorNotAvailableError
+
+    with pytest.raises(ExtractorNotAvailableError, match="needs an LLM"):
+        rag.ingest([_corpus(tmp_path)], base=tmp_path, extractor="llm")
