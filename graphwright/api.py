@@ -75,6 +75,24 @@ class GraphRAG:
         return pipeline.ingest([Path(p) for p in paths], Path(base) if base else None, metadata, glob,
                                text_field, progress)
 
+    def import_graph(self, path: str | Path):  # noqa: ANN201 - graphwright.extraction.byog.ImportReport
+        """Load entities and relations extracted elsewhere (JSONL), tied to existing chunks."""
+        from graphwright.extraction.byog import GraphImporter
+        from graphwright.extraction.resolution import EntityIndex, Resolver
+
+        self.init()
+        extractions, report = GraphImporter(self.store).read(Path(path))
+        index = EntityIndex.from_rows(self.store.entity_catalog())
+        resolver = Resolver(self.settings.entity_type_list, self.settings.resolution_threshold)
+        entities, relations = resolver.resolve(extractions, index)
+        new = [e for e in entities if e.id not in index.embedded]
+        for entity, vector in zip(new, self.embedder.embed([f"{e.name}: {e.description}"[:200] for e in new])):
+            entity.embedding = vector
+        if entities:
+            self.store.write_graph(entities, relations, self.settings.write_batch_size)
+        report.entities, report.relations = len(entities), len(relations)
+        return report
+
     def delete_document(self, document_id: str) -> int | None:
         """Remove a document, its chunks, and entities and relations no other chunk supports; returns the
         number of chunks removed, None if unknown."""

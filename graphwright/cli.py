@@ -306,6 +306,32 @@ def ingest(paths: tuple[Path, ...], glob_pattern: str | None, meta: tuple[str, .
         sys.exit(EXIT_PARTIAL)
 
 
+@main.command("import-graph")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def import_graph(file: Path) -> None:
+    """Import entities and relations extracted elsewhere (JSONL), tied to ingested chunks.
+
+    \b
+    Records (one per line):
+      {"name": "Ada Lovelace", "type": "person", "description": "...", "document_id": "notes/ada.md"}
+      {"source": "Ada Lovelace", "target": "Analytical Engine", "type": "WROTE_FOR", "chunk_id": "c_..."}
+    Without chunk_id/document_id, the chunks that mention the name(s) support the record.
+
+    \b
+    Example:
+      graphwright import-graph my_graph.jsonl
+    """
+    with _graph() as rag:
+        report = rag.import_graph(file)
+    console = _console()
+    console.print(f"Imported {report.entities} entities and {report.relations} relations; "
+                  f"{len(report.skipped)} records skipped")
+    for skipped in report.skipped:
+        console.print(f"[yellow]skipped:[/] {skipped.source}: {skipped.error}")
+    if report.skipped:
+        sys.exit(EXIT_PARTIAL)
+
+
 @main.command()
 @click.argument("document_id")
 def delete(document_id: str) -> None:

@@ -134,6 +134,16 @@ RETURN e.id AS id, e.name AS name, e.type AS type, score
 ORDER BY score DESC
 LIMIT $k
 """
+EXISTING_CHUNKS = """
+UNWIND $ids AS id
+MATCH (c:Chunk {id: id})
+RETURN c.id AS id, c.text AS text
+"""
+DOCUMENT_CHUNKS = "MATCH (c:Chunk {document_id: $id}) RETURN c.id AS id, c.text AS text ORDER BY c.index"
+CHUNKS_MATCHING = f"""
+CALL db.index.fulltext.queryNodes('{CHUNK_FULLTEXT_INDEX}', $query, {{limit: $k}}) YIELD node
+RETURN node.id AS id, node.text AS text
+"""
 ENTITY_CATALOG = "MATCH (e:Entity) RETURN e.id AS id, e.key AS key, e.name AS name, e.type AS type"
 DOCUMENT_SUPPORT = """
 MATCH (c:Chunk {document_id: $id})

@@ -196,6 +196,27 @@ class Neo4jStore:
         self._execute_write(work)
         return removed[0]
 
+    def write_graph(self, entities: list[Entity], relations: list[Relation], batch_size: int = 500) -> None:
+        """Entities and relations whose chunks already exist (imported graphs), in one transaction."""
+
+        def work(tx: neo4j.ManagedTransaction) -> None:
+            self._write_graph(tx, entities, relations, batch_size)
+            self._settle(tx, [e.id for e in entities], batch_size)
+
+        self._execute_write(work)
+
+    def chunks_by_id(self, ids: list[str]) -> dict[str, str]:
+        return {r["id"]: r["text"] for r in self._read(q.EXISTING_CHUNKS, ids=ids)}
+
+    def document_chunks(self, document_id: str) -> dict[str, str]:
+        return {r["id"]: r["text"] for r in self._read(q.DOCUMENT_CHUNKS, id=document_id)}
+
+    def chunks_matching(self, lucene_query: str, k: int = 50) -> dict[str, str]:
+        try:
+            return {r["id"]: r["text"] for r in self._read(q.CHUNKS_MATCHING, query=lucene_query, k=k)}
+        except Neo4jError as exc:
+            raise GraphStoreError(f"fulltext query failed: {exc.message}") from exc
+
     def entity_catalog(self) -> list[dict[str, Any]]:
         return self._read(q.ENTITY_CATALOG)
 

@@ -14,7 +14,7 @@ from tests.integration.corpus import write_corpus
 pytestmark = pytest.mark.integration
 
 COMMANDS = [[], ["db"], ["db", "start"], ["db", "build"], ["db", "stop"], ["db", "status"], ["init"], ["reset"],
-            ["ingest"], ["delete"], ["stats"], ["query"]]
+            ["ingest"], ["import-graph"], ["delete"], ["stats"], ["query"]]
 
 
 def run(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
