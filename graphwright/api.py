@@ -79,6 +79,7 @@ class GraphRAG:
         """Load entities and relations extracted elsewhere (JSONL), tied to existing chunks."""
         from graphwright.extraction.byog import GraphImporter
         from graphwright.extraction.resolution import EntityIndex, Resolver
+        from graphwright.pipeline import entity_text
 
         self.init()
         extractions, report = GraphImporter(self.store).read(Path(path))
@@ -86,7 +87,7 @@ class GraphRAG:
         resolver = Resolver(self.settings.entity_type_list, self.settings.resolution_threshold)
         entities, relations = resolver.resolve(extractions, index)
         new = [e for e in entities if e.id not in index.embedded]
-        for entity, vector in zip(new, self.embedder.embed([f"{e.name}: {e.description}"[:200] for e in new])):
+        for entity, vector in zip(new, self.embedder.embed([entity_text(e) for e in new])):
             entity.embedding = vector
         if entities:
             self.store.write_graph(entities, relations, self.settings.write_batch_size)

@@ -54,6 +54,12 @@ def _groups(items: list[tuple[Document, list[Chunk]]]) -> Iterator[list[tuple[Do
         yield group
 
 
+def entity_text(entity: Entity) -> str:
+    """Name, type and the start of the description: enough to link a question to an entity, and short,
+    because on a 2-core machine entity embeddings cost as much as chunk embeddings (measured on a novel)."""
+    return f"{entity.name} ({entity.type.lower()}): {entity.description}"[:100]
+
+
 def slice_graph(entities: list[Entity], relations: list[Relation],
                 chunk_ids: set[str]) -> tuple[list[Entity], list[Relation]]:
     """The part of a group's graph that the given chunks support (to write one document alone)."""
@@ -163,9 +169,8 @@ class IngestPipeline:
                 report.extraction_failures.extend(FileFailure(source=doc.source, error=e) for e in errors)
 
     def _embed_entities(self, entities: list[Entity]) -> None:
-        """Name and the start of the description: enough to link questions to entities, and embedding is
-        the costliest step of an offline ingest, so each entity is embedded once, when it first appears."""
-        texts = [f"{e.name}: {e.description}"[:200] for e in entities]
+        """Each entity is embedded once, when it first appears: embedding is the costliest offline step."""
+        texts = [entity_text(e) for e in entities]
         for entity, vector in zip(entities, self.embedder.embed(texts)):
             entity.embedding = vector
 
