@@ -95,6 +95,9 @@ class Resolver:
     def _canonical(self, key: str, name: str, type_: str, index: EntityIndex) -> str:
         if key in index.by_key:
             return key
+        singular = key[:-1] if key.endswith("s") and not key.endswith("ss") and len(key) > 3 else None
+        if singular and singular in index.by_key and index.by_key[singular].type == type_:
+            return singular  # "Mayas" -> "Maya"
         if _is_acronym(name):
             matches = index.by_initials.get(name.replace(".", ""), [])
             if len(set(matches)) == 1:

@@ -70,6 +70,12 @@ def test_resolution_merges_case_acronyms_and_near_duplicates() -> None:
     assert op1.type == "OPERATES" and op1.chunk_ids == ["c1", "c2"] and op1.weight == 2.0
 
 
+def test_plural_joins_singular_of_the_same_type() -> None:
+    entities, _ = Resolver().resolve([_x("c1", ("Maya", "ORGANIZATION"), ("Mayas", "ORGANIZATION"),
+                                            ("Ross", "PERSON"), ("Ros", "PERSON"))])
+    assert sorted(e.name for e in entities) == ["Maya", "Ros", "Ross"]
+
+
 def test_resolution_joins_names_already_in_the_graph() -> None:
     index = EntityIndex.from_rows([{"id": "e_known", "key": "national aeronautics and space administration",
                                     "name": "National Aeronautics and Space Administration", "type": "ORGANIZATION"}])
