@@ -98,6 +98,9 @@ class Resolver:
         singular = key[:-1] if key.endswith("s") and not key.endswith("ss") and len(key) > 3 else None
         if singular and singular in index.by_key and index.by_key[singular].type == type_:
             return singular  # "Mayas" -> "Maya"
+        plural = f"{key}s"
+        if plural in index.by_key and index.by_key[plural].type == type_:
+            return plural  # the plural came first; one node either way
         if _is_acronym(name):
             matches = index.by_initials.get(name.replace(".", ""), [])
             if len(set(matches)) == 1:

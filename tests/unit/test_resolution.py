@@ -74,6 +74,9 @@ def test_plural_joins_singular_of_the_same_type() -> None:
     entities, _ = Resolver().resolve([_x("c1", ("Maya", "ORGANIZATION"), ("Mayas", "ORGANIZATION"),
                                             ("Ross", "PERSON"), ("Ros", "PERSON"))])
     assert sorted(e.name for e in entities) == ["Maya", "Ros", "Ross"]
+    plural_first, _ = Resolver().resolve([_x("c1", ("Mayas", "ORGANIZATION")), _x("c2", ("Mayas", "ORGANIZATION")),
+                                          _x("c3", ("Maya", "ORGANIZATION"))])
+    assert [(e.name, e.aliases) for e in plural_first] == [("Mayas", ["Maya"])]
 
 
 def test_resolution_joins_names_already_in_the_graph() -> None:
