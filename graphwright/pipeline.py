@@ -85,7 +85,8 @@ class IngestPipeline:
         self.store = store
         self.embedder = embedder
         self.extractor = extractor
-        self.resolver = Resolver(settings.entity_type_list, settings.resolution_threshold)
+        self.resolver = Resolver(settings.entity_type_list, settings.resolution_threshold,
+                                 summarize=getattr(extractor, "summarize", None))
 
     def ingest(self, paths: list[Path], base: Path | None = None, metadata: dict[str, Any] | None = None,
                glob: str | None = None, text_field: str | None = None,

@@ -103,6 +103,12 @@ class LLMExtractor:
     def usage(self) -> dict[str, float]:
         return self.llm.usage.report(self.settings.llm_price_input, self.settings.llm_price_output)
 
+    def summarize(self, name: str, descriptions: list[str]) -> str:
+        """One description from several (resolution calls this when an entity has more than one)."""
+        body = prompt("summarize").replace("{name}", name).replace(
+            "{descriptions}", "\n".join(f"- {d}" for d in descriptions))
+        return self.llm.chat([{"role": "user", "content": body}]).text.strip()
+
     def extract_many(self, chunks: list[tuple[str, str]]) -> list[ChunkExtraction]:
         with ThreadPoolExecutor(max_workers=self.settings.llm_concurrency) as pool:
             return list(pool.map(lambda pair: self.extract(*pair), chunks))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from graphwright.extraction.normalize import (
@@ -91,6 +92,18 @@ class EntityIndex:
 class Resolver:
     entity_types: tuple[str, ...] = DEFAULT_ENTITY_TYPES
     fuzzy_threshold: float = 92.0
+    # (name, distinct descriptions) -> one description; the LLM's when one is configured
+    summarize: Callable[[str, list[str]], str] | None = None
+
+    def _describe(self, name: str, parts: list[str]) -> str:
+        merged = merge_descriptions(parts)
+        distinct = list(dict.fromkeys(p.strip() for p in parts if p.strip()))
+        if self.summarize is None or len(distinct) < 2:
+            return merged
+        try:
+            return self.summarize(name, distinct)[:MAX_DESCRIPTION] or merged
+        except Exception:  # noqa: BLE001 - a failed summary must not lose the entity; keep the merge
+            return merged
 
     def _canonical(self, key: str, name: str, type_: str, index: EntityIndex) -> str:
         if key in index.by_key:
@@ -197,6 +210,6 @@ class Resolver:
             name = known.name
             aliases = sorted(n for n in counter if n != name)
             entities.append(Entity(id=known.id, name=name, type=type_, label=entity_label(type_),
-                                   description=merge_descriptions(descriptions[canonical]), aliases=aliases,
+                                   description=self._describe(name, descriptions[canonical]), aliases=aliases,
                                    mentions=dict(mentions[canonical])))
         return entities, list(relations.values())

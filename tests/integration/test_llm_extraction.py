@@ -167,3 +167,29 @@ def test_llm_extractor_without_llm_is_a_clear_error(rag, tmp_path: Path) -> None
 
     with pytest.raises(ExtractorNotAvailableError, match="needs an LLM"):
         rag.ingest([_corpus(tmp_path)], base=tmp_path, extractor="llm")
+
+
+def test_descriptions_from_several_chunks_are_summarized_by_the_llm(llm_graph, stub, tmp_path: Path) -> None:
+    folder = tmp_path / "two"
+    folder.mkdir()
+    (folder / "a.md").write_text("Ada Lovelace was a mathematician.", encoding="utf-8")
+    (folder / "b.md").write_text("Ada Lovelace wrote the first program.", encoding="utf-8")
+
+    def reply(body: dict):
+        content = body["messages"][-1]["content"]
+        if content.startswith("Below are descriptions"):
+            return chat_reply("Ada Lovelace was a mathematician who wrote the first program.")
+        if _is_glean(body):
+            return chat_reply('{"entities": [], "relations": []}')
+        description = "A mathematician." if "mathematician" in content else "Wrote the first program."
+        return chat_reply(json.dumps({"entities": [{"name": "Ada Lovelace", "type": "person",
+                                                    "description": description}], "relations": []}))
+
+    stub.default = reply
+    llm_graph.ingest([folder], base=tmp_path)
+    summaries = [r for r in stub.requests if r["body"]["messages"][-1]["content"].startswith("Below are")]
+    assert len(summaries) == 1
+    asked = summaries[0]["body"]["messages"][-1]["content"]
+    assert "- A mathematician." in asked and "- Wrote the first program." in asked
+    rows = llm_graph.store._read("MATCH (e:Entity {name: 'Ada Lovelace'}) RETURN e.description AS d")
+    assert rows == [{"d": "Ada Lovelace was a mathematician who wrote the first program."}]
