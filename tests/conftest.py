@@ -77,3 +77,30 @@ def cli_env(neo4j_uri: str, test_password: str, tmp_path: Path) -> dict[str, str
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "GRAPHWRIGHT_", "NEO4J_"))}
     env.update({"NEO4J_URI": neo4j_uri, "NEO4J_PASSWORD": test_password, "GRAPHWRIGHT_HOME": str(tmp_path / "h")})
     return env
+
+
+@pytest.fixture
+def stub():
+    """A local OpenAI-compatible HTTP server (tests/stub_openai.py) for the real `openai` client."""
+    from tests.stub_openai import StubOpenAI
+
+    with StubOpenAI() as server:
+        yield server
+
+
+@pytest.fixture
+def llm_rag_factory(settings, embedder, stub):
+    """GraphRAG instances wired to the stub; closed at the end of the test."""
+    from graphwright.api import GraphRAG
+
+    made = []
+
+    def make(**overrides):
+        configured = settings.model_copy(update={"openai_base_url": stub.base_url, "llm_model": "stub-model",
+                                                 "llm_max_retries": 2, **overrides})
+        made.append(GraphRAG(configured, embedder=embedder))
+        return made[-1]
+
+    yield make
+    for graph in made:
+        graph.close()

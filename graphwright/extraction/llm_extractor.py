@@ -12,7 +12,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import AliasChoices, BaseModel, Field, ValidationError, field_validator
 
 from graphwright.config import Settings
 from graphwright.extraction.chunking import split_sentences
@@ -27,10 +27,8 @@ def prompt(name: str) -> str:
     return resources.files("graphwright.extraction.prompts").joinpath(f"{name}.md").read_text(encoding="utf-8")
 
 
-class _LLMEntity(BaseModel):
-    name: str
-    type: str = "CONCEPT"
-    description: str = ""
+class _LLMEntity(ExtractedEntity):
+    """An entity as the model sends it: the shared record, read leniently."""
 
     @field_validator("name")
     @classmethod
@@ -45,19 +43,17 @@ class _LLMEntity(BaseModel):
         return "" if value is None else str(value)
 
 
-class _LLMRelation(BaseModel):
-    source: str
-    target: str
-    type: str = "RELATED_TO"
-    description: str = ""
-    strength: float = 1.0
+class _LLMRelation(ExtractedRelation):
+    """A relation as the model sends it; its `strength` is our weight."""
+
+    weight: float = Field(1.0, validation_alias=AliasChoices("strength", "weight"))
 
     @field_validator("type", "description", "source", "target", mode="before")
     @classmethod
     def _text(cls, value: Any) -> str:
         return "" if value is None else str(value)
 
-    @field_validator("strength", mode="before")
+    @field_validator("weight", mode="before")
     @classmethod
     def _number(cls, value: Any) -> float:
         try:
@@ -151,7 +147,7 @@ class LLMExtractor:
             entities=[ExtractedEntity(name=e.name, type=e.type, description=e.description,
                                       count=max(text.lower().count(e.name.lower()), 1)) for e in graph.entities],
             relations=[ExtractedRelation(source=r.source, target=r.target, type=r.type, description=r.description,
-                                         weight=r.strength, evidence=_evidence(text, r)) for r in graph.relations],
+                                         weight=r.weight, evidence=_evidence(text, r)) for r in graph.relations],
         )
 
 

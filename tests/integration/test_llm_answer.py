@@ -7,29 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from graphwright.api import GraphRAG
 from graphwright.llm import LLMError
 from graphwright.search.answer import NOT_IN_CONTEXT
 from tests.integration.corpus import write_corpus
-from tests.stub_openai import StubOpenAI, chat_reply, error_reply
+from tests.stub_openai import chat_reply, error_reply
 
 pytestmark = pytest.mark.integration
 
 
 @pytest.fixture
-def stub():
-    with StubOpenAI() as server:
-        yield server
-
-
-@pytest.fixture
-def llm_rag(rag, settings, embedder, stub, tmp_path: Path):
+def llm_rag(rag, llm_rag_factory, tmp_path: Path):
     rag.ingest([write_corpus(tmp_path / "corpus")], base=tmp_path)
-    configured = settings.model_copy(update={"openai_base_url": stub.base_url, "llm_model": "stub-model",
-                                             "llm_max_retries": 2})
-    graph = GraphRAG(configured, embedder=embedder)
-    yield graph
-    graph.close()
+    return llm_rag_factory()
 
 
 def _cite_first_context_chunk(body: dict) -> tuple[int, dict]:

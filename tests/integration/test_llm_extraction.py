@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from graphwright.api import GraphRAG
-from tests.stub_openai import StubOpenAI, chat_reply, error_reply, hang
+from tests.stub_openai import chat_reply, error_reply, hang
 
 pytestmark = pytest.mark.integration
 
@@ -35,19 +35,9 @@ def extractor_reply(first: str, glean: str = '{"entities": [], "relations": []}'
 
 
 @pytest.fixture
-def stub():
-    with StubOpenAI() as server:
-        yield server
-
-
-@pytest.fixture
-def llm_graph(rag, settings, embedder, stub, tmp_path: Path):
-    configured = settings.model_copy(update={
-        "openai_base_url": stub.base_url, "llm_model": "stub-model", "llm_max_retries": 2, "llm_timeout": 1.0,
-        "llm_concurrency": 1, "llm_gleanings": 1, "llm_price_input": 1.0, "llm_price_output": 2.0})
-    graph = GraphRAG(configured, embedder=embedder)
-    yield graph
-    graph.close()
+def llm_graph(rag, llm_rag_factory):
+    return llm_rag_factory(llm_timeout=1.0, llm_concurrency=1, llm_gleanings=1, llm_price_input=1.0,
+                           llm_price_output=2.0)
 
 
 def _corpus(tmp_path: Path, text: str = TEXT) -> Path:

@@ -35,4 +35,4 @@ def test_validation_keeps_good_items_and_reads_synonyms() -> None:
                           {"source": "A", "target": ""}, {"source": "A", "target": "B", "strength": "high"}],
     })
     assert [e.name for e in graph.entities] == ["A", "B"] and graph.entities[1].description == ""
-    assert [(r.type, r.strength) for r in graph.relations] == [("knows", 8.0), ("RELATED_TO", 1.0)]
+    assert [(r.type, r.weight) for r in graph.relations] == [("knows", 8.0), ("RELATED_TO", 1.0)]
