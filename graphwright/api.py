@@ -94,10 +94,21 @@ class GraphRAG:
         report.entities, report.relations = len(entities), len(relations)
         return report
 
-    def delete_document(self, document_id: str) -> int | None:
+    def delete_document(self, document_id: str, update_communities: bool = True) -> int | None:
         """Remove a document, its chunks, and entities and relations no other chunk supports; returns the
-        number of chunks removed, None if unknown."""
-        return self.store.delete_document(document_id)
+        number of chunks removed, None if unknown. Existing communities are brought up to date."""
+        removed = self.store.delete_document(document_id)
+        if removed is not None and update_communities and self.store.community_levels():
+            self.build_communities()
+        return removed
+
+    def build_communities(self, max_cluster_size: int = 10, seed: int = 42):  # noqa: ANN201 - CommunityRun
+        """Hierarchical Leiden over the entity graph plus a report per community; unchanged communities
+        keep their reports. With an LLM configured the reports are written by it, else extractive."""
+        from graphwright.communities.upkeep import CommunityBuilder
+
+        self.init()
+        return CommunityBuilder(self.store, self.embedder, self.settings, self.llm).build(max_cluster_size, seed)
 
     def stats(self) -> dict[str, int]:
         return self.store.counts()

@@ -306,6 +306,64 @@ def ingest(paths: tuple[Path, ...], glob_pattern: str | None, meta: tuple[str, .
         sys.exit(EXIT_PARTIAL)
 
 
+def _print_community_run(run: Any) -> None:
+    levels = ", ".join(f"level {lvl}: {n}" for lvl, n in sorted(run.levels.items())) or "none"
+    _console().print(
+        f"Communities: {run.kept} kept, {run.rewritten} rewritten, {run.created} created, {run.removed} removed "
+        f"({levels}); {run.isolated_entities} entities without relations are in no community. "
+        f"Detection {run.detect_seconds:.1f}s, reports {run.report_seconds:.1f}s, write {run.write_seconds:.1f}s"
+        + (f"; {run.llm_failures} LLM reports fell back to extractive" if run.llm_failures else ""))
+
+
+@main.group()
+def communities() -> None:
+    """Hierarchical Leiden communities of the entity graph, with reports.
+
+    \b
+    Example:
+      graphwright communities build && graphwright communities show --level 0 --top 5
+    """
+
+
+@communities.command("build")
+@click.option("--max-cluster-size", default=10, show_default=True, type=click.IntRange(2, 100_000),
+              help="Communities larger than this are split into a deeper level.")
+@click.option("--seed", default=42, show_default=True, help="Same graph and seed give the same communities.")
+def communities_build(max_cluster_size: int, seed: int) -> None:
+    """Detect communities and write a report for each new or changed one.
+
+    \b
+    Example:
+      graphwright communities build --max-cluster-size 10 --seed 42
+    """
+    with _graph() as rag, _console().status("Detecting communities and writing reports..."):
+        run = rag.build_communities(max_cluster_size, seed)
+    _print_community_run(run)
+
+
+@communities.command("show")
+@click.option("--level", type=int, default=None, help="Only this level (0 = the coarsest).")
+@click.option("--top", default=10, show_default=True, help="How many communities.")
+def communities_show(level: int | None, top: int) -> None:
+    """Print the largest communities with their report titles and summaries.
+
+    \b
+    Example:
+      graphwright communities show --level 0 --top 5
+    """
+    from rich.table import Table
+
+    with _graph() as rag:
+        rows = rag.store.communities(level, top)
+        levels = rag.store.community_levels()
+    console = _console()
+    console.print(", ".join(f"level {r['level']}: {r['communities']} communities" for r in levels) or "no communities")
+    table = Table("level", "size", "rating", "title", "summary")
+    for r in rows:
+        table.add_row(str(r["level"]), str(r["size"]), f"{r['rating']:.1f}", r["title"], r["summary"])
+    console.print(table)
+
+
 @main.command("import-graph")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def import_graph(file: Path) -> None:
@@ -330,6 +388,31 @@ def import_graph(file: Path) -> None:
         console.print(f"[yellow]skipped:[/] {skipped.source}: {skipped.error}")
     if report.skipped:
         sys.exit(EXIT_PARTIAL)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--extractor", type=click.Choice(["auto", "llm", "nlp", "none"]), default=None,
+              help="Entity graph from: llm, nlp (offline); auto (default) = llm when configured, else nlp.")
+@click.option("--max-cluster-size", default=10, show_default=True, type=click.IntRange(2, 100_000))
+@click.option("--seed", default=42, show_default=True)
+@click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
+@click.pass_context
+def index(ctx: click.Context, paths: tuple[Path, ...], extractor: str | None, max_cluster_size: int, seed: int,
+          quiet: bool) -> None:
+    """Ingest and then build communities, in one go.
+
+    \b
+    Example:
+      graphwright index examples/space
+    """
+    try:
+        ctx.invoke(ingest, paths=paths, glob_pattern=None, meta=(), text_field=None, base=None,
+                   extractor=extractor, quiet=quiet, as_json=False)
+    except SystemExit as exc:
+        if exc.code not in (0, None, EXIT_PARTIAL):
+            raise
+    ctx.invoke(communities_build, max_cluster_size=max_cluster_size, seed=seed)
 
 
 @main.command()

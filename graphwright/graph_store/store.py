@@ -217,6 +217,52 @@ class Neo4jStore:
         except Neo4jError as exc:
             raise GraphStoreError(f"fulltext query failed: {exc.message}") from exc
 
+    # --- communities ---------------------------------------------------------------------------------
+    def entity_edges(self) -> list[tuple[str, str, float]]:
+        """The undirected, weighted entity graph in one streamed query (both directions summed)."""
+        weights: dict[tuple[str, str], float] = {}
+        with self._driver.session(database=self.database, default_access_mode=neo4j.READ_ACCESS) as session:
+            for record in session.run(q.ENTITY_EDGES):
+                a, b = record["source"], record["target"]
+                key = (a, b) if a < b else (b, a)
+                weights[key] = weights.get(key, 0.0) + float(record["weight"])
+        return [(a, b, w) for (a, b), w in sorted(weights.items())]
+
+    def entity_ids(self) -> list[str]:
+        return [r["id"] for r in self._read(q.ENTITY_IDS)]
+
+    def community_catalog(self) -> list[dict[str, Any]]:
+        return self._read(q.COMMUNITY_CATALOG)
+
+    def community_context(self, communities: list[dict[str, Any]], max_members: int = 30,
+                          max_relations: int = 20) -> dict[str, dict[str, Any]]:
+        rows = self._read(q.COMMUNITY_CONTEXT, communities=communities, max_members=max_members,
+                          max_relations=max_relations)
+        return {r["id"]: r for r in rows}
+
+    def write_communities(self, removed: list[str], rows: list[dict[str, Any]], embeddings: list[dict[str, Any]],
+                          members: list[dict[str, str]], parents: list[dict[str, str]],
+                          batch_size: int = 2000) -> None:
+        """Replace the community layer in one transaction: readers see the old hierarchy or the new."""
+
+        def work(tx: neo4j.ManagedTransaction) -> None:
+            while tx.run(q.CLEAR_COMMUNITY_LINKS, batch=50_000).single()["deleted"]:
+                pass
+            tx.run(q.CLEAR_PARENT_LINKS).consume()
+            for statement, data, key in ((q.DELETE_COMMUNITIES, removed, "ids"), (q.WRITE_COMMUNITIES, rows, "rows"),
+                                         (q.SET_COMMUNITY_EMBEDDINGS, embeddings, "rows"),
+                                         (q.LINK_MEMBERS, members, "rows"), (q.LINK_PARENTS, parents, "rows")):
+                for start in range(0, len(data), batch_size):
+                    tx.run(statement, **{key: data[start:start + batch_size]}).consume()
+
+        self._execute_write(work)
+
+    def communities(self, level: int | None = None, limit: int = 20) -> list[dict[str, Any]]:
+        return self._read(q.COMMUNITIES_BY_LEVEL, level=level, limit=limit)
+
+    def community_levels(self) -> list[dict[str, Any]]:
+        return self._read(q.COMMUNITY_LEVELS)
+
     def entity_catalog(self) -> list[dict[str, Any]]:
         return self._read(q.ENTITY_CATALOG)
 

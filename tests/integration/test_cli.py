@@ -14,7 +14,8 @@ from tests.integration.corpus import write_corpus
 pytestmark = pytest.mark.integration
 
 COMMANDS = [[], ["db"], ["db", "start"], ["db", "build"], ["db", "stop"], ["db", "status"], ["init"], ["reset"],
-            ["ingest"], ["import-graph"], ["delete"], ["stats"], ["query"]]
+            ["ingest"], ["import-graph"], ["index"], ["communities"], ["communities", "build"],
+            ["communities", "show"], ["delete"], ["stats"], ["query"]]
 
 
 def run(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:

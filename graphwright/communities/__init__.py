@@ -1,0 +1,1 @@
+"""Hierarchical communities over the entity graph and their reports."""

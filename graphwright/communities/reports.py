@@ -1,0 +1,119 @@
+"""Community reports: extractive offline, or written by the LLM from members, relations and evidence.
+
+Offline: the title names the most central members, the summary says what holds them together, and each
+finding is one of the heaviest relations with its evidence sentence and the chunk ids that support it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from pydantic import BaseModel, Field, field_validator
+
+from graphwright.extraction.chunking import count_tokens
+
+_FINDINGS = 5
+
+
+class Finding(BaseModel):
+    summary: str
+    explanation: str = ""
+    chunk_ids: list[str] = Field(default_factory=list)
+
+
+class Report(BaseModel):
+    title: str
+    summary: str
+    findings: list[Finding] = Field(default_factory=list)
+    rating: float = 0.0
+    rating_explanation: str = ""
+    kind: str = "extractive"
+
+    @field_validator("rating", mode="before")
+    @classmethod
+    def _rating(cls, value: Any) -> float:
+        try:
+            return min(max(float(value), 0.0), 10.0)
+        except (TypeError, ValueError):
+            return 0.0
+
+    @property
+    def cited_chunks(self) -> list[str]:
+        return list(dict.fromkeys(c for f in self.findings for c in f.chunk_ids))
+
+
+def _list(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
+
+
+def extractive_report(size: int, members: list[dict[str, Any]], relations: list[dict[str, Any]]) -> Report:
+    internal: dict[str, float] = {}
+    for r in relations:
+        for end in (r["source"], r["target"]):
+            internal[end] = internal.get(end, 0.0) + float(r["weight"] or 0)
+    central = sorted(members, key=lambda m: (-internal.get(m["name"], 0.0), -(m.get("degree") or 0), m["name"]))
+    names = [m["name"] for m in central[:3]] or ["(unnamed)"]
+    types: dict[str, int] = {}
+    for m in members:
+        types[m["type"].lower()] = types.get(m["type"].lower(), 0) + 1
+    kinds = ", ".join(f"{n} {t}" for t, n in sorted(types.items(), key=lambda kv: -kv[1])[:3])
+    findings = []
+    for r in relations[:_FINDINGS]:
+        evidence = next((e for e in r.get("evidence") or [] if e), r.get("description") or "")
+        verb = r["type"].lower().replace("_", " ")
+        findings.append(Finding(summary=f"{r['source']} {verb} {r['target']} (weight {r['weight']:g})",
+                                explanation=evidence, chunk_ids=list(r.get("chunk_ids") or [])[:5]))
+    ties = "; ".join(f"{r['source']} – {r['target']}" for r in relations[:3])
+    summary = (f"A group of {size} entities ({kinds}) centred on {_list(names)}."
+               + (f" Strongest ties: {ties}." if ties else ""))
+    possible = size * (size - 1) / 2 or 1
+    density = min(len(relations) / possible, 1.0)
+    rating = round(min(10.0, 2.0 * math.log2(size + 1) * (0.5 + density)), 1)
+    return Report(title=_list(names), summary=summary, findings=findings, rating=rating,
+                  rating_explanation=f"{size} members, {len(relations)} internal relations shown, "
+                                     f"density {density:.2f}")
+
+
+def llm_report_prompt(members: list[dict[str, Any]], relations: list[dict[str, Any]],
+                      child_reports: list[dict[str, Any]], budget_tokens: int = 3000) -> str:
+    """Members, relations and evidence (or, for a large parent, its children's reports) within a budget."""
+    lines = ["Write a report about this community of a knowledge graph. Reply with ONE JSON object:",
+             '{"title": "...", "summary": "...", "findings": [{"summary": "...", "explanation": "..."}], '
+             '"rating": 0-10, "rating_explanation": "..."}',
+             "Use only the information below; rating = how important this community is to the corpus.", ""]
+    used = sum(count_tokens(line) for line in lines)
+    sections: list[str] = []
+    if child_reports:
+        sections += ["Sub-community reports:"] + [f"- {c['title']}: {c['summary']}" for c in child_reports]
+    sections += ["Entities:"] + [f"- {m['name']} ({m['type'].lower()}): {m.get('description') or ''}"[:300]
+                                 for m in members]
+    sections += ["Relations:"] + [
+        f"- {r['source']} -[{r['type']}]-> {r['target']} (weight {r['weight']:g}): "
+        f"{next((e for e in r.get('evidence') or [] if e), r.get('description') or '')}"[:400] for r in relations]
+    for line in sections:
+        cost = count_tokens(line)
+        if used + cost > budget_tokens:
+            break
+        lines.append(line)
+        used += cost
+    return "\n".join(lines)
+
+
+def parse_llm_report(data: dict[str, Any], relations: list[dict[str, Any]]) -> Report:
+    findings = []
+    for raw in data.get("findings") or []:
+        if isinstance(raw, dict) and str(raw.get("summary") or "").strip():
+            findings.append(Finding(summary=str(raw["summary"]), explanation=str(raw.get("explanation") or "")))
+    # cite the chunks behind the relations the report was written from
+    cited = list(dict.fromkeys(c for r in relations for c in (r.get("chunk_ids") or [])[:2]))[:10]
+    if findings and cited:
+        findings[0].chunk_ids = cited
+    return Report(title=str(data.get("title") or "Untitled community"), summary=str(data.get("summary") or ""),
+                  findings=findings, rating=data.get("rating", 0), kind="llm",
+                  rating_explanation=str(data.get("rating_explanation") or ""))
+
+
+def findings_json(report: Report) -> str:
+    return json.dumps([f.model_dump() for f in report.findings], ensure_ascii=False)

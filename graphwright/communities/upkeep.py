@@ -1,0 +1,142 @@
+"""Build and keep the community layer current: detect, reuse unchanged reports, write the rest.
+
+A community's id is its level and member set, so after an ingest or delete only communities whose members
+changed get a new report (no LLM call for the others); vanished ones are removed. "Rewritten" counts new
+communities that replace an old one at the same level (at least half the members in common)."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from graphwright.communities.leiden import DetectedCommunity, detect
+from graphwright.communities.reports import (
+    Report,
+    extractive_report,
+    findings_json,
+    llm_report_prompt,
+    parse_llm_report,
+)
+
+if TYPE_CHECKING:
+    from graphwright.config import Settings
+    from graphwright.embeddings import Embedder
+    from graphwright.graph_store import Neo4jStore
+    from graphwright.llm import LLMClient
+
+_CONTEXT_BATCH = 200
+
+
+@dataclass
+class CommunityRun:
+    kept: int = 0
+    rewritten: int = 0
+    created: int = 0
+    removed: int = 0
+    isolated_entities: int = 0
+    levels: dict[int, int] = field(default_factory=dict)
+    llm_failures: int = 0
+    detect_seconds: float = 0.0
+    report_seconds: float = 0.0
+    write_seconds: float = 0.0
+
+
+def _jaccard(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a or b else 0.0
+
+
+class CommunityBuilder:
+    def __init__(self, store: Neo4jStore, embedder: Embedder, settings: Settings,
+                 llm: LLMClient | None = None) -> None:
+        self.store, self.embedder, self.settings, self.llm = store, embedder, settings, llm
+
+    def build(self, max_cluster_size: int = 10, seed: int = 42) -> CommunityRun:
+        run = CommunityRun()
+        started = time.perf_counter()
+        edges = self.store.entity_edges()
+        detected = detect(edges, max_cluster_size, seed)
+        connected = {n for a, b, _ in edges for n in (a, b)}
+        run.isolated_entities = len(set(self.store.entity_ids()) - connected)
+        run.detect_seconds = time.perf_counter() - started
+
+        existing = {row["id"]: row for row in self.store.community_catalog()}
+        new_ids = {c.id for c in detected}
+        created = [c for c in detected if c.id not in existing]
+        removed = [cid for cid in existing if cid not in new_ids]
+        run.kept = len(detected) - len(created)
+        run.removed = len(removed)
+        old_by_level: dict[int, list[set[str]]] = {}
+        for cid in removed:
+            old_by_level.setdefault(existing[cid]["level"], []).append(set(existing[cid]["members"] or []))
+        for c in created:
+            members = set(c.members)
+            if any(_jaccard(members, old) >= 0.5 for old in old_by_level.get(c.level, [])):
+                run.rewritten += 1
+        run.created = len(created) - run.rewritten
+        for c in detected:
+            run.levels[c.level] = run.levels.get(c.level, 0) + 1
+
+        started = time.perf_counter()
+        reports = self._reports(created, existing, run)
+        rows = [{"id": c.id, "level": c.level, "size": len(c.members), "member_hash": c.member_hash,
+                 "members": c.members, "title": reports[c.id].title, "summary": reports[c.id].summary,
+                 "findings": findings_json(reports[c.id]), "rating": reports[c.id].rating,
+                 "rating_explanation": reports[c.id].rating_explanation, "report_kind": reports[c.id].kind,
+                 "cited_chunks": reports[c.id].cited_chunks} for c in created]
+        vectors = self.embedder.embed([f"{r['title']}. {r['summary']}"[:500] for r in rows]) if rows else []
+        run.report_seconds = time.perf_counter() - started
+
+        started = time.perf_counter()
+        self.store.write_communities(
+            removed, rows, [{"id": r["id"], "embedding": v} for r, v in zip(rows, vectors)],
+            [{"entity": m, "community": c.id} for c in detected for m in c.members],
+            [{"parent": c.parent, "child": c.id} for c in detected if c.parent])
+        run.write_seconds = time.perf_counter() - started
+        return run
+
+    def _reports(self, created: list[DetectedCommunity], existing: dict[str, dict[str, Any]],
+                 run: CommunityRun) -> dict[str, Report]:
+        context: dict[str, dict[str, Any]] = {}
+        for start in range(0, len(created), _CONTEXT_BATCH):
+            part = created[start:start + _CONTEXT_BATCH]
+            context.update(self.store.community_context([{"id": c.id, "members": c.members} for c in part]))
+        reports: dict[str, Report] = {}
+        summaries = {cid: {"title": row.get("title") or "", "summary": row.get("summary") or ""}
+                     for cid, row in existing.items()}
+        # deepest level first: a parent's LLM report can then read its children's
+        for level in sorted({c.level for c in created}, reverse=True):
+            batch = [c for c in created if c.level == level]
+            if self.llm is None:
+                made = [self._extractive(c, context) for c in batch]
+            else:
+                with ThreadPoolExecutor(max_workers=self.settings.llm_concurrency) as pool:
+                    made = list(pool.map(lambda c: self._llm(c, context, summaries, run), batch))
+            for c, report in zip(batch, made):
+                reports[c.id] = report
+                summaries[c.id] = {"title": report.title, "summary": report.summary}
+        return reports
+
+    @staticmethod
+    def _extractive(c: DetectedCommunity, context: dict[str, dict[str, Any]]) -> Report:
+        ctx = context.get(c.id, {"members": [], "relations": []})
+        return extractive_report(len(c.members), ctx["members"], ctx["relations"])
+
+    def _llm(self, c: DetectedCommunity, context: dict[str, dict[str, Any]], summaries: dict[str, dict[str, str]],
+             run: CommunityRun) -> Report:
+        from graphwright.extraction.json_repair import JSONRepairError, parse_json_object
+        from graphwright.llm import LLMError
+
+        ctx = context.get(c.id, {"members": [], "relations": []})
+        # a large parent is described from its children's reports rather than raw members
+        children = [summaries[child] for child in c.children if child in summaries] if len(c.members) > 30 else []
+        prompt = llm_report_prompt(ctx["members"], ctx["relations"], children)
+        messages = [{"role": "user", "content": prompt}]
+        try:
+            reply = self.llm.chat(messages).text
+            return parse_llm_report(parse_json_object(reply), ctx["relations"])
+        except (LLMError, JSONRepairError):
+            self.llm.forget(messages)  # ask again next time instead of replaying an unusable answer
+            run.llm_failures += 1
+            return self._extractive(c, context)
