@@ -311,7 +311,8 @@ def _print_community_run(run: Any) -> None:
     _console().print(
         f"Communities: {run.kept} kept, {run.rewritten} rewritten, {run.created} created, {run.removed} removed "
         f"({levels}); {run.isolated_entities} entities without relations are in no community. "
-        f"Detection {run.detect_seconds:.1f}s, reports {run.report_seconds:.1f}s, write {run.write_seconds:.1f}s"
+        f"Detection {run.detect_seconds:.1f}s, reports {run.report_seconds:.1f}s, embeddings "
+        f"{run.embed_seconds:.1f}s, write {run.write_seconds:.1f}s"
         + (f"; {run.llm_failures} LLM reports fell back to extractive" if run.llm_failures else ""))
 
 

@@ -126,3 +126,32 @@ def test_delete_updates_communities(rag, tmp_path: Path) -> None:
     stale = rag.store._read("MATCH (c:Community) WHERE any(m IN c.members WHERE NOT EXISTS "
                             "{ MATCH (e:Entity {id: m}) }) RETURN count(c) AS n")
     assert stale == [{"n": 0}]
+
+
+def test_llm_reports_from_the_stub_and_fallback(rag, llm_rag_factory, stub) -> None:
+    from tests.stub_openai import chat_reply
+
+    rag.ingest([ROOT / "examples" / "space"], base=ROOT, extractor="nlp")
+    graph = llm_rag_factory(llm_concurrency=2)
+
+    def reply(body: dict):
+        prompt = body["messages"][-1]["content"]
+        if "Apollo 11" in prompt and "Sub-community reports" not in prompt:
+            return chat_reply("this is not JSON")  # one community's report fails: extractive fallback
+        return chat_reply(json.dumps({"title": "Report title", "summary": "Community summary.",
+                                      "findings": [{"summary": "F1", "explanation": "E1"}], "rating": 7.5,
+                                      "rating_explanation": "important"}))
+
+    stub.default = reply
+    run = graph.build_communities(seed=42)
+    kinds = rag.store._read("MATCH (c:Community) RETURN c.report_kind AS k, count(*) AS n ORDER BY k")
+    assert sum(r["n"] for r in kinds) == sum(run.levels.values())
+    assert {r["k"] for r in kinds} == {"llm", "extractive"} and run.llm_failures >= 1
+    llm_rows = rag.store._read("MATCH (c:Community {report_kind: 'llm'}) RETURN c.title AS t, c.rating AS r, "
+                               "c.cited_chunks AS cited LIMIT 1")
+    assert llm_rows[0]["t"] == "Report title" and llm_rows[0]["r"] == 7.5
+    prompts = [r["body"]["messages"][-1]["content"] for r in stub.requests]
+    assert all("Entities:" in p or "Sub-community reports:" in p for p in prompts)
+    calls = len(stub.requests)
+    again = graph.build_communities(seed=42)  # nothing changed: every report is kept, no LLM call
+    assert again.kept == sum(again.levels.values()) and len(stub.requests) == calls

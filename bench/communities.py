@@ -1,0 +1,103 @@
+"""Community detection + reports + write on synthetic planted-partition graphs (about 3 relations per
+entity), and the community levels of whatever graph is loaded (e.g. the novels) with --current.
+
+    .venv/bin/python -m bench.communities --entities 10000 --entities 100000 --yes-reset [--record]
+    .venv/bin/python -m bench.communities --current [--record]      # no reset: the graph as it is
+
+WARNING: without --current it empties the database NEO4J_URI points at.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import resource
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from bench.ingest_novels import server_peak_mib
+from bench.ingest_sample import machine
+from graphwright.api import GraphRAG
+from graphwright.communities.synthetic import planted_partition
+from graphwright.config import Settings
+
+_WRITE_BATCH = 10_000
+
+
+def load_synthetic(rag: GraphRAG, n: int, tmp: Path) -> tuple[int, int, float]:
+    rag.store.reset()
+    (tmp / "support.md").write_text("Synthetic support text.", encoding="utf-8")
+    rag.ingest([tmp / "support.md"], base=tmp, extractor="none")
+    chunk = rag.store.get_document("support.md")["chunks"][0]["id"]
+    entities, relations, _ = planted_partition(groups=n // 100, size=100, chunk_id=chunk, intra_degree=5.6,
+                                               inter_degree=0.4, seed=11)
+    started = time.perf_counter()
+    for start in range(0, len(entities), _WRITE_BATCH):
+        rag.store.write_graph(entities[start:start + _WRITE_BATCH], [])
+    for start in range(0, len(relations), _WRITE_BATCH):
+        rag.store.write_graph([], relations[start:start + _WRITE_BATCH])
+    return len(entities), len(relations), time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--entities", type=int, action="append")
+    parser.add_argument("--current", action="store_true", help="measure the graph already loaded")
+    parser.add_argument("--max-cluster-size", type=int, default=10)
+    parser.add_argument("--yes-reset", action="store_true")
+    parser.add_argument("--record", action="store_true")
+    args = parser.parse_args()
+    if not args.current and not args.yes_reset:
+        parser.error("this empties the database; pass --yes-reset (or --current)")
+    settings = Settings()
+    rag = GraphRAG(settings)
+    _ = rag.embedder.dimension
+    console = Console(record=True, width=140)
+    table = Table(title=f"communities (max cluster size {args.max_cluster_size}, extractive reports)")
+    for column in ("graph", "entities", "relations", "levels (communities per level)", "detect s", "reports s",
+                   "embed s", "write s", "client peak MiB", "Neo4j peak MiB"):
+        table.add_column(column, justify="right")
+    extra: list[str] = []
+    sizes = [] if args.current else (args.entities or [10_000])
+    for n in sizes + (["current"] if args.current else []):
+        if n == "current":
+            counts = rag.stats()
+            ents, rels, label = counts["entities"], counts["relations"], "current"
+            rag.store._write("MATCH (c:Community) DETACH DELETE c")
+        else:
+            import tempfile
+
+            with tempfile.TemporaryDirectory() as tmp:
+                ents, rels, load_s = load_synthetic(rag, n, Path(tmp))
+            label = f"planted {n:,}"
+            extra.append(f"{label}: graph written in {load_s:.0f}s (not counted)")
+        run = rag.build_communities(max_cluster_size=args.max_cluster_size, seed=42)
+        levels = ", ".join(f"L{k}: {v:,}" for k, v in sorted(run.levels.items()))
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        server = server_peak_mib(settings)
+        table.add_row(label, f"{ents:,}", f"{rels:,}", levels, f"{run.detect_seconds:.1f}",
+                      f"{run.report_seconds:.1f}", f"{run.embed_seconds:.1f}", f"{run.write_seconds:.1f}",
+                      f"{peak:.0f}",
+                      f"{server:.0f}" if server else "n/a")
+        if n == "current":
+            top = rag.store.communities(level=0, limit=5)
+            extra.append("five largest level-0 communities: " + "; ".join(
+                f"{c['title']} ({c['size']} members)" for c in top))
+    rag.close()
+    console.print(table)
+    for line in extra:
+        console.print(line)
+    if args.record:
+        what = "current graph" if args.current else "synthetic graphs"
+        with open("docs/benchmarks.md", "a", encoding="utf-8") as handle:
+            flags = "--current" if args.current else " ".join(f"--entities {n}" for n in sizes) + " --yes-reset"
+            handle.write(f"\n### Communities on the {what}, {dt.date.today().isoformat()}\n\nMachine: {machine()}. "
+                         f"Command: `.venv/bin/python -m bench.communities {flags} --record`\n\n"
+                         f"```\n{console.export_text()}```\n")
+
+
+if __name__ == "__main__":
+    main()
