@@ -78,6 +78,9 @@ def main() -> None:
         levels = ", ".join(f"L{k}: {v:,}" for k, v in sorted(run.levels.items()))
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         server = server_peak_mib(settings)
+        print(f"{label}: {ents} entities, {rels} relations, {levels}; detect {run.detect_seconds:.1f}s, reports "
+              f"{run.report_seconds:.1f}s, embed {run.embed_seconds:.1f}s, write {run.write_seconds:.1f}s, "
+              f"client peak {peak:.0f} MiB, Neo4j peak {server} MiB", flush=True)
         table.add_row(label, f"{ents:,}", f"{rels:,}", levels, f"{run.detect_seconds:.1f}",
                       f"{run.report_seconds:.1f}", f"{run.embed_seconds:.1f}", f"{run.write_seconds:.1f}",
                       f"{peak:.0f}",

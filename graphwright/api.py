@@ -64,16 +64,23 @@ class GraphRAG:
 
     def ingest(self, paths: list[str | Path], *, base: str | Path | None = None,
                metadata: dict[str, Any] | None = None, glob: str | None = None, text_field: str | None = None,
-               extractor: str | None = None, progress: ProgressCallback | None = None) -> IngestReport:
+               extractor: str | None = None, progress: ProgressCallback | None = None,
+               update_communities: bool = True) -> IngestReport:
         """Load, chunk, embed and write; with an extractor (default `auto`: the LLM when configured, else
-        offline NLP; `none` skips it) also the typed entity graph, each fact tied to its chunks."""
+        offline NLP; `none` skips it) also the typed entity graph, each fact tied to its chunks. When the
+        graph already has communities and something changed, they are brought up to date."""
         from graphwright.extraction.base import make_extractor
 
         chosen = make_extractor(self.settings, extractor, self.llm)
         self.init()
         pipeline = IngestPipeline(self.settings, self.store, self.embedder, chosen)
-        return pipeline.ingest([Path(p) for p in paths], Path(base) if base else None, metadata, glob,
-                               text_field, progress)
+        report = pipeline.ingest([Path(p) for p in paths], Path(base) if base else None, metadata, glob,
+                                 text_field, progress)
+        if update_communities and report.documents_written and self.store.community_levels():
+            run = self.build_communities()
+            report.communities = {"kept": run.kept, "rewritten": run.rewritten, "created": run.created,
+                                  "removed": run.removed}
+        return report
 
     def import_graph(self, path: str | Path):  # noqa: ANN201 - graphwright.extraction.byog.ImportReport
         """Load entities and relations extracted elsewhere (JSONL), tied to existing chunks."""

@@ -296,6 +296,10 @@ def ingest(paths: tuple[Path, ...], glob_pattern: str | None, meta: tuple[str, .
             console.print(f"LLM: {usage.get('calls', 0):.0f} calls ({usage.get('cached', 0):.0f} cached), "
                           f"{usage.get('prompt_tokens', 0):.0f} prompt + {usage.get('completion_tokens', 0):.0f} "
                           f"completion tokens{cost}")
+        if report.communities:
+            c = report.communities
+            console.print(f"Communities updated: {c['kept']} kept, {c['rewritten']} rewritten, {c['created']} "
+                          f"created, {c['removed']} removed")
         for failure in report.extraction_failures:
             console.print(f"[yellow]extraction failed:[/] {failure.source}: {failure.error}")
         for warning in report.warnings:

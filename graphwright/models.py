@@ -44,6 +44,7 @@ class IngestReport(BaseModel):
     extractor: str = "none"
     extraction_failures: list[FileFailure] = Field(default_factory=list)
     llm_usage: dict[str, float] = Field(default_factory=dict)
+    communities: dict[str, int] = Field(default_factory=dict)  # kept/rewritten/created/removed, when updated
     failures: list[FileFailure] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
     seconds: float = 0.0

@@ -242,20 +242,23 @@ class Neo4jStore:
 
     def write_communities(self, removed: list[str], rows: list[dict[str, Any]], embeddings: list[dict[str, Any]],
                           members: list[dict[str, str]], parents: list[dict[str, str]],
-                          batch_size: int = 2000) -> None:
-        """Replace the community layer in one transaction: readers see the old hierarchy or the new."""
+                          batch_size: int = 5000) -> None:
+        """Replace the community layer in bounded transactions: one transaction for 100k entities' links
+        exceeds Neo4j's transaction memory limit (measured), so new reports land first, then links are
+        rebuilt in batches, then vanished communities go."""
+        def run_batches(statement: str, data: list[Any], key: str) -> None:
+            for start in range(0, len(data), batch_size):
+                part = data[start:start + batch_size]
+                self._execute_write(lambda tx, part=part: tx.run(statement, **{key: part}).consume())
 
-        def work(tx: neo4j.ManagedTransaction) -> None:
-            while tx.run(q.CLEAR_COMMUNITY_LINKS, batch=50_000).single()["deleted"]:
-                pass
-            tx.run(q.CLEAR_PARENT_LINKS).consume()
-            for statement, data, key in ((q.DELETE_COMMUNITIES, removed, "ids"), (q.WRITE_COMMUNITIES, rows, "rows"),
-                                         (q.SET_COMMUNITY_EMBEDDINGS, embeddings, "rows"),
-                                         (q.LINK_MEMBERS, members, "rows"), (q.LINK_PARENTS, parents, "rows")):
-                for start in range(0, len(data), batch_size):
-                    tx.run(statement, **{key: data[start:start + batch_size]}).consume()
-
-        self._execute_write(work)
+        run_batches(q.WRITE_COMMUNITIES, rows, "rows")
+        run_batches(q.SET_COMMUNITY_EMBEDDINGS, embeddings, "rows")
+        while self._write(q.CLEAR_COMMUNITY_LINKS, batch=20_000)[0]["deleted"]:
+            pass
+        self._write(q.CLEAR_PARENT_LINKS)
+        run_batches(q.LINK_MEMBERS, members, "rows")
+        run_batches(q.LINK_PARENTS, parents, "rows")
+        run_batches(q.DELETE_COMMUNITIES, removed, "ids")
 
     def communities(self, level: int | None = None, limit: int = 20) -> list[dict[str, Any]]:
         return self._read(q.COMMUNITIES_BY_LEVEL, level=level, limit=limit)

@@ -155,3 +155,16 @@ def test_llm_reports_from_the_stub_and_fallback(rag, llm_rag_factory, stub) -> N
     calls = len(stub.requests)
     again = graph.build_communities(seed=42)  # nothing changed: every report is kept, no LLM call
     assert again.kept == sum(again.levels.values()) and len(stub.requests) == calls
+
+
+def test_ingest_brings_existing_communities_up_to_date(rag, tmp_path: Path) -> None:
+    rag.ingest([ROOT / "examples" / "space"], base=ROOT, extractor="nlp")
+    assert rag.ingest([ROOT / "examples" / "space"], base=ROOT).communities == {}  # none yet, nothing changed
+    first = rag.build_communities(seed=42)
+    (tmp_path / "new.md").write_text("Elon Musk and Gwynne Shotwell met Zephyr Quill at Starbase.", encoding="utf-8")
+    report = rag.ingest([tmp_path / "new.md"], base=tmp_path, extractor="nlp")
+    changed = report.communities
+    assert changed and changed["rewritten"] + changed["created"] >= 1
+    assert 0 < changed["kept"] < sum(first.levels.values())
+    quill = rag.store._read("MATCH (:Entity {name: 'Zephyr Quill'})-[:IN_COMMUNITY]->(c) RETURN count(c) AS n")
+    assert quill[0]["n"] >= 1
