@@ -192,11 +192,20 @@ WHERE e.type = row.type
 REMOVE e:Concept
 SET e:$(row.label)
 """
-SET_ENTITY_EMBEDDINGS = """
+
+
+def set_embeddings(label: str) -> str:
+    """Vector property writes for our own labels only (the label is formatted in, so it is allowlisted)."""
+    if label not in {"Entity", "Community", "Chunk"}:
+        raise ValueError(f"no embeddings on {label!r}")
+    return f"""
 UNWIND $rows AS row
-MATCH (e:Entity {id: row.id})
-CALL db.create.setNodeVectorProperty(e, 'embedding', row.embedding)
+MATCH (n:{label} {{id: row.id}})
+CALL db.create.setNodeVectorProperty(n, 'embedding', row.embedding)
 """
+
+
+SET_ENTITY_EMBEDDINGS = set_embeddings("Entity")
 WRITE_MENTIONS = """
 UNWIND $rows AS row
 MATCH (c:Chunk {id: row.chunk_id}), (e:Entity {id: row.entity_id})
@@ -252,11 +261,7 @@ SET c.level = row.level, c.size = row.size, c.member_hash = row.member_hash, c.m
     c.rating_explanation = row.rating_explanation, c.report_kind = row.report_kind,
     c.cited_chunks = row.cited_chunks, c.updated_at = datetime()
 """
-SET_COMMUNITY_EMBEDDINGS = """
-UNWIND $rows AS row
-MATCH (c:Community {id: row.id})
-CALL db.create.setNodeVectorProperty(c, 'embedding', row.embedding)
-"""
+SET_COMMUNITY_EMBEDDINGS = set_embeddings("Community")
 LINK_MEMBERS = """
 UNWIND $rows AS row
 MATCH (e:Entity {id: row.entity}), (c:Community {id: row.community})
