@@ -12,7 +12,6 @@ with no supporting chunk are reported and skipped; the graph only holds what som
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -95,10 +94,8 @@ class GraphImporter:
                         description=str(record.get("description") or ""),
                         count=max(texts[chunk_id].lower().count(names[0].lower()), 1)))
         # a relation endpoint listed only as CONCEPT must not outvote its typed entity record
-        merged: dict[str, ChunkExtraction] = defaultdict(lambda: ChunkExtraction(chunk_id=""))
-        for chunk_id, extraction in per_chunk.items():
+        for extraction in per_chunk.values():
             typed = {e.name.lower() for e in extraction.entities if e.type.upper() != "CONCEPT"}
             extraction.entities = [e for e in extraction.entities
                                    if e.type.upper() != "CONCEPT" or e.name.lower() not in typed]
-            merged[chunk_id] = extraction
-        return list(merged.values()), report
+        return list(per_chunk.values()), report

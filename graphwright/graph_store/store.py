@@ -116,7 +116,7 @@ class Neo4jStore:
         def work(tx: neo4j.ManagedTransaction) -> None:
             touched: list[str] = []
             for document, chunks in items:
-                touched += self._remove_document_support(tx, document.id)
+                touched += self._remove_document_support(tx, document.id)[1]
                 props = {**document.metadata, "id": document.id, "source": document.source,
                          "title": document.title, "content_hash": document.content_hash, "n_chunks": len(chunks)}
                 rows = [{"id": c.id, "index": c.index, "text": c.text, "n_tokens": c.n_tokens,
@@ -135,15 +135,15 @@ class Neo4jStore:
         self._execute_write(work)
 
     @staticmethod
-    def _remove_document_support(tx: neo4j.ManagedTransaction, document_id: str) -> list[str]:
-        """Delete a document's chunks and their share of relations; returns the entities they mentioned."""
+    def _remove_document_support(tx: neo4j.ManagedTransaction, document_id: str) -> tuple[list[str], list[str]]:
+        """Delete a document's chunks and their share of relations; returns (chunk ids, mentioned entities)."""
         support = tx.run(q.DOCUMENT_SUPPORT, id=document_id).single()
         chunk_ids, entity_ids = support["chunk_ids"], support["entity_ids"]
         if entity_ids:
             tx.run(q.PRUNE_RELATION_SUPPORT, entity_ids=entity_ids, chunk_ids=chunk_ids).consume()
             tx.run(q.DELETE_UNSUPPORTED_RELATIONS, entity_ids=entity_ids).consume()
         tx.run(q.DELETE_DOCUMENT_CHUNKS, id=document_id).consume()
-        return entity_ids
+        return chunk_ids, entity_ids
 
     @staticmethod
     def _write_graph(tx: neo4j.ManagedTransaction, entities: list[Entity], relations: list[Relation],
@@ -178,17 +178,13 @@ class Neo4jStore:
         except ServiceUnavailable as exc:
             raise GraphStoreError(f"Neo4j at {self.uri} became unreachable: {exc}") from exc
 
-    def write_document(self, document: Document, chunks: list[Chunk], batch_size: int = 500) -> None:
-        self.write_documents([(document, chunks)], batch_size)
-
     def delete_document(self, document_id: str) -> int | None:
         """Remove a document, its chunks, and the entities and relations only it supported;
         None when no such document exists."""
         removed: list[int | None] = [None]
 
         def work(tx: neo4j.ManagedTransaction) -> None:
-            chunks = tx.run(q.DOCUMENT_SUPPORT, id=document_id).single()["chunk_ids"]
-            touched = self._remove_document_support(tx, document_id)
+            chunks, touched = self._remove_document_support(tx, document_id)
             rows = tx.run(q.DELETE_DOCUMENT, id=document_id).data()
             removed[0] = len(chunks) if rows else None
             self._settle(tx, touched, 500)
