@@ -17,8 +17,9 @@ from graphwright.models import IngestReport, SearchResult
 from graphwright.pipeline import IngestPipeline, ProgressCallback
 from graphwright.search.filters import parse_filter
 
-SearchMode = Literal["vector", "hybrid"]
-SEARCH_MODES: tuple[str, ...] = ("vector", "hybrid")
+SearchMode = Literal["vector", "hybrid", "local", "global", "path"]
+SEARCH_MODES: tuple[str, ...] = ("vector", "hybrid", "local", "global", "path")
+GRAPH_MODES: tuple[str, ...] = ("local", "global", "path")
 
 
 class GraphRAG:
@@ -122,14 +123,26 @@ class GraphRAG:
 
     # --- search ------------------------------------------------------------------------------------------
     def search(self, question: str, mode: SearchMode = "hybrid", k: int | None = None,
-               where: list[str] | list[MetadataFilter] | None = None, generate: bool = True) -> SearchResult:
-        """Retrieve for `question`; answer from the retrieval (offline) or with the LLM when configured."""
-        from graphwright.search.answer import generated_answer, retrieval_answer
+               where: list[str] | list[MetadataFilter] | None = None, generate: bool = True,
+               level: int | None = None, source: str | None = None, target: str | None = None) -> SearchResult:
+        """Retrieve for `question` and answer: from the retrieval itself offline, or with the LLM when one is
+        configured and `generate` is true. `level` picks the community level of `global`; `source` and
+        `target` name the endpoints of `path` instead of reading them from the question."""
+        from graphwright.search.answer import (
+            cited_ids,
+            generated_answer,
+            generated_graph_answer,
+            graph_citations,
+            offline_graph_answer,
+            retrieval_answer,
+        )
 
         if not question.strip():
             raise ValueError("the question is empty")
         if mode not in SEARCH_MODES:
             raise ValueError(f"unknown mode {mode!r}; available: {', '.join(SEARCH_MODES)}")
+        if where and mode in GRAPH_MODES:
+            raise ValueError("metadata filters (--where) apply to the vector and hybrid modes only")
         k = k or self.settings.top_k
         filters = [w if isinstance(w, MetadataFilter) else parse_filter(w) for w in where or []]
         timings: dict[str, float] = {}
@@ -141,17 +154,54 @@ class GraphRAG:
         embedding = self.embedder.embed([question])[0]
         timings["embed_ms"] = (time.perf_counter() - started) * 1000
 
-        started = time.perf_counter()
-        chunks = self._retriever(mode).retrieve(question, k, filters or None, embedding=embedding)
-        timings["retrieve_ms"] = (time.perf_counter() - started) * 1000
-
-        started = time.perf_counter()
         llm = self.llm if generate else None
-        answer = generated_answer(question, chunks, llm) if llm else retrieval_answer(chunks)
+        if llm is not None:
+            llm.usage = type(llm.usage)()  # token use of this question only
+        started = time.perf_counter()
+        if mode not in GRAPH_MODES:
+            chunks = self._retriever(mode).retrieve(question, k, filters or None, embedding=embedding)
+            timings["retrieve_ms"] = (time.perf_counter() - started) * 1000
+            started = time.perf_counter()
+            answer = generated_answer(question, chunks, llm) if llm else retrieval_answer(chunks)
+            timings["answer_ms"] = (time.perf_counter() - started) * 1000
+            return SearchResult(question=question, mode=mode, answer=answer.text, answer_kind=answer.kind,
+                                chunks=chunks, citations=answer.citations, timings_ms=timings,
+                                token_usage=llm.usage.as_dict() if llm else {})
+
+        context, reduced = self._graph_context(mode, question, embedding, k, level, source, target, llm)
+        timings["retrieve_ms"] = (time.perf_counter() - started) * 1000
+        started = time.perf_counter()
+        if reduced is not None:
+            answer_text, kind = reduced, "generated"
+            citations = graph_citations(context, cited_ids(reduced))
+        else:
+            answer = generated_graph_answer(question, context, llm) if llm else \
+                offline_graph_answer(mode, context, k)
+            answer_text, kind, citations = answer.text, answer.kind, answer.citations
         timings["answer_ms"] = (time.perf_counter() - started) * 1000
-        return SearchResult(question=question, mode=mode, answer=answer.text, answer_kind=answer.kind,
-                            chunks=chunks, citations=answer.citations, timings_ms=timings,
-                            token_usage=llm.usage.as_dict() if llm else {})
+        return SearchResult(question=question, mode=mode, answer=answer_text, answer_kind=kind,
+                            chunks=context.chunks, citations=citations, entities=context.entities,
+                            relations=context.relations, communities=context.communities,
+                            context=context.sections, graph_paths=context.paths, notes=context.notes,
+                            timings_ms=timings, token_usage=llm.usage.as_dict() if llm else {})
+
+    def _graph_context(self, mode: str, question: str, embedding: list[float], k: int, level: int | None,
+                       source: str | None, target: str | None, llm: LLMClient | None):  # noqa: ANN202
+        """(GraphContext, the map-reduce answer of `global` with an LLM or None)."""
+        if mode == "local":
+            from graphwright.search.local import LocalSearch
+
+            searcher = LocalSearch(self.store, self._retriever("hybrid"), self.settings)
+            return searcher.search(question, embedding, k), None
+        if mode == "path":
+            from graphwright.search.path import PathSearch
+
+            searcher = PathSearch(self.store, self.settings.path_max, self.settings.context_tokens)
+            return searcher.search(question, embedding, source, target), None
+        from graphwright.search.global_search import GlobalSearch
+
+        found = GlobalSearch(self.store, self.settings, llm).search(question, embedding, level)
+        return found.context, found.answer
 
     def _retriever(self, mode: str):  # noqa: ANN202 - one of the retrievers in graphwright.search
         from graphwright.search.hybrid import HybridRetriever

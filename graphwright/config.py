@@ -66,6 +66,17 @@ class Settings(BaseSettings):
     # Search
     top_k: int = Field(5, ge=1)
     rrf_k: int = Field(60, ge=1)
+    # Graph search (local, global, path)
+    context_tokens: int = Field(3000, ge=200, description="token budget of the context an answer is built from")
+    local_shares: str = Field("entities=0.15,relations=0.2,text_units=0.5,communities=0.15",
+                              description="shares of context_tokens per local-search section")
+    local_entities: int = Field(5, ge=1, description="entities linked to the question")
+    local_hops: int = Field(2, ge=0, le=2, description="hops expanded from the linked entities")
+    local_neighbours: int = Field(15, ge=0, description="neighbours kept per hop")
+    global_level: int | None = Field(None, description="community level for global search; unset = by relevance")
+    global_reports: int = Field(8, ge=1, description="community reports in an offline global answer")
+    global_batch_tokens: int = Field(2500, ge=200, description="report tokens per map call of global search")
+    path_max: int = Field(5, ge=1, description="shortest paths returned by path search")
 
     # Local server managed by `graphwright db`
     home: Path = Path.home() / ".graphwright"

@@ -71,6 +71,59 @@ class Citation(BaseModel):
     label: str | None = None
 
 
+class EntityRef(BaseModel):
+    """An entity as a search result shows it; `score` is how strongly the question selected it."""
+
+    id: str
+    name: str
+    type: str = "CONCEPT"
+    description: str = ""
+    score: float = 0.0
+    how: str = ""  # why it was selected: exact, fulltext, vector, hop1, hop2, path
+
+
+class RelationRef(BaseModel):
+    """A typed relation between two entities, with the chunks that support it. The id is
+    `source_id:TYPE:target_id`, enough to find the edge again in Neo4j."""
+
+    source_id: str
+    source: str
+    type: str
+    target_id: str
+    target: str
+    description: str = ""
+    weight: float = 0.0
+    chunk_ids: list[str] = Field(default_factory=list)
+    evidence: list[str] = Field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return f"{self.source_id}:{self.type}:{self.target_id}"
+
+    def render(self) -> str:
+        return f"{self.source} -[{self.type}]-> {self.target}"
+
+
+class CommunityRef(BaseModel):
+    id: str
+    level: int
+    title: str
+    summary: str = ""
+    findings: list[str] = Field(default_factory=list)
+    rating: float = 0.0
+    score: float = 0.0
+    cited_chunks: list[str] = Field(default_factory=list)
+
+
+class ContextSection(BaseModel):
+    """One part of the context an answer was built from, within its share of the token budget."""
+
+    name: str  # entities, relations, text_units, communities, paths, points
+    text: str
+    ids: list[str] = Field(default_factory=list)
+    tokens: int = 0
+
+
 class SearchResult(BaseModel):
     question: str
     mode: str
@@ -78,7 +131,12 @@ class SearchResult(BaseModel):
     answer_kind: Literal["retrieval", "generated"]
     chunks: list[RetrievedChunk] = Field(default_factory=list)
     citations: list[Citation] = Field(default_factory=list)
+    entities: list[EntityRef] = Field(default_factory=list)
+    relations: list[RelationRef] = Field(default_factory=list)
+    communities: list[CommunityRef] = Field(default_factory=list)
+    context: list[ContextSection] = Field(default_factory=list)
     graph_paths: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)  # how the mode read the question (linked names, level...)
     timings_ms: dict[str, float] = Field(default_factory=dict)
     token_usage: dict[str, int] = Field(default_factory=dict)
 

@@ -29,7 +29,7 @@ _MONTHS = {"january", "february", "march", "april", "may", "june", "july", "augu
            "november", "december"}
 _DAYS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
 # Capitalized only because they start a sentence or a heading; never an entity on their own.
-_STOP = {
+STOPWORDS = {
     "a", "an", "the", "in", "on", "at", "its", "it", "this", "that", "these", "those", "both", "each", "soon",
     "after", "before", "during", "when", "while", "for", "from", "by", "with", "his", "her", "their", "our",
     "some", "many", "all", "every", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
@@ -195,7 +195,7 @@ class NLPExtractor:
 
     def _clean_span(self, words: list[str], previous: str, at_start: bool, sentence: str) -> list[tuple[str, str]]:
         words = [re.sub(r"-(led|based|born|owned|made|built|era|class|style|type)$", "", w) for w in words]
-        while words and words[0].lower() in _STOP:
+        while words and words[0].lower() in STOPWORDS:
             words, at_start, previous = words[1:], False, words[0].lower()
         # "Commander Neil Armstrong", "Lunar Module Pilot Buzz Aldrin": the role is not the name
         for k in range(len(words) - 2, -1, -1):
@@ -208,7 +208,7 @@ class NLPExtractor:
             words, previous = words[1:], words[0].lower()  # "Canadian Jeremy Hansen", "Russian Soyuz"
         if len(words) == 1 and words[0].lower() in _DEMONYMS:
             return []
-        while words and (words[-1].lower() in _CONNECTORS | _INNER_THE | _STOP):
+        while words and (words[-1].lower() in _CONNECTORS | _INNER_THE | STOPWORDS):
             words = words[:-1]
         if not words:
             return []
@@ -223,7 +223,7 @@ class NLPExtractor:
         if len(name) < 2 or name.isdigit():
             return []
         if at_start and len(words) == 1 and not name.isupper() and not any(c.isdigit() for c in name) \
-                and not (possessive and name.lower() not in _STOP):
+                and not (possessive and name.lower() not in STOPWORDS):
             # "Crews", "Soon": capitalized only by position; keep it if it is capitalized elsewhere too
             rest = sentence[len(words[0]):]
             if name not in rest:

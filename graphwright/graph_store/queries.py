@@ -27,6 +27,7 @@ CONSTRAINTS = [
 ]
 RANGE_INDEXES = [
     "CREATE INDEX chunk_document_id IF NOT EXISTS FOR (n:Chunk) ON (n.document_id)",
+    "CREATE INDEX entity_key IF NOT EXISTS FOR (n:Entity) ON (n.key)",
 ]
 _ANALYZERS = {"standard-no-stop-words", "standard", "english", "cjk", "simple", "whitespace", "classic"}
 
@@ -128,9 +129,10 @@ RETURN documents, chunks, next_links, part_of_links, entities, relations, mentio
 # --- entity graph ------------------------------------------------------------------------------------
 # Provenance lives on the edges: MENTIONS from each chunk, and on every extracted relation the parallel
 # lists chunk_ids / chunk_weights / evidence (weight = their sum). Removing a chunk prunes exactly its share.
+_ENTITY_FIELDS = "e.id AS id, e.name AS name, e.type AS type, coalesce(e.description, '') AS description"
 ENTITY_VECTOR_SEARCH = f"""
 CALL db.index.vector.queryNodes('{ENTITY_VECTOR_INDEX}', $candidates, $embedding) YIELD node AS e, score
-RETURN e.id AS id, e.name AS name, e.type AS type, score
+RETURN {_ENTITY_FIELDS}, score
 ORDER BY score DESC
 LIMIT $k
 """
@@ -369,3 +371,117 @@ MATCH (c)-[:PART_OF]->(d:Document)
 {_CHUNK_RETURN}
 """
     return query, params
+
+
+# --- graph search ------------------------------------------------------------------------------------
+ENTITIES_BY_KEY = f"""
+UNWIND $keys AS key
+MATCH (e:Entity {{key: key}})
+RETURN key, {_ENTITY_FIELDS}, coalesce(e.degree, 0) AS degree
+"""
+ENTITY_NAME_SEARCH = f"""
+CALL db.index.fulltext.queryNodes('{ENTITY_FULLTEXT_INDEX}', $query, {{limit: $k}}) YIELD node AS e, score
+RETURN {_ENTITY_FIELDS}, score
+"""
+# Neighbours of the seeds ranked by how many seeds they touch, then the summed weight of those edges, then
+# degree: an entity tied to two linked entities says more about the question than a hub tied to one.
+ENTITY_NEIGHBOURS = f"""
+UNWIND $seeds AS seed
+MATCH (s:Entity {{id: seed.id}})-[r]-(e:Entity)
+WHERE NOT e.id IN $exclude
+WITH e, count(DISTINCT s) AS seeds, sum(coalesce(r.weight, 1.0) * seed.score) AS weight
+RETURN {_ENTITY_FIELDS}, seeds, weight, coalesce(e.degree, 0) AS degree
+ORDER BY seeds DESC, weight DESC, degree DESC, e.name
+LIMIT $limit
+"""
+_RELATION_FIELDS = """a.id AS source_id, a.name AS source, type(r) AS type, b.id AS target_id, b.name AS target,
+       coalesce(r.description, '') AS description, coalesce(r.weight, 1.0) AS weight,
+       coalesce(r.chunk_ids, []) AS chunk_ids, coalesce(r.evidence, []) AS evidence"""
+RELATIONS_AMONG = f"""
+MATCH (a:Entity)-[r]->(b:Entity)
+WHERE a.id IN $ids AND b.id IN $ids AND a <> b
+WITH a, r, b, (CASE WHEN a.id IN $seeds THEN 1 ELSE 0 END) + (CASE WHEN b.id IN $seeds THEN 1 ELSE 0 END) AS touches
+RETURN {_RELATION_FIELDS}
+ORDER BY touches DESC, weight DESC, source, target
+LIMIT $limit
+"""
+# Text units: chunks that mention the selected entities, each entity counting its link weight times its
+# inverse document frequency (an entity in every chunk says nothing), with the chunk's similarity to the
+# question computed from the stored embedding.
+CHUNK_COUNT = "MATCH (c:Chunk) RETURN count(c) AS n"
+CHUNKS_MENTIONING = """
+UNWIND $entities AS ent
+MATCH (e:Entity {id: ent.id})
+WITH e, ent, COUNT { (:Chunk)-[:MENTIONS]->(e) } AS df
+MATCH (c:Chunk)-[:MENTIONS]->(e)
+WITH c, sum(ent.score * log(toFloat($n) / df)) AS link_score, count(*) AS linked
+ORDER BY link_score DESC
+LIMIT $candidates
+MATCH (c)-[:PART_OF]->(d:Document)
+RETURN c.id AS chunk_id, c.document_id AS document_id, c.text AS text, d.title AS title, d.source AS source,
+       link_score, linked, vector.similarity.cosine(c.embedding, $embedding) AS similarity
+"""
+# The second hop of a multi-hop question: chunks sharing rare entities with the best chunks found so far.
+BRIDGE_CHUNKS = """
+UNWIND $chunk_ids AS cid
+MATCH (:Chunk {id: cid})-[:MENTIONS]->(e:Entity)
+WITH DISTINCT e, COUNT { (:Chunk)-[:MENTIONS]->(e) } AS df
+MATCH (c:Chunk)-[:MENTIONS]->(e)
+WHERE NOT c.id IN $chunk_ids
+WITH c, sum(log(toFloat($n) / df)) AS bridge_score
+ORDER BY bridge_score DESC
+LIMIT $candidates
+MATCH (c)-[:PART_OF]->(d:Document)
+RETURN c.id AS chunk_id, c.document_id AS document_id, c.text AS text, d.title AS title, d.source AS source,
+       bridge_score, vector.similarity.cosine(c.embedding, $embedding) AS similarity
+"""
+ENTITY_COMMUNITIES = """
+UNWIND $ids AS eid
+MATCH (:Entity {id: eid})-[:IN_COMMUNITY]->(c:Community)
+WITH c, count(*) AS hits
+RETURN c.id AS id, c.level AS level, c.title AS title, c.summary AS summary, c.findings AS findings,
+       coalesce(c.rating, 0.0) AS rating, coalesce(c.cited_chunks, []) AS cited_chunks, hits
+ORDER BY hits DESC, c.level, rating DESC, c.id
+LIMIT $limit
+"""
+_COMMUNITY_FIELDS = """c.id AS id, c.level AS level, c.title AS title, c.summary AS summary, c.findings AS findings,
+       coalesce(c.rating, 0.0) AS rating, coalesce(c.cited_chunks, []) AS cited_chunks, c.size AS size,
+       c.members AS members"""
+COMMUNITY_VECTOR_SEARCH = f"""
+CALL db.index.vector.queryNodes('{COMMUNITY_VECTOR_INDEX}', $candidates, $embedding) YIELD node AS c, score
+WHERE $level IS NULL OR c.level = $level
+RETURN {_COMMUNITY_FIELDS}, score
+ORDER BY score DESC
+LIMIT $k
+"""
+COMMUNITIES_AT_LEVEL = f"""
+MATCH (c:Community {{level: $level}})
+RETURN {_COMMUNITY_FIELDS}, vector.similarity.cosine(c.embedding, $embedding) AS score
+"""
+_RELATION_MAP = """{source_id: startNode(r).id, source: startNode(r).name, type: type(r), target_id: endNode(r).id,
+  target: endNode(r).name, description: coalesce(r.description, ''), weight: coalesce(r.weight, 1.0),
+  chunk_ids: coalesce(r.chunk_ids, []), evidence: coalesce(r.evidence, [])}"""
+# Shortest paths over extracted relations only (every node an Entity), any direction, at most 4 hops.
+SHORTEST_PATHS = f"""
+MATCH (a:Entity {{id: $source}}), (b:Entity {{id: $target}})
+MATCH p = allShortestPaths((a)-[*..4]-(b))
+WHERE all(n IN nodes(p) WHERE n:Entity)
+WITH p LIMIT $limit
+RETURN [n IN nodes(p) | n {{.id, .name, .type}}] AS nodes, [r IN relationships(p) | {_RELATION_MAP}] AS relations
+"""
+# Entities tied to A by one of $types_a and to B by one of $types_b (an empty list means any type).
+COMMON_NEIGHBOURS = f"""
+MATCH (a:Entity {{id: $a}})-[r1]-(x:Entity)-[r2]-(b:Entity {{id: $b}})
+WHERE x <> a AND x <> b AND (size($types_a) = 0 OR type(r1) IN $types_a)
+  AND (size($types_b) = 0 OR type(r2) IN $types_b)
+WITH x, collect(DISTINCT r1) + collect(DISTINCT r2) AS rels
+RETURN x.id AS id, x.name AS name, x.type AS type, coalesce(x.description, '') AS description,
+       [r IN rels | {_RELATION_MAP}] AS relations
+ORDER BY name
+"""
+RELATION_TYPES = "CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType AS type"
+CHUNKS_BY_IDS = """
+UNWIND $ids AS cid
+MATCH (c:Chunk {id: cid})-[:PART_OF]->(d:Document)
+RETURN c.id AS chunk_id, c.document_id AS document_id, c.text AS text, d.title AS title, d.source AS source
+"""

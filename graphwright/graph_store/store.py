@@ -9,7 +9,7 @@ import neo4j
 from neo4j import GraphDatabase, NotificationMinimumSeverity, RoutingControl
 from neo4j.exceptions import AuthError, Neo4jError, ServiceUnavailable
 
-from graphwright.extraction.normalize import normalize_key
+from graphwright.extraction.normalize import RESERVED_RELATIONS, normalize_key
 from graphwright.extraction.resolution import MAX_DESCRIPTION
 from graphwright.graph_store import queries as q
 from graphwright.graph_store.queries import MetadataFilter
@@ -295,3 +295,58 @@ class Neo4jStore:
             return self._read(q.FULLTEXT_SEARCH, query=lucene_query, k=k)
         except Neo4jError as exc:
             raise GraphStoreError(f"fulltext query failed: {exc.message}") from exc
+
+    # --- graph search --------------------------------------------------------------------------------
+    def entities_by_key(self, keys: list[str]) -> list[dict[str, Any]]:
+        return self._read(q.ENTITIES_BY_KEY, keys=keys)
+
+    def entity_name_search(self, lucene_query: str, k: int) -> list[dict[str, Any]]:
+        try:
+            return self._read(q.ENTITY_NAME_SEARCH, query=lucene_query, k=k)
+        except Neo4jError as exc:
+            raise GraphStoreError(f"entity fulltext query failed: {exc.message}") from exc
+
+    def entity_neighbours(self, seeds: list[dict[str, Any]], exclude: list[str], limit: int) -> list[dict[str, Any]]:
+        """`seeds` are {id, score}; neighbours come ranked by seeds touched, weighted edges, degree."""
+        return self._read(q.ENTITY_NEIGHBOURS, seeds=seeds, exclude=exclude, limit=limit)
+
+    def relations_among(self, ids: list[str], seeds: list[str], limit: int) -> list[dict[str, Any]]:
+        return self._read(q.RELATIONS_AMONG, ids=ids, seeds=seeds, limit=limit)
+
+    def chunk_count(self) -> int:
+        return self._read(q.CHUNK_COUNT)[0]["n"]
+
+    def chunks_mentioning(self, entities: list[dict[str, Any]], embedding: list[float], candidates: int,
+                          total_chunks: int) -> list[dict[str, Any]]:
+        return self._read(q.CHUNKS_MENTIONING, entities=entities, embedding=embedding, candidates=candidates,
+                          n=max(total_chunks, 1))
+
+    def bridge_chunks(self, chunk_ids: list[str], embedding: list[float], candidates: int,
+                      total_chunks: int) -> list[dict[str, Any]]:
+        return self._read(q.BRIDGE_CHUNKS, chunk_ids=chunk_ids, embedding=embedding, candidates=candidates,
+                          n=max(total_chunks, 1))
+
+    def entity_communities(self, ids: list[str], limit: int) -> list[dict[str, Any]]:
+        return self._read(q.ENTITY_COMMUNITIES, ids=ids, limit=limit)
+
+    def community_vector_search(self, embedding: list[float], k: int, level: int | None) -> list[dict[str, Any]]:
+        # Ask the index wide: a level filter after an approximate top-k could leave nothing.
+        return self._read(q.COMMUNITY_VECTOR_SEARCH, embedding=embedding, k=k, level=level,
+                          candidates=max(k * 20, 500))
+
+    def communities_at_level(self, level: int, embedding: list[float]) -> list[dict[str, Any]]:
+        return self._read(q.COMMUNITIES_AT_LEVEL, level=level, embedding=embedding)
+
+    def shortest_paths(self, source: str, target: str, limit: int) -> list[dict[str, Any]]:
+        return self._read(q.SHORTEST_PATHS, source=source, target=target, limit=limit)
+
+    def common_neighbours(self, a: str, types_a: list[str], b: str, types_b: list[str]) -> list[dict[str, Any]]:
+        return self._read(q.COMMON_NEIGHBOURS, a=a, types_a=types_a, b=b, types_b=types_b)
+
+    def relation_types(self) -> list[str]:
+        return sorted(r["type"] for r in self._read(q.RELATION_TYPES) if r["type"] not in RESERVED_RELATIONS)
+
+    def chunks_with_ids(self, ids: list[str]) -> list[dict[str, Any]]:
+        """Chunk rows (with document title and source) in the order of `ids`; unknown ids are skipped."""
+        rows = {r["chunk_id"]: r for r in self._read(q.CHUNKS_BY_IDS, ids=ids)}
+        return [rows[i] for i in ids if i in rows]

@@ -7,7 +7,9 @@ import re
 from dataclasses import dataclass
 
 from graphwright.llm import LLMClient
-from graphwright.models import Citation, RetrievedChunk
+from graphwright.models import Citation, RelationRef, RetrievedChunk
+from graphwright.search.context import render
+from graphwright.search.local import GraphContext
 
 RETRIEVAL_HEADER = "Retrieved passages (no LLM configured, so this is the retrieval itself):"
 NOT_IN_CONTEXT = "I don't know: the indexed documents do not say."
@@ -68,3 +70,88 @@ def generated_answer(question: str, chunks: list[RetrievedChunk], llm: LLMClient
     cited_ids = [cid for cid in dict.fromkeys(re.findall(r"c_[0-9a-f]{6,}", text)) if cid in known]
     cited = [known[cid] for cid in cited_ids]
     return Answer(text=text, kind="generated", citations=chunk_citations(cited))
+
+
+# --- graph modes (local, global, path) ----------------------------------------------------------------
+GRAPH_HEADER = "Graph context (no LLM configured, so this is the retrieval itself):"
+GRAPH_SYSTEM_PROMPT = f"""You answer questions using ONLY the context sections given to you: entities,
+relations between them, source passages, graph paths and community reports.
+Rules:
+- Use no outside knowledge. If the context does not contain the answer, reply exactly: "{NOT_IN_CONTEXT}"
+- After every claim, cite the ids it comes from in square brackets: passages [c_1a2b3c], entities [e_9f8e7d],
+  community reports [L0-0a1b2c3d].
+- Be concise and factual. For "how are X and Y connected", walk the path step by step."""
+_ID_RE = re.compile(r"\b(?:c_[0-9a-f]{6,}|e_[0-9a-f]{6,}|L\d+-[0-9a-f]{6,})\b")
+
+
+def cited_ids(text: str) -> set[str]:
+    return set(_ID_RE.findall(text))
+
+
+def graph_citations(context: GraphContext, only: set[str] | None = None) -> list[Citation]:
+    """Citations of every kind the context used; with `only`, just the ids the answer cited (a chunk's
+    document, and a relation whose evidence chunk was cited, come along)."""
+    chunks = [c for c in context.chunks if only is None or c.chunk_id in only]
+    citations = chunk_citations(chunks)
+    cited_chunks = {c.chunk_id for c in chunks}
+    citations += [Citation(kind="entity", id=e.id, label=e.name) for e in context.entities
+                  if only is None or e.id in only]
+    citations += [Citation(kind="relation", id=r.id, label=r.render()) for r in context.relations
+                  if only is None or cited_chunks & set(r.chunk_ids)]
+    citations += [Citation(kind="community", id=c.id, label=c.title) for c in context.communities
+                  if only is None or c.id in only]
+    return citations
+
+
+def _relation_line(relation: RelationRef) -> str:
+    evidence = f' "{_snippet(relation.evidence[0], 200)}"' if relation.evidence else ""
+    sources = ", ".join(relation.chunk_ids[:2])
+    return f"  {relation.render()}:{evidence} [{sources}]"
+
+
+def offline_graph_answer(mode: str, context: GraphContext, k: int) -> Answer:
+    lines = [GRAPH_HEADER]
+    lines += [f"({note})" for note in context.notes]
+    if mode == "global":
+        if not context.communities:
+            return Answer(text="\n".join(lines + ["No community reports matched."]), kind="retrieval", citations=[])
+        lines.append("Community reports most relevant to the question:")
+        for rank, c in enumerate(context.communities, start=1):
+            lines.append(f"[{rank}] {c.title}  (community {c.id}, level {c.level}, rating {c.rating:.1f})")
+            lines.append(f"    {_snippet(c.summary)}")
+            lines += [f"    - {_snippet(f, 200)}" for f in c.findings[:3]]
+        return Answer(text="\n".join(lines), kind="retrieval", citations=graph_citations(context))
+    if context.paths:
+        lines.append("Paths:" if mode == "path" else "Graph paths:")
+        lines += [f"  {p}" for p in context.paths]
+    if context.answer_set is not None:
+        names = ", ".join(e.name for e in context.answer_set) or "none"
+        lines.append(f"Answer set ({len(context.answer_set)}): {names}")
+    if mode == "local" and context.entities:
+        lines.append("Entities: " + ", ".join(f"{e.name} ({e.type}, {e.how})" for e in context.entities[:12]))
+    if context.relations:
+        lines.append("Relations (with evidence):")
+        lines += [_relation_line(r) for r in context.relations[: 2 * k]]
+    if context.chunks:
+        lines.append("Passages:")
+        for c in context.chunks[:k]:
+            lines.append(f"[{c.rank}] {c.title or c.document_id}  (chunk {c.chunk_id}, score {c.score:.3f})")
+            lines.append(f"    {_snippet(c.text)}")
+    if mode == "local" and context.communities:
+        lines.append("Communities: " + "; ".join(f"{c.title} ({c.id})" for c in context.communities))
+    if len(lines) == 1 + len(context.notes):
+        lines.append("Nothing in the graph matched the question.")
+    trimmed = GraphContext(entities=context.entities, relations=context.relations[: 2 * k],
+                           chunks=context.chunks[:k], communities=context.communities)
+    return Answer(text="\n".join(lines), kind="retrieval", citations=graph_citations(trimmed))
+
+
+def generated_graph_answer(question: str, context: GraphContext, llm: LLMClient) -> Answer:
+    if not context.sections:
+        return Answer(text=NOT_IN_CONTEXT, kind="generated", citations=[])
+    messages = [
+        {"role": "system", "content": GRAPH_SYSTEM_PROMPT},
+        {"role": "user", "content": f"Context:\n\n{render(context.sections)}\n\nQuestion: {question}"},
+    ]
+    text = llm.chat(messages, use_cache=False).text
+    return Answer(text=text, kind="generated", citations=graph_citations(context, cited_ids(text)))

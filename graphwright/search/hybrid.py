@@ -39,8 +39,10 @@ def to_lucene(question: str) -> str:
     return " ".join(terms)
 
 
-def reciprocal_rank_fusion(rankings: dict[str, list[RetrievedChunk]], k: int = 60) -> list[RetrievedChunk]:
-    """score(d) = sum over rankings of 1 / (k + rank); each side's own score is kept in `scores`."""
+def reciprocal_rank_fusion(rankings: dict[str, list[RetrievedChunk]], k: int = 60,
+                           weights: dict[str, float] | None = None) -> list[RetrievedChunk]:
+    """score(d) = sum over rankings of weight / (k + rank) (weight 1 unless given); each side's own score is
+    kept in `scores`."""
     fused: dict[str, RetrievedChunk] = {}
     totals: dict[str, float] = {}
     for name, ranking in rankings.items():
@@ -51,7 +53,8 @@ def reciprocal_rank_fusion(rankings: dict[str, list[RetrievedChunk]], k: int = 6
                 fused[chunk.chunk_id] = entry
             entry.scores[name] = chunk.score
             entry.scores[f"{name}_rank"] = float(chunk.rank)
-            totals[chunk.chunk_id] = totals.get(chunk.chunk_id, 0.0) + 1.0 / (k + chunk.rank)
+            weight = (weights or {}).get(name, 1.0)
+            totals[chunk.chunk_id] = totals.get(chunk.chunk_id, 0.0) + weight / (k + chunk.rank)
     ordered = sorted(fused.values(), key=lambda c: (-totals[c.chunk_id], c.chunk_id))
     for rank, chunk in enumerate(ordered, start=1):
         chunk.score = totals[chunk.chunk_id]

@@ -1,0 +1,196 @@
+"""Global search: questions about the whole corpus, answered from community reports.
+
+Reports are taken at a chosen level, or selected by relevance across levels (similarity to the question
+and the report's rating; near-duplicates, a community mostly inside one already chosen, are skipped).
+With an LLM: map batches of reports in parallel to scored points citing reports, then reduce the best
+points within the budget to one answer. Offline: the selected reports themselves are the answer.
+Corpus-wide wording ("main themes", "overall") weighs rating and size over similarity, because such a
+question is about equally far from every report."""
+
+from __future__ import annotations
+
+import math
+import re
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from graphwright.config import Settings
+from graphwright.extraction.chunking import count_tokens
+from graphwright.extraction.json_repair import JSONRepairError, parse_json_object
+from graphwright.graph_store import Neo4jStore
+from graphwright.llm import LLMClient, LLMError
+from graphwright.models import CommunityRef, RetrievedChunk
+from graphwright.search.context import Item, pack_sections
+from graphwright.search.local import GraphContext, community_ref
+
+THEMATIC_RE = re.compile(
+    r"\b(themes?|topics?|overall|overview|summari[sz]e|summary|main (?:ideas|points|subjects)|whole corpus|"
+    r"these documents|the corpus|the dataset|across (?:all|the)|in general|broadly)\b", re.IGNORECASE)
+_CANDIDATES = 60
+_OVERLAP_SKIP = 0.6
+_CHUNKS_PER_REPORT = 2  # share of a community's members already covered by chosen reports
+
+MAP_SYSTEM = """You read community reports of a knowledge graph and extract the points that help answer
+the user's question. Reply with ONE JSON object: {"points": [{"description": "...", "score": 0-100,
+"reports": ["<report id>", ...]}]}. Score = how much the point helps answer the question (0 = not at all).
+Use only the reports; cite the ids of the reports each point comes from. No relevant point: {"points": []}."""
+REDUCE_SYSTEM = """You answer a question about a whole corpus from analysts' key points, ranked by importance.
+Use only these points. Cite the report ids each claim comes from in square brackets, e.g. [L1-0a1b2c3d].
+If the points do not answer the question, say you don't know. Write a structured answer with short sections."""
+
+
+@dataclass
+class Point:
+    description: str
+    score: float
+    reports: list[str]
+
+
+@dataclass
+class GlobalResult:
+    context: GraphContext
+    points: list[Point] = field(default_factory=list)
+    answer: str | None = None  # the reduced answer, when an LLM wrote one
+
+
+def report_text(community: CommunityRef) -> str:
+    findings = "\n".join(f"  - {f}" for f in community.findings[:5])
+    return f"[{community.id}] {community.title} (level {community.level}, rating {community.rating:.1f})\n" \
+           f"{community.summary}\n{findings}".rstrip()
+
+
+def batches(texts: list[tuple[str, str]], max_tokens: int) -> list[list[tuple[str, str]]]:
+    """Consecutive groups of (id, text) whose token count stays within `max_tokens` (at least one each)."""
+    groups: list[list[tuple[str, str]]] = []
+    current: list[tuple[str, str]] = []
+    used = 0
+    for item in texts:
+        cost = count_tokens(item[1])
+        if current and used + cost > max_tokens:
+            groups.append(current)
+            current, used = [], 0
+        current.append(item)
+        used += cost
+    if current:
+        groups.append(current)
+    return groups
+
+
+def parse_points(text: str, known: set[str]) -> list[Point]:
+    data = parse_json_object(text)
+    points = []
+    for raw in data.get("points") or []:
+        if not isinstance(raw, dict) or not str(raw.get("description") or "").strip():
+            continue
+        try:
+            score = min(max(float(raw.get("score", 0)), 0.0), 100.0)
+        except (TypeError, ValueError):
+            score = 0.0
+        reports = [str(r) for r in raw.get("reports") or [] if str(r) in known]
+        if score > 0:
+            points.append(Point(str(raw["description"]).strip(), score, reports))
+    return points
+
+
+class GlobalSearch:
+    def __init__(self, store: Neo4jStore, settings: Settings, llm: LLMClient | None = None) -> None:
+        self.store = store
+        self.settings = settings
+        self.llm = llm
+
+    def select(self, question: str, embedding: list[float], level: int | None,
+               limit: int) -> tuple[list[CommunityRef], list[str]]:
+        thematic = bool(THEMATIC_RE.search(question))
+        if level is not None:
+            rows = self.store.communities_at_level(level, embedding)
+        else:
+            rows = self.store.community_vector_search(embedding, _CANDIDATES, None)
+            if thematic:  # level 0, the coarsest, holds the corpus themes; make sure they are candidates
+                levels = [r["level"] for r in self.store.community_levels()]
+                if levels:
+                    rows += self.store.communities_at_level(min(levels), embedding)
+        if not rows:
+            return [], ["no community reports: run `graphwright communities build` first"]
+        largest = max(r.get("size") or 1 for r in rows)
+        similarity_weight = 0.3 if thematic else 0.75
+
+        def score(row: dict[str, Any]) -> float:
+            size = math.log1p(row.get("size") or 1) / math.log1p(largest)
+            importance = 0.5 * float(row.get("rating") or 0.0) / 10 + 0.5 * size
+            return similarity_weight * float(row["score"] or 0.0) + (1 - similarity_weight) * importance
+
+        ranked = sorted({r["id"]: r for r in rows}.values(), key=lambda r: (-score(r), r["id"]))
+        chosen: list[dict[str, Any]] = []
+        covered: set[str] = set()
+        for row in ranked:
+            members = set(row.get("members") or [])
+            if level is None and members and len(members & covered) >= _OVERLAP_SKIP * len(members):
+                continue
+            chosen.append(row)
+            covered |= members
+            if len(chosen) >= limit:
+                break
+        notes = [f"{'thematic' if thematic else 'specific'} question; "
+                 f"{'level ' + str(level) if level is not None else 'reports chosen by relevance across levels'}"]
+        return [community_ref(r, score(r)) for r in chosen], notes
+
+    def search(self, question: str, embedding: list[float], level: int | None = None) -> GlobalResult:
+        level = self.settings.global_level if level is None else level
+        if self.llm is None:
+            communities, notes = self.select(question, embedding, level, self.settings.global_reports)
+            return GlobalResult(self.context(communities, notes, []))
+        # The LLM reads more reports than a person would: map over the whole selection in batches.
+        communities, notes = self.select(question, embedding, level, 4 * self.settings.global_reports)
+        points = self.map(question, communities, notes)
+        answer = self.reduce(question, points) if points else None
+        cited = {r for p in points for r in p.reports}
+        used = [c for c in communities if c.id in cited] or communities[: self.settings.global_reports]
+        return GlobalResult(self.context(used, notes, points), points, answer)
+
+    def context(self, communities: list[CommunityRef], notes: list[str], points: list[Point]) -> GraphContext:
+        """Reports (and map points) as context sections; the reports' cited chunks as the evidence."""
+        ids = list(dict.fromkeys(c for com in communities for c in com.cited_chunks[:_CHUNKS_PER_REPORT]))
+        chunks = [RetrievedChunk(chunk_id=r["chunk_id"], document_id=r["document_id"], text=r["text"],
+                                 score=1.0 / rank, rank=rank, title=r["title"], source=r["source"],
+                                 scores={"report_evidence": 1.0})
+                  for rank, r in enumerate(self.store.chunks_with_ids(ids), start=1)]
+        candidates = {"reports": [Item(c.id, report_text(c)) for c in communities]}
+        if points:
+            candidates = {"points": [Item(f"point{i}", f"- ({p.score:.0f}) {p.description} [{', '.join(p.reports)}]")
+                                     for i, p in enumerate(points)], **candidates}
+        shares = {"points": 0.5, "reports": 0.5} if points else {"reports": 1.0}
+        sections = pack_sections(candidates, shares, self.settings.context_tokens)
+        return GraphContext(communities=communities, chunks=chunks, sections=sections, notes=notes)
+
+    def map(self, question: str, communities: list[CommunityRef], notes: list[str]) -> list[Point]:
+        known = {c.id for c in communities}
+        groups = batches([(c.id, report_text(c)) for c in communities], self.settings.global_batch_tokens)
+
+        def one(group: list[tuple[str, str]]) -> list[Point]:
+            reports = "\n\n".join(text for _, text in group)
+            messages = [{"role": "system", "content": MAP_SYSTEM},
+                        {"role": "user", "content": f"Reports:\n\n{reports}\n\nQuestion: {question}"}]
+            try:
+                return parse_points(self.llm.chat(messages).text, known)
+            except (LLMError, JSONRepairError) as exc:
+                notes.append(f"map batch of {len(group)} reports failed: {exc}")
+                return []
+
+        with ThreadPoolExecutor(max_workers=self.settings.llm_concurrency) as pool:
+            results = list(pool.map(one, groups))
+        notes.append(f"map: {len(groups)} batches, {sum(len(r) for r in results)} points")
+        return sorted((p for r in results for p in r), key=lambda p: -p.score)
+
+    def reduce(self, question: str, points: list[Point]) -> str:
+        lines, used = [], 0
+        for point in points:
+            line = f"- (importance {point.score:.0f}) {point.description} [{', '.join(point.reports)}]"
+            cost = count_tokens(line)
+            if used + cost > self.settings.context_tokens:
+                break
+            lines.append(line)
+            used += cost
+        messages = [{"role": "system", "content": REDUCE_SYSTEM},
+                    {"role": "user", "content": "Key points:\n" + "\n".join(lines) + f"\n\nQuestion: {question}"}]
+        return self.llm.chat(messages, use_cache=False).text

@@ -1,0 +1,103 @@
+"""Entity linking: which entities of the graph a question is about.
+
+Three signals, strongest first: an exact name match (every 1-6 word span of the question, compared by
+normalized key, so case and punctuation do not matter), the entity fulltext index on names, and the entity
+vector index. Exact matches covered by a longer exact match ("Apollo" inside "Apollo 11") are dropped."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from graphwright.extraction.nlp_extractor import STOPWORDS
+from graphwright.extraction.normalize import normalize_key
+from graphwright.graph_store import Neo4jStore
+from graphwright.models import EntityRef
+from graphwright.search.hybrid import to_lucene
+
+_WORD_RE = re.compile(r"[\w][\w'’.\-&]*", re.UNICODE)
+_MAX_SPAN_WORDS = 6
+_QUESTION_WORDS = STOPWORDS | {"is", "are", "was", "were", "do", "does", "did", "has", "have", "had", "be",
+                               "connected", "related", "linked", "name", "whose", "whom", "can", "could"}
+# Scores on one scale: exact matches rank above any fulltext or vector candidate.
+_EXACT_BASE = 2.0
+_FUSION_K = 10
+
+
+@dataclass(frozen=True)
+class Mention:
+    """An exact match of a question span: which words it covers, so later steps know where it sits."""
+
+    entity_id: str
+    start: int
+    end: int  # exclusive word index
+
+
+def question_words(question: str) -> list[str]:
+    return [w.rstrip(".'’") for w in _WORD_RE.findall(question)]
+
+
+def candidate_spans(words: list[str]) -> list[tuple[int, int, str]]:
+    """(start, end, key) for each span of 1-6 words that is not only stopwords."""
+    spans = []
+    # A question that capitalizes its names is trusted: its all-lowercase spans ("film", "translated") are
+    # ordinary words, not names. An all-lowercase question gets every span.
+    cased = any(w[:1].isupper() for w in words[1:])
+    for start in range(len(words)):
+        for end in range(start + 1, min(start + _MAX_SPAN_WORDS, len(words)) + 1):
+            span = words[start:end]
+            if all(w.lower() in _QUESTION_WORDS for w in span):
+                continue
+            if cased and not any(w[:1].isupper() or w[:1].isdigit() for w in span):
+                continue
+            key = normalize_key(" ".join(span))
+            if len(key) >= 2:
+                spans.append((start, end, key))
+    return spans
+
+
+class EntityLinker:
+    def __init__(self, store: Neo4jStore) -> None:
+        self.store = store
+
+    def exact(self, question: str) -> tuple[list[EntityRef], list[Mention]]:
+        words = question_words(question)
+        spans = candidate_spans(words)
+        if not spans:
+            return [], []
+        rows = {r["key"]: r for r in self.store.entities_by_key(sorted({key for _, _, key in spans}))}
+        found = [(start, end, rows[key]) for start, end, key in spans if key in rows]
+        # Longest spans first; a span inside one already taken is part of that name, not its own mention.
+        found.sort(key=lambda f: (-(f[1] - f[0]), f[0]))
+        taken: list[tuple[int, int]] = []
+        refs: dict[str, EntityRef] = {}
+        mentions: list[Mention] = []
+        for start, end, row in found:
+            if any(s <= start and end <= e for s, e in taken):
+                continue
+            taken.append((start, end))
+            mentions.append(Mention(row["id"], start, end))
+            score = _EXACT_BASE + 0.1 * (end - start) + min(row["degree"], 50) / 1000
+            if row["id"] not in refs or refs[row["id"]].score < score:
+                refs[row["id"]] = EntityRef(id=row["id"], name=row["name"], type=row["type"],
+                                            description=row["description"], score=score, how="exact")
+        mentions.sort(key=lambda m: m.start)
+        return sorted(refs.values(), key=lambda r: -r.score), mentions
+
+    def link(self, question: str, embedding: list[float], k: int = 5) -> tuple[list[EntityRef], list[Mention]]:
+        """Up to `k` entities, exact matches first, then the others fused by reciprocal rank."""
+        exact, mentions = self.exact(question)
+        fused: dict[str, EntityRef] = {}
+        lucene = to_lucene(question)
+        rankings = {
+            "fulltext": self.store.entity_name_search(f"name:({lucene})", 3 * k) if lucene else [],
+            "vector": self.store.entity_vector_search(embedding, 3 * k),
+        }
+        for how, rows in rankings.items():
+            for rank, row in enumerate(rows, start=1):
+                ref = fused.setdefault(row["id"], EntityRef(id=row["id"], name=row["name"], type=row["type"],
+                                                            description=row["description"], how=how))
+                ref.score += 1.0 / (_FUSION_K + rank)
+        exact_ids = {e.id for e in exact}
+        others = sorted((r for r in fused.values() if r.id not in exact_ids), key=lambda r: (-r.score, r.name))
+        return (exact + others)[: max(k, len(exact))], mentions
