@@ -457,20 +457,34 @@ def stats() -> None:
 # --- query -------------------------------------------------------------------------------------------
 @main.command()
 @click.argument("question")
-@click.option("--mode", type=click.Choice(["vector", "hybrid"]), default="hybrid", show_default=True)
+@click.option("--mode", type=click.Choice(["vector", "hybrid", "local", "global", "path"]), default="hybrid",
+              show_default=True, help="vector/hybrid: passages; local: the named entities' neighbourhood; "
+              "global: community reports (corpus-wide questions); path: how two entities connect.")
 @click.option("--k", type=click.IntRange(1, 100), default=None, help="Passages to retrieve (default 5).")
 @click.option("--where", multiple=True, metavar="FILTER",
-              help="Metadata filter on documents: key=value, key!=value, year>=2020, title~Apollo (repeatable).")
+              help="Metadata filter on documents (vector, hybrid): key=value, key!=value, year>=2020, title~Apollo "
+                   "(repeatable).")
+@click.option("--level", type=click.IntRange(0, None), default=None,
+              help="global: community level to read (0 = coarsest); default: chosen by relevance.")
+@click.option("--source", default=None, help="path: first entity (instead of reading it from the question).")
+@click.option("--target", default=None, help="path: second entity.")
 @click.option("--no-llm", is_flag=True, help="Return the retrieval even when an LLM is configured.")
+@click.option("--show-context", is_flag=True, help="Also print the context sections the answer was built from.")
 @click.option("--json", "as_json", is_flag=True, help="Print the SearchResult as JSON.")
-def query(question: str, mode: str, k: int | None, where: tuple[str, ...], no_llm: bool, as_json: bool) -> None:
-    """Answer a question from the graph, citing the chunks used.
+def query(question: str, mode: str, k: int | None, where: tuple[str, ...], level: int | None, source: str | None,
+          target: str | None, no_llm: bool, show_context: bool, as_json: bool) -> None:
+    """Answer a question from the graph, citing the chunks, entities, relations and communities used.
 
     \b
-    Example:
+    Examples:
       graphwright query "Which rocket launched Apollo 11?" --mode hybrid --k 3
       graphwright query "reusable boosters" --where category=rockets --where year>=2015 --json
+      graphwright query "What did Wernher von Braun work on?" --mode local --show-context
+      graphwright query "What are the main themes of these documents?" --mode global
+      graphwright query "How is Apollo 11 connected to Saturn V?" --mode path
     """
+    if (source is None) != (target is None):
+        raise click.BadParameter("give both --source and --target, or neither", param_hint="--source/--target")
     try:
         from graphwright.search.filters import parse_filters
 
@@ -478,24 +492,39 @@ def query(question: str, mode: str, k: int | None, where: tuple[str, ...], no_ll
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--where") from exc
     with _graph() as rag:
-        result = rag.search(question, mode=mode, k=k, where=filters, generate=not no_llm)  # type: ignore[arg-type]
+        try:
+            result = rag.search(question, mode=mode, k=k, where=filters, generate=not no_llm,  # type: ignore[arg-type]
+                                level=level, source=source, target=target)
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from exc
     if as_json:
         click.echo(result.model_dump_json(indent=2))
         return
-    _print_result(result)
+    _print_result(result, show_context)
 
 
-def _print_result(result: Any) -> None:
+def _print_result(result: Any, show_context: bool = False) -> None:
     from rich.panel import Panel
     from rich.table import Table
+    from rich.text import Text
 
     console = _console()
     title = f"{result.mode} · {'LLM answer' if result.answer_kind == 'generated' else 'retrieval (offline)'}"
-    console.print(Panel(result.answer, title=title, title_align="left"))
-    table = Table("#", "score", "chunk", "document", title="Cited passages", title_justify="left")
-    for c in result.chunks:
-        table.add_row(str(c.rank), f"{c.score:.3f}", c.chunk_id, c.document_id)
+    console.print(Panel(Text(result.answer), title=title, title_align="left"))  # Text: brackets are not markup
+    if show_context:
+        for section in result.context:
+            console.print(Panel(Text(section.text), title=f"context: {section.name} ({section.tokens} tokens)",
+                                title_align="left"))
+    table = Table("#", "score", "chunk", "document", title="Evidence passages", title_justify="left")
+    for c in result.chunks[:max(len(result.citations), 5)]:
+        table.add_row(str(c.rank), f"{c.score:.3f}", c.chunk_id, Text(c.document_id))
     console.print(table)
+    cited = [c for c in result.citations if c.kind in ("entity", "relation", "community")]
+    if cited:
+        graph = Table("kind", "id", "label", title="Cited graph elements", title_justify="left")
+        for c in cited[:30]:
+            graph.add_row(c.kind, Text(c.id), Text(c.label or ""))
+        console.print(graph)
     timings = ", ".join(f"{k.removesuffix('_ms')} {v:.0f} ms" for k, v in result.timings_ms.items())
     console.print(f"[dim]{timings}[/]")
 

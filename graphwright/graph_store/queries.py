@@ -461,11 +461,11 @@ RETURN {_COMMUNITY_FIELDS}, vector.similarity.cosine(c.embedding, $embedding) AS
 _RELATION_MAP = """{source_id: startNode(r).id, source: startNode(r).name, type: type(r), target_id: endNode(r).id,
   target: endNode(r).name, description: coalesce(r.description, ''), weight: coalesce(r.weight, 1.0),
   chunk_ids: coalesce(r.chunk_ids, []), evidence: coalesce(r.evidence, [])}"""
-# Shortest paths over extracted relations only (every node an Entity), any direction, at most 4 hops.
+# Shortest paths over extracted relations only, any direction, at most 4 hops. The quantified pattern puts
+# the Entity label on every step, so the search never walks through chunks or communities (a filter on the
+# finished path would, and then find nothing).
 SHORTEST_PATHS = f"""
-MATCH (a:Entity {{id: $source}}), (b:Entity {{id: $target}})
-MATCH p = allShortestPaths((a)-[*..4]-(b))
-WHERE all(n IN nodes(p) WHERE n:Entity)
+MATCH p = ALL SHORTEST (a:Entity {{id: $source}}) (()-[]-(:Entity)){{1,4}} (b:Entity {{id: $target}})
 WITH p LIMIT $limit
 RETURN [n IN nodes(p) | n {{.id, .name, .type}}] AS nodes, [r IN relationships(p) | {_RELATION_MAP}] AS relations
 """
@@ -478,6 +478,14 @@ WITH x, collect(DISTINCT r1) + collect(DISTINCT r2) AS rels
 RETURN x.id AS id, x.name AS name, x.type AS type, coalesce(x.description, '') AS description,
        [r IN rels | {_RELATION_MAP}] AS relations
 ORDER BY name
+"""
+# When no relation path exists: passages that mention both entities.
+CO_MENTIONS = """
+MATCH (:Entity {id: $a})<-[:MENTIONS]-(c:Chunk)-[:MENTIONS]->(:Entity {id: $b})
+MATCH (c)-[:PART_OF]->(d:Document)
+RETURN c.id AS chunk_id, c.document_id AS document_id, c.text AS text, d.title AS title, d.source AS source
+ORDER BY c.document_id, c.index
+LIMIT $limit
 """
 RELATION_TYPES = "CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType AS type"
 CHUNKS_BY_IDS = """

@@ -340,6 +340,9 @@ class Neo4jStore:
     def shortest_paths(self, source: str, target: str, limit: int) -> list[dict[str, Any]]:
         return self._read(q.SHORTEST_PATHS, source=source, target=target, limit=limit)
 
+    def co_mentions(self, a: str, b: str, limit: int) -> list[dict[str, Any]]:
+        return self._read(q.CO_MENTIONS, a=a, b=b, limit=limit)
+
     def common_neighbours(self, a: str, types_a: list[str], b: str, types_b: list[str]) -> list[dict[str, Any]]:
         return self._read(q.COMMON_NEIGHBOURS, a=a, types_a=types_a, b=b, types_b=types_b)
 

@@ -33,8 +33,12 @@ class Mention:
     end: int  # exclusive word index
 
 
+_POSSESSIVE_RE = re.compile(r"['’]s$|['’]$")
+
+
 def question_words(question: str) -> list[str]:
-    return [w.rstrip(".'’") for w in _WORD_RE.findall(question)]
+    """Words with possessives and trailing dots removed: "Acme Corp's" -> ["Acme", "Corp"]."""
+    return [_POSSESSIVE_RE.sub("", w).rstrip(".") for w in _WORD_RE.findall(question)]
 
 
 def candidate_spans(words: list[str]) -> list[tuple[int, int, str]]:
@@ -85,9 +89,12 @@ class EntityLinker:
         return sorted(refs.values(), key=lambda r: -r.score), mentions
 
     def link(self, question: str, embedding: list[float], k: int = 5) -> tuple[list[EntityRef], list[Mention]]:
-        """Up to `k` entities, exact matches first, then the others fused by reciprocal rank."""
+        """Up to `k` entities: exact matches first, then the others fused by reciprocal rank. When the
+        question names an entity exactly, a fuzzy candidate must be found by both name and meaning; else
+        every entity is close to something, and the nearest few are noise around a clear anchor."""
         exact, mentions = self.exact(question)
         fused: dict[str, EntityRef] = {}
+        found_by: dict[str, set[str]] = {}
         lucene = to_lucene(question)
         rankings = {
             "fulltext": self.store.entity_name_search(f"name:({lucene})", 3 * k) if lucene else [],
@@ -98,6 +105,8 @@ class EntityLinker:
                 ref = fused.setdefault(row["id"], EntityRef(id=row["id"], name=row["name"], type=row["type"],
                                                             description=row["description"], how=how))
                 ref.score += 1.0 / (_FUSION_K + rank)
+                found_by.setdefault(row["id"], set()).add(how)
         exact_ids = {e.id for e in exact}
-        others = sorted((r for r in fused.values() if r.id not in exact_ids), key=lambda r: (-r.score, r.name))
+        others = [r for r in fused.values() if r.id not in exact_ids and (not exact or len(found_by[r.id]) > 1)]
+        others.sort(key=lambda r: (-r.score, r.name))
         return (exact + others)[: max(k, len(exact))], mentions

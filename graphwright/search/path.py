@@ -99,7 +99,10 @@ class PathSearch:
 
     def evidence(self, relations: list[RelationRef]) -> list[RetrievedChunk]:
         ids = list(dict.fromkeys(c for r in relations for c in r.chunk_ids[:_EVIDENCE_PER_EDGE]))
-        rows = self.store.chunks_with_ids(ids)
+        return self._chunks(self.store.chunks_with_ids(ids))
+
+    @staticmethod
+    def _chunks(rows: list[dict]) -> list[RetrievedChunk]:
         return [RetrievedChunk(chunk_id=r["chunk_id"], document_id=r["document_id"], text=r["text"],
                                score=1.0 / rank, rank=rank, title=r["title"], source=r["source"],
                                scores={"evidence": 1.0})
@@ -134,7 +137,10 @@ class PathSearch:
         notes = [f"endpoints: {a.name} ({a.how}), {b.name} ({b.how})"]
         if not rows:
             notes.append(f"no path of at most 4 relations joins {a.name} and {b.name}")
-            return GraphContext(entities=[a, b], notes=notes)
+            shared = self._chunks(self.store.co_mentions(a.id, b.id, self.max_paths))
+            if shared:
+                notes.append(f"{len(shared)} passage(s) mention both")
+            return self._with_sections(GraphContext(entities=[a, b], chunks=shared, notes=notes))
         rendered, relations, entities = [], {}, {a.id: a, b.id: b}
         for row in rows:
             rels = relation_refs(row["relations"])

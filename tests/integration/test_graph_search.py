@@ -1,0 +1,212 @@
+"""local, global and path search on a small graph whose answers are known, against the real Neo4j."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.stub_openai import chat_reply
+
+pytestmark = pytest.mark.integration
+
+DOCS = {
+    "acme.md": "Acme Corp buys steel from Borealis Steel and chips from Cobalt Semiconductors. "
+               "Acme Corp also sources batteries from Delta Cells.",
+    "zenith.md": "Zenith Motors competes with Cobalt Semiconductors in sensors and with Delta Cells in batteries. "
+                 "Zenith Motors also competes with Echo Robotics.",
+    "funding.md": "Falcon Ventures invested in Borealis Steel. Borealis Steel acquired Gamma Mining in 2021.",
+    "gamma.md": "Gamma Mining operates the Kiruna iron mine in the far north of Sweden. Gamma Mining ships its "
+                "ore by rail to the port of Narvik.",
+    "space.md": "Orion Rockets builds the Vega launcher. The Vega launcher flies from Kourou Spaceport. "
+                "Kourou Spaceport is run by Astra Agency, which also funds Orion Rockets.",
+}
+ENTITIES = {
+    "Acme Corp": ("organization", "acme.md"), "Borealis Steel": ("organization", None),
+    "Cobalt Semiconductors": ("organization", None), "Delta Cells": ("organization", None),
+    "Zenith Motors": ("organization", "zenith.md"), "Echo Robotics": ("organization", "zenith.md"),
+    "Falcon Ventures": ("organization", "funding.md"), "Gamma Mining": ("organization", None),
+    "Kiruna": ("location", "gamma.md"), "Narvik": ("location", "gamma.md"),
+    "Orion Rockets": ("organization", "space.md"), "Vega launcher": ("product", "space.md"),
+    "Kourou Spaceport": ("location", "space.md"), "Astra Agency": ("organization", "space.md"),
+}
+RELATIONS = [
+    ("Borealis Steel", "SUPPLIES", "Acme Corp", "acme.md"),
+    ("Cobalt Semiconductors", "SUPPLIES", "Acme Corp", "acme.md"),
+    ("Delta Cells", "SUPPLIES", "Acme Corp", "acme.md"),
+    ("Zenith Motors", "COMPETES_WITH", "Cobalt Semiconductors", "zenith.md"),
+    ("Zenith Motors", "COMPETES_WITH", "Delta Cells", "zenith.md"),
+    ("Zenith Motors", "COMPETES_WITH", "Echo Robotics", "zenith.md"),
+    ("Falcon Ventures", "INVESTED_IN", "Borealis Steel", "funding.md"),
+    ("Borealis Steel", "ACQUIRED", "Gamma Mining", "funding.md"),
+    ("Gamma Mining", "OPERATES", "Kiruna", "gamma.md"),
+    ("Gamma Mining", "SHIPS_TO", "Narvik", "gamma.md"),
+    ("Orion Rockets", "BUILDS", "Vega launcher", "space.md"),
+    ("Vega launcher", "LAUNCHES_FROM", "Kourou Spaceport", "space.md"),
+    ("Astra Agency", "RUNS", "Kourou Spaceport", "space.md"),
+    ("Astra Agency", "FUNDS", "Orion Rockets", "space.md"),
+]
+
+
+@pytest.fixture
+def world(rag, tmp_path: Path):
+    folder = tmp_path / "world"
+    folder.mkdir()
+    for name, text in DOCS.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    rag.ingest([folder], base=folder, extractor="none")
+    records = [{"name": n, "type": t, **({"document_id": d} if d else {})} for n, (t, d) in ENTITIES.items()]
+    records += [{"source": a, "target": b, "type": t, "document_id": d} for a, t, b, d in RELATIONS]
+    graph = tmp_path / "graph.jsonl"
+    graph.write_text("\n".join(json.dumps(r) for r in records), encoding="utf-8")
+    report = rag.import_graph(graph)
+    assert (report.entities, report.relations, report.skipped) == (len(ENTITIES), len(RELATIONS), [])
+    rag.build_communities(max_cluster_size=10, seed=42)
+    return rag
+
+
+def _assert_citations_exist(rag, result) -> None:
+    assert result.citations, "an answer must cite something"
+    for c in result.citations:
+        if c.kind == "relation":
+            source, type_, target = c.id.split(":")
+            found = rag.store._read("MATCH (:Entity {id: $a})-[r]->(:Entity {id: $b}) WHERE type(r) = $t "
+                                    "RETURN count(r) AS n", a=source, b=target, t=type_)[0]["n"]
+        else:
+            label = {"chunk": "Chunk", "document": "Document", "entity": "Entity", "community": "Community"}[c.kind]
+            found = rag.store._read(f"MATCH (n:{label} {{id: $id}}) RETURN count(n) AS n", id=c.id)[0]["n"]
+        assert found == 1, f"{c.kind} {c.id} cited but not in the graph"
+
+
+def test_local_finds_the_named_entity_its_neighbourhood_and_its_passage(world) -> None:
+    result = world.search("Where does Gamma Mining operate a mine?", mode="local", k=3)
+    by_name = {e.name: e for e in result.entities}
+    assert by_name["Gamma Mining"].how == "exact"
+    assert {"Kiruna", "Narvik", "Borealis Steel"} <= {n for n, e in by_name.items() if e.how == "hop1"}
+    assert by_name["Falcon Ventures"].how == "hop2"  # Gamma <- Borealis <- Falcon
+    assert result.chunks[0].document_id == "gamma.md"
+    assert {"Gamma Mining -[OPERATES]-> Kiruna", "Borealis Steel -[ACQUIRED]-> Gamma Mining"} <= \
+        {r.render() for r in result.relations}
+    names = [s.name for s in result.context]
+    assert names[:3] == ["entities", "relations", "text_units"] and "communities" in names
+    assert sum(s.tokens for s in result.context) <= world.settings.context_tokens
+    assert "Kiruna" in result.answer and result.answer_kind == "retrieval"
+    assert any(c.kind == "community" for c in result.citations)
+    _assert_citations_exist(world, result)
+
+
+def test_local_ranks_only_what_the_question_is_about_first(world) -> None:
+    result = world.search("What does Orion Rockets build?", mode="local", k=5)
+    assert result.chunks[0].document_id == "space.md"
+    assert result.entities[0].name == "Orion Rockets"
+    assert "Vega launcher" in {e.name for e in result.entities}
+    assert not {"Acme Corp", "Zenith Motors"} & {e.name for e in result.entities if e.how == "hop1"}
+
+
+def test_path_returns_the_known_two_hop_path_with_evidence(world) -> None:
+    result = world.search("How is Falcon Ventures connected to Acme Corp?", mode="path")
+    assert result.graph_paths == ["Falcon Ventures -[INVESTED_IN]-> Borealis Steel -[SUPPLIES]-> Acme Corp"]
+    assert {c.document_id for c in result.chunks} == {"funding.md", "acme.md"}
+    assert {r.render() for r in result.relations} == {"Falcon Ventures -[INVESTED_IN]-> Borealis Steel",
+                                                      "Borealis Steel -[SUPPLIES]-> Acme Corp"}
+    assert "Falcon Ventures -[INVESTED_IN]-> Borealis Steel -[SUPPLIES]-> Acme Corp" in result.answer
+    _assert_citations_exist(world, result)
+
+
+def test_path_direction_is_shown_and_endpoints_can_be_given(world) -> None:
+    result = world.search("anything", mode="path", source="Kiruna", target="Falcon Ventures")
+    assert result.graph_paths == [
+        "Kiruna <-[OPERATES]- Gamma Mining <-[ACQUIRED]- Borealis Steel <-[INVESTED_IN]- Falcon Ventures"]
+
+
+def test_path_without_a_connection_says_so(world) -> None:
+    result = world.search("How is Narvik connected to Kourou Spaceport?", mode="path")
+    assert result.graph_paths == []
+    assert any("no path" in n for n in result.notes)
+
+
+def test_intersection_is_answered_from_typed_relations(world) -> None:
+    result = world.search("Which of Acme Corp's suppliers are also Zenith Motors' competitors?", mode="path")
+    answer_set = {e.name for e in result.entities if e.how == "intersection"}
+    assert answer_set == {"Cobalt Semiconductors", "Delta Cells"}  # not Borealis (no rival), not Echo (no supplier)
+    assert "Answer set (2): Cobalt Semiconductors, Delta Cells" in result.answer
+    assert any("SUPPLIES" in n and "COMPETES_WITH" in n for n in result.notes)
+    assert sorted(result.graph_paths) == [
+        "Acme Corp <-[SUPPLIES]- Cobalt Semiconductors <-[COMPETES_WITH]- Zenith Motors",
+        "Acme Corp <-[SUPPLIES]- Delta Cells <-[COMPETES_WITH]- Zenith Motors"]
+    _assert_citations_exist(world, result)
+
+
+def test_global_offline_returns_the_communities_of_the_asked_theme(world) -> None:
+    space = {"Orion Rockets", "Vega launcher", "Kourou Spaceport", "Astra Agency"}
+    result = world.search("Which rockets, launchers and spaceports are described?", mode="global")
+    top = result.communities[0]
+    members = {r["name"] for r in world.store._read(
+        "MATCH (e:Entity)-[:IN_COMMUNITY]->(:Community {id: $id}) RETURN e.name AS name", id=top.id)}
+    assert members <= space and members
+    assert result.answer.startswith("Graph context") and top.title in result.answer
+    assert {c.document_id for c in result.chunks} >= {"space.md"}  # the report's evidence passages
+    _assert_citations_exist(world, result)
+
+
+def test_global_thematic_question_covers_the_corpus(world) -> None:
+    result = world.search("What are the main themes of these documents?", mode="global")
+    assert any("thematic" in n for n in result.notes)
+    covered = set()
+    for community in result.communities:
+        covered |= {r["name"] for r in world.store._read(
+            "MATCH (e:Entity)-[:IN_COMMUNITY]->(:Community {id: $id}) RETURN e.name AS name", id=community.id)}
+    assert {"Acme Corp", "Orion Rockets"} <= covered  # both themes of the corpus are in the answer
+
+
+def test_global_at_a_level_and_without_communities(world, rag) -> None:
+    result = world.search("space", mode="global", level=0)
+    assert result.communities and all(c.level == 0 for c in result.communities)
+    world.store._write("MATCH (c:Community) DETACH DELETE c")
+    empty = world.search("space", mode="global")
+    assert empty.communities == [] and "communities build" in " ".join(empty.notes)
+
+
+def test_filters_are_refused_by_graph_modes(world) -> None:
+    with pytest.raises(ValueError, match="vector and hybrid"):
+        world.search("Gamma Mining", mode="local", where=["year=2021"])
+
+
+def test_local_with_an_llm_cites_only_known_ids(world, llm_rag_factory, stub) -> None:
+    rag = llm_rag_factory()
+    gamma_chunk = world.store.get_document("gamma.md")["chunks"][0]["id"]
+    stub.default = lambda body: chat_reply(f"Gamma Mining operates the Kiruna mine [{gamma_chunk}] "
+                                           "and ships to Narvik [c_deadbeef00].")
+    result = rag.search("Where does Gamma Mining operate a mine?", mode="local")
+    assert result.answer_kind == "generated"
+    assert [c.id for c in result.citations if c.kind == "chunk"] == [gamma_chunk]
+    prompt = stub.requests[-1]["body"]["messages"][1]["content"]
+    assert "## Entities" in prompt and "## Relations" in prompt and gamma_chunk in prompt
+    assert result.token_usage["prompt_tokens"] == 10
+
+
+def test_global_map_reduce_with_an_llm(world, llm_rag_factory, stub) -> None:
+    rag = llm_rag_factory(llm_concurrency=2, global_batch_tokens=200)
+    ids = [r["id"] for r in world.store._read("MATCH (c:Community) RETURN c.id AS id")]
+    space: list[str] = []
+
+    def reply(body):
+        content = body["messages"][1]["content"]
+        if content.startswith("Key points"):
+            return chat_reply(f"Two themes: a space programme [{space[0]}] and more.")
+        if "Orion" in content:
+            space.extend(i for i in ids if f"[{i}]" in content and i not in space)
+            return chat_reply(json.dumps({"points": [{"description": "A space programme", "score": 80,
+                                                      "reports": space[:1] + ["L9-notareport"]}]}))
+        return chat_reply("not json at all")
+
+    stub.default = reply
+    result = rag.search("What are the main themes?", mode="global")
+    assert result.answer.startswith("Two themes") and result.answer_kind == "generated"
+    assert [s.name for s in result.context][0] == "points"
+    assert "A space programme" in result.context[0].text and "L9-notareport" not in result.context[0].text
+    assert any(n.startswith("map:") for n in result.notes)
+    assert any("failed" in n for n in result.notes)  # the batches answered with prose are reported, not fatal
+    assert len([r for r in stub.requests if r["body"]["messages"][1]["content"].startswith("Key points")]) == 1
+    assert [c.id for c in result.citations if c.kind == "community"] == space[:1]
