@@ -210,3 +210,24 @@ def test_global_map_reduce_with_an_llm(world, llm_rag_factory, stub) -> None:
     assert any("failed" in n for n in result.notes)  # the batches answered with prose are reported, not fatal
     assert len([r for r in stub.requests if r["body"]["messages"][1]["content"].startswith("Key points")]) == 1
     assert [c.id for c in result.citations if c.kind == "community"] == space[:1]
+
+
+def test_cli_graph_modes(world, cli_env, tmp_path: Path) -> None:
+    from tests.integration.test_cli import run
+
+    out = run(["query", "How is Falcon Ventures connected to Acme Corp?", "--mode", "path", "--json"],
+              cli_env, tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["graph_paths"] == [
+        "Falcon Ventures -[INVESTED_IN]-> Borealis Steel -[SUPPLIES]-> Acme Corp"]
+    out = run(["query", "Where does Gamma Mining operate a mine?", "--mode", "local", "--show-context"],
+              cli_env, tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "context: relations" in out.stdout and "Gamma Mining -[OPERATES]-> Kiruna" in out.stdout
+    assert "Cited graph elements" in out.stdout
+    out = run(["query", "main themes", "--mode", "global", "--level", "0"], cli_env, tmp_path)
+    assert out.returncode == 0 and "Community reports most relevant" in out.stdout
+    out = run(["query", "x", "--mode", "local", "--where", "a=b"], cli_env, tmp_path)
+    assert out.returncode == 2 and "vector and hybrid" in out.stderr
+    out = run(["query", "x", "--mode", "path", "--source", "Acme Corp"], cli_env, tmp_path)
+    assert out.returncode == 2 and "--target" in out.stderr
