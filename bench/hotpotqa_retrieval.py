@@ -15,6 +15,7 @@ import argparse
 import datetime as dt
 import json
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -90,7 +91,7 @@ def main() -> None:
     if args.record:
         with open("docs/benchmarks.md", "a", encoding="utf-8") as handle:
             handle.write(f"\n### hotpotqa-dev retrieval, {dt.date.today().isoformat()}\n\nMachine: {machine()}. "
-                         "Command: `.venv/bin/python -m bench.hotpotqa_retrieval --yes-reset --record` "
+                         f"Command: `.venv/bin/python -m bench.hotpotqa_retrieval {' '.join(sys.argv[1:])}` "
                          "(latency = whole `search()` call, embedding included)\n\n"
                          f"```\n{console.export_text()}```\n")
 

@@ -12,7 +12,7 @@ from graphwright.embeddings import Embedder, make_embedder
 from graphwright.graph_store import Neo4jStore
 from graphwright.graph_store.queries import MetadataFilter
 from graphwright.graph_store.schema import SchemaPlan
-from graphwright.llm import LLMClient
+from graphwright.llm import LLMClient, Usage
 from graphwright.models import IngestReport, SearchResult
 from graphwright.pipeline import IngestPipeline, ProgressCallback
 from graphwright.search.filters import parse_filter
@@ -156,7 +156,7 @@ class GraphRAG:
 
         llm = self.llm if generate else None
         if llm is not None:
-            llm.usage = type(llm.usage)()  # token use of this question only
+            llm.usage = Usage()  # token use of this question only
         started = time.perf_counter()
         if mode not in GRAPH_MODES:
             chunks = self._retriever(mode).retrieve(question, k, filters or None, embedding=embedding)

@@ -23,6 +23,16 @@ done
 echo
 echo "\$ graphwright query \"reusable rockets\" --where category=rockets --where year>=2024 --k 2"
 $gw query "reusable rockets" --where category=rockets --where "year>=2024" --k 2
+for args in \
+  "What did Wernher von Braun work on?|local" \
+  "How is Neil Armstrong connected to Saturn V?|path" \
+  "What are the main themes of these documents?|global"; do
+  question=${args%|*}
+  mode=${args#*|}
+  echo
+  echo "\$ graphwright query \"$question\" --mode $mode --k 3"
+  $gw query "$question" --mode "$mode" --k 3
+done
 echo
 echo "Neo4j Browser: http://127.0.0.1:7474/browser/  (user neo4j, password from NEO4J_PASSWORD; local default graphwright-local)"
 echo "Stop the server with: .venv/bin/graphwright db stop"

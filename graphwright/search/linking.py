@@ -22,6 +22,7 @@ _QUESTION_WORDS = STOPWORDS | {"is", "are", "was", "were", "do", "does", "did", 
 # Scores on one scale: exact matches rank above any fulltext or vector candidate.
 _EXACT_BASE = 2.0
 _FUSION_K = 10
+_FUZZY_MIN_CHARS = 5
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,17 @@ def candidate_spans(words: list[str]) -> list[tuple[int, int, str]]:
     return spans
 
 
+def name_query(question: str) -> str:
+    """Lucene query on entity names: the question's words, plus an edit-distance-1 variant of each longer
+    word so a misspelt name ("Armstong") still finds its entity."""
+    lucene = to_lucene(question)
+    if not lucene:
+        return ""
+    fuzzy = [f"{w}~1" for w in dict.fromkeys(question_words(question))
+             if len(w) >= _FUZZY_MIN_CHARS and w.isalpha() and w.lower() not in _QUESTION_WORDS]
+    return f"name:({lucene})" + (f" OR name:({' '.join(fuzzy)})" if fuzzy else "")
+
+
 class EntityLinker:
     def __init__(self, store: Neo4jStore) -> None:
         self.store = store
@@ -95,9 +107,9 @@ class EntityLinker:
         exact, mentions = self.exact(question)
         fused: dict[str, EntityRef] = {}
         found_by: dict[str, set[str]] = {}
-        lucene = to_lucene(question)
+        lucene = name_query(question)
         rankings = {
-            "fulltext": self.store.entity_name_search(f"name:({lucene})", 3 * k) if lucene else [],
+            "fulltext": self.store.entity_name_search(lucene, 3 * k) if lucene else [],
             "vector": self.store.entity_vector_search(embedding, 3 * k),
         }
         for how, rows in rankings.items():

@@ -231,3 +231,9 @@ def test_cli_graph_modes(world, cli_env, tmp_path: Path) -> None:
     assert out.returncode == 2 and "vector and hybrid" in out.stderr
     out = run(["query", "x", "--mode", "path", "--source", "Acme Corp"], cli_env, tmp_path)
     assert out.returncode == 2 and "--target" in out.stderr
+
+
+def test_a_misspelt_name_still_links(world) -> None:
+    result = world.search("Where does Gama Minning ship its ore?", mode="local", k=3)
+    assert result.entities[0].name == "Gamma Mining" and result.entities[0].how in ("fulltext", "vector")
+    assert result.chunks[0].document_id == "gamma.md"

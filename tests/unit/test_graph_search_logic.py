@@ -114,3 +114,11 @@ def test_weighted_fusion() -> None:
     fused = reciprocal_rank_fusion({"graph": [chunk("g", 1)], "vector": [chunk("v", 1)]}, 60, {"graph": 0.5})
     assert [c.chunk_id for c in fused] == ["v", "g"]
     assert fused[1].score == pytest.approx(0.5 / 61)
+
+
+def test_name_query_adds_fuzzy_variants_of_long_words_only() -> None:
+    from graphwright.search.linking import name_query
+
+    assert name_query("Where is Armstong?") == "name:(Where is Armstong\\?) OR name:(Armstong~1)"
+    assert name_query("who is he") == "name:(who is he)"
+    assert name_query("???") == "name:(\\?\\?\\?)"
