@@ -25,7 +25,7 @@ echo "\$ graphwright query \"reusable rockets\" --where category=rockets --where
 $gw query "reusable rockets" --where category=rockets --where "year>=2024" --k 2
 for args in \
   "What did Wernher von Braun work on?|local" \
-  "How is Neil Armstrong connected to Saturn V?|path" \
+  "How is Jeff Bezos connected to NASA?|path" \
   "What are the main themes of these documents?|global"; do
   question=${args%|*}
   mode=${args#*|}

@@ -28,6 +28,13 @@ def test_readme_python_example(rag, neo4j_uri: str, test_password: str, monkeypa
         vector = api.search("Which rocket launched Apollo 11?", mode="vector", k=3)
         assert vector.chunks and all("vector" in c.scores for c in vector.chunks)
         with pytest.raises(ValueError, match="unknown mode"):
-            api.search("x", mode="global")  # type: ignore[arg-type]
+            api.search("x", mode="telepathy")  # type: ignore[arg-type]
+        # the graph modes as the README shows them
+        api.build_communities()
+        path = api.search("How is Jeff Bezos connected to NASA?", mode="path")
+        assert path.graph_paths and path.graph_paths[0].startswith("Jeff Bezos")
+        assert {c.kind for c in path.citations} >= {"chunk", "entity", "relation"}
+        themes = api.search("What are the main themes?", mode="global", level=0)
+        assert themes.communities and all(c.level == 0 for c in themes.communities)
         with pytest.raises(ValueError, match="empty"):
             api.search("   ")
