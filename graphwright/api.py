@@ -13,7 +13,7 @@ from graphwright.graph_store import Neo4jStore
 from graphwright.graph_store.queries import MetadataFilter
 from graphwright.graph_store.schema import SchemaPlan
 from graphwright.llm import LLMClient, Usage
-from graphwright.models import IngestReport, SearchResult
+from graphwright.models import Evidence, IngestReport, SearchResult
 from graphwright.pipeline import IngestPipeline, ProgressCallback
 from graphwright.search.filters import parse_filter
 
@@ -179,11 +179,9 @@ class GraphRAG:
                 offline_graph_answer(mode, context, k)
             answer_text, kind, citations = answer.text, answer.kind, answer.citations
         timings["answer_ms"] = (time.perf_counter() - started) * 1000
-        return SearchResult(question=question, mode=mode, answer=answer_text, answer_kind=kind,
-                            chunks=context.chunks, citations=citations, entities=context.entities,
-                            relations=context.relations, communities=context.communities,
-                            context=context.sections, graph_paths=context.paths, notes=context.notes,
-                            timings_ms=timings, token_usage=llm.usage.as_dict() if llm else {})
+        evidence = {name: getattr(context, name) for name in Evidence.model_fields}
+        return SearchResult(question=question, mode=mode, answer=answer_text, answer_kind=kind, citations=citations,
+                            timings_ms=timings, token_usage=llm.usage.as_dict() if llm else {}, **evidence)
 
     def _graph_context(self, mode: str, question: str, embedding: list[float], k: int, level: int | None,
                        source: str | None, target: str | None, llm: LLMClient | None):  # noqa: ANN202

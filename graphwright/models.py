@@ -124,19 +124,25 @@ class ContextSection(BaseModel):
     tokens: int = 0
 
 
-class SearchResult(BaseModel):
-    question: str
-    mode: str
-    answer: str
-    answer_kind: Literal["retrieval", "generated"]
+class Evidence(BaseModel):
+    """What a search found: passages, graph elements, the context built from them, and how it read the
+    question (linked names, chosen level...)."""
+
     chunks: list[RetrievedChunk] = Field(default_factory=list)
-    citations: list[Citation] = Field(default_factory=list)
     entities: list[EntityRef] = Field(default_factory=list)
     relations: list[RelationRef] = Field(default_factory=list)
     communities: list[CommunityRef] = Field(default_factory=list)
     context: list[ContextSection] = Field(default_factory=list)
     graph_paths: list[str] = Field(default_factory=list)
-    notes: list[str] = Field(default_factory=list)  # how the mode read the question (linked names, level...)
+    notes: list[str] = Field(default_factory=list)
+
+
+class SearchResult(Evidence):
+    question: str
+    mode: str
+    answer: str
+    answer_kind: Literal["retrieval", "generated"]
+    citations: list[Citation] = Field(default_factory=list)
     timings_ms: dict[str, float] = Field(default_factory=dict)
     token_usage: dict[str, int] = Field(default_factory=dict)
 

@@ -121,9 +121,9 @@ def offline_graph_answer(mode: str, context: GraphContext, k: int) -> Answer:
             lines.append(f"    {_snippet(c.summary)}")
             lines += [f"    - {_snippet(f, 200)}" for f in c.findings[:3]]
         return Answer(text="\n".join(lines), kind="retrieval", citations=graph_citations(context))
-    if context.paths:
+    if context.graph_paths:
         lines.append("Paths:" if mode == "path" else "Graph paths:")
-        lines += [f"  {p}" for p in context.paths]
+        lines += [f"  {p}" for p in context.graph_paths]
     if context.answer_set is not None:
         names = ", ".join(e.name for e in context.answer_set) or "none"
         lines.append(f"Answer set ({len(context.answer_set)}): {names}")
@@ -147,11 +147,11 @@ def offline_graph_answer(mode: str, context: GraphContext, k: int) -> Answer:
 
 
 def generated_graph_answer(question: str, context: GraphContext, llm: LLMClient) -> Answer:
-    if not context.sections:
+    if not context.context:
         return Answer(text=NOT_IN_CONTEXT, kind="generated", citations=[])
     messages = [
         {"role": "system", "content": GRAPH_SYSTEM_PROMPT},
-        {"role": "user", "content": f"Context:\n\n{render(context.sections)}\n\nQuestion: {question}"},
+        {"role": "user", "content": f"Context:\n\n{render(context.context)}\n\nQuestion: {question}"},
     ]
     text = llm.chat(messages, use_cache=False).text
     return Answer(text=text, kind="generated", citations=graph_citations(context, cited_ids(text)))

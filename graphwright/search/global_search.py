@@ -161,7 +161,7 @@ class GlobalSearch:
                                      for i, p in enumerate(points)], **candidates}
         shares = {"points": 0.5, "reports": 0.5} if points else {"reports": 1.0}
         sections = pack_sections(candidates, shares, self.settings.context_tokens)
-        return GraphContext(communities=communities, chunks=chunks, sections=sections, notes=notes)
+        return GraphContext(communities=communities, chunks=chunks, context=sections, notes=notes)
 
     def map(self, question: str, communities: list[CommunityRef], notes: list[str]) -> list[Point]:
         known = {c.id for c in communities}

@@ -9,11 +9,10 @@ dense similarity and BM25; so a question whose entities the graph missed still g
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 
 from graphwright.config import Settings
 from graphwright.graph_store import Neo4jStore
-from graphwright.models import CommunityRef, ContextSection, EntityRef, RelationRef, RetrievedChunk
+from graphwright.models import CommunityRef, EntityRef, Evidence, RelationRef, RetrievedChunk
 from graphwright.search.context import Item, pack_sections, parse_shares
 from graphwright.search.hybrid import HybridRetriever, reciprocal_rank_fusion
 from graphwright.search.linking import EntityLinker
@@ -34,17 +33,9 @@ _DESCRIPTION_CHARS = 240
 _EVIDENCE_CHARS = 240
 
 
-@dataclass
-class GraphContext:
-    """What a graph search found; `sections` is the context an answer is written from."""
+class GraphContext(Evidence):
+    """Evidence of a graph search; `context` holds the sections an answer is written from."""
 
-    entities: list[EntityRef] = field(default_factory=list)
-    relations: list[RelationRef] = field(default_factory=list)
-    chunks: list[RetrievedChunk] = field(default_factory=list)
-    communities: list[CommunityRef] = field(default_factory=list)
-    sections: list[ContextSection] = field(default_factory=list)
-    paths: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
     answer_set: list[EntityRef] | None = None  # the exact answer of a relational intersection
 
 
@@ -164,4 +155,4 @@ class LocalSearch:
              "communities": [community_item(c) for c in communities]},
             self.shares, self.settings.context_tokens)
         return GraphContext(entities=entities, relations=relations, chunks=chunks[: max(k, _TEXT_UNITS)],
-                            communities=communities, sections=sections, notes=notes)
+                            communities=communities, context=sections, notes=notes)

@@ -152,13 +152,13 @@ class PathSearch:
                                                           how="path"))
         rels = list(relations.values())
         return self._with_sections(GraphContext(entities=list(entities.values()), relations=rels,
-                                                chunks=self.evidence(rels), paths=rendered, notes=notes))
+                                                chunks=self.evidence(rels), graph_paths=rendered, notes=notes))
 
     def _with_sections(self, context: GraphContext) -> GraphContext:
         answer = [Item("answer_set", "Entities tied to both: " + ", ".join(e.name for e in context.answer_set))] \
             if context.answer_set is not None else []
-        context.sections = pack_sections(
-            {"paths": answer + [Item(f"path{i}", f"- {p}") for i, p in enumerate(context.paths)],
+        context.context = pack_sections(
+            {"paths": answer + [Item(f"path{i}", f"- {p}") for i, p in enumerate(context.graph_paths)],
              "relations": [relation_item(r) for r in context.relations],
              "text_units": [chunk_item(c) for c in context.chunks]},
             _SHARES, self.context_tokens)
@@ -189,5 +189,5 @@ class PathSearch:
                 paths.append(render_path([{"id": a.id, "name": a.name}, node, {"id": b.id, "name": b.name}],
                                          [left, right]))
         return self._with_sections(GraphContext(entities=[a, b, *entities], relations=relations,
-                                                chunks=self.evidence(relations), paths=paths, notes=notes,
+                                                chunks=self.evidence(relations), graph_paths=paths, notes=notes,
                                                 answer_set=entities))
