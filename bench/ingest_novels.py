@@ -1,10 +1,12 @@
-"""Offline ingest of ../shared/eval/novels/novels.jsonl with the entity graph (NLP extractor).
+"""Offline ingest of ../shared/eval/novels/novels.jsonl with the entity graph (NLP extractor) and
+communities, then query latency per search mode on the graph it built.
 
-    .venv/bin/python -m bench.ingest_novels --count 1 --count 5 --yes-reset [--record]
+    .venv/bin/python -m bench.ingest_novels --count 1 --count 5 --count 20 --yes-reset [--record]
 
 WARNING: empties the database NEO4J_URI points at before each size. For each --count N (first N novels) it
-prints words, chunks, entities and relations written, seconds, rates, peak RSS of this process and of the
-local Neo4j server, and the five most-connected entities (a sanity check a reader can judge).
+prints words, chunks, entities and relations written, ingest and community seconds, rates, peak RSS of this
+process and of the local Neo4j server, the five most-connected entities (a sanity check a reader can judge),
+and p50/p95 latency of each mode over questions about the graph's own entities (no LLM).
 """
 
 from __future__ import annotations
@@ -38,6 +40,28 @@ def server_peak_mib(settings: Settings) -> float | None:
     return None
 
 
+LATENCY_MODES = ("vector", "hybrid", "local", "global", "path")
+
+
+def latency_questions(top: list[dict]) -> list[str]:
+    """Questions about the graph's own most-connected entities, so every mode has something to find."""
+    names = [t["name"] for t in top]
+    questions = [f"What happens to {n}?" for n in names[:8]]
+    questions += [f"How is {a} connected to {b}?" for a, b in zip(names[:8:2], names[1:8:2])]
+    return questions + ["What are the main themes of these books?", "Who travels by sea?"]
+
+
+def mode_latency(rag: GraphRAG, mode: str, questions: list[str]) -> tuple[float, float]:
+    from graphwright.evaluation.metrics import percentile
+
+    times = []
+    for question in questions:
+        started = time.perf_counter()
+        rag.search(question, mode=mode, generate=False)  # type: ignore[arg-type]
+        times.append((time.perf_counter() - started) * 1000)
+    return percentile(times, 0.5), percentile(times, 0.95)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=NOVELS)
@@ -54,9 +78,12 @@ def main() -> None:
     _ = rag.embedder.dimension
     console = Console(record=True, width=140)
     table = Table(title=f"offline ingest of novels ({args.extractor} extractor)")
-    for column in ("novels", "words", "chunks", "entities", "relations", "seconds", "chunks/s", "entities/s",
-                   "relations/s", "client peak MiB", "Neo4j peak MiB"):
+    for column in ("novels", "words", "chunks", "entities", "relations", "ingest s", "communities s", "total s",
+                   "docs/s", "chunks/s", "entities/s", "relations/s", "client peak MiB", "Neo4j peak MiB"):
         table.add_column(column, justify="right")
+    latency = Table(title="query latency on that graph (ms, no LLM, embedding included)")
+    for column in ("novels", "questions", *(f"{m} p50/p95" for m in LATENCY_MODES)):
+        latency.add_column(column, justify="right")
     tops = []
     for count in args.count or [1]:
         subset = records[:count]
@@ -67,17 +94,26 @@ def main() -> None:
             started = time.perf_counter()
             report = rag.ingest([path], extractor=args.extractor)
             seconds = time.perf_counter() - started
+        started = time.perf_counter()
+        rag.build_communities()
+        community_seconds = time.perf_counter() - started
         counts = rag.stats()
         words = sum(len(r["text"].split()) for r in subset)
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         server = server_peak_mib(settings)
+        total = seconds + community_seconds
         table.add_row(str(count), f"{words:,}", f"{counts['chunks']:,}", f"{counts['entities']:,}",
-                      f"{counts['relations']:,}", f"{seconds:.0f}", f"{counts['chunks'] / seconds:.1f}",
+                      f"{counts['relations']:,}", f"{seconds:.0f}", f"{community_seconds:.0f}", f"{total:.0f}",
+                      f"{count / total:.3f}", f"{counts['chunks'] / seconds:.1f}",
                       f"{report.entities_written / seconds:.1f}", f"{report.relations_written / seconds:.1f}",
                       f"{peak:.0f}", f"{server:.0f}" if server else "n/a")
         tops.append((count, rag.store.top_entities(5)))
+        questions = latency_questions(rag.store.top_entities(12))
+        timed = [mode_latency(rag, mode, questions) for mode in LATENCY_MODES]
+        latency.add_row(str(count), str(len(questions)), *(f"{p50:.0f}/{p95:.0f}" for p50, p95 in timed))
     rag.close()
     console.print(table)
+    console.print(latency)
     for count, top in tops:
         console.print(f"most connected entities, {count} novel(s): " + "; ".join(
             f"{t['name']} ({t['type'].lower()}, degree {t['degree']}, {t['chunks']} chunks)" for t in top))
@@ -88,7 +124,7 @@ def main() -> None:
                          f"Command: `.venv/bin/python -m bench.ingest_novels {counts_arg} --yes-reset --record`. "
                          "'entities/s' and 'relations/s' count rows written per group (an entity seen in "
                          "several groups counts each time); the entities/relations columns are the final "
-                         "graph.\n\n"
+                         "graph; docs/s counts ingest and communities.\n\n"
                          f"```\n{console.export_text()}```\n")
 
 

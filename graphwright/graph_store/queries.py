@@ -493,3 +493,14 @@ UNWIND $ids AS cid
 MATCH (c:Chunk {id: cid})-[:PART_OF]->(d:Document)
 RETURN c.id AS chunk_id, c.document_id AS document_id, c.text AS text, d.title AS title, d.source AS source
 """
+ALL_CHUNKS = """
+MATCH (c:Chunk)-[:PART_OF]->(d:Document)
+RETURN c.id AS chunk_id, c.document_id AS document_id, c.text AS text, d.title AS title, d.source AS source,
+       c.embedding AS embedding
+ORDER BY c.id
+"""
+DOCUMENTS_KNOWN = """
+UNWIND $keys AS key
+OPTIONAL MATCH (d:Document) WHERE d.id = key OR d.title = key
+RETURN key, count(d) > 0 AS known
+"""

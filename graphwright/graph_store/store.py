@@ -53,6 +53,11 @@ class Neo4jStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @property
+    def driver(self) -> neo4j.Driver:
+        """The driver, for libraries that take one (the neo4j-graphrag peers of `graphwright eval`)."""
+        return self._driver
+
     def server_version(self) -> str:
         info = self._driver.get_server_info()
         return info.agent
@@ -353,3 +358,11 @@ class Neo4jStore:
         """Chunk rows (with document title and source) in the order of `ids`; unknown ids are skipped."""
         rows = {r["chunk_id"]: r for r in self._read(q.CHUNKS_BY_IDS, ids=ids)}
         return [rows[i] for i in ids if i in rows]
+
+    def all_chunks(self) -> list[dict[str, Any]]:
+        """Every chunk with its text, document and embedding: the corpus the plain-Python peers search."""
+        return self._read(q.ALL_CHUNKS)
+
+    def known_documents(self, keys: list[str]) -> set[str]:
+        """Which of `keys` name a document by id or title."""
+        return {r["key"] for r in self._read(q.DOCUMENTS_KNOWN, keys=keys) if r["known"]}

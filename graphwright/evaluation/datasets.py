@@ -1,0 +1,120 @@
+"""Evaluation datasets: our JSONL format, and the HotpotQA-style folder in ../shared/eval/hotpotqa-dev.
+
+JSONL, one question per line:
+  {"question": "...", "gold_doc_ids": ["notes/a.md"] | "gold_titles": ["Title"],
+   "expected_keywords": ["..."], "answer": "...", "type": "bridge"}
+HotpotQA style: a folder (or its questions.json) with `questions.json` = [{question, answer, type,
+supporting_facts: [[title, sentence_idx], ...]}] and `corpus.json` = {title: [sentence, ...]}; the gold
+passages of a question are the distinct titles of its supporting facts.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pydantic import BaseModel, Field, ValidationError, model_validator
+
+
+class DatasetError(ValueError):
+    """A dataset that cannot be read, with the file and line (or index) at fault."""
+
+
+class EvalQuestion(BaseModel):
+    question: str = Field(min_length=1)
+    gold_doc_ids: list[str] = Field(default_factory=list)
+    gold_titles: list[str] = Field(default_factory=list)
+    expected_keywords: list[str] = Field(default_factory=list)
+    answer: str | None = None
+    type: str = "all"
+
+    @model_validator(mode="after")
+    def _has_something_to_check(self) -> EvalQuestion:
+        if not (self.gold_doc_ids or self.gold_titles or self.expected_keywords or self.answer):
+            raise ValueError("needs gold_doc_ids, gold_titles, expected_keywords or answer")
+        if not self.question.strip():
+            raise ValueError("question is blank")
+        return self
+
+
+class Dataset(BaseModel):
+    name: str
+    questions: list[EvalQuestion]
+    corpus: dict[str, str] | None = None  # title -> text, when the dataset ships its corpus
+
+    @property
+    def types(self) -> list[str]:
+        return sorted({q.type for q in self.questions})
+
+
+def _hotpot(folder: Path) -> Dataset:
+    source = folder / "questions.json"
+    try:
+        raw = json.loads(source.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DatasetError(f"{source}: cannot read: {exc}") from exc
+    if not isinstance(raw, list):
+        raise DatasetError(f"{source}: expected a JSON list of questions")
+    questions = []
+    for index, item in enumerate(raw):
+        try:
+            facts = item["supporting_facts"]
+            titles = list(dict.fromkeys(str(fact[0]) for fact in facts))
+            questions.append(EvalQuestion(question=item["question"], gold_titles=titles, answer=item.get("answer"),
+                                          type=str(item.get("type") or "all")))
+        except (KeyError, TypeError, IndexError, ValidationError) as exc:
+            raise DatasetError(f"{source}: question {index}: {_reason(exc)}") from exc
+    corpus = None
+    corpus_file = folder / "corpus.json"
+    if corpus_file.exists():
+        try:
+            data = json.loads(corpus_file.read_text(encoding="utf-8"))
+            corpus = {str(t): "".join(s) if isinstance(s, list) else str(s) for t, s in data.items()}
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, AttributeError) as exc:
+            raise DatasetError(f"{corpus_file}: cannot read: {exc}") from exc
+    return Dataset(name=folder.name, questions=questions, corpus=corpus)
+
+
+def _reason(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        return "; ".join(f"{'.'.join(map(str, e['loc'])) or 'record'}: {e['msg']}" for e in exc.errors())
+    if isinstance(exc, KeyError):
+        return f"missing field {exc}"
+    return str(exc)
+
+
+def _jsonl(path: Path) -> Dataset:
+    questions = []
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DatasetError(f"{path}: cannot read: {exc}") from exc
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+            if not isinstance(record, dict):
+                raise DatasetError(f"{path}:{number}: expected a JSON object")
+            questions.append(EvalQuestion.model_validate(record))
+        except json.JSONDecodeError as exc:
+            raise DatasetError(f"{path}:{number}: invalid JSON: {exc.msg}") from exc
+        except ValidationError as exc:
+            raise DatasetError(f"{path}:{number}: {_reason(exc)}") from exc
+    if not questions:
+        raise DatasetError(f"{path}: no questions")
+    return Dataset(name=path.stem, questions=questions)
+
+
+def load_dataset(path: str | Path) -> Dataset:
+    """A JSONL file, or a HotpotQA-style folder (or its questions.json)."""
+    path = Path(path)
+    if path.is_dir():
+        if not (path / "questions.json").exists():
+            raise DatasetError(f"{path}: a dataset folder needs questions.json (HotpotQA style)")
+        return _hotpot(path)
+    if path.name == "questions.json":
+        return _hotpot(path.parent)
+    if not path.exists():
+        raise DatasetError(f"{path}: no such file")
+    return _jsonl(path)
