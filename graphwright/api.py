@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from functools import cached_property
 from pathlib import Path
@@ -17,9 +18,20 @@ from graphwright.models import Evidence, IngestReport, SearchResult
 from graphwright.pipeline import IngestPipeline, ProgressCallback
 from graphwright.search.filters import parse_filter
 
-SearchMode = Literal["vector", "hybrid", "local", "global", "path"]
-SEARCH_MODES: tuple[str, ...] = ("vector", "hybrid", "local", "global", "path")
+SearchMode = Literal["vector", "hybrid", "local", "global", "path", "auto", "agent", "multihop", "corrective",
+                     "cypher"]
+SEARCH_MODES: tuple[str, ...] = ("vector", "hybrid", "local", "global", "path", "auto", "agent", "multihop",
+                                 "corrective", "cypher")
 GRAPH_MODES: tuple[str, ...] = ("local", "global", "path")
+LLM_MODES: tuple[str, ...] = ("agent", "multihop", "cypher")  # these cannot run offline
+FILTERABLE_MODES: tuple[str, ...] = ("vector", "hybrid", "auto")
+
+
+HYDE_PROMPT = "Write one short factual passage, as an encyclopedia would, that answers the question."
+
+
+class LLMRequiredError(ValueError):
+    """A mode or option that needs an LLM, asked for with none configured."""
 
 
 class GraphRAG:
@@ -124,10 +136,13 @@ class GraphRAG:
     # --- search ------------------------------------------------------------------------------------------
     def search(self, question: str, mode: SearchMode = "hybrid", k: int | None = None,
                where: list[str] | list[MetadataFilter] | None = None, generate: bool = True,
-               level: int | None = None, source: str | None = None, target: str | None = None) -> SearchResult:
+               level: int | None = None, source: str | None = None, target: str | None = None,
+               hyde: bool = False) -> SearchResult:
         """Retrieve for `question` and answer: from the retrieval itself offline, or with the LLM when one is
         configured and `generate` is true. `level` picks the community level of `global`; `source` and
-        `target` name the endpoints of `path` instead of reading them from the question."""
+        `target` name the endpoints of `path` instead of reading them from the question; `hyde` (vector and
+        hybrid, needs an LLM) searches with the embedding of a hypothetical answer as well as the question's.
+        `agent`, `multihop` and `cypher` need an LLM; `auto` and `corrective` work offline too."""
         from graphwright.search.answer import (
             cited_ids,
             generated_answer,
@@ -141,8 +156,16 @@ class GraphRAG:
             raise ValueError("the question is empty")
         if mode not in SEARCH_MODES:
             raise ValueError(f"unknown mode {mode!r}; available: {', '.join(SEARCH_MODES)}")
-        if where and mode in GRAPH_MODES:
+        if where and mode not in FILTERABLE_MODES:
             raise ValueError("metadata filters (--where) apply to the vector and hybrid modes only")
+        if (mode in LLM_MODES or hyde) and (self.llm is None or not generate):
+            what = "--hyde" if hyde and mode not in LLM_MODES else f"mode {mode!r}"
+            raise LLMRequiredError(f"{what} needs an LLM: set OPENAI_BASE_URL and/or OPENAI_API_KEY "
+                                   "(offline, use vector, hybrid, local, global, path, corrective or auto)")
+        if hyde and mode not in ("vector", "hybrid"):
+            raise ValueError("--hyde applies to the vector and hybrid modes only")
+        if mode == "auto":
+            return self._auto(question, k, where, generate, level, source, target)
         k = k or self.settings.top_k
         filters = [w if isinstance(w, MetadataFilter) else parse_filter(w) for w in where or []]
         timings: dict[str, float] = {}
@@ -157,7 +180,13 @@ class GraphRAG:
         llm = self.llm if generate else None
         if llm is not None:
             llm.usage = Usage()  # token use of this question only
+        trace = []
+        if hyde:
+            embedding, step = self._hyde(question, embedding)
+            trace.append(step)
         started = time.perf_counter()
+        if mode in ("agent", "multihop", "corrective", "cypher"):
+            return self._agentic(mode, question, k, llm, timings)
         if mode not in GRAPH_MODES:
             chunks = self._retriever(mode).retrieve(question, k, filters or None, embedding=embedding)
             timings["retrieve_ms"] = (time.perf_counter() - started) * 1000
@@ -165,7 +194,7 @@ class GraphRAG:
             answer = generated_answer(question, chunks, llm) if llm else retrieval_answer(chunks)
             timings["answer_ms"] = (time.perf_counter() - started) * 1000
             return SearchResult(question=question, mode=mode, answer=answer.text, answer_kind=answer.kind,
-                                chunks=chunks, citations=answer.citations, timings_ms=timings,
+                                chunks=chunks, citations=answer.citations, timings_ms=timings, trace=trace,
                                 token_usage=llm.usage.as_dict() if llm else {})
 
         context, reduced = self._graph_context(mode, question, embedding, k, level, source, target, llm)
@@ -181,6 +210,100 @@ class GraphRAG:
         timings["answer_ms"] = (time.perf_counter() - started) * 1000
         evidence = {name: getattr(context, name) for name in Evidence.model_fields}
         return SearchResult(question=question, mode=mode, answer=answer_text, answer_kind=kind, citations=citations,
+                            timings_ms=timings, token_usage=llm.usage.as_dict() if llm else {}, **evidence)
+
+    def _hyde(self, question: str, embedding: list[float]):  # noqa: ANN202 - (embedding, TraceStep)
+        """HyDE: embed a passage the LLM imagines as the answer, averaged with the question's own vector,
+        so the search looks for text shaped like an answer without forgetting what was asked."""
+        from graphwright.models import TraceStep
+
+        passage = self.llm.chat([{"role": "system", "content": HYDE_PROMPT},
+                                 {"role": "user", "content": question}]).text
+        imagined = self.embedder.embed([passage])[0]
+        mixed = [a + b for a, b in zip(embedding, imagined)]
+        norm = sum(x * x for x in mixed) ** 0.5 or 1.0
+        return [x / norm for x in mixed], TraceStep(step=1, kind="hyde", name="hypothetical passage",
+                                                    summary=passage[:300])
+
+    def _auto(self, question: str, k: int | None, where: list | None, generate: bool, level: int | None,
+              source: str | None, target: str | None) -> SearchResult:
+        from graphwright.models import TraceStep
+        from graphwright.search.linking import EntityLinker
+        from graphwright.search.router import route
+
+        started = time.perf_counter()
+        named = len(EntityLinker(self.store).exact(question)[0])
+        chosen, problem = route(question, named, self.llm if generate else None)
+        notes = [problem] if problem else []
+        mode = chosen.mode
+        if where and mode not in ("vector", "hybrid"):
+            notes.append(f"router chose {mode}, but filters apply to vector and hybrid only: used hybrid")
+            mode = "hybrid"
+        routed_ms = (time.perf_counter() - started) * 1000
+        result = self.search(question, mode, k, where, generate, level, source, target)  # type: ignore[arg-type]
+        result.trace.insert(0, TraceStep(step=0, kind="route", name=mode, summary=chosen.why,
+                                         arguments={"by": chosen.by, "named_entities": named}))
+        result.notes = [f"auto -> {mode} ({chosen.by}): {chosen.why}", *notes, *result.notes]
+        result.timings_ms = {"route_ms": routed_ms, **result.timings_ms}
+        return result
+
+    def _agentic(self, mode: str, question: str, k: int, llm: LLMClient | None,
+                 timings: dict[str, float]) -> SearchResult:
+        """agent, multihop, corrective and cypher: several retrievals (or LLM turns) for one answer."""
+        from graphwright.models import TraceStep
+        from graphwright.search.answer import cited_ids, generated_answer, graph_citations, retrieval_answer
+        from graphwright.search.local import GraphContext
+
+        settings = self.settings
+        started = time.perf_counter()
+        notes: list[str] = []
+        kind = "generated"
+        if mode == "agent":
+            from graphwright.search.agent import Agent
+
+            agent = Agent(self, llm, settings.agent_max_steps, settings.agent_tool_chars)
+            text, trace, notes = agent.run(question)
+            context = agent.seen
+            citations = graph_citations(context, cited_ids(text))
+        elif mode == "multihop":
+            from graphwright.search.multihop import answer_multihop
+
+            hybrid = self._retriever("hybrid")
+            text, chunks, trace = answer_multihop(question, llm, lambda q: hybrid.retrieve(q, k),
+                                                  settings.multihop_max_hops)
+            context = GraphContext(chunks=chunks)
+            citations = graph_citations(context, cited_ids(text))
+        elif mode == "corrective":
+            from graphwright.search.corrective import corrective_retrieve
+            from graphwright.search.linking import EntityLinker
+
+            hybrid = self._retriever("hybrid")
+            names = [e.name for e in EntityLinker(self.store).exact(question)[0]]
+            chunks, trace, notes = corrective_retrieve(question, lambda q: hybrid.retrieve(q, k), llm, names,
+                                                       settings.rewrite_attempts, settings.grade_use,
+                                                       settings.grade_refine)
+            answer = generated_answer(question, chunks, llm) if llm else retrieval_answer(chunks)
+            text, kind, citations = answer.text, answer.kind, answer.citations
+            context = GraphContext(chunks=chunks)
+        else:
+            from graphwright.search.cypher import Text2Cypher
+
+            run = Text2Cypher(self.store, llm, settings.cypher_max_rows, settings.cypher_timeout).run(question)
+            trace = [TraceStep(step=i, kind="cypher", name="rejected or failed", arguments={"query": a["query"]},
+                               summary=a["error"], ok=False) for i, a in enumerate(run.attempts, start=1)]
+            if run.error is None:
+                trace.append(TraceStep(step=len(trace) + 1, kind="cypher", name="ran", arguments={"query": run.query},
+                                       summary=f"{len(run.rows)} rows{' (truncated)' if run.truncated else ''}"))
+                rows = "\n".join(json.dumps(r, ensure_ascii=False, default=str) for r in run.rows)
+                text = f"Rows of the read-only query (generated from the live schema):\n{run.query}\n\n{rows}"
+            else:
+                text = f"No read-only query could be run: {run.error}"
+            kind, citations, context = "retrieval", [], GraphContext(notes=[f"cypher: {run.query}"])
+        timings["agentic_ms"] = (time.perf_counter() - started) * 1000
+        evidence = {name: getattr(context, name) for name in Evidence.model_fields}
+        evidence["trace"] = trace
+        evidence["notes"] = [*evidence["notes"], *notes]
+        return SearchResult(question=question, mode=mode, answer=text, answer_kind=kind, citations=citations,
                             timings_ms=timings, token_usage=llm.usage.as_dict() if llm else {}, **evidence)
 
     def _graph_context(self, mode: str, question: str, embedding: list[float], k: int, level: int | None,

@@ -533,9 +533,12 @@ def eval_command(dataset: Path, modes: str, ks: list[int], peers: bool, load_cor
 # --- query -------------------------------------------------------------------------------------------
 @main.command()
 @click.argument("question")
-@click.option("--mode", type=click.Choice(["vector", "hybrid", "local", "global", "path"]), default="hybrid",
-              show_default=True, help="vector/hybrid: passages; local: the named entities' neighbourhood; "
-              "global: community reports (corpus-wide questions); path: how two entities connect.")
+@click.option("--mode", type=click.Choice(["vector", "hybrid", "local", "global", "path", "auto", "agent", "multihop",
+                                          "corrective", "cypher"]), default="hybrid", show_default=True,
+              help="vector/hybrid: passages; local: the named entities' neighbourhood; global: community reports "
+              "(corpus-wide questions); path: how two entities connect; auto: chosen from the question; "
+              "corrective: grade, refine or rewrite and retry; agent (tool loop), multihop (sub-questions) and "
+              "cypher (read-only Text2Cypher) need an LLM.")
 @click.option("--k", type=click.IntRange(1, 100), default=None, help="Passages to retrieve (default 5).")
 @click.option("--where", multiple=True, metavar="FILTER",
               help="Metadata filter on documents (vector, hybrid): key=value, key!=value, year>=2020, title~Apollo "
@@ -544,11 +547,13 @@ def eval_command(dataset: Path, modes: str, ks: list[int], peers: bool, load_cor
               help="global: community level to read (0 = coarsest); default: chosen by relevance.")
 @click.option("--source", default=None, help="path: first entity (instead of reading it from the question).")
 @click.option("--target", default=None, help="path: second entity.")
+@click.option("--hyde", is_flag=True, help="vector/hybrid: also search with a hypothetical answer (needs an LLM).")
 @click.option("--no-llm", is_flag=True, help="Return the retrieval even when an LLM is configured.")
 @click.option("--show-context", is_flag=True, help="Also print the context sections the answer was built from.")
+@click.option("-v", "--verbose", is_flag=True, help="Print the trace: routing, tool calls, hops, attempts.")
 @click.option("--json", "as_json", is_flag=True, help="Print the SearchResult as JSON.")
 def query(question: str, mode: str, k: int | None, where: tuple[str, ...], level: int | None, source: str | None,
-          target: str | None, no_llm: bool, show_context: bool, as_json: bool) -> None:
+          target: str | None, hyde: bool, no_llm: bool, show_context: bool, verbose: bool, as_json: bool) -> None:
     """Answer a question from the graph, citing the chunks, entities, relations and communities used.
 
     \b
@@ -557,7 +562,9 @@ def query(question: str, mode: str, k: int | None, where: tuple[str, ...], level
       graphwright query "reusable boosters" --where category=rockets --where year>=2015 --json
       graphwright query "What did Wernher von Braun work on?" --mode local --show-context
       graphwright query "What are the main themes of these documents?" --mode global
-      graphwright query "How is Apollo 11 connected to Saturn V?" --mode path
+      graphwright query "How is Jeff Bezos connected to NASA?" --mode path
+      graphwright query "Who designed the rocket that launched Apollo 11?" --mode auto --verbose
+      graphwright query "Which agency built the rocket that flew Apollo 11?" --mode agent --verbose
     """
     if (source is None) != (target is None):
         raise click.BadParameter("give both --source and --target, or neither", param_hint="--source/--target")
@@ -570,22 +577,29 @@ def query(question: str, mode: str, k: int | None, where: tuple[str, ...], level
     with _graph() as rag:
         try:
             result = rag.search(question, mode=mode, k=k, where=filters, generate=not no_llm,  # type: ignore[arg-type]
-                                level=level, source=source, target=target)
+                                level=level, source=source, target=target, hyde=hyde)
         except ValueError as exc:
             raise click.UsageError(str(exc)) from exc
     if as_json:
         click.echo(result.model_dump_json(indent=2))
         return
-    _print_result(result, show_context)
+    _print_result(result, show_context, verbose)
 
 
-def _print_result(result: Any, show_context: bool = False) -> None:
+def _print_result(result: Any, show_context: bool = False, verbose: bool = False) -> None:
     from rich.panel import Panel
     from rich.table import Table
     from rich.text import Text
 
     console = _console()
     title = f"{result.mode} · {'LLM answer' if result.answer_kind == 'generated' else 'retrieval (offline)'}"
+    if verbose and result.trace:
+        trace = Table("#", "kind", "name", "arguments", "result", title="Trace", title_justify="left")
+        for step in result.trace:
+            arguments = ", ".join(f"{k}={v!r}" for k, v in step.arguments.items())
+            trace.add_row(str(step.step), step.kind, step.name, Text(arguments[:120]),
+                          Text(("" if step.ok else "FAILED: ") + step.summary[:160]))
+        console.print(trace)
     console.print(Panel(Text(result.answer), title=title, title_align="left"))  # Text: brackets are not markup
     if show_context:
         for section in result.context:

@@ -77,6 +77,15 @@ class Settings(BaseSettings):
     global_reports: int = Field(8, ge=1, description="community reports in an offline global answer")
     global_batch_tokens: int = Field(2500, ge=200, description="report tokens per map call of global search")
     path_max: int = Field(5, ge=1, description="shortest paths returned by path search")
+    # Agentic modes (agent, multihop, corrective, cypher, auto)
+    agent_max_steps: int = Field(6, ge=1, description="tool rounds before the agent must answer")
+    agent_tool_chars: int = Field(4000, ge=200, description="characters of one tool result shown to the model")
+    multihop_max_hops: int = Field(4, ge=1, description="sub-questions a multihop question is split into")
+    rewrite_attempts: int = Field(2, ge=0, description="query rewrites of corrective search before it gives up")
+    grade_use: float = Field(0.6, ge=0, le=1, description="grade at which corrective search uses the context")
+    grade_refine: float = Field(0.35, ge=0, le=1, description="grade at which it refines instead of rewriting")
+    cypher_max_rows: int = Field(50, ge=1, description="rows a read-only Cypher query may return")
+    cypher_timeout: float = Field(10.0, gt=0, description="seconds a read-only Cypher query may run")
 
     # Local server managed by `graphwright db`
     home: Path = Path.home() / ".graphwright"

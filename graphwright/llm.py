@@ -10,6 +10,7 @@ import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from graphwright.config import Settings
 
@@ -96,6 +97,23 @@ class ChatResult:
 
 
 @dataclass
+class ToolCall:
+    id: str
+    name: str
+    arguments: dict[str, Any]
+    error: str | None = None  # set when the model's arguments were not a JSON object
+
+
+@dataclass
+class ToolTurn:
+    """One assistant turn of a tool-calling conversation: text, tool calls, and the message to keep."""
+
+    content: str
+    tool_calls: list[ToolCall]
+    message: dict[str, Any]
+
+
+@dataclass
 class LLMClient:
     settings: Settings
     usage: Usage = field(default_factory=Usage)
@@ -124,8 +142,6 @@ class LLMClient:
 
     def chat(self, messages: list[dict[str, str]], temperature: float | None = None,
              use_cache: bool = True) -> ChatResult:
-        import openai
-
         temp = self.settings.llm_temperature if temperature is None else temperature
         key = ResponseCache.key(self.settings.llm_model, messages, temp) if self.cache and use_cache else None
         if key is not None:
@@ -133,26 +149,54 @@ class LLMClient:
             if cached is not None:
                 self.usage.hit()
                 return cached
-        try:
-            response = self._client.chat.completions.create(
-                model=self.settings.llm_model, messages=messages, temperature=temp,
-            )
-        except openai.APIStatusError as exc:
-            raise LLMError(f"LLM endpoint answered HTTP {exc.status_code} after retries: {exc.message}") from exc
-        except openai.APIConnectionError as exc:  # includes timeouts
-            raise LLMError(f"LLM endpoint unreachable after retries: {exc}") from exc
-        prompt = completion = 0
-        if response.usage is not None:
-            prompt = response.usage.prompt_tokens or 0
-            completion = response.usage.completion_tokens or 0
-        self.usage.add(prompt, completion)
+        response = self._create(messages=messages, temperature=temp)
         if not response.choices or response.choices[0].message.content is None:
             raise LLMError("LLM returned an empty answer")
         # Reasoning models (DeepSeek-R1, Qwen3 ...) wrap their thinking in tags; keep only the answer.
         text = _THINK_RE.sub("", response.choices[0].message.content).strip()
         if not text:
             raise LLMError("LLM returned an empty answer")
-        result = ChatResult(text=text, prompt_tokens=prompt, completion_tokens=completion)
+        usage = response.usage
+        result = ChatResult(text=text, prompt_tokens=(usage.prompt_tokens or 0) if usage else 0,
+                            completion_tokens=(usage.completion_tokens or 0) if usage else 0)
         if key is not None:
             self.cache.put(key, result)
         return result
+
+    def _create(self, **kwargs: Any) -> Any:  # noqa: ANN401 - openai's ChatCompletion
+        import openai
+
+        try:
+            response = self._client.chat.completions.create(model=self.settings.llm_model, **kwargs)
+        except openai.APIStatusError as exc:
+            raise LLMError(f"LLM endpoint answered HTTP {exc.status_code} after retries: {exc.message}") from exc
+        except openai.APIConnectionError as exc:  # includes timeouts
+            raise LLMError(f"LLM endpoint unreachable after retries: {exc}") from exc
+        if response.usage is not None:
+            self.usage.add(response.usage.prompt_tokens or 0, response.usage.completion_tokens or 0)
+        else:
+            self.usage.add(0, 0)
+        return response
+
+    def chat_tools(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> ToolTurn:
+        """One turn with OpenAI tool calling; never cached (each turn depends on live tool results)."""
+        response = self._create(messages=messages, tools=tools, temperature=self.settings.llm_temperature)
+        if not response.choices:
+            raise LLMError("LLM returned no choices")
+        message = response.choices[0].message
+        calls = []
+        for call in message.tool_calls or []:
+            try:
+                arguments = json.loads(call.function.arguments or "{}")
+                error = None if isinstance(arguments, dict) else "arguments are not a JSON object"
+            except json.JSONDecodeError as exc:
+                arguments, error = {}, f"arguments are not valid JSON: {exc.msg}"
+            calls.append(ToolCall(id=call.id, name=call.function.name, arguments=arguments if not error else {},
+                                  error=error))
+        content = _THINK_RE.sub("", message.content or "").strip()
+        kept: dict[str, Any] = {"role": "assistant", "content": message.content or ""}
+        if message.tool_calls:
+            kept["tool_calls"] = [{"id": c.id, "type": "function",
+                                   "function": {"name": c.function.name, "arguments": c.function.arguments}}
+                                  for c in message.tool_calls]
+        return ToolTurn(content=content, tool_calls=calls, message=kept)

@@ -124,6 +124,17 @@ class ContextSection(BaseModel):
     tokens: int = 0
 
 
+class TraceStep(BaseModel):
+    """One step of an agentic mode: a tool call, a sub-question, a graded attempt or a routing decision."""
+
+    step: int
+    kind: Literal["tool", "hop", "attempt", "route", "cypher", "hyde"]
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    summary: str = ""
+    ok: bool = True
+
+
 class Evidence(BaseModel):
     """What a search found: passages, graph elements, the context built from them, and how it read the
     question (linked names, chosen level...)."""
@@ -135,6 +146,7 @@ class Evidence(BaseModel):
     context: list[ContextSection] = Field(default_factory=list)
     graph_paths: list[str] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    trace: list[TraceStep] = Field(default_factory=list)
 
 
 class SearchResult(Evidence):

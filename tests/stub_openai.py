@@ -23,6 +23,19 @@ def chat_reply(content: str | None, prompt_tokens: int = 10, completion_tokens: 
     }
 
 
+def tool_call_reply(*calls: tuple[str, dict[str, Any] | str], content: str | None = None) -> Reply:
+    """An assistant turn calling tools; arguments given as a string are sent verbatim (malformed on purpose)."""
+    tool_calls = [{"id": f"call_{i}", "type": "function",
+                   "function": {"name": name, "arguments": args if isinstance(args, str) else json.dumps(args)}}
+                  for i, (name, args) in enumerate(calls)]
+    return 200, {
+        "id": "chatcmpl-stub", "object": "chat.completion", "created": 0, "model": "stub-model",
+        "choices": [{"index": 0, "finish_reason": "tool_calls",
+                     "message": {"role": "assistant", "content": content, "tool_calls": tool_calls}}],
+        "usage": {"prompt_tokens": 20, "completion_tokens": 5, "total_tokens": 25},
+    }
+
+
 def hang(seconds: float) -> Reply:
     return 0, {"sleep": seconds}
 

@@ -487,6 +487,11 @@ RETURN c.id AS chunk_id, c.document_id AS document_id, c.text AS text, d.title A
 ORDER BY c.document_id, c.index
 LIMIT $limit
 """
+ENTITY_RELATIONS = f"""
+MATCH (e:Entity {{id: $id}})-[r]-(:Entity)
+WITH r ORDER BY coalesce(r.weight, 1.0) DESC LIMIT $limit
+RETURN {_RELATION_MAP} AS relation
+"""
 RELATION_TYPES = "CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType AS type"
 CHUNKS_BY_IDS = """
 UNWIND $ids AS cid
@@ -504,3 +509,11 @@ UNWIND $keys AS key
 OPTIONAL MATCH (d:Document) WHERE d.id = key OR d.title = key
 RETURN key, count(d) > 0 AS known
 """
+
+# --- read-only Cypher (Text2Cypher, the agent's cypher_read) -------------------------------------------
+SCHEMA_NODE_PROPERTIES = """
+CALL db.schema.nodeTypeProperties() YIELD nodeLabels, propertyName
+WITH nodeLabels, propertyName WHERE propertyName IS NOT NULL AND propertyName <> 'embedding'
+RETURN nodeLabels AS labels, collect(DISTINCT propertyName) AS properties
+"""
+EXPLAIN_PREFIX = "EXPLAIN "

@@ -351,6 +351,9 @@ class Neo4jStore:
     def common_neighbours(self, a: str, types_a: list[str], b: str, types_b: list[str]) -> list[dict[str, Any]]:
         return self._read(q.COMMON_NEIGHBOURS, a=a, types_a=types_a, b=b, types_b=types_b)
 
+    def entity_relations(self, entity_id: str, limit: int) -> list[dict[str, Any]]:
+        return [r["relation"] for r in self._read(q.ENTITY_RELATIONS, id=entity_id, limit=limit)]
+
     def relation_types(self) -> list[str]:
         return sorted(r["type"] for r in self._read(q.RELATION_TYPES) if r["type"] not in RESERVED_RELATIONS)
 
@@ -366,3 +369,44 @@ class Neo4jStore:
     def known_documents(self, keys: list[str]) -> set[str]:
         """Which of `keys` name a document by id or title."""
         return {r["key"] for r in self._read(q.DOCUMENTS_KNOWN, keys=keys) if r["known"]}
+
+    # --- read-only Cypher ------------------------------------------------------------------------------
+    def explain_query_type(self, query: str) -> str:
+        """Neo4j's own classification of a query without running it: "r", "rw", "w" or "s"."""
+        try:
+            with self._driver.session(database=self.database, default_access_mode=neo4j.READ_ACCESS) as session:
+                return session.run(q.EXPLAIN_PREFIX + query).consume().query_type or "?"
+        except Neo4jError as exc:
+            raise GraphStoreError(f"Neo4j refused the query: {exc.message}") from exc
+
+    def read_query(self, query: str, max_rows: int, timeout: float) -> tuple[list[dict[str, Any]], bool]:
+        """Rows of a query run in a READ transaction (the server refuses writes there) with a timeout;
+        at most `max_rows`, and whether more were left."""
+        def work(tx: neo4j.ManagedTransaction) -> list[dict[str, Any]]:
+            result = tx.run(query)
+            rows = []
+            for record in result:
+                rows.append(record.data())
+                if len(rows) > max_rows:
+                    break
+            return rows
+
+        try:
+            with self._driver.session(database=self.database, default_access_mode=neo4j.READ_ACCESS) as session:
+                rows = session.execute_read(neo4j.unit_of_work(timeout=timeout)(work))
+        except Neo4jError as exc:
+            raise GraphStoreError(f"Neo4j refused the query: {exc.message}") from exc
+        return rows[:max_rows], len(rows) > max_rows
+
+    def schema_text(self) -> str:
+        """The live graph model as a prompt sees it: labels with their properties, relationship types."""
+        lines = ["Nodes (label: properties):"]
+        for row in sorted(self._read(q.SCHEMA_NODE_PROPERTIES), key=lambda r: r["labels"]):
+            lines.append(f"- {':'.join(row['labels'])}: {', '.join(sorted(row['properties']))}")
+        types = self.relation_types()
+        lines += ["Relationships:", "- (:Chunk)-[:PART_OF]->(:Document), (:Chunk)-[:NEXT]->(:Chunk),",
+                  "  (:Chunk)-[:MENTIONS {count}]->(:Entity), (:Entity)-[:IN_COMMUNITY]->(:Community),",
+                  "  (:Community)-[:PARENT_OF]->(:Community)",
+                  "- between entities (properties weight, description, evidence, chunk_ids): "
+                  + ", ".join(types[:200])]
+        return "\n".join(lines)

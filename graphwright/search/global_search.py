@@ -20,9 +20,10 @@ from graphwright.extraction.chunking import count_tokens
 from graphwright.extraction.json_repair import JSONRepairError, parse_json_object
 from graphwright.graph_store import Neo4jStore
 from graphwright.llm import LLMClient, LLMError
-from graphwright.models import CommunityRef, RetrievedChunk
+from graphwright.models import CommunityRef
 from graphwright.search.context import Item, pack_sections
 from graphwright.search.local import GraphContext, community_ref
+from graphwright.search.results import evidence_chunks
 
 THEMATIC_RE = re.compile(
     r"\b(themes?|topics?|overall|overview|summari[sz]e|summary|main (?:ideas|points|subjects)|whole corpus|"
@@ -151,10 +152,7 @@ class GlobalSearch:
     def context(self, communities: list[CommunityRef], notes: list[str], points: list[Point]) -> GraphContext:
         """Reports (and map points) as context sections; the reports' cited chunks as the evidence."""
         ids = list(dict.fromkeys(c for com in communities for c in com.cited_chunks[:_CHUNKS_PER_REPORT]))
-        chunks = [RetrievedChunk(chunk_id=r["chunk_id"], document_id=r["document_id"], text=r["text"],
-                                 score=1.0 / rank, rank=rank, title=r["title"], source=r["source"],
-                                 scores={"report_evidence": 1.0})
-                  for rank, r in enumerate(self.store.chunks_with_ids(ids), start=1)]
+        chunks = evidence_chunks(self.store.chunks_with_ids(ids), "report_evidence")
         candidates = {"reports": [Item(c.id, report_text(c)) for c in communities]}
         if points:
             candidates = {"points": [Item(f"point{i}", f"- ({p.score:.0f}) {p.description} [{', '.join(p.reports)}]")

@@ -16,7 +16,7 @@ _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 _LUCENE_OPERATORS = {"AND", "OR", "NOT", "TO"}
 # Codes such as QX-7719-ZB, ISO/IEC-27001 or v2.3.1: the analyzer splits them into pieces that other
 # codes share, so they are searched as exact phrases.
-_CODE_RE = re.compile(r"^\w+(?:[-/._:]\w+)+$")
+CODE_RE = re.compile(r"^\w+(?:[-/._:]\w+)+$")
 _EDGE_PUNCTUATION = ".,;:!?()[]{}'\""
 # Candidates per side before fusion: enough depth for RRF to matter without scanning everything.
 _CANDIDATE_FACTOR = 4
@@ -28,7 +28,7 @@ def to_lucene(question: str) -> str:
     terms = []
     for word in question.split():
         core = word.strip(_EDGE_PUNCTUATION)
-        if _CODE_RE.match(core) and any(ch.isdigit() for ch in core):
+        if CODE_RE.match(core) and any(ch.isdigit() for ch in core):
             terms.append(f'"{core}"')
             continue
         if word in _LUCENE_OPERATORS:

@@ -17,7 +17,7 @@ from graphwright.search.hybrid import to_lucene
 
 _WORD_RE = re.compile(r"[\w][\w'’.\-&]*", re.UNICODE)
 _MAX_SPAN_WORDS = 6
-_QUESTION_WORDS = STOPWORDS | {"is", "are", "was", "were", "do", "does", "did", "has", "have", "had", "be",
+QUESTION_WORDS = STOPWORDS | {"is", "are", "was", "were", "do", "does", "did", "has", "have", "had", "be",
                                "connected", "related", "linked", "name", "whose", "whom", "can", "could"}
 # Scores on one scale: exact matches rank above any fulltext or vector candidate.
 _EXACT_BASE = 2.0
@@ -51,7 +51,7 @@ def candidate_spans(words: list[str]) -> list[tuple[int, int, str]]:
     for start in range(len(words)):
         for end in range(start + 1, min(start + _MAX_SPAN_WORDS, len(words)) + 1):
             span = words[start:end]
-            if all(w.lower() in _QUESTION_WORDS for w in span):
+            if all(w.lower() in QUESTION_WORDS for w in span):
                 continue
             if cased and not any(w[:1].isupper() or w[:1].isdigit() for w in span):
                 continue
@@ -68,7 +68,7 @@ def name_query(question: str) -> str:
     if not lucene:
         return ""
     fuzzy = [f"{w}~1" for w in dict.fromkeys(question_words(question))
-             if len(w) >= _FUZZY_MIN_CHARS and w.isalpha() and w.lower() not in _QUESTION_WORDS]
+             if len(w) >= _FUZZY_MIN_CHARS and w.isalpha() and w.lower() not in QUESTION_WORDS]
     return f"name:({lucene})" + (f" OR name:({' '.join(fuzzy)})" if fuzzy else "")
 
 

@@ -15,6 +15,7 @@ from graphwright.models import EntityRef, RelationRef, RetrievedChunk
 from graphwright.search.context import Item, pack_sections
 from graphwright.search.linking import EntityLinker, Mention, question_words
 from graphwright.search.local import GraphContext, chunk_item, relation_item, relation_refs
+from graphwright.search.results import evidence_chunks
 
 INTERSECTION_RE = re.compile(r"\b(also|both|in common|common|shared|share|as well as|at the same time)\b", re.I)
 _MIN_STEM = 5
@@ -99,14 +100,7 @@ class PathSearch:
 
     def evidence(self, relations: list[RelationRef]) -> list[RetrievedChunk]:
         ids = list(dict.fromkeys(c for r in relations for c in r.chunk_ids[:_EVIDENCE_PER_EDGE]))
-        return self._chunks(self.store.chunks_with_ids(ids))
-
-    @staticmethod
-    def _chunks(rows: list[dict]) -> list[RetrievedChunk]:
-        return [RetrievedChunk(chunk_id=r["chunk_id"], document_id=r["document_id"], text=r["text"],
-                               score=1.0 / rank, rank=rank, title=r["title"], source=r["source"],
-                               scores={"evidence": 1.0})
-                for rank, r in enumerate(rows, start=1)]
+        return evidence_chunks(self.store.chunks_with_ids(ids))
 
     def search(self, question: str, embedding: list[float], source: str | None = None,
                target: str | None = None) -> GraphContext:
@@ -137,7 +131,7 @@ class PathSearch:
         notes = [f"endpoints: {a.name} ({a.how}), {b.name} ({b.how})"]
         if not rows:
             notes.append(f"no path of at most 4 relations joins {a.name} and {b.name}")
-            shared = self._chunks(self.store.co_mentions(a.id, b.id, self.max_paths))
+            shared = evidence_chunks(self.store.co_mentions(a.id, b.id, self.max_paths))
             if shared:
                 notes.append(f"{len(shared)} passage(s) mention both")
             return self._with_sections(GraphContext(entities=[a, b], chunks=shared, notes=notes))

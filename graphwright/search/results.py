@@ -14,3 +14,11 @@ def rows_to_chunks(rows: list[dict[str, Any]], score_name: str) -> list[Retrieve
                        scores={score_name: float(row["score"])})
         for rank, row in enumerate(rows, start=1)
     ]
+
+
+def evidence_chunks(rows: list[dict[str, Any]], kind: str = "evidence") -> list[RetrievedChunk]:
+    """Chunk rows that are evidence rather than a ranking (a path's edges, a report's findings): in the
+    order given, scored 1/rank."""
+    return [RetrievedChunk(chunk_id=r["chunk_id"], document_id=r["document_id"], text=r["text"], score=1.0 / rank,
+                           rank=rank, title=r.get("title"), source=r.get("source"), scores={kind: 1.0})
+            for rank, r in enumerate(rows, start=1)]

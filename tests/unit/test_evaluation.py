@@ -19,7 +19,7 @@ from graphwright.evaluation.metrics import (
 from graphwright.evaluation.runner import ranked_keys
 from graphwright.models import RetrievedChunk
 
-HOTPOT = Path(__file__).resolve().parents[2].parent / "shared" / "eval" / "hotpotqa-dev"
+HOTPOT = Path(__file__).resolve().parents[1] / "data" / "hotpot_mini"
 
 
 def test_recall_mrr_and_keywords() -> None:
@@ -75,7 +75,7 @@ def test_jsonl_dataset_and_its_errors(tmp_path: Path) -> None:
 
 def test_hotpotqa_folder() -> None:
     data = load_dataset(HOTPOT)
-    assert len(data.questions) == 100 and len(data.corpus) == 994
+    assert len(data.questions) == 3 and len(data.corpus) == 15
     assert data.types == ["bridge", "comparison"]
     assert all(len(q.gold_titles) == 2 and q.answer for q in data.questions)
     assert load_dataset(HOTPOT / "questions.json").questions[0] == data.questions[0]

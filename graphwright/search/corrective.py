@@ -1,0 +1,119 @@
+"""Grade and rewrite (CRAG / Self-RAG style): grade the retrieved context, then use it, refine it to the
+relevant sentences, or rewrite the query and retrieve again, up to N rewrites, recording every attempt.
+
+The grade is the LLM's (0-1) when one is configured; offline it is 0.5 x the best passage's cosine
+similarity to the question + 0.5 x the share of the question's content words (or linked entity names) that
+the passages contain. Offline rewriting keeps the question's content words and adds the names of the
+entities it links to."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from graphwright.extraction.chunking import split_sentences
+from graphwright.extraction.json_repair import JSONRepairError, parse_json_object
+from graphwright.llm import LLMClient, LLMError
+from graphwright.models import RetrievedChunk, TraceStep
+from graphwright.search.answer import build_context
+from graphwright.search.linking import QUESTION_WORDS, question_words
+
+GRADE_PROMPT = """Grade how well the passages answer the question. Reply with ONE JSON object:
+{"score": 0.0-1.0, "relevant_sentences": ["sentences copied from the passages that help answer it"]}"""
+REWRITE_PROMPT = """The passages found for this search query did not answer the question. Write ONE better
+search query (different words, the key names and terms). Reply with the query only."""
+
+Retrieve = Callable[[str], list[RetrievedChunk]]
+_WORD_RE = re.compile(r"\w+")
+
+
+@dataclass
+class Grade:
+    score: float
+    relevant: list[str]
+
+
+def content_words(question: str) -> list[str]:
+    return [w for w in question_words(question) if w.lower() not in QUESTION_WORDS and len(w) >= 3]
+
+
+def offline_grade(question: str, chunks: list[RetrievedChunk], names: list[str]) -> Grade:
+    if not chunks:
+        return Grade(0.0, [])
+    vector = [c.scores["vector"] for c in chunks if "vector" in c.scores]
+    cosine = max(0.0, 2 * max(vector) - 1) if vector else 0.0  # index score is (1 + cos) / 2
+    blob = " ".join(c.text for c in chunks).casefold()
+    wanted = names or content_words(question)
+    coverage = sum(1 for w in wanted if w.casefold() in blob) / len(wanted) if wanted else 0.0
+    terms = {w.casefold() for w in content_words(question)}
+    relevant = [s for c in chunks for s in split_sentences(c.text)
+                if terms & {t.casefold() for t in _WORD_RE.findall(s)}]
+    return Grade(round(0.5 * cosine + 0.5 * coverage, 3), relevant)
+
+
+def llm_grade(question: str, chunks: list[RetrievedChunk], llm: LLMClient) -> Grade:
+    messages = [{"role": "system", "content": GRADE_PROMPT},
+                {"role": "user", "content": f"Passages:\n\n{build_context(chunks)}\n\nQuestion: {question}"}]
+    data = parse_json_object(llm.chat(messages, use_cache=False).text)
+    score = min(max(float(data.get("score", 0.0)), 0.0), 1.0)
+    return Grade(score, [str(s) for s in data.get("relevant_sentences") or [] if str(s).strip()])
+
+
+def offline_rewrite(question: str, previous: str, names: list[str]) -> str:
+    words = content_words(previous) + [n for n in names if n.casefold() not in previous.casefold()]
+    return " ".join(dict.fromkeys(words))
+
+
+def refine(chunks: list[RetrievedChunk], relevant: list[str]) -> list[RetrievedChunk]:
+    """Each passage cut to its relevant sentences; passages with none are dropped."""
+    kept = []
+    for chunk in chunks:
+        sentences = [s for s in relevant if s.strip() and s.strip() in chunk.text]
+        if sentences:
+            kept.append(chunk.model_copy(update={"text": " ".join(dict.fromkeys(sentences))}))
+    return kept
+
+
+def corrective_retrieve(question: str, retrieve: Retrieve, llm: LLMClient | None, names: list[str],
+                        attempts: int, use_at: float, refine_at: float
+                        ) -> tuple[list[RetrievedChunk], list[TraceStep], list[str]]:
+    """The context to answer from, each attempt traced, and notes."""
+    trace: list[TraceStep] = []
+    notes: list[str] = []
+    query = question
+    best: tuple[float, list[RetrievedChunk]] = (-1.0, [])
+    for attempt in range(attempts + 1):
+        chunks = retrieve(query)
+        try:
+            grade = llm_grade(question, chunks, llm) if llm and chunks else offline_grade(question, chunks, names)
+        except (LLMError, JSONRepairError, ValueError, TypeError) as exc:
+            notes.append(f"LLM grading failed ({exc}); graded offline")
+            grade = offline_grade(question, chunks, names)
+        if grade.score >= use_at:
+            action = "use"
+        elif grade.score >= refine_at:
+            action = "refine"
+        else:
+            action = "rewrite" if attempt < attempts else "give up"
+        trace.append(TraceStep(step=attempt + 1, kind="attempt", name=action, arguments={"query": query},
+                               summary=f"grade {grade.score:.2f} over {len(chunks)} passages",
+                               ok=action in ("use", "refine")))
+        if grade.score > best[0]:
+            best = (grade.score, chunks)
+        if action == "use":
+            return chunks, trace, notes
+        if action == "refine":
+            refined = refine(chunks, grade.relevant)
+            return (refined or chunks), trace, notes
+        if action == "give up":
+            break
+        rewritten = llm.chat([{"role": "system", "content": REWRITE_PROMPT},
+                              {"role": "user", "content": f"Question: {question}\nLast query: {query}"}],
+                             use_cache=False).text.strip() if llm else offline_rewrite(question, query, names)
+        if not rewritten or rewritten == query:
+            notes.append("the rewrite repeated the query; stopped")
+            break
+        query = rewritten
+    notes.append(f"no attempt reached the grade to use ({use_at}); answering from the best one ({best[0]:.2f})")
+    return best[1], trace, notes

@@ -1,0 +1,70 @@
+"""`auto`: choose vector, hybrid, local, global or path from the question, and say why.
+
+Rules, first match wins: identifiers and codes -> hybrid; corpus-wide wording -> global; two named entities
+with connection or intersection wording -> path; any named entity -> local; numbers or quoted phrases ->
+hybrid; otherwise vector (a paraphrase with nothing exact to match). "Named" means an exact name match in
+the graph. With an LLM configured, it classifies instead and the rules are the fallback."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from graphwright.extraction.json_repair import JSONRepairError, parse_json_object
+from graphwright.llm import LLMClient, LLMError
+from graphwright.search.global_search import THEMATIC_RE
+from graphwright.search.hybrid import CODE_RE
+from graphwright.search.path import INTERSECTION_RE
+
+ROUTABLE = ("vector", "hybrid", "local", "global", "path")
+CONNECTION_RE = re.compile(r"\b(connected|connection|connects?|relationship between|related to|link(?:ed|s)? "
+                           r"(?:to|between)|path (?:from|between)|how (?:are|is|do|does) .+ relate)\b", re.I)
+_NUMBER_RE = re.compile(r"\b\d[\d,.]*\b")
+_QUOTED_RE = re.compile(r"[\"“][^\"”]+[\"”]")
+
+CLASSIFY_PROMPT = """Choose the retrieval mode for a question over a document collection. Modes:
+vector (paraphrased question, nothing exact to match), hybrid (identifiers, codes, numbers, exact phrases),
+local (about named things and what surrounds them), global (themes or summaries of the whole collection),
+path (how two named things are connected, or what they share).
+Reply with ONE JSON object: {"mode": "<mode>", "why": "<one short reason>"}"""
+
+
+@dataclass(frozen=True)
+class Route:
+    mode: str
+    why: str
+    by: str = "rules"  # or "llm"
+
+
+def route_by_rules(question: str, named: int) -> Route:
+    words = [w.strip(".,;:!?()[]{}'\"") for w in question.split()]
+    codes = [w for w in words if CODE_RE.match(w) and any(ch.isdigit() for ch in w)]
+    if codes:
+        return Route("hybrid", f"identifier or code {codes[0]!r}: exact terms need BM25")
+    if THEMATIC_RE.search(question):
+        return Route("global", "corpus-wide wording: community reports cover the whole collection")
+    if named >= 2 and INTERSECTION_RE.search(question):
+        return Route("path", f"{named} named entities and intersection wording: read the shared neighbours")
+    if named >= 2 and CONNECTION_RE.search(question):
+        return Route("path", f"{named} named entities and connection wording: shortest typed paths")
+    if named >= 1:
+        return Route("local", f"{named} named entit{'y' if named == 1 else 'ies'}: their graph neighbourhood")
+    if _NUMBER_RE.search(question) or _QUOTED_RE.search(question):
+        return Route("hybrid", "numbers or quoted phrases: exact terms need BM25")
+    return Route("vector", "no names, codes or corpus-wide wording: semantic similarity")
+
+
+def route(question: str, named: int, llm: LLMClient | None = None) -> tuple[Route, str | None]:
+    """The route, and a note when the LLM's choice could not be used."""
+    fallback = route_by_rules(question, named)
+    if llm is None:
+        return fallback, None
+    messages = [{"role": "system", "content": CLASSIFY_PROMPT}, {"role": "user", "content": question}]
+    try:
+        data = parse_json_object(llm.chat(messages).text)
+    except (LLMError, JSONRepairError) as exc:
+        return fallback, f"LLM router failed ({exc}); used the rules"
+    mode = str(data.get("mode") or "").strip().lower()
+    if mode not in ROUTABLE:
+        return fallback, f"LLM router chose {mode!r}, not a mode; used the rules"
+    return Route(mode, str(data.get("why") or "LLM classifier"), "llm"), None

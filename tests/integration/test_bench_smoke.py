@@ -1,0 +1,39 @@
+"""The bench/ scripts run end to end on small inputs against the test Neo4j (their figures are recorded by
+hand-run benchmarks in docs/benchmarks.md, never asserted here)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.integration
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def bench(args: list[str], env: dict[str, str]) -> str:
+    out = subprocess.run([sys.executable, "-m", *args], env=env, cwd=ROOT, capture_output=True, text=True,
+                         timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return out.stdout
+
+
+def test_write_batches(rag, cli_env) -> None:
+    out = bench(["bench.write_batches", "--yes-reset", "--batch", "50", "--batch", "500", "--chunks", "500",
+                 "--entities", "100"], cli_env)
+    assert "batched writes: 500 chunks" in out and "chunks/s" in out
+
+
+def test_ingest_novels_on_a_small_jsonl(rag, cli_env) -> None:
+    out = bench(["bench.ingest_novels", "--data", "examples/space/missions.jsonl", "--count", "1", "--count", "3",
+                 "--yes-reset"], cli_env)
+    assert "offline ingest of novels" in out and "query latency on that graph" in out
+    assert "most connected entities, 3 novel(s)" in out
+
+
+def test_hotpotqa_bench_on_the_mini_set(rag, cli_env) -> None:
+    out = bench(["bench.hotpotqa_retrieval", "--data", "tests/data/hotpot_mini", "--yes-reset", "--modes",
+                 "vector,local"], cli_env)
+    assert "hotpot_mini: 3 questions" in out and "neo4j-graphrag HybridRetriever" in out
