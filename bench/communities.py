@@ -10,7 +10,6 @@ WARNING: without --current it empties the database NEO4J_URI points at.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import resource
 import time
 from pathlib import Path
@@ -19,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bench.ingest_novels import server_peak_mib
-from bench.ingest_sample import machine
+from bench.record import record
 from graphwright.api import GraphRAG
 from graphwright.communities.synthetic import planted_partition
 from graphwright.config import Settings
@@ -95,11 +94,7 @@ def main() -> None:
         console.print(line)
     if args.record:
         what = "current graph" if args.current else "synthetic graphs"
-        with open("docs/benchmarks.md", "a", encoding="utf-8") as handle:
-            flags = "--current" if args.current else " ".join(f"--entities {n}" for n in sizes) + " --yes-reset"
-            handle.write(f"\n### Communities on the {what}, {dt.date.today().isoformat()}\n\nMachine: {machine()}. "
-                         f"Command: `.venv/bin/python -m bench.communities {flags} --record`\n\n"
-                         f"```\n{console.export_text()}```\n")
+        record(f"Communities on the {what}", "bench.communities", console)
 
 
 if __name__ == "__main__":

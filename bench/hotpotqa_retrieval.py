@@ -12,18 +12,16 @@ than a ranking; their recall is shown but is not what they are for.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
-import sys
 from pathlib import Path
 
 from rich.console import Console
 
-from bench.ingest_sample import machine
+from bench.record import record
 from graphwright.api import GraphRAG
 from graphwright.config import Settings
 from graphwright.evaluation.datasets import load_dataset
 from graphwright.evaluation.runner import evaluate, load_corpus
-from graphwright.evaluation.tables import score_table, type_table
+from graphwright.evaluation.tables import print_report
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "eval" / "hotpotqa-dev"
 
@@ -50,19 +48,10 @@ def main() -> None:
         console.print(f"graph: {counts['documents']} documents, {counts['chunks']} chunks, {counts['entities']} "
                       f"entities, {counts['relations']} relations, {counts['communities']} communities")
         report = evaluate(rag, dataset, args.modes.split(","), [2, 5, 10], peers=not args.no_peers, generate=False)
-    console.print(score_table(report))
-    by_type = type_table(report)
-    if by_type is not None:
-        console.print(by_type)
-    for note in report.notes:
-        console.print(f"note: {note}")
+    print_report(console, report)
     if args.record:
-        with open("docs/benchmarks.md", "a", encoding="utf-8") as handle:
-            handle.write(f"\n### hotpotqa-dev retrieval, all modes and peers, {dt.date.today().isoformat()}\n\n"
-                         f"Machine: {machine()}. Command: `.venv/bin/python -m bench.hotpotqa_retrieval "
-                         f"{' '.join(sys.argv[1:])}` (our latency = whole `search()` call, embedding included; "
-                         "documents ranked at their best chunk)\n\n"
-                         f"```\n{console.export_text()}```\n")
+        record("hotpotqa-dev retrieval, all modes and peers", "bench.hotpotqa_retrieval", console,
+               "Our latency is the whole `search()` call, embedding included; documents rank at their best chunk")
 
 
 if __name__ == "__main__":

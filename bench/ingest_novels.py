@@ -12,7 +12,6 @@ and p50/p95 latency of each mode over questions about the graph's own entities (
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
 import resource
 import tempfile
@@ -22,7 +21,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from bench.ingest_sample import machine
+from bench.record import record
 from graphwright.api import GraphRAG
 from graphwright.config import Settings
 
@@ -118,14 +117,10 @@ def main() -> None:
         console.print(f"most connected entities, {count} novel(s): " + "; ".join(
             f"{t['name']} ({t['type'].lower()}, degree {t['degree']}, {t['chunks']} chunks)" for t in top))
     if args.record:
-        counts_arg = " ".join(f"--count {c}" for c in args.count or [1])
-        with open("docs/benchmarks.md", "a", encoding="utf-8") as handle:
-            handle.write(f"\n### Offline ingest of the novels, {dt.date.today().isoformat()}\n\nMachine: {machine()}. "
-                         f"Command: `.venv/bin/python -m bench.ingest_novels {counts_arg} --yes-reset --record`. "
-                         "'entities/s' and 'relations/s' count rows written per group (an entity seen in "
-                         "several groups counts each time); the entities/relations columns are the final "
-                         "graph; docs/s counts ingest and communities.\n\n"
-                         f"```\n{console.export_text()}```\n")
+        record("Offline ingest of the novels", "bench.ingest_novels", console,
+               "'entities/s' and 'relations/s' count rows written per group (an entity seen in several groups "
+               "counts each time); the entities/relations columns are the final graph; docs/s counts ingest "
+               "and communities")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Ingest throughput of a corpus (default: the bundled sample) into an emptied database.
 
-    .venv/bin/python bench/ingest_sample.py --path examples/space --repeat 3 --yes-reset
+    .venv/bin/python -m bench.ingest_sample --path examples/space --repeat 3 --yes-reset
 
 WARNING: empties the database NEO4J_URI points at (use the local or test server). Prints a table and,
 with --record, appends it to docs/benchmarks.md with the machine and date.
@@ -9,32 +9,16 @@ with --record, appends it to docs/benchmarks.md with the machine and date.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
-import os
-import platform
 import resource
 import statistics
 import time
-from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
+from bench.record import record
 from graphwright.api import GraphRAG
 from graphwright.config import Settings
-
-
-def machine() -> str:
-    cpu = "unknown cpu"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    mem_gb = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-    return f"{os.cpu_count()} cores, {cpu}, {mem_gb:.0f} GiB, Python {platform.python_version()}"
 
 
 def main() -> None:
@@ -76,12 +60,7 @@ def main() -> None:
     console = Console(record=True, width=120)
     console.print(table)
     if args.record:
-        text = console.export_text()
-        stamp = dt.date.today().isoformat()
-        with open("docs/benchmarks.md", "a", encoding="utf-8") as handle:
-            handle.write(f"\n### Ingest of `{args.path}`, {stamp}\n\nMachine: {machine()}. Command: "
-                         f"`.venv/bin/python bench/ingest_sample.py --path {args.path} --repeat {args.repeat} "
-                         f"--yes-reset --record`\n\n```\n{text}```\n")
+        record(f"Ingest of `{args.path}`", "bench.ingest_sample", console)
 
 
 if __name__ == "__main__":

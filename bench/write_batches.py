@@ -10,15 +10,13 @@ synthetic entity graph (through `write_graph`), and prints rows per second for e
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import random
-import sys
 import time
 
 from rich.console import Console
 from rich.table import Table
 
-from bench.ingest_sample import machine
+from bench.record import record
 from graphwright.communities.synthetic import planted_partition
 from graphwright.config import Settings
 from graphwright.graph_store import Neo4jStore
@@ -79,10 +77,7 @@ def main() -> None:
     store.close()
     console.print(table)
     if args.record:
-        with open("docs/benchmarks.md", "a", encoding="utf-8") as handle:
-            handle.write(f"\n### Batched writes, {dt.date.today().isoformat()}\n\nMachine: {machine()}. Command: "
-                         f"`.venv/bin/python -m bench.write_batches {' '.join(sys.argv[1:])}`\n\n"
-                         f"```\n{console.export_text()}```\n")
+        record("Batched writes", "bench.write_batches", console)
 
 
 if __name__ == "__main__":

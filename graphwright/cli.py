@@ -498,7 +498,7 @@ def eval_command(dataset: Path, modes: str, ks: list[int], peers: bool, load_cor
     from graphwright.evaluation.datasets import DatasetError, load_dataset
     from graphwright.evaluation.runner import evaluate
     from graphwright.evaluation.runner import load_corpus as ingest_corpus
-    from graphwright.evaluation.tables import score_table, type_table
+    from graphwright.evaluation.tables import print_report
 
     chosen = [m.strip() for m in modes.split(",") if m.strip()]
     unknown = [m for m in chosen if m not in SEARCH_MODES]
@@ -519,12 +519,7 @@ def eval_command(dataset: Path, modes: str, ks: list[int], peers: bool, load_cor
         with _progress(not quiet) as progress:
             report = evaluate(rag, data, chosen, ks, peers=peers, generate=not no_llm, progress=progress)
         report.notes = notes + report.notes
-    console.print(score_table(report))
-    by_type = type_table(report)
-    if by_type is not None:
-        console.print(by_type)
-    for note in report.notes:
-        console.print(f"[dim]note: {note}[/]")
+    print_report(console, report)
     if json_out:
         json_out.write_text(report.model_dump_json(indent=2), encoding="utf-8")
         console.print(f"report written to {json_out}")

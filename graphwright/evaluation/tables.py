@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.console import Console
 from rich.table import Table
 
 from graphwright.evaluation.runner import EvalReport
@@ -34,3 +35,12 @@ def type_table(report: EvalReport) -> Table | None:
     for s in report.systems:
         table.add_row(s.system, *(_pct(s.by_type.get(t, {}).get(k)) for t in types for k in report.ks))
     return table
+
+
+def print_report(console: Console, report: EvalReport) -> None:
+    console.print(score_table(report))
+    by_type = type_table(report)
+    if by_type is not None:
+        console.print(by_type)
+    for note in report.notes:
+        console.print(f"note: {note}", markup=False)

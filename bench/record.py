@@ -1,0 +1,34 @@
+"""What every benchmark shares: the machine line, and appending a table to docs/benchmarks.md."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import platform
+import sys
+from pathlib import Path
+
+from rich.console import Console
+
+BENCHMARKS = Path("docs/benchmarks.md")
+
+
+def machine() -> str:
+    cpu = "unknown cpu"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem_gb = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return f"{os.cpu_count()} cores, {cpu}, {mem_gb:.0f} GiB, Python {platform.python_version()}"
+
+
+def record(title: str, module: str, console: Console, remark: str = "") -> None:
+    """Append what `console` printed under a dated heading, with the machine and the exact command."""
+    command = f"`.venv/bin/python -m {module} {' '.join(sys.argv[1:])}`"
+    with BENCHMARKS.open("a", encoding="utf-8") as handle:
+        handle.write(f"\n### {title}, {dt.date.today().isoformat()}\n\nMachine: {machine()}. Command: {command}"
+                     f"{'. ' + remark if remark else ''}\n\n```\n{console.export_text()}```\n")
