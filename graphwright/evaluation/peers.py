@@ -107,11 +107,13 @@ class Neo4jGraphRAGPeers:
         return self._chunks(found.records, "neo4j-graphrag hybrid")
 
 
-def make_peers(store: Neo4jStore) -> tuple[dict[str, Peer], list[str]]:
-    """Every peer that can run here, and a note for each that cannot."""
+def make_peers(store: Neo4jStore) -> tuple[dict[str, Peer], list[str], Callable[[], list[str]]]:
+    """Every peer that can run here, a note for each that cannot, and a callable with the notes the run
+    itself produced (questions neo4j-graphrag's Lucene parser refused)."""
     rows = store.all_chunks()
     peers: dict[str, Peer] = {}
     notes: list[str] = []
+    graphrag: Neo4jGraphRAGPeers | None = None
     try:
         corpus = CorpusPeers(rows)
         peers["peer: bm25 (rank_bm25)"] = corpus.bm25
@@ -124,4 +126,11 @@ def make_peers(store: Neo4jStore) -> tuple[dict[str, Peer], list[str]]:
         peers["neo4j-graphrag HybridRetriever"] = graphrag.hybrid
     except PeersNotInstalledError as exc:
         notes.append(str(exc))
-    return peers, notes
+
+    def after() -> list[str]:
+        if graphrag is None or not graphrag.escaped_retries:
+            return []
+        return [f"neo4j-graphrag HybridRetriever: {graphrag.escaped_retries} question(s) refused by Lucene as "
+                "written, retried with special characters escaped"]
+
+    return peers, notes, after

@@ -165,7 +165,7 @@ def evaluate(rag: GraphRAG, dataset: Dataset, modes: list[str], ks: list[int], p
     if peers:
         from graphwright.evaluation.peers import make_peers
 
-        found, peer_notes = make_peers(rag.store)
+        found, peer_notes, after = make_peers(rag.store)
         notes += peer_notes
         for name, peer in found.items():
             tally = _Tally(ks)
@@ -177,5 +177,6 @@ def evaluate(rag: GraphRAG, dataset: Dataset, modes: list[str], ks: list[int], p
                 if progress:
                     progress(name, index + 1, total)
             systems.append(tally.scores(name, "peer"))
+        notes += after()
         notes.append("peer latency excludes embedding the question (precomputed); ours includes it")
     return EvalReport(dataset=dataset.name, questions=total, ks=ks, systems=systems, notes=notes)
