@@ -14,7 +14,7 @@ from graphwright.graph_store import Neo4jStore
 from graphwright.graph_store.queries import MetadataFilter
 from graphwright.graph_store.schema import SchemaPlan
 from graphwright.llm import LLMClient, Usage
-from graphwright.models import Evidence, IngestReport, SearchResult
+from graphwright.models import EntityProfile, EntityRef, Evidence, GraphStats, IngestReport, SearchResult
 from graphwright.pipeline import IngestPipeline, ProgressCallback
 from graphwright.search.filters import parse_filter
 
@@ -132,6 +132,41 @@ class GraphRAG:
 
     def stats(self) -> dict[str, int]:
         return self.store.counts()
+
+    def inspect(self) -> GraphStats:
+        """Counts, entities and relations by type, communities by level, index states and, for the local
+        server, the database's size on disk."""
+        types = self.store.type_counts()
+        store_dir = self.settings.home / "neo4j" / "data" / "databases" / self.settings.neo4j_database
+        size = sum(f.stat().st_size for f in store_dir.rglob("*") if f.is_file()) if store_dir.is_dir() else None
+        indexes = [{k: row.get(k) for k in ("name", "type", "labelsOrTypes", "properties", "state",
+                                             "populationPercent")} for row in self.store.indexes()]
+        return GraphStats(counts=self.store.counts(), entity_types=types["entities"],
+                          relation_types=types["relations"],
+                          community_levels={r["level"]: r["communities"] for r in self.store.community_levels()},
+                          indexes=indexes, store_bytes=size)
+
+    def entity(self, name: str, relations: int = 25) -> EntityProfile | None:
+        """The entity a name means (exact name first, else the closest name, misspellings forgiven) with its
+        relations, sources and communities; None when no name is close (meaning alone is not enough here:
+        every entity is the nearest vector of something)."""
+        from graphwright.search.linking import EntityLinker
+        from graphwright.search.local import relation_refs
+
+        linker = EntityLinker(self.store)
+        found = linker.exact(name)[0] or [e for e in linker.link(name, self.embedder.embed([name])[0], 3)[0]
+                                          if e.how == "fulltext"]
+        if not found:
+            return None
+        profile = self.store.entity_profile(found[0].id)
+        if profile is None:
+            return None
+        ref = EntityRef(id=profile["id"], name=profile["name"], type=profile["type"],
+                        description=profile["description"], how=found[0].how)
+        return EntityProfile(entity=ref, labels=profile["labels"], aliases=profile["aliases"],
+                             degree=profile["degree"],
+                             relations=relation_refs(self.store.entity_relations(ref.id, relations)),
+                             sources=self.store.entity_sources(ref.id), communities=profile["communities"])
 
     # --- search ------------------------------------------------------------------------------------------
     def search(self, question: str, mode: SearchMode = "hybrid", k: int | None = None,

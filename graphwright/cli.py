@@ -437,21 +437,135 @@ def delete(document_id: str) -> None:
 
 
 @main.command()
-def stats() -> None:
-    """Count documents, chunks and links in the graph.
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+def stats(as_json: bool) -> None:
+    """Documents, chunks, entities by type, relations by type, communities by level, index states and the
+    database size on disk (local server).
 
     \b
     Example:
       graphwright stats
+      graphwright stats --json
     """
-    with _graph() as rag:
-        counts = rag.stats()
     from rich.table import Table
 
-    table = Table("what", "count")
-    for key, value in counts.items():
-        table.add_row(key, str(value))
-    _console().print(table)
+    with _graph() as rag:
+        info = rag.inspect()
+    if as_json:
+        click.echo(info.model_dump_json(indent=2))
+        return
+    console = _console()
+    counts = Table("what", "count", title="Graph", title_justify="left")
+    for key, value in info.counts.items():
+        counts.add_row(key, f"{value:,}")
+    if info.store_bytes is not None:
+        counts.add_row("store on disk", f"{info.store_bytes / 2**20:,.1f} MiB")
+    console.print(counts)
+    for title, values in (("Entities by type", info.entity_types), ("Relations by type", info.relation_types),
+                          ("Communities by level", info.community_levels)):
+        if values:
+            table = Table("", "count", title=title, title_justify="left")
+            for key, value in list(values.items())[:25]:
+                table.add_row(str(key), f"{value:,}")
+            if len(values) > 25:
+                table.add_row(f"... {len(values) - 25} more", "")
+            console.print(table)
+    indexes = Table("index", "type", "on", "state", "populated", title="Indexes", title_justify="left")
+    for row in info.indexes:
+        on = f"{','.join(row['labelsOrTypes'] or [])}({','.join(row['properties'] or [])})"
+        indexes.add_row(row["name"], row["type"], on, row["state"], f"{row['populationPercent']:.0f}%")
+    console.print(indexes)
+
+
+@main.group()
+def show() -> None:
+    """Look at one thing in the graph.
+
+    \b
+    Example:
+      graphwright show entity "Wernher von Braun"
+    """
+
+
+@show.command("entity")
+@click.argument("name")
+@click.option("--relations", type=click.IntRange(1, 500), default=25, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the profile as JSON.")
+def show_entity(name: str, relations: int, as_json: bool) -> None:
+    """An entity: type, description, aliases, its typed relations with evidence, the documents that
+    mention it and its communities. NAME is matched by name first (case and punctuation do not matter),
+    then by the closest name and meaning.
+
+    \b
+    Example:
+      graphwright show entity "Wernher von Braun"
+      graphwright show entity nasa --relations 50 --json
+    """
+    from rich.panel import Panel
+    from rich.table import Table
+    from rich.text import Text
+
+    with _graph() as rag:
+        profile = rag.entity(name, relations)
+    if profile is None:
+        _console(stderr=True).print(f"no entity matches {name!r}")
+        sys.exit(EXIT_PARTIAL)
+    if as_json:
+        click.echo(profile.model_dump_json(indent=2))
+        return
+    console = _console()
+    e = profile.entity
+    header = [f"{e.name}  ({e.type}; labels {', '.join(profile.labels) or '-'}; degree {profile.degree})",
+              f"id {e.id}" + ("" if e.how == "exact" else f"  (closest match to {name!r}, by {e.how})")]
+    if profile.aliases:
+        header.append("aliases: " + ", ".join(profile.aliases))
+    if e.description:
+        header.append(e.description)
+    console.print(Panel(Text("\n".join(header)), title="entity", title_align="left"))
+    table = Table("relation", "weight", "evidence", "chunks", title="Relations", title_justify="left")
+    for r in profile.relations:
+        table.add_row(Text(r.render()), f"{r.weight:g}", Text((r.evidence or [r.description])[0][:120]),
+                      Text(", ".join(r.chunk_ids[:2])))
+    console.print(table)
+    sources = Table("document", "chunks", "mentions", "chunk ids", title="Sources", title_justify="left")
+    for row in profile.sources:
+        sources.add_row(Text(row["document_id"]), str(row["chunks"]), str(row["mentions"]),
+                        Text(", ".join(row["chunk_ids"])))
+    console.print(sources)
+    for c in profile.communities:
+        console.print(Text(f"community level {c['level']}: {c['title']} ({c['id']})"))
+
+
+@main.command()
+def browser() -> None:
+    """Print the Neo4j Browser URL and ready Cypher queries to inspect the graph there.
+
+    The queries take parameters; set them in the Browser first, e.g. `:param name => 'NASA'`.
+
+    \b
+    Example:
+      graphwright browser
+    """
+    from urllib.parse import urlparse
+
+    settings = _settings()
+    host = urlparse(settings.neo4j_uri).hostname or "127.0.0.1"
+    console = _console()
+    console.print(f"Neo4j Browser: http://{host}:{settings.http_port}/browser/  "
+                  f"(connect to {settings.neo4j_uri} as {settings.neo4j_user}; password from NEO4J_PASSWORD)")
+    names = []
+    try:
+        with _graph() as rag:
+            names = [t["name"] for t in rag.store.top_entities(2)]
+    except SystemExit:
+        console.print("(the database is not reachable now; the queries below still apply)")
+    first, second = (names + ["NASA", "SpaceX"])[:2] if len(names) < 2 else names[:2]
+    from graphwright.graph_store.queries import BROWSER_QUERIES
+
+    # Plain echo, not rich: a wrapped line would break copy and paste.
+    click.echo(f"\nSet the parameters first:\n  :param name => {first!r}\n  :param other => {second!r}\n")
+    for title, cypher in BROWSER_QUERIES:
+        click.echo(f"// {title}\n{cypher}\n")
 
 
 # --- eval --------------------------------------------------------------------------------------------

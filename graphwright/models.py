@@ -209,3 +209,27 @@ class Relation(BaseModel):
     @property
     def weight(self) -> float:
         return float(sum(self.chunk_weights))
+
+
+class GraphStats(BaseModel):
+    """What `graphwright stats` shows: counts, entities and relations by type, communities by level,
+    index states, and the store's size on disk when the server is the local one."""
+
+    counts: dict[str, int]
+    entity_types: dict[str, int] = Field(default_factory=dict)
+    relation_types: dict[str, int] = Field(default_factory=dict)
+    community_levels: dict[int, int] = Field(default_factory=dict)
+    indexes: list[dict[str, Any]] = Field(default_factory=list)
+    store_bytes: int | None = None
+
+
+class EntityProfile(BaseModel):
+    """An entity, its typed relations with evidence, the documents that mention it, its communities."""
+
+    entity: EntityRef
+    labels: list[str] = Field(default_factory=list)
+    aliases: list[str] = Field(default_factory=list)
+    degree: int = 0
+    relations: list[RelationRef] = Field(default_factory=list)
+    sources: list[dict[str, Any]] = Field(default_factory=list)  # document_id, chunks, mentions, chunk_ids
+    communities: list[dict[str, Any]] = Field(default_factory=list)  # id, level, title

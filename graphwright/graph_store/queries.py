@@ -517,3 +517,44 @@ WITH nodeLabels, propertyName WHERE propertyName IS NOT NULL AND propertyName <>
 RETURN nodeLabels AS labels, collect(DISTINCT propertyName) AS properties
 """
 EXPLAIN_PREFIX = "EXPLAIN "
+
+# --- inspection (stats, show entity) -----------------------------------------------------------------
+ENTITY_TYPE_COUNTS = "MATCH (e:Entity) RETURN e.type AS type, count(*) AS n ORDER BY n DESC, type"
+RELATION_TYPE_COUNTS = """
+MATCH (:Entity)-[r]->(:Entity)
+RETURN type(r) AS type, count(*) AS n ORDER BY n DESC, type
+"""
+ENTITY_PROFILE = """
+MATCH (e:Entity {id: $id})
+OPTIONAL MATCH (e)-[:IN_COMMUNITY]->(c:Community)
+WITH e, c ORDER BY c.level
+RETURN e.id AS id, e.name AS name, e.type AS type, [l IN labels(e) WHERE l <> 'Entity'] AS labels,
+       coalesce(e.description, '') AS description, coalesce(e.aliases, []) AS aliases,
+       coalesce(e.degree, 0) AS degree, collect(c {.id, .level, .title}) AS communities
+"""
+ENTITY_SOURCES = """
+MATCH (c:Chunk)-[m:MENTIONS]->(:Entity {id: $id})
+RETURN c.document_id AS document_id, count(c) AS chunks, sum(coalesce(m.count, 1)) AS mentions,
+       collect(c.id)[..3] AS chunk_ids
+ORDER BY mentions DESC, document_id
+LIMIT $limit
+"""
+
+# Printed by `graphwright browser` for users to run in Neo4j Browser (with :param name / :param other).
+BROWSER_QUERIES = [
+    ("An entity's neighbourhood",
+     "MATCH (e:Entity {name: $name})-[r]-(n:Entity) RETURN e, r, n LIMIT 50"),
+    ("The evidence of its relations",
+     "MATCH (e:Entity {name: $name})-[r]-(n:Entity)\n"
+     "RETURN e.name, type(r), n.name, r.weight, r.evidence, r.chunk_ids"),
+    ("Its passages and documents",
+     "MATCH (d:Document)<-[:PART_OF]-(c:Chunk)-[:MENTIONS]->(e:Entity {name: $name}) RETURN d, c, e LIMIT 25"),
+    ("A community's members",
+     "MATCH (c:Community)<-[:IN_COMMUNITY]-(e:Entity {name: $name})\nWITH c ORDER BY c.level LIMIT 1\n"
+     "MATCH (c)<-[:IN_COMMUNITY]-(m:Entity) OPTIONAL MATCH (m)-[r]-(m2:Entity)-[:IN_COMMUNITY]->(c)\n"
+     "RETURN c, m, r, m2 LIMIT 100"),
+    ("The path between two entities",
+     "MATCH p = SHORTEST 1 (a:Entity {name: $name}) (()-[]-(:Entity)){1,4} (b:Entity {name: $other})\n"
+     "RETURN p"),
+    ("The lexical layer", "MATCH (d:Document)<-[:PART_OF]-(c:Chunk) RETURN d, c LIMIT 50"),
+]

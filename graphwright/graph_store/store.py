@@ -410,3 +410,16 @@ class Neo4jStore:
                   "- between entities (properties weight, description, evidence, chunk_ids): "
                   + ", ".join(types[:200])]
         return "\n".join(lines)
+
+    # --- inspection ----------------------------------------------------------------------------------
+    def type_counts(self) -> dict[str, dict[str, int]]:
+        """Entities by type and relations by type."""
+        return {"entities": {r["type"]: r["n"] for r in self._read(q.ENTITY_TYPE_COUNTS)},
+                "relations": {r["type"]: r["n"] for r in self._read(q.RELATION_TYPE_COUNTS)}}
+
+    def entity_profile(self, entity_id: str) -> dict[str, Any] | None:
+        rows = self._read(q.ENTITY_PROFILE, id=entity_id)
+        return rows[0] if rows else None
+
+    def entity_sources(self, entity_id: str, limit: int = 20) -> list[dict[str, Any]]:
+        return self._read(q.ENTITY_SOURCES, id=entity_id, limit=limit)
