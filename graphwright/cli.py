@@ -660,9 +660,12 @@ def eval_command(dataset: Path, modes: str, ks: list[int], peers: bool, load_cor
 @click.option("--no-llm", is_flag=True, help="Return the retrieval even when an LLM is configured.")
 @click.option("--show-context", is_flag=True, help="Also print the context sections the answer was built from.")
 @click.option("-v", "--verbose", is_flag=True, help="Print the trace: routing, tool calls, hops, attempts.")
+@click.option("--graph", "graph_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write a self-contained HTML view (opens offline) of the entities, relations and paths used.")
 @click.option("--json", "as_json", is_flag=True, help="Print the SearchResult as JSON.")
 def query(question: str, mode: str, k: int | None, where: tuple[str, ...], level: int | None, source: str | None,
-          target: str | None, hyde: bool, no_llm: bool, show_context: bool, verbose: bool, as_json: bool) -> None:
+          target: str | None, hyde: bool, no_llm: bool, show_context: bool, verbose: bool, graph_file: Path | None,
+          as_json: bool) -> None:
     """Answer a question from the graph, citing the chunks, entities, relations and communities used.
 
     \b
@@ -671,7 +674,7 @@ def query(question: str, mode: str, k: int | None, where: tuple[str, ...], level
       graphwright query "reusable boosters" --where category=rockets --where year>=2015 --json
       graphwright query "What did Wernher von Braun work on?" --mode local --show-context
       graphwright query "What are the main themes of these documents?" --mode global
-      graphwright query "How is Jeff Bezos connected to NASA?" --mode path
+      graphwright query "How is Jeff Bezos connected to NASA?" --mode path --graph answer.html
       graphwright query "Who designed the rocket that launched Apollo 11?" --mode auto --verbose
       graphwright query "Which agency built the rocket that flew Apollo 11?" --mode agent --verbose
     """
@@ -689,6 +692,11 @@ def query(question: str, mode: str, k: int | None, where: tuple[str, ...], level
                                 level=level, source=source, target=target, hyde=hyde)
         except ValueError as exc:
             raise click.UsageError(str(exc)) from exc
+    if graph_file is not None:
+        from graphwright.answer_graph import answer_graph_html
+
+        graph_file.write_text(answer_graph_html(result), encoding="utf-8")
+        _console(stderr=True).print(f"answer graph written to {graph_file}")
     if as_json:
         click.echo(result.model_dump_json(indent=2))
         return

@@ -16,5 +16,16 @@ if ! .venv/bin/python -c "import graphwright, pytest, ruff" 2>/dev/null \
   .venv/bin/python -m pip install --quiet -e '.[dev]'
   touch .venv/.graphwright-installed
 fi
+if ! command -v chromium >/dev/null 2>&1; then
+  # Only the browser tests use it (screenshots of the Neo4j Browser and of answer graphs).
+  echo "==> installing Debian's chromium for the browser tests"
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get install -y -q chromium >/dev/null 2>&1 \
+      || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium >/dev/null 2>&1; } \
+      || echo "warning: could not install chromium; the browser tests will be skipped"
+  else
+    echo "warning: chromium is missing (install Debian's chromium package); the browser tests will be skipped"
+  fi
+fi
 echo "==> building the local Neo4j (Maven; first time downloads Neo4j Community)"
 .venv/bin/graphwright db build
