@@ -122,13 +122,15 @@ class GraphRAG:
             self.build_communities()
         return removed
 
-    def build_communities(self, max_cluster_size: int = 10, seed: int = 42):  # noqa: ANN201 - CommunityRun
+    def build_communities(self, max_cluster_size: int = 10, seed: int = 42,  # noqa: ANN201 - CommunityRun
+                          progress: ProgressCallback | None = None):
         """Hierarchical Leiden over the entity graph plus a report per community; unchanged communities
         keep their reports. With an LLM configured the reports are written by it, else extractive."""
         from graphwright.communities.upkeep import CommunityBuilder
 
         self.init()
-        return CommunityBuilder(self.store, self.embedder, self.settings, self.llm).build(max_cluster_size, seed)
+        builder = CommunityBuilder(self.store, self.embedder, self.settings, self.llm)
+        return builder.build(max_cluster_size, seed, progress)
 
     def stats(self) -> dict[str, int]:
         return self.store.counts()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -334,15 +335,23 @@ def communities() -> None:
 @click.option("--max-cluster-size", default=10, show_default=True, type=click.IntRange(2, 100_000),
               help="Communities larger than this are split into a deeper level.")
 @click.option("--seed", default=42, show_default=True, help="Same graph and seed give the same communities.")
-def communities_build(max_cluster_size: int, seed: int) -> None:
+@click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
+@click.option("--json", "as_json", is_flag=True, help="Print the run's figures as JSON.")
+def communities_build(max_cluster_size: int, seed: int, quiet: bool = False, as_json: bool = False) -> None:
     """Detect communities and write a report for each new or changed one.
 
     \b
     Example:
       graphwright communities build --max-cluster-size 10 --seed 42
+      graphwright communities build -q --json
     """
-    with _graph() as rag, _console().status("Detecting communities and writing reports..."):
-        run = rag.build_communities(max_cluster_size, seed)
+    import dataclasses
+
+    with _graph() as rag, _progress(not quiet and not as_json) as progress:
+        run = rag.build_communities(max_cluster_size, seed, progress)
+    if as_json:
+        click.echo(json.dumps(dataclasses.asdict(run), indent=2))
+        return
     _print_community_run(run)
 
 
@@ -417,7 +426,7 @@ def index(ctx: click.Context, paths: tuple[Path, ...], extractor: str | None, ma
     except SystemExit as exc:
         if exc.code not in (0, None, EXIT_PARTIAL):
             raise
-    ctx.invoke(communities_build, max_cluster_size=max_cluster_size, seed=seed)
+    ctx.invoke(communities_build, max_cluster_size=max_cluster_size, seed=seed, quiet=quiet)
 
 
 @main.command()

@@ -7,6 +7,7 @@ communities that replace an old one at the same level (at least half the members
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -53,14 +54,19 @@ class CommunityBuilder:
                  llm: LLMClient | None = None) -> None:
         self.store, self.embedder, self.settings, self.llm = store, embedder, settings, llm
 
-    def build(self, max_cluster_size: int = 10, seed: int = 42) -> CommunityRun:
+    def build(self, max_cluster_size: int = 10, seed: int = 42,
+              progress: Callable[[str, int, int], None] | None = None) -> CommunityRun:
+        """`progress(stage, done, total)` is told about detect, reports, embed and write as they go."""
         run = CommunityRun()
+        tell = progress or (lambda stage, done, total: None)
+        tell("detect", 0, 1)
         started = time.perf_counter()
         edges = self.store.entity_edges()
         detected = detect(edges, max_cluster_size, seed)
         connected = {n for a, b, _ in edges for n in (a, b)}
         run.isolated_entities = len(set(self.store.entity_ids()) - connected)
         run.detect_seconds = time.perf_counter() - started
+        tell("detect", 1, 1)
 
         existing = {row["id"]: row for row in self.store.community_catalog()}
         new_ids = {c.id for c in detected}
@@ -80,7 +86,7 @@ class CommunityBuilder:
             run.levels[c.level] = run.levels.get(c.level, 0) + 1
 
         started = time.perf_counter()
-        reports = self._reports(created, existing, run)
+        reports = self._reports(created, existing, run, tell)
         rows = [{"id": c.id, "level": c.level, "size": len(c.members), "member_hash": c.member_hash,
                  "members": c.members, "title": reports[c.id].title, "summary": reports[c.id].summary,
                  "findings": findings_json(reports[c.id]), "rating": reports[c.id].rating,
@@ -88,20 +94,24 @@ class CommunityBuilder:
                  "cited_chunks": reports[c.id].cited_chunks} for c in created]
         run.report_seconds = time.perf_counter() - started
         started = time.perf_counter()
+        tell("embed", 0, 1)
         # Title and the start of the summary: embedding dominates the cost of many small communities.
         vectors = self.embedder.embed([f"{r['title']}. {r['summary']}"[:200] for r in rows]) if rows else []
         run.embed_seconds = time.perf_counter() - started
+        tell("embed", 1, 1)
 
+        tell("write", 0, 1)
         started = time.perf_counter()
         self.store.write_communities(
             removed, rows, [{"id": r["id"], "embedding": v} for r, v in zip(rows, vectors)],
             [{"entity": m, "community": c.id} for c in detected for m in c.members],
             [{"parent": c.parent, "child": c.id} for c in detected if c.parent])
         run.write_seconds = time.perf_counter() - started
+        tell("write", 1, 1)
         return run
 
     def _reports(self, created: list[DetectedCommunity], existing: dict[str, dict[str, Any]],
-                 run: CommunityRun) -> dict[str, Report]:
+                 run: CommunityRun, tell: Callable[[str, int, int], None]) -> dict[str, Report]:
         context: dict[str, dict[str, Any]] = {}
         for start in range(0, len(created), _CONTEXT_BATCH):
             part = created[start:start + _CONTEXT_BATCH]
@@ -120,6 +130,7 @@ class CommunityBuilder:
             for c, report in zip(batch, made):
                 reports[c.id] = report
                 summaries[c.id] = {"title": report.title, "summary": report.summary}
+            tell("reports", len(reports), len(created))
         return reports
 
     @staticmethod

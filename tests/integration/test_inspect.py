@@ -53,3 +53,13 @@ def test_browser_prints_queries_that_run(world, cli_env, tmp_path: Path) -> None
         assert cypher in out.stdout
         rows = world.store._read(cypher, name="Falcon Ventures", other="Acme Corp")
         assert rows, f"{title} returned nothing on the test graph"
+
+
+def test_communities_build_quiet_json_and_progress(world, cli_env, tmp_path: Path) -> None:  # noqa: F811
+    out = run(["communities", "build", "-q", "--json"], cli_env, tmp_path)
+    assert out.returncode == 0, out.stderr
+    figures = json.loads(out.stdout)
+    assert figures["kept"] == sum(figures["levels"].values()) and figures["created"] == 0  # nothing changed
+    assert out.stderr == ""  # quiet: no progress bars
+    shown = run(["communities", "build"], cli_env, tmp_path)
+    assert "detect" in shown.stderr and "write" in shown.stderr and "Communities:" in shown.stdout
