@@ -210,20 +210,21 @@ class GraphRAG:
         _ = self.embedder.dimension  # loads the model once per GraphRAG; timed apart from the query
         timings["load_model_ms"] = (time.perf_counter() - started) * 1000
 
-        started = time.perf_counter()
-        embedding = self.embedder.embed([question])[0]
-        timings["embed_ms"] = (time.perf_counter() - started) * 1000
-
         llm = self.llm if generate else None
         if llm is not None:
             llm.usage = Usage()  # token use of this question only
+        if mode in ("agent", "multihop", "corrective", "cypher"):
+            # Their retrievals embed what they search for (sub-questions, rewrites, tool queries).
+            return self._agentic(mode, question, k, llm, timings)
+
+        started = time.perf_counter()
+        embedding = self.embedder.embed([question])[0]
+        timings["embed_ms"] = (time.perf_counter() - started) * 1000
         trace = []
         if hyde:
             embedding, step = self._hyde(question, embedding)
             trace.append(step)
         started = time.perf_counter()
-        if mode in ("agent", "multihop", "corrective", "cypher"):
-            return self._agentic(mode, question, k, llm, timings)
         if mode not in GRAPH_MODES:
             chunks = self._retriever(mode).retrieve(question, k, filters or None, embedding=embedding)
             timings["retrieve_ms"] = (time.perf_counter() - started) * 1000
