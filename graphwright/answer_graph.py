@@ -104,3 +104,23 @@ margin-right:4px;vertical-align:middle}} pre{{white-space:pre-wrap;background:#f
 <h2>Cited passages</h2><ul>{passages or "<li>none</li>"}</ul>
 </body></html>
 """
+
+
+def evidence_browser_query(result: SearchResult, max_entities: int = 25) -> str:
+    """The Cypher that shows this answer's evidence in Neo4j Browser: the passages it cites (or ranked first),
+    their documents, the entities of its relations and the communities it used."""
+    from graphwright.graph_store.queries import evidence_browser_query as build
+
+    cited = {kind: [c.id for c in result.citations if c.kind == kind] for kind in ("chunk", "entity", "community")}
+    chunks = cited["chunk"] or [c.chunk_id for c in result.chunks[:5]]
+    entities = cited["entity"] + [e for r in result.relations for e in (r.source_id, r.target_id)]
+    entities += [e.id for e in result.entities]
+    communities = cited["community"] or [c.id for c in result.communities]
+    return build(chunks, list(dict.fromkeys(entities))[:max_entities], communities)
+
+
+def browser_url(http_base: str, cypher: str) -> str:
+    """A Neo4j Browser link that opens with `cypher` in the editor (the user presses Run once connected)."""
+    from urllib.parse import quote
+
+    return f"{http_base.rstrip('/')}/?cmd=edit&arg={quote(cypher, safe='')}"

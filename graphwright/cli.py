@@ -232,20 +232,20 @@ def _parse_meta(values: tuple[str, ...]) -> dict[str, Any]:
 
 
 @contextmanager
-def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]:
+def _progress(enabled: bool) -> Iterator[Callable[..., None] | None]:
     if not enabled:
         yield None
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     with Progress(TextColumn("{task.description:<10}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=_console(stderr=True), transient=False) as bar:
+                  TextColumn("{task.fields[detail]}"), console=_console(stderr=True), transient=False) as bar:
         tasks: dict[str, Any] = {}
 
-        def update(stage: str, done: int, total: int) -> None:
+        def update(stage: str, done: int, total: int, detail: str = "") -> None:
             if stage not in tasks:
-                tasks[stage] = bar.add_task(stage, total=total)
-            bar.update(tasks[stage], completed=done, total=total)
+                tasks[stage] = bar.add_task(stage, total=total, detail=detail)
+            bar.update(tasks[stage], completed=done, total=total, detail=detail)
 
         yield update
 
@@ -545,6 +545,12 @@ def show_entity(name: str, relations: int, as_json: bool) -> None:
         console.print(Text(f"community level {c['level']}: {c['title']} ({c['id']})"))
 
 
+def _browser_base(settings: Settings) -> str:
+    from urllib.parse import urlparse
+
+    return f"http://{urlparse(settings.neo4j_uri).hostname or '127.0.0.1'}:{settings.http_port}/browser/"
+
+
 @main.command()
 def browser() -> None:
     """Print the Neo4j Browser URL and ready Cypher queries to inspect the graph there.
@@ -555,12 +561,9 @@ def browser() -> None:
     Example:
       graphwright browser
     """
-    from urllib.parse import urlparse
-
     settings = _settings()
-    host = urlparse(settings.neo4j_uri).hostname or "127.0.0.1"
     console = _console()
-    console.print(f"Neo4j Browser: http://{host}:{settings.http_port}/browser/  "
+    console.print(f"Neo4j Browser: {_browser_base(settings)}  "
                   f"(connect to {settings.neo4j_uri} as {settings.neo4j_user}; password from NEO4J_PASSWORD)")
     names = []
     try:
@@ -710,6 +713,12 @@ def query(question: str, mode: str, k: int | None, where: tuple[str, ...], level
         click.echo(result.model_dump_json(indent=2))
         return
     _print_result(result, show_context, verbose)
+    from graphwright.answer_graph import browser_url, evidence_browser_query
+
+    cypher = evidence_browser_query(result)
+    # Plain echo, not rich: a wrapped line would break the link and copy and paste.
+    click.echo(f"\nThis answer's evidence in Neo4j Browser (connect, then press Run):\n"
+               f"  {browser_url(_browser_base(_settings()), cypher)}\n\n{cypher}")
 
 
 def _print_result(result: Any, show_context: bool = False, verbose: bool = False) -> None:

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from graphwright.config import Settings
 from graphwright.embeddings import Embedder
@@ -20,8 +20,12 @@ from graphwright.extraction.resolution import EntityIndex, Resolver
 from graphwright.graph_store import GraphStoreError, Neo4jStore
 from graphwright.models import Chunk, ChunkExtraction, Document, Entity, FileFailure, IngestReport, Relation
 
-# (stage, done, total): the CLI turns this into rich progress bars; the Python API may pass nothing.
-ProgressCallback = Callable[[str, int, int], None]
+
+class ProgressCallback(Protocol):
+    """(stage, done, total, detail): the CLI turns this into rich progress bars; the Python API may pass
+    nothing. `detail` is a short live figure, e.g. LLM calls and tokens during extraction."""
+
+    def __call__(self, stage: str, done: int, total: int, detail: str = "") -> None: ...
 
 # Chunks embedded together: big enough to keep the encoder busy, small enough to bound memory.
 _EMBED_GROUP_CHUNKS = 256
@@ -93,7 +97,7 @@ class IngestPipeline:
                progress: ProgressCallback | None = None) -> IngestReport:
         started = time.perf_counter()
         report = IngestReport()
-        notify = progress or (lambda stage, done, total: None)
+        notify: ProgressCallback = progress or (lambda stage, done, total, detail="": None)
         loaded = load_paths(paths, base or Path.cwd(), metadata, glob, text_field, self.settings.max_file_bytes)
         report.failures.extend(loaded.failures)
         report.warnings.extend(loaded.warnings)
@@ -140,12 +144,14 @@ class IngestPipeline:
             entities: list[Entity] = []
             relations: list[Relation] = []
             if self.extractor is not None and index is not None:
-                extractions = self.extractor.extract_many([(c.id, c.text) for _, chunks in group for c in chunks])
+                extractions = self.extractor.extract_many(
+                    [(c.id, c.text) for _, chunks in group for c in chunks],
+                    lambda n, base=extracted: notify("extract", base + n, total_chunks, self._usage_line()))
                 self._record_failures(group, extractions, report)
                 entities, relations = self.resolver.resolve([x for x in extractions if x.error is None], index)
                 self._embed_entities([e for e in entities if e.id not in index.embedded])
                 extracted += len(texts)
-                notify("extract", extracted, total_chunks)
+                notify("extract", extracted, total_chunks, self._usage_line())
             self._write_group(group, report, entities, relations)
             if index is not None:
                 index.embedded.update(e.id for e in entities if e.embedding is not None)
@@ -154,6 +160,13 @@ class IngestPipeline:
             report.llm_usage = self.extractor.usage()
         report.seconds = time.perf_counter() - started
         return report
+
+    def _usage_line(self) -> str:
+        usage = self.extractor.usage() if self.extractor is not None else {}
+        if not usage:
+            return ""
+        tokens = usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0)
+        return f"LLM {usage.get('calls', 0):.0f} calls ({usage.get('cached', 0):.0f} cached), {tokens:,.0f} tokens"
 
     @staticmethod
     def _record_failures(group: list[tuple[Document, list[Chunk]]], extractions: list[ChunkExtraction],

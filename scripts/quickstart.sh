@@ -34,5 +34,6 @@ for args in \
   $gw query "$question" --mode "$mode" --k 3
 done
 echo
-echo "Neo4j Browser: http://127.0.0.1:7474/browser/  (user neo4j, password from NEO4J_PASSWORD; local default graphwright-local)"
+echo "See an answer's evidence in Neo4j Browser: open the link printed under it, connect as user neo4j"
+echo "(password from NEO4J_PASSWORD; local default graphwright-local) and press Run. More queries: .venv/bin/graphwright browser"
 echo "Stop the server with: .venv/bin/graphwright db stop"

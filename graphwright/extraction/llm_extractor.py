@@ -7,6 +7,8 @@ Answers are cached on disk by the client, so re-indexing unchanged text makes no
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from importlib import resources
@@ -105,9 +107,22 @@ class LLMExtractor:
             "{descriptions}", "\n".join(f"- {d}" for d in descriptions))
         return self.llm.chat([{"role": "user", "content": body}]).text.strip()
 
-    def extract_many(self, chunks: list[tuple[str, str]]) -> list[ChunkExtraction]:
+    def extract_many(self, chunks: list[tuple[str, str]],
+                     on_done: Callable[[int], None] | None = None) -> list[ChunkExtraction]:
+        finished = 0
+        lock = threading.Lock()
+
+        def one(pair: tuple[str, str]) -> ChunkExtraction:
+            nonlocal finished
+            result = self.extract(*pair)
+            if on_done is not None:
+                with lock:  # the progress bar is told from one thread at a time, in order
+                    finished += 1
+                    on_done(finished)
+            return result
+
         with ThreadPoolExecutor(max_workers=self.settings.llm_concurrency) as pool:
-            return list(pool.map(lambda pair: self.extract(*pair), chunks))
+            return list(pool.map(one, chunks))
 
     def _ask(self, messages: list[dict[str, str]]) -> tuple[_LLMGraph, str]:
         """One question; an unreadable reply is re-asked once with the parse error."""

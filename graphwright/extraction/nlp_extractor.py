@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -240,8 +241,14 @@ class NLPExtractor:
                 out.append((pair.word, f"#zh:{kinds[pair.flag]}"))
         return out
 
-    def extract_many(self, chunks: list[tuple[str, str]]) -> list[ChunkExtraction]:
-        return [self.extract(chunk_id, text) for chunk_id, text in chunks]
+    def extract_many(self, chunks: list[tuple[str, str]],
+                     on_done: Callable[[int], None] | None = None) -> list[ChunkExtraction]:
+        results = []
+        for chunk_id, text in chunks:
+            results.append(self.extract(chunk_id, text))
+            if on_done is not None and len(results) % 32 == 0:
+                on_done(len(results))
+        return results
 
     def usage(self) -> dict[str, float]:
         return {}

@@ -3,6 +3,7 @@ pieces formatted into a query (index dimension, filter operators) come from allo
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -539,6 +540,24 @@ RETURN c.document_id AS document_id, count(c) AS chunks, sum(coalesce(m.count, 1
 ORDER BY mentions DESC, document_id
 LIMIT $limit
 """
+
+_BROWSER_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,200}$")
+
+
+def evidence_browser_query(chunk_ids: list[str], entity_ids: list[str], community_ids: list[str]) -> str:
+    """A Cypher query, for a person to run in Neo4j Browser, that shows one answer's evidence: its chunks with
+    their documents, entities and communities. The Browser draws the relationships among returned nodes
+    (MENTIONS, typed relations, IN_COMMUNITY) itself. The ids are our own generated ids; anything else is
+    dropped, so no document text is ever formatted into the query."""
+
+    def listed(ids: list[str]) -> str:
+        return "[" + ", ".join(f"'{i}'" for i in dict.fromkeys(ids) if _BROWSER_ID.match(i)) + "]"
+
+    return (f"MATCH (n) WHERE (n:Chunk AND n.id IN {listed(chunk_ids)})\n"
+            f"  OR (n:Entity AND n.id IN {listed(entity_ids)})\n"
+            f"  OR (n:Community AND n.id IN {listed(community_ids)})\n"
+            "OPTIONAL MATCH (n:Chunk)-[p:PART_OF]->(d:Document)\nRETURN n, p, d")
+
 
 # Printed by `graphwright browser` for users to run in Neo4j Browser (with :param name / :param other).
 BROWSER_QUERIES = [

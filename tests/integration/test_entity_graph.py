@@ -113,7 +113,7 @@ class ScriptedExtractor:
     def __init__(self, entities: list[ExtractedEntity], relations: list[ExtractedRelation]) -> None:
         self.entities, self.relations = entities, relations
 
-    def extract_many(self, chunks: list[tuple[str, str]]) -> list[ChunkExtraction]:
+    def extract_many(self, chunks: list[tuple[str, str]], on_done=None) -> list[ChunkExtraction]:
         return [ChunkExtraction(chunk_id=cid, entities=self.entities, relations=self.relations)
                 for cid, _ in chunks]
 

@@ -183,3 +183,23 @@ def test_descriptions_from_several_chunks_are_summarized_by_the_llm(llm_graph, s
     assert "- A mathematician." in asked and "- Wrote the first program." in asked
     rows = llm_graph.store._read("MATCH (e:Entity {name: 'Ada Lovelace'}) RETURN e.description AS d")
     assert rows == [{"d": "Ada Lovelace was a mathematician who wrote the first program."}]
+
+
+def test_ingest_progress_shows_live_llm_calls_and_tokens(rag, stub, cli_env, tmp_path: Path) -> None:
+    from tests.integration.test_cli import run
+
+    stub.default = extractor_reply(json.dumps(GOOD))
+    env = {**cli_env, "OPENAI_BASE_URL": stub.base_url, "OPENAI_API_KEY": "sk-test-not-a-secret",
+           "GRAPHWRIGHT_LLM_MODEL": "stub-model", "GRAPHWRIGHT_LLM_GLEANINGS": "0"}
+    folder = _corpus(tmp_path)
+    (folder / "babbage.md").write_text("Charles Babbage designed the Difference Engine in London.", encoding="utf-8")
+    out = run(["ingest", str(folder), "--extractor", "llm"], env, tmp_path)
+    assert out.returncode == 0, out.stderr
+    # Two chunks, one call each (no gleaning) at 100 + 40 tokens: the extract bar's last state says so.
+    extract_line = next(line for line in out.stderr.splitlines() if line.startswith("extract"))
+    assert "2/2" in extract_line and "LLM 2 calls (0 cached), 280 tokens" in extract_line, out.stderr
+    quiet = run(["ingest", str(folder), "--extractor", "llm", "--quiet"], env, tmp_path)
+    assert quiet.returncode == 0 and "extract" not in quiet.stderr
+    as_json = run(["ingest", str(folder), "--extractor", "llm", "--json"], env, tmp_path)
+    assert json.loads(as_json.stdout)["documents_unchanged"] == 2 and "extract" not in as_json.stderr
+    assert "sk-test-not-a-secret" not in out.stdout + out.stderr + quiet.stderr + as_json.stdout  # never echoed

@@ -122,3 +122,11 @@ def test_name_query_adds_fuzzy_variants_of_long_words_only() -> None:
     assert name_query("Where is Armstong?") == "name:(Where is Armstong\\?) OR name:(Armstong~1)"
     assert name_query("who is he") == "name:(who is he)"
     assert name_query("???") == "name:(\\?\\?\\?)"
+
+
+def test_browser_evidence_query_keeps_only_generated_ids() -> None:
+    from graphwright.graph_store.queries import evidence_browser_query
+
+    cypher = evidence_browser_query(["c_1", "x'}) DETACH DELETE n //"], ["e_2", "e_2"], ["L1-3"])
+    assert "['c_1']" in cypher and "['e_2']" in cypher and "['L1-3']" in cypher
+    assert "DELETE" not in cypher
