@@ -148,6 +148,12 @@ class GraphRAG:
                           community_levels={r["level"]: r["communities"] for r in self.store.community_levels()},
                           indexes=indexes, store_bytes=size)
 
+    def check(self) -> dict[str, dict[str, Any]]:
+        """Rules of the graph model some element breaks ({} when the graph is consistent): documents with a
+        wrong number of chunks, chunks without a document or embedding, entities nothing mentions, relations
+        citing missing chunks, duplicate entity names."""
+        return self.store.integrity_problems()
+
     def entity(self, name: str, relations: int = 25) -> EntityProfile | None:
         """The entity a name means (exact name first, else the closest name, misspellings forgiven) with its
         relations, sources and communities; None when no name is close (meaning alone is not enough here:

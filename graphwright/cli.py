@@ -446,6 +446,32 @@ def delete(document_id: str) -> None:
 
 
 @main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
+def check(as_json: bool) -> None:
+    """Check the graph's consistency (after a crash, a kill or writes made outside graphwright); exit 1
+    when a rule is broken.
+
+    \b
+    Example:
+      graphwright check
+    """
+    from rich.text import Text
+
+    with _graph() as rag:
+        problems = rag.check()
+    if as_json:
+        click.echo(json.dumps(problems, indent=2))
+    elif not problems:
+        _console().print("Graph is consistent: every document has all its chunks, every chunk its document "
+                         "and embedding, every entity a mention, every relation its evidence.")
+    else:
+        for rule, row in problems.items():
+            _console().print(Text(f"{row['n']} {rule}: {', '.join(map(str, row['examples']))}"))
+    if problems:
+        raise SystemExit(1)
+
+
+@main.command()
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 def stats(as_json: bool) -> None:
     """Documents, chunks, entities by type, relations by type, communities by level, index states and the

@@ -60,6 +60,9 @@ class Settings(BaseSettings):
     chunk_size: int = Field(128, ge=20, description="target tokens per chunk")
     chunk_overlap: int = Field(24, ge=0, description="tokens carried over between neighbouring chunks")
     write_batch_size: int = Field(500, ge=1)
+    # Chunks embedded, extracted and committed together: big enough to keep the encoder busy, small
+    # enough to bound memory; documents never straddle two groups, so each lands whole in one commit.
+    ingest_group_chunks: int = Field(256, ge=1, description="chunks per embedding batch and transaction")
     max_file_bytes: int = Field(50 * 1024 * 1024, ge=1)
     fulltext_analyzer: str = "standard-no-stop-words"
 

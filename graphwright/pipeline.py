@@ -27,8 +27,6 @@ class ProgressCallback(Protocol):
 
     def __call__(self, stage: str, done: int, total: int, detail: str = "") -> None: ...
 
-# Chunks embedded together: big enough to keep the encoder busy, small enough to bound memory.
-_EMBED_GROUP_CHUNKS = 256
 
 
 def chunk_id(document_id: str, index: int, text: str) -> str:
@@ -45,13 +43,14 @@ def make_chunks(document: Document, size: int, overlap: int) -> list[Chunk]:
     ]
 
 
-def _groups(items: list[tuple[Document, list[Chunk]]]) -> Iterator[list[tuple[Document, list[Chunk]]]]:
+def _groups(items: list[tuple[Document, list[Chunk]]],
+            group_chunks: int) -> Iterator[list[tuple[Document, list[Chunk]]]]:
     group: list[tuple[Document, list[Chunk]]] = []
     size = 0
     for item in items:
         group.append(item)
         size += len(item[1])
-        if size >= _EMBED_GROUP_CHUNKS:
+        if size >= group_chunks:
             yield group
             group, size = [], 0
     if group:
@@ -131,7 +130,7 @@ class IngestPipeline:
         total_chunks = sum(len(c) for _, c in chunked)
         embedded = extracted = 0
         index = EntityIndex.from_rows(self.store.entity_catalog()) if self.extractor and chunked else None
-        for group in _groups(chunked):
+        for group in _groups(chunked, self.settings.ingest_group_chunks):
             texts = [c.text for _, chunks in group for c in chunks]
             vectors = self.embedder.embed(texts)
             cursor = 0

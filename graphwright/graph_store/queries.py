@@ -541,6 +541,35 @@ ORDER BY mentions DESC, document_id
 LIMIT $limit
 """
 
+# `graphwright check`: each query returns how many elements break one rule, and up to 5 of their ids.
+# A crash can never produce these (documents are written whole in one transaction); they would mean a bug
+# or a write made outside graphwright.
+INTEGRITY_CHECKS = {
+    "documents whose chunks do not match n_chunks": """
+MATCH (d:Document)
+WITH d, COUNT { (d)<-[:PART_OF]-(:Chunk) } AS found
+WHERE found <> coalesce(d.n_chunks, -1)
+RETURN count(d) AS n, collect(d.id)[..5] AS examples""",
+    "chunks without a document": """
+MATCH (c:Chunk) WHERE NOT EXISTS { (c)-[:PART_OF]->(:Document) }
+RETURN count(c) AS n, collect(c.id)[..5] AS examples""",
+    "chunks without an embedding": """
+MATCH (c:Chunk) WHERE c.embedding IS NULL
+RETURN count(c) AS n, collect(c.id)[..5] AS examples""",
+    "entities no chunk mentions": """
+MATCH (e:Entity) WHERE NOT EXISTS { (:Chunk)-[:MENTIONS]->(e) }
+RETURN count(e) AS n, collect(e.name)[..5] AS examples""",
+    "relations citing missing chunks": """
+MATCH (a:Entity)-[r]->(b:Entity) WHERE r.chunk_ids IS NOT NULL
+WITH a, r, b, [x IN r.chunk_ids WHERE NOT EXISTS { MATCH (:Chunk {id: x}) }] AS missing
+WHERE size(r.chunk_ids) = 0 OR size(missing) > 0
+RETURN count(r) AS n, collect(a.name + ' -[' + type(r) + ']-> ' + b.name)[..5] AS examples""",
+    "entity names held by more than one entity": """
+MATCH (e:Entity) WHERE e.key IS NOT NULL
+WITH e.key AS key, count(*) AS copies WHERE copies > 1
+RETURN count(key) AS n, collect(key)[..5] AS examples""",
+}
+
 _BROWSER_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,200}$")
 
 

@@ -183,6 +183,15 @@ class Neo4jStore:
         except ServiceUnavailable as exc:
             raise GraphStoreError(f"Neo4j at {self.uri} became unreachable: {exc}") from exc
 
+    def integrity_problems(self) -> dict[str, dict[str, Any]]:
+        """Rules of the graph model that some element breaks: {rule: {"n": count, "examples": [...]}}."""
+        found = {}
+        for rule, cypher in q.INTEGRITY_CHECKS.items():
+            row = self._read(cypher)[0]
+            if row["n"]:
+                found[rule] = row
+        return found
+
     def delete_document(self, document_id: str) -> int | None:
         """Remove a document, its chunks, and the entities and relations only it supported;
         None when no such document exists."""

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.integration
 COMMANDS = [[], ["db"], ["db", "start"], ["db", "build"], ["db", "stop"], ["db", "status"], ["init"], ["reset"],
             ["ingest"], ["import-graph"], ["index"], ["communities"], ["communities", "build"],
             ["communities", "show"], ["delete"], ["stats"], ["query"], ["eval"], ["show"], ["show", "entity"],
-            ["browser"]]
+            ["browser"], ["check"]]
 
 
 def run(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
