@@ -150,6 +150,9 @@ class LLMClient:
                 self.usage.hit()
                 return cached
         response = self._create(messages=messages, temperature=temp)
+        refusal = getattr(response.choices[0].message, "refusal", None) if response.choices else None
+        if refusal:  # said plainly, and never cached: the next run asks again
+            raise LLMError(f"LLM refused: {refusal[:200]}")
         if not response.choices or response.choices[0].message.content is None:
             raise LLMError("LLM returned an empty answer")
         # Reasoning models (DeepSeek-R1, Qwen3 ...) wrap their thinking in tags; keep only the answer.

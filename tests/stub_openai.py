@@ -4,6 +4,8 @@ Each request pops the next scripted reply: (status, json body) or a callable(req
 from __future__ import annotations
 
 import json
+import socket
+import struct
 import threading
 import time
 from collections.abc import Callable
@@ -40,8 +42,21 @@ def hang(seconds: float) -> Reply:
     return 0, {"sleep": seconds}
 
 
-def error_reply(status: int, message: str = "stub error") -> Reply:
-    return status, {"error": {"message": message, "type": "server_error", "code": None}}
+def error_reply(status: int, message: str = "stub error", retry_after: float = 0) -> Reply:
+    return status, {"error": {"message": message, "type": "server_error", "code": None},
+                    "_retry_after": retry_after}
+
+
+def connection_reset() -> Reply:
+    """The server drops the connection (TCP RST) without an answer."""
+    return -1, {}
+
+
+def refusal_reply(text: str = "I'm sorry, but I can't help with that request.") -> Reply:
+    """A refusal as OpenAI models send it: no content, a `refusal` message."""
+    reply = chat_reply(None)
+    reply[1]["choices"][0]["message"]["refusal"] = text
+    return reply
 
 
 class StubOpenAI:
@@ -59,7 +74,7 @@ class StubOpenAI:
             def do_POST(self) -> None:  # noqa: N802 - http.server's naming
                 length = int(self.headers.get("Content-Length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
-                stub.requests.append({"path": self.path, "body": body,
+                stub.requests.append({"path": self.path, "body": body, "at": time.monotonic(),
                                       "auth": self.headers.get("Authorization")})
                 with stub.lock:
                     item = stub.script.pop(0) if stub.script else stub.default
@@ -69,12 +84,18 @@ class StubOpenAI:
                 if status == 0:  # a scripted hang: sleep past the client's timeout, then give up
                     time.sleep(payload.get("sleep", 2.0))
                     return
+                if status == -1:  # SO_LINGER 0: close() sends a reset, not a clean end of stream
+                    self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                    self.connection.close()
+                    self.close_connection = True
+                    return
+                retry_after = payload.pop("_retry_after", 0)
                 data = json.dumps(payload).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 if status == 429:
-                    self.send_header("Retry-After", "0")
+                    self.send_header("Retry-After", str(retry_after))
                 self.end_headers()
                 self.wfile.write(data)
 
