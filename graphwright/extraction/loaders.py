@@ -5,6 +5,7 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +16,15 @@ from graphwright.models import Document, FileFailure
 SUPPORTED_SUFFIXES = {".txt", ".md", ".markdown", ".json", ".jsonl"}
 TEXT_FIELDS = ("text", "content", "body", "abstract", "paragraph")
 RESERVED_PROPERTIES = {"id", "source", "title", "content_hash", "ingested_at", "n_chunks", "text"}
+
+
+# Control characters in ids and property keys: Neo4j refuses some (NUL) and none of them is visible.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def clean_identifier(text: object) -> str:
+    """A document id or metadata key as stored: control characters removed, outer whitespace stripped."""
+    return _CONTROL.sub("", str(text)).strip()
 
 
 class LoadError(ValueError):
@@ -82,7 +92,7 @@ def _split_metadata(extra: dict[str, Any]) -> dict[str, Any]:
     """Keep scalar metadata as Neo4j properties; reserved names get a `meta_` prefix, nested values JSON."""
     out: dict[str, Any] = {}
     for key, value in extra.items():
-        name = str(key).strip()
+        name = clean_identifier(key)
         if not name:
             continue
         if name in RESERVED_PROPERTIES:
@@ -107,7 +117,7 @@ def record_to_document(record: Any, source: str, fallback_id: str, text_field: s
         raise LoadError(f"record has no non-empty text field (looked for: {', '.join(fields)})")
     text = record[key]
     raw_id = record.get("id")
-    doc_id = (str(raw_id).strip() if raw_id is not None else "") or fallback_id
+    doc_id = (clean_identifier(raw_id) if raw_id is not None else "") or fallback_id
     title = str(record.get("title") or doc_id)
     extra = {k: v for k, v in record.items() if k not in {key, "id", "title"}}
     meta = {**_split_metadata(extra), **metadata}
