@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import hashlib
 import time
+import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -15,7 +17,7 @@ from graphwright.config import Settings
 from graphwright.embeddings import Embedder
 from graphwright.extraction.base import Extractor
 from graphwright.extraction.chunking import chunk_text
-from graphwright.extraction.loaders import load_paths
+from graphwright.extraction.loaders import iter_files, iter_loaded
 from graphwright.extraction.resolution import EntityIndex, Resolver
 from graphwright.graph_store import GraphStoreError, Neo4jStore
 from graphwright.models import Chunk, ChunkExtraction, Document, Entity, FileFailure, IngestReport, Relation
@@ -41,6 +43,10 @@ def make_chunks(document: Document, size: int, overlap: int) -> list[Chunk]:
               n_tokens=piece.n_tokens)
         for i, piece in enumerate(chunk_text(document.text, size, overlap))
     ]
+
+
+# Text read before it is chunked and written: bounds memory on big corpora, and keeps hash look-ups batched.
+_WAVE_CHARS = 8_000_000
 
 
 def _groups(items: list[tuple[Document, list[Chunk]]],
@@ -81,6 +87,18 @@ def slice_graph(entities: list[Entity], relations: list[Relation],
     return ents, rels
 
 
+@dataclass
+class _Run:
+    """Counters of one ingest across its waves, for progress; and the entity index, loaded once."""
+
+    notify: ProgressCallback
+    documents: int = 0
+    chunks: int = 0
+    embedded: int = 0
+    extracted: int = 0
+    index: EntityIndex | None = None
+
+
 class IngestPipeline:
     def __init__(self, settings: Settings, store: Neo4jStore, embedder: Embedder,
                  extractor: Extractor | None = None) -> None:
@@ -94,71 +112,123 @@ class IngestPipeline:
     def ingest(self, paths: list[Path], base: Path | None = None, metadata: dict[str, Any] | None = None,
                glob: str | None = None, text_field: str | None = None,
                progress: ProgressCallback | None = None) -> IngestReport:
+        """Files are read a wave at a time (about _WAVE_CHARS of text), so memory follows the largest file
+        and the group size, not the corpus."""
         started = time.perf_counter()
-        report = IngestReport()
-        notify: ProgressCallback = progress or (lambda stage, done, total, detail="": None)
-        loaded = load_paths(paths, base or Path.cwd(), metadata, glob, text_field, self.settings.max_file_bytes)
-        report.failures.extend(loaded.failures)
-        report.warnings.extend(loaded.warnings)
-        report.documents_seen = len(loaded.documents)
-        notify("load", len(loaded.documents), len(loaded.documents))
-
-        # The stored hash covers content *and* how it was indexed, so changing chunking or the
-        # embedding model re-indexes on the next ingest instead of leaving stale chunks behind.
-        extractor_name = self.extractor.name if self.extractor else "none"
-        report.extractor = extractor_name
-        signature = f"{self.settings.chunk_size}|{self.settings.chunk_overlap}|{self.embedder.name}|{extractor_name}"
-        for doc in loaded.documents:
-            doc.content_hash = hashlib.sha256(f"{doc.content_hash}|{signature}".encode()).hexdigest()
-
-        existing: dict[str, str] = {}
-        ids = [d.id for d in loaded.documents]
-        for start in range(0, len(ids), 1000):
-            existing.update(self.store.document_hashes(ids[start:start + 1000]))
-        todo = [d for d in loaded.documents if existing.get(d.id) != d.content_hash]
-        report.documents_unchanged = len(loaded.documents) - len(todo)
-
-        chunked: list[tuple[Document, list[Chunk]]] = []
-        for doc in todo:
-            chunks = make_chunks(doc, self.settings.chunk_size, self.settings.chunk_overlap)
-            if not chunks:
-                report.failures.append(FileFailure(source=doc.source, error=f"document {doc.id!r} has no text"))
-                continue
-            chunked.append((doc, chunks))
-        notify("chunk", len(chunked), len(chunked))
-
-        total_chunks = sum(len(c) for _, c in chunked)
-        embedded = extracted = 0
-        index = EntityIndex.from_rows(self.store.entity_catalog()) if self.extractor and chunked else None
-        for group in _groups(chunked, self.settings.ingest_group_chunks):
-            texts = [c.text for _, chunks in group for c in chunks]
-            vectors = self.embedder.embed(texts)
-            cursor = 0
-            for _, chunks in group:
-                for c in chunks:
-                    c.embedding = vectors[cursor]
-                    cursor += 1
-            embedded += len(texts)
-            notify("embed", embedded, total_chunks)
-            entities: list[Entity] = []
-            relations: list[Relation] = []
-            if self.extractor is not None and index is not None:
-                extractions = self.extractor.extract_many(
-                    [(c.id, c.text) for _, chunks in group for c in chunks],
-                    lambda n, base=extracted: notify("extract", base + n, total_chunks, self._usage_line()))
-                self._record_failures(group, extractions, report)
-                entities, relations = self.resolver.resolve([x for x in extractions if x.error is None], index)
-                self._embed_entities([e for e in entities if e.id not in index.embedded])
-                extracted += len(texts)
-                notify("extract", extracted, total_chunks, self._usage_line())
-            self._write_group(group, report, entities, relations)
-            if index is not None:
-                index.embedded.update(e.id for e in entities if e.embedding is not None)
-            notify("write", report.documents_written, len(chunked))
+        report = IngestReport(extractor=self.extractor.name if self.extractor else "none")
+        run = _Run(notify=progress or (lambda stage, done, total, detail="": None))
+        files = list(iter_files(paths, glob))
+        wave: list[Document] = []
+        for done, one in enumerate(iter_loaded(files, base or Path.cwd(), metadata, text_field,
+                                               self.settings.max_file_bytes), start=1):
+            report.failures.extend(one.failures)
+            report.warnings.extend(one.warnings)
+            report.documents_seen += len(one.documents)
+            run.notify("load", done, len(files))
+            wave.extend(one.documents)
+            if sum(len(d.text) for d in wave) >= _WAVE_CHARS:
+                self._ingest_wave(wave, report, run)
+                wave = []
+        if wave:
+            self._ingest_wave(wave, report, run)
         if self.extractor is not None:
             report.llm_usage = self.extractor.usage()
         report.seconds = time.perf_counter() - started
         return report
+
+    def _ingest_wave(self, documents: list[Document], report: IngestReport, run: _Run) -> None:
+        # The stored hash covers content *and* how it was indexed, so changing chunking or the
+        # embedding model re-indexes on the next ingest instead of leaving stale chunks behind.
+        signature = f"{self.settings.chunk_size}|{self.settings.chunk_overlap}|{self.embedder.name}|{report.extractor}"
+        for doc in documents:
+            doc.content_hash = hashlib.sha256(f"{doc.content_hash}|{signature}".encode()).hexdigest()
+        existing: dict[str, str] = {}
+        ids = [d.id for d in documents]
+        for start in range(0, len(ids), 1000):
+            existing.update(self.store.document_hashes(ids[start:start + 1000]))
+        todo = [d for d in documents if existing.get(d.id) != d.content_hash]
+        report.documents_unchanged += len(documents) - len(todo)
+
+        chunked: list[tuple[Document, list[Chunk]]] = []
+        for doc in todo:
+            chunks = make_chunks(doc, self.settings.chunk_size, self.settings.chunk_overlap)
+            doc.text = ""  # the chunks hold the text now
+            if not chunks:
+                report.failures.append(FileFailure(source=doc.source, error=f"document {doc.id!r} has no text"))
+                continue
+            chunked.append((doc, chunks))
+        run.documents += len(chunked)
+        run.chunks += sum(len(c) for _, c in chunked)
+        run.notify("chunk", run.documents, run.documents)
+        if self.extractor is not None and chunked and run.index is None:
+            run.index = EntityIndex.from_rows(self.store.entity_catalog())
+        size = self.settings.ingest_group_chunks
+        for group in _groups(chunked, size):
+            if len(group) == 1 and len(group[0][1]) > size:
+                self._ingest_large(*group[0], report, run)
+            else:
+                self._ingest_group(group, report, run)
+            run.notify("write", report.documents_written, run.documents)
+
+    def _embed_and_extract(self, items: list[tuple[Document, list[Chunk]]], report: IngestReport,
+                           run: _Run) -> list[ChunkExtraction]:
+        chunks = [c for _, cs in items for c in cs]
+        for chunk, vector in zip(chunks, self.embedder.embed([c.text for c in chunks])):
+            chunk.embedding = vector
+        run.embedded += len(chunks)
+        run.notify("embed", run.embedded, run.chunks)
+        if self.extractor is None:
+            return []
+        base = run.extracted
+        extractions = self.extractor.extract_many(
+            [(c.id, c.text) for c in chunks],
+            lambda n: run.notify("extract", base + n, run.chunks, self._usage_line()))
+        run.extracted += len(chunks)
+        run.notify("extract", run.extracted, run.chunks, self._usage_line())
+        self._record_failures(items, extractions, report)
+        return extractions
+
+    def _resolve(self, extractions: list[ChunkExtraction], run: _Run) -> tuple[list[Entity], list[Relation]]:
+        if run.index is None:
+            return [], []
+        entities, relations = self.resolver.resolve([x for x in extractions if x.error is None], run.index)
+        self._embed_entities([e for e in entities if e.id not in run.index.embedded])
+        return entities, relations
+
+    def _ingest_group(self, group: list[tuple[Document, list[Chunk]]], report: IngestReport, run: _Run) -> None:
+        entities, relations = self._resolve(self._embed_and_extract(group, report, run), run)
+        self._write_group(group, report, entities, relations)
+        if run.index is not None:
+            run.index.embedded.update(e.id for e in entities if e.embedding is not None)
+
+    def _ingest_large(self, doc: Document, chunks: list[Chunk], report: IngestReport, run: _Run) -> None:
+        """A document bigger than a group: its chunks are staged group by group (invisible to search, and
+        their embeddings leave memory), then one transaction swaps them in with its entity graph. A crash
+        before that commit leaves the old version whole; the next ingest clears the staged leftovers."""
+        size, batch = self.settings.ingest_group_chunks, self.settings.write_batch_size
+        stage = uuid.uuid4().hex
+        extractions: list[ChunkExtraction] = []
+        try:
+            self.store.clear_staged(doc.id)
+            for start in range(0, len(chunks), size):
+                part = chunks[start:start + size]
+                extractions += self._embed_and_extract([(doc, part)], report, run)
+                self.store.stage_chunks(doc.id, stage, part, batch)
+                for chunk in part:
+                    chunk.embedding = None
+            entities, relations = self._resolve(extractions, run)
+            self.store.commit_staged(doc, chunks, stage, batch, entities, relations)
+        except GraphStoreError:
+            raise
+        except Exception as exc:  # one bad document must not sink the run
+            report.failures.append(FileFailure(source=doc.source, error=f"{doc.id}: write failed: {exc}"))
+            return
+        report.entities_written += len(entities)
+        report.relations_written += len(relations)
+        report.documents_written += 1
+        report.chunks_written += len(chunks)
+        if run.index is not None:
+            run.index.embedded.update(e.id for e in entities if e.embedding is not None)
 
     def _usage_line(self) -> str:
         usage = self.extractor.usage() if self.extractor is not None else {}

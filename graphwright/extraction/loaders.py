@@ -200,20 +200,31 @@ def _load_jsonl(text: str, source: str, doc_id: str, text_field: str | None, met
         raise LoadError("file is empty")
 
 
-def load_paths(paths: list[Path], base: Path, metadata: dict[str, Any] | None = None, glob: str | None = None,
-               text_field: str | None = None, max_bytes: int = 50 * 1024 * 1024) -> LoadResult:
-    """Load every supported file under `paths`; duplicate document ids keep the first and report the rest."""
-    total = LoadResult()
+def iter_loaded(files: list[Path], base: Path, metadata: dict[str, Any] | None = None,
+                text_field: str | None = None, max_bytes: int = 50 * 1024 * 1024) -> Iterator[LoadResult]:
+    """One LoadResult per file, read only when asked for (so a run holds one file's text at a time, not the
+    corpus); duplicate document ids keep the first and report the rest."""
     seen: dict[str, str] = {}
-    for path in iter_files(paths, glob):
+    for path in files:
         one = load_file(path, base, metadata or {}, text_field, max_bytes)
-        total.failures.extend(one.failures)
-        total.warnings.extend(one.warnings)
+        kept = []
         for doc in one.documents:
             if doc.id in seen:
-                total.failures.append(FileFailure(
+                one.failures.append(FileFailure(
                     source=doc.source, error=f"duplicate document id {doc.id!r} (first seen in {seen[doc.id]})"))
                 continue
             seen[doc.id] = doc.source
-            total.documents.append(doc)
+            kept.append(doc)
+        one.documents = kept
+        yield one
+
+
+def load_paths(paths: list[Path], base: Path, metadata: dict[str, Any] | None = None, glob: str | None = None,
+               text_field: str | None = None, max_bytes: int = 50 * 1024 * 1024) -> LoadResult:
+    """Load every supported file under `paths` at once (small corpora, tests, evaluation)."""
+    total = LoadResult()
+    for one in iter_loaded(list(iter_files(paths, glob)), base, metadata, text_field, max_bytes):
+        total.failures.extend(one.failures)
+        total.warnings.extend(one.warnings)
+        total.documents.extend(one.documents)
     return total

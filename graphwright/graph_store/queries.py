@@ -29,6 +29,8 @@ CONSTRAINTS = [
 RANGE_INDEXES = [
     "CREATE INDEX chunk_document_id IF NOT EXISTS FOR (n:Chunk) ON (n.document_id)",
     "CREATE INDEX entity_key IF NOT EXISTS FOR (n:Entity) ON (n.key)",
+    "CREATE INDEX staged_chunk_document_id IF NOT EXISTS FOR (n:StagedChunk) ON (n.document_id)",
+    "CREATE INDEX staged_chunk_id IF NOT EXISTS FOR (n:StagedChunk) ON (n.id)",
 ]
 _ANALYZERS = {"standard-no-stop-words", "standard", "english", "cjk", "simple", "whitespace", "classic"}
 
@@ -95,6 +97,26 @@ SET c.document_id = $document_id, c.index = row.index, c.text = row.text, c.n_to
 MERGE (c)-[:PART_OF]->(d)
 WITH c, row
 CALL db.create.setNodeVectorProperty(c, 'embedding', row.embedding)
+"""
+# Documents bigger than one write group: chunks are staged under another label (in no index, so no search
+# sees them), then promoted in the transaction that replaces the document.
+CLEAR_STAGED = "MATCH (c:StagedChunk {document_id: $id}) DETACH DELETE c"
+STAGE_CHUNKS = """
+UNWIND $rows AS row
+CREATE (c:StagedChunk {id: row.id, stage: $stage, document_id: $document_id, index: row.index, text: row.text,
+                       n_tokens: row.n_tokens})
+WITH c, row
+CALL db.create.setNodeVectorProperty(c, 'embedding', row.embedding)
+"""
+PROMOTE_STAGED = """
+MATCH (d:Document {id: $document_id})
+UNWIND $ids AS id
+MATCH (c:StagedChunk {id: id})
+WHERE c.stage = $stage
+REMOVE c:StagedChunk, c.stage
+SET c:Chunk
+MERGE (c)-[:PART_OF]->(d)
+RETURN count(c) AS promoted
 """
 LINK_NEXT = """
 UNWIND $pairs AS pair
@@ -564,6 +586,9 @@ MATCH (a:Entity)-[r]->(b:Entity) WHERE r.chunk_ids IS NOT NULL
 WITH a, r, b, [x IN r.chunk_ids WHERE NOT EXISTS { MATCH (:Chunk {id: x}) }] AS missing
 WHERE size(r.chunk_ids) = 0 OR size(missing) > 0
 RETURN count(r) AS n, collect(a.name + ' -[' + type(r) + ']-> ' + b.name)[..5] AS examples""",
+    "staged chunks of an interrupted ingest (cleared when that document is ingested again)": """
+MATCH (c:StagedChunk)
+RETURN count(c) AS n, collect(DISTINCT c.document_id)[..5] AS examples""",
     "entity names held by more than one entity": """
 MATCH (e:Entity) WHERE e.key IS NOT NULL
 WITH e.key AS key, count(*) AS copies WHERE copies > 1

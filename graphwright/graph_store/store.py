@@ -139,6 +139,47 @@ class Neo4jStore:
 
         self._execute_write(work)
 
+    def clear_staged(self, document_id: str) -> None:
+        self._execute_write(lambda tx: tx.run(q.CLEAR_STAGED, id=document_id).consume())
+
+    def stage_chunks(self, document_id: str, stage: str, chunks: list[Chunk], batch_size: int = 500) -> None:
+        """Part of a large document's chunks, with embeddings, under a label no search reads."""
+        rows = [{"id": c.id, "index": c.index, "text": c.text, "n_tokens": c.n_tokens, "embedding": c.embedding}
+                for c in chunks]
+
+        def work(tx: neo4j.ManagedTransaction) -> None:
+            for start in range(0, len(rows), batch_size):
+                tx.run(q.STAGE_CHUNKS, document_id=document_id, stage=stage,
+                       rows=rows[start:start + batch_size]).consume()
+
+        self._execute_write(work)
+
+    def commit_staged(self, document: Document, chunks: list[Chunk], stage: str, batch_size: int = 500,
+                      entities: list[Entity] | None = None, relations: list[Relation] | None = None) -> None:
+        """Replace a document by its staged chunks and their entity graph in ONE transaction."""
+
+        def work(tx: neo4j.ManagedTransaction) -> None:
+            touched = self._remove_document_support(tx, document.id)[1]
+            props = {**document.metadata, "id": document.id, "source": document.source,
+                     "title": document.title, "content_hash": document.content_hash, "n_chunks": len(chunks)}
+            tx.run(q.UPSERT_DOCUMENT, id=document.id, props=props).consume()
+            promoted = 0
+            for start in range(0, len(chunks), batch_size):
+                ids = [c.id for c in chunks[start:start + batch_size]]
+                promoted += tx.run(q.PROMOTE_STAGED, document_id=document.id, stage=stage,
+                                   ids=ids).single()["promoted"]
+            if promoted != len(chunks):  # another run cleared them: roll back rather than write half
+                raise RuntimeError(f"{promoted} of {len(chunks)} staged chunks found")
+            pairs = [[a.id, b.id] for a, b in zip(chunks, chunks[1:])]
+            for start in range(0, len(pairs), batch_size):
+                tx.run(q.LINK_NEXT, pairs=pairs[start:start + batch_size]).consume()
+            if entities:
+                self._write_graph(tx, entities, relations or [], batch_size)
+                touched += [e.id for e in entities]
+            self._settle(tx, touched, batch_size)
+
+        self._execute_write(work)
+
     @staticmethod
     def _remove_document_support(tx: neo4j.ManagedTransaction, document_id: str) -> tuple[list[str], list[str]]:
         """Delete a document's chunks and their share of relations; returns (chunk ids, mentioned entities)."""

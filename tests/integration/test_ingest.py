@@ -111,3 +111,39 @@ def test_record_metadata_becomes_document_properties(rag, tmp_path: Path) -> Non
     doc = rag.store.get_document("rec-rockets-2023")["document"]
     assert doc["category"] == "rockets" and doc["year"] == 2023 and doc["collection"] == "tests"
     assert doc["title"] == "Methane engines"
+
+
+def test_a_document_bigger_than_a_group_is_staged_then_swapped_in_whole(rag, tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    rag.settings.ingest_group_chunks = 3  # the "lab" document has more chunks than that
+    corpus = write_corpus(tmp_path / "corpus")
+    report = rag.ingest([corpus], base=tmp_path)
+    assert report.ok and not rag.check()
+    lab = rag.store.get_document("corpus/lab.md")["chunks"]
+    assert len(lab) > 3 and [c["index"] for c in lab] == list(range(len(lab)))
+    old_ids = {c["id"] for c in lab}
+    hit = rag.search("experiment measurement of sample under steady conditions", mode="vector", k=3)
+    assert hit.chunks[0].document_id == "corpus/lab.md"  # promoted chunks are in the vector index
+
+    # A failure after staging, before the swap: the old version stays whole, and the run says which failed.
+    lab_file = corpus / "lab.md"
+    lab_file.write_text(lab_file.read_text(encoding="utf-8") + "\n\nA new closing paragraph on calibration.\n",
+                        encoding="utf-8")
+    real_commit = rag.store.commit_staged
+
+    def failing_commit(*args, **kwargs):
+        raise RuntimeError("simulated fault before the swap")
+
+    monkeypatch.setattr(rag.store, "commit_staged", failing_commit)
+    failed = rag.ingest([corpus], base=tmp_path)
+    assert [f.source for f in failed.failures] == [str(lab_file)] and "simulated" in failed.failures[0].error
+    assert {c["id"] for c in rag.store.get_document("corpus/lab.md")["chunks"]} == old_ids
+    assert set(rag.check()) == {"staged chunks of an interrupted ingest (cleared when that document is ingested "
+                                "again)"}
+    assert not any("calibration" in c.text for c in rag.search("calibration", mode="hybrid", k=10).chunks)
+
+    monkeypatch.setattr(rag.store, "commit_staged", real_commit)
+    again = rag.ingest([corpus], base=tmp_path)
+    assert again.ok and again.documents_written == 1 and not rag.check()  # leftovers cleared, new version in
+    lab = rag.store.get_document("corpus/lab.md")
+    assert any("calibration" in c["text"] for c in lab["chunks"]) and len(lab["chunks"]) == lab["document"]["n_chunks"]
