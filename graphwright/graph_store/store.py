@@ -122,20 +122,11 @@ class Neo4jStore:
             touched: list[str] = []
             for document, chunks in items:
                 touched += self._remove_document_support(tx, document.id)[1]
-                props = {**document.metadata, "id": document.id, "source": document.source,
-                         "title": document.title, "content_hash": document.content_hash, "n_chunks": len(chunks)}
-                rows = [{"id": c.id, "index": c.index, "text": c.text, "n_tokens": c.n_tokens,
-                         "embedding": c.embedding} for c in chunks]
-                pairs = [[a.id, b.id] for a, b in zip(chunks, chunks[1:])]
-                tx.run(q.UPSERT_DOCUMENT, id=document.id, props=props).consume()
+                self._upsert_document(tx, document, len(chunks))
+                rows = self._chunk_rows(chunks)
                 for start in range(0, len(rows), batch_size):
                     tx.run(q.WRITE_CHUNKS, document_id=document.id, rows=rows[start:start + batch_size]).consume()
-                for start in range(0, len(pairs), batch_size):
-                    tx.run(q.LINK_NEXT, pairs=pairs[start:start + batch_size]).consume()
-            if entities:
-                self._write_graph(tx, entities, relations or [], batch_size)
-                touched += [e.id for e in entities]
-            self._settle(tx, touched, batch_size)
+            self._link_and_settle(tx, [chunks for _, chunks in items], entities, relations, touched, batch_size)
 
         self._execute_write(work)
 
@@ -144,8 +135,7 @@ class Neo4jStore:
 
     def stage_chunks(self, document_id: str, stage: str, chunks: list[Chunk], batch_size: int = 500) -> None:
         """Part of a large document's chunks, with embeddings, under a label no search reads."""
-        rows = [{"id": c.id, "index": c.index, "text": c.text, "n_tokens": c.n_tokens, "embedding": c.embedding}
-                for c in chunks]
+        rows = self._chunk_rows(chunks)
 
         def work(tx: neo4j.ManagedTransaction) -> None:
             for start in range(0, len(rows), batch_size):
@@ -160,9 +150,7 @@ class Neo4jStore:
 
         def work(tx: neo4j.ManagedTransaction) -> None:
             touched = self._remove_document_support(tx, document.id)[1]
-            props = {**document.metadata, "id": document.id, "source": document.source,
-                     "title": document.title, "content_hash": document.content_hash, "n_chunks": len(chunks)}
-            tx.run(q.UPSERT_DOCUMENT, id=document.id, props=props).consume()
+            self._upsert_document(tx, document, len(chunks))
             promoted = 0
             for start in range(0, len(chunks), batch_size):
                 ids = [c.id for c in chunks[start:start + batch_size]]
@@ -170,15 +158,32 @@ class Neo4jStore:
                                    ids=ids).single()["promoted"]
             if promoted != len(chunks):  # another run cleared them: roll back rather than write half
                 raise RuntimeError(f"{promoted} of {len(chunks)} staged chunks found")
-            pairs = [[a.id, b.id] for a, b in zip(chunks, chunks[1:])]
-            for start in range(0, len(pairs), batch_size):
-                tx.run(q.LINK_NEXT, pairs=pairs[start:start + batch_size]).consume()
-            if entities:
-                self._write_graph(tx, entities, relations or [], batch_size)
-                touched += [e.id for e in entities]
-            self._settle(tx, touched, batch_size)
+            self._link_and_settle(tx, [chunks], entities, relations, touched, batch_size)
 
         self._execute_write(work)
+
+    @staticmethod
+    def _upsert_document(tx: neo4j.ManagedTransaction, document: Document, n_chunks: int) -> None:
+        props = {**document.metadata, "id": document.id, "source": document.source, "title": document.title,
+                 "content_hash": document.content_hash, "n_chunks": n_chunks}
+        tx.run(q.UPSERT_DOCUMENT, id=document.id, props=props).consume()
+
+    @staticmethod
+    def _chunk_rows(chunks: list[Chunk]) -> list[dict[str, Any]]:
+        return [{"id": c.id, "index": c.index, "text": c.text, "n_tokens": c.n_tokens, "embedding": c.embedding}
+                for c in chunks]
+
+    def _link_and_settle(self, tx: neo4j.ManagedTransaction, documents: list[list[Chunk]],
+                         entities: list[Entity] | None, relations: list[Relation] | None, touched: list[str],
+                         batch_size: int) -> None:
+        """NEXT chains of the documents' chunks, their entity graph, then the touched entities settled."""
+        pairs = [[a.id, b.id] for chunks in documents for a, b in zip(chunks, chunks[1:])]
+        for start in range(0, len(pairs), batch_size):
+            tx.run(q.LINK_NEXT, pairs=pairs[start:start + batch_size]).consume()
+        if entities:
+            self._write_graph(tx, entities, relations or [], batch_size)
+            touched = touched + [e.id for e in entities]
+        self._settle(tx, touched, batch_size)
 
     @staticmethod
     def _remove_document_support(tx: neo4j.ManagedTransaction, document_id: str) -> tuple[list[str], list[str]]:
