@@ -38,3 +38,22 @@ def test_dotenv_file(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_overlap_must_be_below_size() -> None:
     with pytest.raises(ValidationError, match="chunk_overlap"):
         Settings(chunk_size=50, chunk_overlap=50, _env_file=None)
+
+
+def test_every_setting_is_documented() -> None:
+    """docs/configuration.md names every setting (`A_X` / `_Y` on one line counts for A_Y)."""
+    from pathlib import Path
+
+    from graphwright.config import Settings
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "configuration.md").read_text(encoding="utf-8")
+    missing = []
+    for name, field in Settings.model_fields.items():
+        names = [f"GRAPHWRIGHT_{name.upper()}"]
+        alias = field.validation_alias
+        names += [c for c in getattr(alias, "choices", [alias]) if isinstance(c, str)]
+        prefix, _, suffix = names[0].rpartition("_")
+        shorthand = any(prefix in line and f"_{suffix}`" in line for line in doc.splitlines())
+        if not shorthand and not any(n in doc for n in names):
+            missing.append(names[0])
+    assert not missing, f"undocumented settings: {missing}"
