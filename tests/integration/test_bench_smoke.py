@@ -37,3 +37,9 @@ def test_hotpotqa_bench_on_the_mini_set(rag, cli_env) -> None:
     out = bench(["bench.hotpotqa_retrieval", "--data", "tests/data/hotpot_mini", "--yes-reset", "--modes",
                  "vector,local"], cli_env)
     assert "hotpot_mini: 3 questions" in out and "neo4j-graphrag HybridRetriever" in out
+
+
+def test_large_file_bench_on_a_small_file(rag, cli_env) -> None:
+    env = {**cli_env, "GRAPHWRIGHT_INGEST_GROUP_CHUNKS": "64"}
+    out = bench(["bench.large_file", "--megabytes", "0.1", "--yes-reset"], env)
+    assert "One large file" in out and "clean" in out  # staged in several groups, swapped in whole
