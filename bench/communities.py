@@ -27,17 +27,17 @@ _WRITE_BATCH = 10_000
 
 
 def load_synthetic(rag: GraphRAG, n: int, tmp: Path) -> tuple[int, int, float]:
-    rag.store.reset()
+    rag.store.admin.reset()
     (tmp / "support.md").write_text("Synthetic support text.", encoding="utf-8")
     rag.ingest([tmp / "support.md"], base=tmp, extractor="none")
-    chunk = rag.store.get_document("support.md")["chunks"][0]["id"]
+    chunk = rag.store.retrieval.get_document("support.md")["chunks"][0]["id"]
     entities, relations, _ = planted_partition(groups=n // 100, size=100, chunk_id=chunk, intra_degree=5.6,
                                                inter_degree=0.4, seed=11)
     started = time.perf_counter()
     for start in range(0, len(entities), _WRITE_BATCH):
-        rag.store.write_graph(entities[start:start + _WRITE_BATCH], [])
+        rag.store.writes.write_graph(entities[start:start + _WRITE_BATCH], [])
     for start in range(0, len(relations), _WRITE_BATCH):
-        rag.store.write_graph([], relations[start:start + _WRITE_BATCH])
+        rag.store.writes.write_graph([], relations[start:start + _WRITE_BATCH])
     return len(entities), len(relations), time.perf_counter() - started
 
 
@@ -65,7 +65,7 @@ def main() -> None:
         if n == "current":
             counts = rag.stats()
             ents, rels, label = counts["entities"], counts["relations"], "current"
-            rag.store._write("MATCH (c:Community) DETACH DELETE c")
+            rag.store.connection.write("MATCH (c:Community) DETACH DELETE c")
         else:
             import tempfile
 
@@ -85,7 +85,7 @@ def main() -> None:
                       f"{peak:.0f}",
                       f"{server:.0f}" if server else "n/a")
         if n == "current":
-            top = rag.store.communities(level=0, limit=5)
+            top = rag.store.communities.communities(level=0, limit=5)
             extra.append("five largest level-0 communities: " + "; ".join(
                 f"{c['title']} ({c['size']} members)" for c in top))
     rag.close()

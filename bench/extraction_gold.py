@@ -17,8 +17,8 @@ from pathlib import Path
 from graphwright.config import Settings
 from graphwright.extraction.loaders import load_paths
 from graphwright.extraction.nlp_extractor import NLPExtractor
-from graphwright.extraction.normalize import normalize_key
 from graphwright.pipeline import make_chunks
+from graphwright.text.normalize import normalize_key
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLD = ROOT / "tests" / "data" / "space_gold_entities.txt"

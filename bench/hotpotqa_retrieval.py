@@ -41,7 +41,7 @@ def main() -> None:
     console = Console(record=True, width=150)
     with GraphRAG(Settings()) as rag:
         if not args.reuse:
-            rag.store.reset()
+            rag.store.admin.reset()
             for note in load_corpus(rag, dataset, "nlp", need_communities=True):
                 console.print(note)
         counts = rag.stats()

@@ -86,7 +86,7 @@ def main() -> None:
     tops = []
     for count in args.count or [1]:
         subset = records[:count]
-        rag.store.reset()
+        rag.store.admin.reset()
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "novels.jsonl"
             path.write_text("".join(json.dumps(r) + "\n" for r in subset), encoding="utf-8")
@@ -106,8 +106,8 @@ def main() -> None:
                       f"{count / total:.3f}", f"{counts['chunks'] / seconds:.1f}",
                       f"{report.entities_written / seconds:.1f}", f"{report.relations_written / seconds:.1f}",
                       f"{peak:.0f}", f"{server:.0f}" if server else "n/a")
-        tops.append((count, rag.store.top_entities(5)))
-        questions = latency_questions(rag.store.top_entities(12))
+        tops.append((count, rag.store.graph.top_entities(5)))
+        questions = latency_questions(rag.store.graph.top_entities(12))
         timed = [mode_latency(rag, mode, questions) for mode in LATENCY_MODES]
         latency.add_row(str(count), str(len(questions)), *(f"{p50:.0f}/{p95:.0f}" for p50, p95 in timed))
     rag.close()

@@ -37,7 +37,7 @@ def main() -> None:
     load_s = time.perf_counter() - started
     runs = []
     for _ in range(args.repeat):
-        rag.store.reset()
+        rag.store.admin.reset()
         report = rag.ingest([args.path])
         runs.append(report)
     cold = runs[0]

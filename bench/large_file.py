@@ -28,7 +28,7 @@ SPACE = Path(__file__).resolve().parents[1] / "examples" / "space"
 
 
 def write_large_file(path: Path, megabytes: float) -> int:
-    from graphwright.extraction.chunking import split_sentences
+    from graphwright.text.sentences import split_sentences
 
     sentences = [s for f in sorted(SPACE.glob("*.md")) for line in f.read_text(encoding="utf-8").splitlines()
                  for s in split_sentences(line.lstrip("# ")) if len(s) > 30]
@@ -56,7 +56,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, GraphRAG(settings) as rag:
         path = Path(tmp) / "large.txt"
         size = write_large_file(path, args.megabytes)
-        rag.store.reset()
+        rag.store.admin.reset()
         rag.init()
         _ = rag.embedder.dimension  # load the model before timing
         before_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

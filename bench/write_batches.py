@@ -60,20 +60,21 @@ def main() -> None:
                    "relations/s"):
         table.add_column(column, justify="right")
     for batch in args.batch or [10, 100, 500, 2000]:
-        store.reset()
-        store.ensure_schema(SchemaPlan(dimension=384, embedding_model="synthetic", analyzer=settings.fulltext_analyzer))
+        store.admin.reset()
+        store.admin.ensure_schema(SchemaPlan(dimension=384, embedding_model="synthetic",
+                                             analyzer=settings.fulltext_analyzer))
         started = time.perf_counter()
-        store.write_documents(documents, batch_size=batch)
+        store.writes.write_documents(documents, batch_size=batch)
         chunk_seconds = time.perf_counter() - started
         entities, relations, _ = planted_partition(groups=max(1, args.entities // 50), size=50,
                                                    chunk_id=documents[0][1][0].id, intra_degree=6, seed=2)
         started = time.perf_counter()
-        store.write_graph(entities, relations, batch_size=batch)
+        store.writes.write_graph(entities, relations, batch_size=batch)
         graph_seconds = time.perf_counter() - started
         table.add_row(str(batch), f"{chunk_seconds:.1f}", f"{n_chunks / chunk_seconds:,.0f}", f"{len(entities):,}",
                       f"{len(relations):,}", f"{graph_seconds:.1f}", f"{len(entities) / graph_seconds:,.0f}",
                       f"{len(relations) / graph_seconds:,.0f}")
-    store.reset()
+    store.admin.reset()
     store.close()
     console.print(table)
     if args.record:

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from graphwright.search.registry import MODE_NAMES  # names only: the mode classes load when a search runs
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -49,15 +51,15 @@ def _fail(message: str) -> None:
 def _graph() -> Iterator[GraphRAG]:
     """A GraphRAG whose known failures (Neo4j down, schema mismatch, LLM) end in one clear line."""
     from graphwright.api import GraphRAG
-    from graphwright.graph_store import GraphStoreError
-    from graphwright.graph_store.schema import SchemaMismatchError
-    from graphwright.llm import LLMError
+    from graphwright.errors import GraphwrightError, InvalidRequestError
 
     rag = GraphRAG(_settings())
     try:
         rag.store.verify()
         yield rag
-    except (GraphStoreError, SchemaMismatchError, LLMError) as exc:
+    except InvalidRequestError:
+        raise  # a usage error: the command says which option
+    except GraphwrightError as exc:  # Neo4j down, schema mismatch, LLM failure...: one clear line
         _fail(str(exc))
     finally:
         rag.close()
@@ -65,7 +67,9 @@ def _graph() -> Iterator[GraphRAG]:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(package_name="graphwright")
-def main() -> None:
+@click.option("-v", "--verbose", "verbosity", count=True,
+              help="Log what graphwright does to stderr: -v for steps, -vv for details.")
+def main(verbosity: int) -> None:
     """graphwright: GraphRAG on a real Neo4j, offline by default.
 
     \b
@@ -77,6 +81,13 @@ def main() -> None:
     Settings come from the environment or .env (NEO4J_URI, NEO4J_PASSWORD, OPENAI_API_KEY,
     OPENAI_BASE_URL, GRAPHWRIGHT_*); see docs/configuration.md.
     """
+    import logging
+
+    # The library only logs; the command decides what a person sees. Warnings always, more with -v.
+    level = logging.WARNING if not verbosity else logging.INFO if verbosity == 1 else logging.DEBUG
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    for noisy in ("neo4j", "httpx", "openai", "urllib3", "sentence_transformers", "filelock"):
+        logging.getLogger(noisy).setLevel(max(level, logging.WARNING))
 
 
 # --- db ----------------------------------------------------------------------------------------------
@@ -215,7 +226,7 @@ def reset(yes: bool) -> None:
     if not yes:
         _fail("this deletes the whole graph; add --yes to confirm")
     with _graph() as rag:
-        rag.store.reset()
+        rag.store.admin.reset()
         _console().print("Database emptied")
 
 
@@ -368,8 +379,8 @@ def communities_show(level: int | None, top: int) -> None:
     from rich.table import Table
 
     with _graph() as rag:
-        rows = rag.store.communities(level, top)
-        levels = rag.store.community_levels()
+        rows = rag.store.communities.communities(level, top)
+        levels = rag.store.communities.community_levels()
     console = _console()
     console.print(", ".join(f"level {r['level']}: {r['communities']} communities" for r in levels) or "no communities")
     table = Table("level", "size", "rating", "title", "summary")
@@ -594,10 +605,10 @@ def browser() -> None:
     names = []
     try:
         with _graph() as rag:
-            names = [t["name"] for t in rag.store.top_entities(2)]
+            names = [t["name"] for t in rag.store.graph.top_entities(2)]
     except SystemExit:
         console.print("(the database is not reachable now; the queries below still apply)")
-    first, second = (names + ["NASA", "SpaceX"])[:2] if len(names) < 2 else names[:2]
+    first, second = (names + ["NASA", "SpaceX"])[:2]
     from graphwright.graph_store.queries import BROWSER_QUERIES
 
     # Plain echo, not rich: a wrapped line would break copy and paste.
@@ -646,16 +657,16 @@ def eval_command(dataset: Path, modes: str, ks: list[int], peers: bool, load_cor
     """
     from rich.console import Console
 
-    from graphwright.api import GRAPH_MODES, SEARCH_MODES
     from graphwright.evaluation.datasets import DatasetError, load_dataset
     from graphwright.evaluation.runner import evaluate
     from graphwright.evaluation.runner import load_corpus as ingest_corpus
     from graphwright.evaluation.tables import print_report
+    from graphwright.search.registry import modes_where
 
     chosen = [m.strip() for m in modes.split(",") if m.strip()]
-    unknown = [m for m in chosen if m not in SEARCH_MODES]
+    unknown = [m for m in chosen if m not in MODE_NAMES]
     if unknown or not chosen:
-        raise click.BadParameter(f"unknown mode(s) {unknown}; choose from {', '.join(SEARCH_MODES)}",
+        raise click.BadParameter(f"unknown mode(s) {unknown}; choose from {', '.join(MODE_NAMES)}",
                                  param_hint="--modes")
     try:
         data = load_dataset(dataset)
@@ -667,7 +678,7 @@ def eval_command(dataset: Path, modes: str, ks: list[int], peers: bool, load_cor
     with _graph() as rag:
         notes = []
         if load_corpus:
-            notes += ingest_corpus(rag, data, extractor, any(m in GRAPH_MODES for m in chosen))
+            notes += ingest_corpus(rag, data, extractor, any(m in modes_where("uses_graph") for m in chosen))
         with _progress(not quiet) as progress:
             report = evaluate(rag, data, chosen, ks, peers=peers, generate=not no_llm, progress=progress)
         report.notes = notes + report.notes
@@ -680,8 +691,7 @@ def eval_command(dataset: Path, modes: str, ks: list[int], peers: bool, load_cor
 # --- query -------------------------------------------------------------------------------------------
 @main.command()
 @click.argument("question")
-@click.option("--mode", type=click.Choice(["vector", "hybrid", "local", "global", "path", "auto", "agent", "multihop",
-                                          "corrective", "cypher"]), default="hybrid", show_default=True,
+@click.option("--mode", type=click.Choice(MODE_NAMES), default="hybrid", show_default=True,
               help="vector/hybrid: passages; local: the named entities' neighbourhood; global: community reports "
               "(corpus-wide questions); path: how two entities connect; auto: chosen from the question; "
               "corrective: grade, refine or rewrite and retry; agent (tool loop), multihop (sub-questions) and "
@@ -724,12 +734,15 @@ def query(question: str, mode: str, k: int | None, where: tuple[str, ...], level
         filters = parse_filters(list(where))
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--where") from exc
+    from graphwright.errors import InvalidRequestError
+
     with _graph() as rag:
+        settings = rag.settings
         try:
             result = rag.search(question, mode=mode, k=k, where=filters, generate=not no_llm,  # type: ignore[arg-type]
                                 level=level, source=source, target=target, hyde=hyde)
-        except ValueError as exc:
-            raise click.UsageError(str(exc)) from exc
+        except InvalidRequestError as exc:
+            raise click.UsageError(_as_flags(str(exc))) from exc
     if graph_file is not None:
         from graphwright.answer_graph import answer_graph_html
 
@@ -744,7 +757,14 @@ def query(question: str, mode: str, k: int | None, where: tuple[str, ...], level
     cypher = evidence_browser_query(result)
     # Plain echo, not rich: a wrapped line would break the link and copy and paste.
     click.echo(f"\nThis answer's evidence in Neo4j Browser (connect, then press Run):\n"
-               f"  {browser_url(_browser_base(_settings()), cypher)}\n\n{cypher}")
+               f"  {browser_url(_browser_base(settings), cypher)}\n\n{cypher}")
+
+
+def _as_flags(message: str) -> str:
+    """An API error names parameters (`where`); on the command line they are options (--where)."""
+    import re
+
+    return re.sub(r"`([a-z_]+)`", lambda m: "--" + m.group(1).replace("_", "-"), message)
 
 
 def _print_result(result: Any, show_context: bool = False, verbose: bool = False) -> None:

@@ -6,7 +6,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-MetadataValue = str | int | float | bool | None
+# Limits of the graph model: how long a merged entity description and one piece of relation evidence may grow.
+MAX_DESCRIPTION = 1000
+MAX_EVIDENCE = 500
 
 
 class Document(BaseModel):

@@ -30,7 +30,6 @@ class ProgressCallback(Protocol):
     def __call__(self, stage: str, done: int, total: int, detail: str = "") -> None: ...
 
 
-
 def chunk_id(document_id: str, index: int, text: str) -> str:
     """Content-addressed: an unchanged chunk keeps its id across re-ingests, a changed one gets a new id."""
     digest = hashlib.sha256(f"{document_id}\x00{index}\x00{text}".encode()).hexdigest()
@@ -119,6 +118,7 @@ class IngestPipeline:
         run = _Run(notify=progress or (lambda stage, done, total, detail="": None))
         files = list(iter_files(paths, glob))
         wave: list[Document] = []
+        wave_chars = 0
         for done, one in enumerate(iter_loaded(files, base or Path.cwd(), metadata, text_field,
                                                self.settings.max_file_bytes), start=1):
             report.failures.extend(one.failures)
@@ -126,9 +126,10 @@ class IngestPipeline:
             report.documents_seen += len(one.documents)
             run.notify("load", done, len(files))
             wave.extend(one.documents)
-            if sum(len(d.text) for d in wave) >= _WAVE_CHARS:
+            wave_chars += sum(len(d.text) for d in one.documents)
+            if wave_chars >= _WAVE_CHARS:
                 self._ingest_wave(wave, report, run)
-                wave = []
+                wave, wave_chars = [], 0
         if wave:
             self._ingest_wave(wave, report, run)
         if self.extractor is not None:
@@ -145,7 +146,7 @@ class IngestPipeline:
         existing: dict[str, str] = {}
         ids = [d.id for d in documents]
         for start in range(0, len(ids), 1000):
-            existing.update(self.store.document_hashes(ids[start:start + 1000]))
+            existing.update(self.store.writes.document_hashes(ids[start:start + 1000]))
         todo = [d for d in documents if existing.get(d.id) != d.content_hash]
         report.documents_unchanged += len(documents) - len(todo)
 
@@ -161,7 +162,7 @@ class IngestPipeline:
         run.chunks += sum(len(c) for _, c in chunked)
         run.notify("chunk", run.documents, run.documents)
         if self.extractor is not None and chunked and run.index is None:
-            run.index = EntityIndex.from_rows(self.store.entity_catalog())
+            run.index = EntityIndex.from_rows(self.store.graph.entity_catalog())
         size = self.settings.ingest_group_chunks
         for group in _groups(chunked, size):
             if len(group) == 1 and len(group[0][1]) > size:
@@ -198,6 +199,11 @@ class IngestPipeline:
     def _ingest_group(self, group: list[tuple[Document, list[Chunk]]], report: IngestReport, run: _Run) -> None:
         entities, relations = self._resolve(self._embed_and_extract(group, report, run), run)
         self._write_group(group, report, entities, relations)
+        self._remember_embedded(entities, run)
+
+    @staticmethod
+    def _remember_embedded(entities: list[Entity], run: _Run) -> None:
+        """Entities now written with a vector are not embedded again by this run."""
         if run.index is not None:
             run.index.embedded.update(e.id for e in entities if e.embedding is not None)
 
@@ -209,15 +215,15 @@ class IngestPipeline:
         stage = uuid.uuid4().hex
         extractions: list[ChunkExtraction] = []
         try:
-            self.store.clear_staged(doc.id)
+            self.store.writes.clear_staged(doc.id)
             for start in range(0, len(chunks), size):
                 part = chunks[start:start + size]
                 extractions += self._embed_and_extract([(doc, part)], report, run)
-                self.store.stage_chunks(doc.id, stage, part, batch)
+                self.store.writes.stage_chunks(doc.id, stage, part, batch)
                 for chunk in part:
                     chunk.embedding = None
             entities, relations = self._resolve(extractions, run)
-            self.store.commit_staged(doc, chunks, stage, batch, entities, relations)
+            self.store.writes.commit_staged(doc, chunks, stage, batch, entities, relations)
         except GraphStoreError:
             raise
         except Exception as exc:  # one bad document must not sink the run
@@ -227,8 +233,7 @@ class IngestPipeline:
         report.relations_written += len(relations)
         report.documents_written += 1
         report.chunks_written += len(chunks)
-        if run.index is not None:
-            run.index.embedded.update(e.id for e in entities if e.embedding is not None)
+        self._remember_embedded(entities, run)
 
     def _usage_line(self) -> str:
         usage = self.extractor.usage() if self.extractor is not None else {}
@@ -248,7 +253,8 @@ class IngestPipeline:
         for doc, chunks in group:
             errors = [f"chunk {c.index} ({c.id}): {failed[c.id]}" for c in chunks if c.id in failed]
             if errors:
-                doc.content_hash = f"{doc.content_hash}:incomplete"
+                # a large document is checked part by part: mark it once
+                doc.content_hash = doc.content_hash.removesuffix(":incomplete") + ":incomplete"
                 report.extraction_failures.extend(FileFailure(source=doc.source, error=e) for e in errors)
 
     def _embed_entities(self, entities: list[Entity]) -> None:
@@ -262,7 +268,7 @@ class IngestPipeline:
         """One transaction for the group; if it fails, one per document, so only the bad one is lost."""
         batch = self.settings.write_batch_size
         try:
-            self.store.write_documents(group, batch, entities, relations)
+            self.store.writes.write_documents(group, batch, entities, relations)
             written = group
             report.entities_written += len(entities)
             report.relations_written += len(relations)
@@ -273,7 +279,7 @@ class IngestPipeline:
             for doc, chunks in group:
                 ents, rels = slice_graph(entities, relations, {c.id for c in chunks})
                 try:
-                    self.store.write_documents([(doc, chunks)], batch, ents, rels)
+                    self.store.writes.write_documents([(doc, chunks)], batch, ents, rels)
                     report.entities_written += len(ents)
                     report.relations_written += len(rels)
                 except GraphStoreError:

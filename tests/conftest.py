@@ -66,7 +66,7 @@ def rag(settings, embedder):
     from graphwright.api import GraphRAG
 
     graph = GraphRAG(settings, embedder=embedder)
-    graph.store.reset()
+    graph.store.admin.reset()
     graph.init()
     yield graph
     graph.close()

@@ -12,7 +12,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field, field_validator
 
-from graphwright.extraction.chunking import count_tokens
+from graphwright.llm.prompts import render
+from graphwright.text.tokens import count_tokens
 
 _FINDINGS = 5
 
@@ -79,10 +80,7 @@ def extractive_report(size: int, members: list[dict[str, Any]], relations: list[
 def llm_report_prompt(members: list[dict[str, Any]], relations: list[dict[str, Any]],
                       child_reports: list[dict[str, Any]], budget_tokens: int = 3000) -> str:
     """Members, relations and evidence (or, for a large parent, its children's reports) within a budget."""
-    lines = ["Write a report about this community of a knowledge graph. Reply with ONE JSON object:",
-             '{"title": "...", "summary": "...", "findings": [{"summary": "...", "explanation": "..."}], '
-             '"rating": 0-10, "rating_explanation": "..."}',
-             "Use only the information below; rating = how important this community is to the corpus.", ""]
+    lines = [*render("community_report").splitlines(), ""]
     used = sum(count_tokens(line) for line in lines)
     sections: list[str] = []
     if child_reports:

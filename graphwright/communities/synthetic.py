@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from graphwright.extraction.normalize import entity_id, normalize_key
 from graphwright.models import Entity, Relation
+from graphwright.text.normalize import entity_id, normalize_key
 
 
 def planted_partition(groups: int, size: int, chunk_id: str, intra_degree: float = 5.0,

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from graphwright.config import Settings
     from graphwright.embeddings import Embedder
     from graphwright.graph_store import Neo4jStore
-    from graphwright.llm import LLMClient
+    from graphwright.llm import LLM
 
 _CONTEXT_BATCH = 200
 
@@ -51,7 +51,7 @@ def _jaccard(a: set[str], b: set[str]) -> float:
 
 class CommunityBuilder:
     def __init__(self, store: Neo4jStore, embedder: Embedder, settings: Settings,
-                 llm: LLMClient | None = None) -> None:
+                 llm: LLM | None = None) -> None:
         self.store, self.embedder, self.settings, self.llm = store, embedder, settings, llm
 
     def build(self, max_cluster_size: int = 10, seed: int = 42,
@@ -61,14 +61,14 @@ class CommunityBuilder:
         tell = progress or (lambda stage, done, total: None)
         tell("detect", 0, 1)
         started = time.perf_counter()
-        edges = self.store.entity_edges()
+        edges = self.store.communities.entity_edges()
         detected = detect(edges, max_cluster_size, seed)
         connected = {n for a, b, _ in edges for n in (a, b)}
-        run.isolated_entities = len(set(self.store.entity_ids()) - connected)
+        run.isolated_entities = len(set(self.store.communities.entity_ids()) - connected)
         run.detect_seconds = time.perf_counter() - started
         tell("detect", 1, 1)
 
-        existing = {row["id"]: row for row in self.store.community_catalog()}
+        existing = {row["id"]: row for row in self.store.communities.community_catalog()}
         new_ids = {c.id for c in detected}
         created = [c for c in detected if c.id not in existing]
         removed = [cid for cid in existing if cid not in new_ids]
@@ -102,7 +102,7 @@ class CommunityBuilder:
 
         tell("write", 0, 1)
         started = time.perf_counter()
-        self.store.write_communities(
+        self.store.communities.write_communities(
             removed, rows, [{"id": r["id"], "embedding": v} for r, v in zip(rows, vectors)],
             [{"entity": m, "community": c.id} for c in detected for m in c.members],
             [{"parent": c.parent, "child": c.id} for c in detected if c.parent])
@@ -115,7 +115,7 @@ class CommunityBuilder:
         context: dict[str, dict[str, Any]] = {}
         for start in range(0, len(created), _CONTEXT_BATCH):
             part = created[start:start + _CONTEXT_BATCH]
-            context.update(self.store.community_context([{"id": c.id, "members": c.members} for c in part]))
+            context.update(self.store.communities.community_context([{"id": c.id, "members": c.members} for c in part]))
         reports: dict[str, Report] = {}
         summaries = {cid: {"title": row.get("title") or "", "summary": row.get("summary") or ""}
                      for cid, row in existing.items()}
@@ -140,8 +140,8 @@ class CommunityBuilder:
 
     def _llm(self, c: DetectedCommunity, context: dict[str, dict[str, Any]], summaries: dict[str, dict[str, str]],
              run: CommunityRun) -> Report:
-        from graphwright.extraction.json_repair import JSONRepairError, parse_json_object
         from graphwright.llm import LLMError
+        from graphwright.llm.json_repair import JSONRepairError, parse_json_object
 
         ctx = context.get(c.id, {"members": [], "relations": []})
         # a large parent is described from its children's reports rather than raw members

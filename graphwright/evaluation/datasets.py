@@ -15,8 +15,10 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
+from graphwright.errors import GraphwrightError
 
-class DatasetError(ValueError):
+
+class DatasetError(GraphwrightError, ValueError):
     """A dataset that cannot be read, with the file and line (or index) at fault."""
 
 

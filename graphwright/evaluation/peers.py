@@ -8,10 +8,11 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from graphwright.errors import GraphwrightError
 from graphwright.graph_store import Neo4jStore
 from graphwright.graph_store.queries import CHUNK_FULLTEXT_INDEX, CHUNK_VECTOR_INDEX
 from graphwright.models import RetrievedChunk
-from graphwright.search.hybrid import to_lucene
+from graphwright.text.lucene import to_lucene
 
 _TOKEN_RE = re.compile(r"\w+", re.UNICODE)
 
@@ -19,7 +20,7 @@ _TOKEN_RE = re.compile(r"\w+", re.UNICODE)
 Peer = Callable[[str, list[float], int], list[RetrievedChunk]]
 
 
-class PeersNotInstalledError(RuntimeError):
+class PeersNotInstalledError(GraphwrightError):
     pass
 
 
@@ -110,7 +111,7 @@ class Neo4jGraphRAGPeers:
 def make_peers(store: Neo4jStore) -> tuple[dict[str, Peer], list[str], Callable[[], list[str]]]:
     """Every peer that can run here, a note for each that cannot, and a callable with the notes the run
     itself produced (questions neo4j-graphrag's Lucene parser refused)."""
-    rows = store.all_chunks()
+    rows = store.retrieval.all_chunks()
     peers: dict[str, Peer] = {}
     notes: list[str] = []
     graphrag: Neo4jGraphRAGPeers | None = None

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
+from graphwright.errors import GraphwrightError
 from graphwright.models import ChunkExtraction
 
 if TYPE_CHECKING:
     from graphwright.config import Settings
-    from graphwright.llm import LLMClient
+    from graphwright.llm import LLM
 
 
 class Extractor(Protocol):
@@ -24,15 +25,15 @@ class Extractor(Protocol):
     def usage(self) -> dict[str, float]: ...
 
 
-class ExtractorNotAvailableError(RuntimeError):
-    pass
+class ExtractorNotAvailableError(GraphwrightError):
+    """An extractor asked for that cannot run here (unknown, or `llm` with no LLM)."""
 
 
-def make_extractor(settings: Settings, choice: str | None = None, llm: LLMClient | None = None) -> Extractor | None:
+def make_extractor(settings: Settings, choice: str | None = None, llm: LLM | None = None) -> Extractor | None:
     """auto = the LLM when one is configured, else the offline NLP extractor; none = no entity graph."""
     choice = (choice or settings.extractor).lower()
     if choice == "auto":
-        choice = "llm" if settings.llm_configured else "nlp"
+        choice = "llm" if llm is not None or settings.llm_configured else "nlp"
     if choice == "none":
         return None
     if choice == "nlp":

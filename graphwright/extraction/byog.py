@@ -14,9 +14,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from graphwright.graph_store import Neo4jStore
 from graphwright.models import ChunkExtraction, ExtractedEntity, ExtractedRelation, FileFailure
 
 _MENTION_SCAN = 50
@@ -33,23 +32,34 @@ def _phrase(name: str) -> str:
     return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+class ChunkReader(Protocol):
+    """What the importer reads of the graph (the store's retrieval role provides it): injected, so that
+    extraction never imports the store."""
+
+    def chunks_by_id(self, ids: list[str]) -> dict[str, str]: ...
+
+    def document_chunks(self, document_id: str) -> dict[str, str]: ...
+
+    def chunks_matching(self, lucene_query: str, k: int = 50) -> dict[str, str]: ...
+
+
 class GraphImporter:
-    def __init__(self, store: Neo4jStore) -> None:
-        self.store = store
+    def __init__(self, chunks: ChunkReader) -> None:
+        self.chunks = chunks
         self._doc_cache: dict[str, dict[str, str]] = {}
 
     def _support(self, record: dict[str, Any], names: list[str]) -> dict[str, str]:
         """chunk id -> text of the chunks that support this record."""
         ids = record.get("chunk_ids") or ([record["chunk_id"]] if record.get("chunk_id") else [])
         if ids:
-            return self.store.chunks_by_id([str(i) for i in ids])
+            return self.chunks.chunks_by_id([str(i) for i in ids])
         if record.get("document_id"):
             doc = str(record["document_id"])
             if doc not in self._doc_cache:
-                self._doc_cache[doc] = self.store.document_chunks(doc)
+                self._doc_cache[doc] = self.chunks.document_chunks(doc)
             candidates = self._doc_cache[doc]
         else:
-            candidates = self.store.chunks_matching(" AND ".join(_phrase(n) for n in names), _MENTION_SCAN)
+            candidates = self.chunks.chunks_matching(" AND ".join(_phrase(n) for n in names), _MENTION_SCAN)
         return {cid: text for cid, text in candidates.items()
                 if all(n.lower() in text.lower() for n in names)}
 

@@ -9,16 +9,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_TOKEN_RE = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+|[^\w\s]")
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9\u00C0-\u024F])|(?<=[。！？；])")
+from graphwright.text.sentences import split_sentences
+from graphwright.text.tokens import count_tokens
+
 _PARAGRAPH_RE = re.compile(r"\n\s*\n")
 # A paragraph break ends the chunk early once it is this full, so chunks rarely straddle topics.
 _PARAGRAPH_BREAK_FILL = 0.75
-
-
-def count_tokens(text: str) -> int:
-    return len(_TOKEN_RE.findall(text))
 
 
 @dataclass(frozen=True)
@@ -34,20 +30,6 @@ class TextChunk:
     n_tokens: int
 
 
-_ABBREVIATION_END_RE = re.compile(
-    r"(?:\b[A-HJ-UWYZ]|\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|Prof|Gen|Col|Capt|Lt|Corp|Inc|Ltd|Co|vs|etc|No|Vol|Fig|e\.g|i\.e))\.$")
-
-
-def split_sentences(paragraph: str) -> list[str]:
-    parts = [p.strip() for p in _SENTENCE_END_RE.split(paragraph.strip()) if p and p.strip()]
-    merged: list[str] = []
-    for part in parts:
-        # "John F. Kennedy", "Dr. Smith": a period after an initial or abbreviation does not end a sentence
-        if merged and _ABBREVIATION_END_RE.search(merged[-1]):
-            merged[-1] = f"{merged[-1]} {part}"
-        else:
-            merged.append(part)
-    return merged
 
 
 def _split_long(sentence: str, size: int) -> list[str]:

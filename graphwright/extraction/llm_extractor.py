@@ -10,23 +10,17 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from functools import cache
-from importlib import resources
 from typing import Any
 
 from pydantic import AliasChoices, BaseModel, Field, ValidationError, field_validator
 
 from graphwright.config import Settings
-from graphwright.extraction.chunking import split_sentences
-from graphwright.extraction.json_repair import JSONRepairError, parse_json_object
-from graphwright.extraction.normalize import normalize_key
-from graphwright.llm import LLMClient, LLMError
+from graphwright.llm import LLM, LLMEmptyAnswerError, LLMError, MeteredLLM
+from graphwright.llm.json_repair import JSONRepairError, parse_json_object
+from graphwright.llm.prompts import render
 from graphwright.models import ChunkExtraction, ExtractedEntity, ExtractedRelation
-
-
-@cache
-def prompt(name: str) -> str:
-    return resources.files("graphwright.extraction.prompts").joinpath(f"{name}.md").read_text(encoding="utf-8")
+from graphwright.text.normalize import normalize_key
+from graphwright.text.sentences import split_sentences
 
 
 class _LLMEntity(ExtractedEntity):
@@ -92,19 +86,17 @@ def _validate(data: dict[str, Any]) -> _LLMGraph:
 class LLMExtractor:
     name = "llm"
 
-    def __init__(self, llm: LLMClient, settings: Settings) -> None:
-        self.llm = llm
+    def __init__(self, llm: LLM, settings: Settings) -> None:
+        self.llm = MeteredLLM(llm)  # this extractor's calls and tokens, for progress and the report
         self.settings = settings
-        types = ", ".join(t.lower() for t in settings.entity_type_list)
-        self.system = prompt("extract_system").replace("{entity_types}", types)
+        self.system = render("extract_system", entity_types=", ".join(t.lower() for t in settings.entity_type_list))
 
     def usage(self) -> dict[str, float]:
         return self.llm.usage.report(self.settings.llm_price_input, self.settings.llm_price_output)
 
     def summarize(self, name: str, descriptions: list[str]) -> str:
         """One description from several (resolution calls this when an entity has more than one)."""
-        body = prompt("summarize").replace("{name}", name).replace(
-            "{descriptions}", "\n".join(f"- {d}" for d in descriptions))
+        body = render("summarize", name=name, descriptions="\n".join(f"- {d}" for d in descriptions))
         return self.llm.chat([{"role": "user", "content": body}]).text.strip()
 
     def extract_many(self, chunks: list[tuple[str, str]],
@@ -131,11 +123,11 @@ class LLMExtractor:
             reply = self.llm.chat(messages).text
             return _validate(parse_json_object(reply)), reply
         except (JSONRepairError, LLMError) as first:
-            if isinstance(first, LLMError) and "empty answer" not in str(first):
+            if isinstance(first, LLMError) and not isinstance(first, LLMEmptyAnswerError):
                 raise
             self.llm.forget(messages)  # an unusable answer must not be replayed from the cache
             retry = [*messages, {"role": "assistant", "content": reply or "(empty)"},
-                     {"role": "user", "content": prompt("repair").replace("{error}", str(first))}]
+                     {"role": "user", "content": render("repair", error=first)}]
             try:
                 reply = self.llm.chat(retry).text
                 return _validate(parse_json_object(reply)), reply
@@ -145,12 +137,12 @@ class LLMExtractor:
 
     def extract(self, chunk_id: str, text: str) -> ChunkExtraction:
         messages = [{"role": "system", "content": self.system},
-                    {"role": "user", "content": prompt("extract_user").replace("{text}", text)}]
+                    {"role": "user", "content": render("extract_user", text=text)}]
         try:
             graph, reply = self._ask(messages)
             for _ in range(self.settings.llm_gleanings):
                 messages = [*messages, {"role": "assistant", "content": reply},
-                            {"role": "user", "content": prompt("glean")}]
+                            {"role": "user", "content": render("glean")}]
                 more, reply = self._ask(messages)
                 if not more.entities and not more.relations:
                     break

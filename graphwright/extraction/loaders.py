@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from graphwright.errors import GraphwrightError
 from graphwright.models import Document, FileFailure
 
 SUPPORTED_SUFFIXES = {".txt", ".md", ".markdown", ".json", ".jsonl"}
@@ -27,7 +28,7 @@ def clean_identifier(text: object) -> str:
     return _CONTROL.sub("", str(text)).strip()
 
 
-class LoadError(ValueError):
+class LoadError(GraphwrightError, ValueError):
     """A file or record that cannot become a document; the message says why."""
 
 

@@ -15,9 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
-from graphwright.extraction.chunking import split_sentences
-from graphwright.extraction.normalize import clean_name, normalize_key
 from graphwright.models import ChunkExtraction, ExtractedEntity, ExtractedRelation
+from graphwright.text.normalize import clean_name, normalize_key
+from graphwright.text.sentences import split_sentences
+from graphwright.text.stopwords import STOPWORDS
 
 _TOKEN_RE = re.compile(r"[A-Za-z0-9\u00C0-\u024F][A-Za-z0-9\u00C0-\u024F'’.\-/&]*[A-Za-z0-9\u00C0-\u024F]"
                        r"|[A-Za-z0-9\u00C0-\u024F]")
@@ -29,19 +30,6 @@ _INNER_THE = {"the"}
 _MONTHS = {"january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december"}
 _DAYS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
-# Capitalized only because they start a sentence or a heading; never an entity on their own.
-STOPWORDS = {
-    "a", "an", "the", "in", "on", "at", "its", "it", "this", "that", "these", "those", "both", "each", "soon",
-    "after", "before", "during", "when", "while", "for", "from", "by", "with", "his", "her", "their", "our",
-    "some", "many", "all", "every", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-    "ten", "first", "second", "third", "later", "then", "there", "here", "however", "also", "as", "if", "but",
-    "and", "or", "so", "to", "of", "crews", "chapter", "he", "she", "they", "we", "you", "i", "my", "mr",
-    "mrs", "ms", "dr", "sir", "what", "who", "why", "how", "where", "which", "yes", "no", "not", "now",
-    "today", "paragraph", "sentence", "section", "part", "page", "note", "notes", "see", "according", "since",
-    "until", "under", "over", "into", "onto", "than", "because", "although", "though", "most", "more",
-    "other", "another", "such", "only", "just", "even", "still", "again", "once", "oh", "well", "let",
-    "said", "says", "upon", "about", "above", "below", "between", "within", "without", "through",
-}
 _ORG_WORDS = {"agency", "administration", "company", "corp", "corp.", "corporation", "inc", "inc.", "ltd",
               "laboratory", "laboratories", "institute", "university", "organisation", "organization", "group",
               "alliance", "aerospace", "aviation", "nasa", "committee", "bureau", "council", "ministry",

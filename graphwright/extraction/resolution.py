@@ -14,7 +14,9 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from graphwright.extraction.normalize import (
+from graphwright.errors import GraphwrightError
+from graphwright.models import MAX_DESCRIPTION, MAX_EVIDENCE, ChunkExtraction, Entity, Relation
+from graphwright.text.normalize import (
     DEFAULT_ENTITY_TYPES,
     FALLBACK_TYPE,
     clean_name,
@@ -24,12 +26,9 @@ from graphwright.extraction.normalize import (
     normalize_key,
     relation_type,
 )
-from graphwright.models import ChunkExtraction, Entity, Relation
 
 _DIGITS = re.compile(r"\d+")
 _ACRONYM_SKIP = {"of", "the", "and", "for", "de", "du", "la", "y", "&"}
-MAX_DESCRIPTION = 1000
-MAX_EVIDENCE = 500
 
 
 @dataclass
@@ -102,7 +101,7 @@ class Resolver:
             return merged
         try:
             return self.summarize(name, distinct)[:MAX_DESCRIPTION] or merged
-        except Exception:  # noqa: BLE001 - a failed summary must not lose the entity; keep the merge
+        except GraphwrightError:  # an LLM failure must not lose the entity; keep the merge
             return merged
 
     def _canonical(self, key: str, name: str, type_: str, index: EntityIndex) -> str:

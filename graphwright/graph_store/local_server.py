@@ -16,6 +16,8 @@ from urllib.parse import urlparse
 from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError, ClientError, ServiceUnavailable
 
+from graphwright.errors import GraphwrightError
+
 LAUNCHER_CLASS = "io.graphwright.neo4jlocal.Launcher"
 _LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 # The flags the official `neo4j` script passes on Java 17 (off-heap access for the page cache and Netty).
@@ -27,7 +29,7 @@ _JVM_FLAGS = [
 ]
 
 
-class LocalServerError(RuntimeError):
+class LocalServerError(GraphwrightError):
     pass
 
 
@@ -210,3 +212,12 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+def store_bytes(home: Path, database: str) -> int | None:
+    """Size on disk of a database of the local server whose home is `home`; None when it is not there
+    (another server, or nothing written yet)."""
+    folder = home / "neo4j" / "data" / "databases" / database
+    if not folder.is_dir():
+        return None
+    return sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())

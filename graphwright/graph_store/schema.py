@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from graphwright.errors import GraphwrightError
 from graphwright.graph_store import queries as q
 
 
-class SchemaMismatchError(RuntimeError):
+class SchemaMismatchError(GraphwrightError):
     """The database was indexed with another embedding model or dimension."""
 
 

@@ -4,29 +4,16 @@ generated from the context only, citing chunk ids."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from graphwright.llm import LLMClient
+from graphwright.llm import LLM, prompts
 from graphwright.models import Citation, RelationRef, RetrievedChunk
 from graphwright.search.context import render
-from graphwright.search.local import GraphContext
+from graphwright.search.evidence import Answer, Retrieval
 
 RETRIEVAL_HEADER = "Retrieved passages (no LLM configured, so this is the retrieval itself):"
 NOT_IN_CONTEXT = "I don't know: the indexed documents do not say."
 _SNIPPET_CHARS = 400
 
-SYSTEM_PROMPT = f"""You answer questions using ONLY the numbered context passages given to you.
-Rules:
-- Use no outside knowledge. If the passages do not contain the answer, reply exactly: "{NOT_IN_CONTEXT}"
-- After every claim, cite the passage ids it comes from in square brackets, e.g. [c_1a2b3c].
-- Be concise and factual."""
-
-
-@dataclass
-class Answer:
-    text: str
-    kind: str  # "retrieval" or "generated"
-    citations: list[Citation]
 
 
 def _snippet(text: str, limit: int = _SNIPPET_CHARS) -> str:
@@ -58,11 +45,11 @@ def build_context(chunks: list[RetrievedChunk]) -> str:
     return "\n\n".join(f"[{c.chunk_id}] (from {c.title or c.document_id})\n{c.text}" for c in chunks)
 
 
-def generated_answer(question: str, chunks: list[RetrievedChunk], llm: LLMClient) -> Answer:
+def generated_answer(question: str, chunks: list[RetrievedChunk], llm: LLM) -> Answer:
     if not chunks:
         return Answer(text=NOT_IN_CONTEXT, kind="generated", citations=[])
     messages = [
-        {"role": "system", "content": SYSTEM_PROMPT},
+        {"role": "system", "content": prompts.render("answer_system", not_in_context=NOT_IN_CONTEXT)},
         {"role": "user", "content": f"Context passages:\n\n{build_context(chunks)}\n\nQuestion: {question}"},
     ]
     text = llm.chat(messages, use_cache=False).text  # a retried question deserves a fresh answer
@@ -74,13 +61,6 @@ def generated_answer(question: str, chunks: list[RetrievedChunk], llm: LLMClient
 
 # --- graph modes (local, global, path) ----------------------------------------------------------------
 GRAPH_HEADER = "Graph context (no LLM configured, so this is the retrieval itself):"
-GRAPH_SYSTEM_PROMPT = f"""You answer questions using ONLY the context sections given to you: entities,
-relations between them, source passages, graph paths and community reports.
-Rules:
-- Use no outside knowledge. If the context does not contain the answer, reply exactly: "{NOT_IN_CONTEXT}"
-- After every claim, cite the ids it comes from in square brackets: passages [c_1a2b3c], entities [e_9f8e7d],
-  community reports [L0-0a1b2c3d].
-- Be concise and factual. For "how are X and Y connected", walk the path step by step."""
 _ID_RE = re.compile(r"\b(?:c_[0-9a-f]{6,}|e_[0-9a-f]{6,}|L\d+-[0-9a-f]{6,})\b")
 
 
@@ -88,7 +68,7 @@ def cited_ids(text: str) -> set[str]:
     return set(_ID_RE.findall(text))
 
 
-def graph_citations(context: GraphContext, only: set[str] | None = None) -> list[Citation]:
+def graph_citations(context: Retrieval, only: set[str] | None = None) -> list[Citation]:
     """Citations of every kind the context used; with `only`, just the ids the answer cited (a chunk's
     document, and a relation whose evidence chunk was cited, come along)."""
     chunks = [c for c in context.chunks if only is None or c.chunk_id in only]
@@ -109,7 +89,7 @@ def _relation_line(relation: RelationRef) -> str:
     return f"  {relation.render()}:{evidence} [{sources}]"
 
 
-def offline_graph_answer(mode: str, context: GraphContext, k: int) -> Answer:
+def offline_graph_answer(mode: str, context: Retrieval, k: int) -> Answer:
     lines = [GRAPH_HEADER]
     lines += [f"({note})" for note in context.notes]
     if mode == "global":
@@ -141,16 +121,16 @@ def offline_graph_answer(mode: str, context: GraphContext, k: int) -> Answer:
         lines.append("Communities: " + "; ".join(f"{c.title} ({c.id})" for c in context.communities))
     if len(lines) == 1 + len(context.notes):
         lines.append("Nothing in the graph matched the question.")
-    trimmed = GraphContext(entities=context.entities, relations=context.relations[: 2 * k],
+    trimmed = Retrieval(entities=context.entities, relations=context.relations[: 2 * k],
                            chunks=context.chunks[:k], communities=context.communities)
     return Answer(text="\n".join(lines), kind="retrieval", citations=graph_citations(trimmed))
 
 
-def generated_graph_answer(question: str, context: GraphContext, llm: LLMClient) -> Answer:
+def generated_graph_answer(question: str, context: Retrieval, llm: LLM) -> Answer:
     if not context.context:
         return Answer(text=NOT_IN_CONTEXT, kind="generated", citations=[])
     messages = [
-        {"role": "system", "content": GRAPH_SYSTEM_PROMPT},
+        {"role": "system", "content": prompts.render("answer_graph_system", not_in_context=NOT_IN_CONTEXT)},
         {"role": "user", "content": f"Context:\n\n{render(context.context)}\n\nQuestion: {question}"},
     ]
     text = llm.chat(messages, use_cache=False).text

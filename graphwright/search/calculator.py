@@ -7,6 +7,8 @@ import ast
 import math
 import operator
 
+from graphwright.errors import GraphwrightError
+
 _BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
            ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow}
 _UNARY = {ast.UAdd: operator.pos, ast.USub: operator.neg}
@@ -15,7 +17,7 @@ _MAX_EXPONENT = 100
 _MAX_MAGNITUDE = 1e100
 
 
-class CalculationError(ValueError):
+class CalculationError(GraphwrightError, ValueError):
     pass
 
 

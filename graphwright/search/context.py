@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from graphwright.extraction.chunking import count_tokens
 from graphwright.models import ContextSection
+from graphwright.text.tokens import count_tokens
 
 
 @dataclass(frozen=True)

@@ -12,17 +12,15 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from graphwright.extraction.chunking import split_sentences
-from graphwright.extraction.json_repair import JSONRepairError, parse_json_object
-from graphwright.llm import LLMClient, LLMError
+from graphwright.llm import LLM, LLMError
+from graphwright.llm.json_repair import JSONRepairError, parse_json_object
+from graphwright.llm.prompts import render
 from graphwright.models import RetrievedChunk, TraceStep
 from graphwright.search.answer import build_context
-from graphwright.search.linking import QUESTION_WORDS, question_words
-
-GRADE_PROMPT = """Grade how well the passages answer the question. Reply with ONE JSON object:
-{"score": 0.0-1.0, "relevant_sentences": ["sentences copied from the passages that help answer it"]}"""
-REWRITE_PROMPT = """The passages found for this search query did not answer the question. Write ONE better
-search query (different words, the key names and terms). Reply with the query only."""
+from graphwright.search.base import SearchContext, SearchMode, SearchQuery
+from graphwright.search.evidence import Retrieval
+from graphwright.search.linking import QUESTION_WORDS, EntityLinker, question_words
+from graphwright.text.sentences import split_sentences
 
 Retrieve = Callable[[str], list[RetrievedChunk]]
 _WORD_RE = re.compile(r"\w+")
@@ -52,8 +50,8 @@ def offline_grade(question: str, chunks: list[RetrievedChunk], names: list[str])
     return Grade(round(0.5 * cosine + 0.5 * coverage, 3), relevant)
 
 
-def llm_grade(question: str, chunks: list[RetrievedChunk], llm: LLMClient) -> Grade:
-    messages = [{"role": "system", "content": GRADE_PROMPT},
+def llm_grade(question: str, chunks: list[RetrievedChunk], llm: LLM) -> Grade:
+    messages = [{"role": "system", "content": render("corrective_grade")},
                 {"role": "user", "content": f"Passages:\n\n{build_context(chunks)}\n\nQuestion: {question}"}]
     data = parse_json_object(llm.chat(messages, use_cache=False).text)
     score = min(max(float(data.get("score", 0.0)), 0.0), 1.0)
@@ -75,7 +73,7 @@ def refine(chunks: list[RetrievedChunk], relevant: list[str]) -> list[RetrievedC
     return kept
 
 
-def corrective_retrieve(question: str, retrieve: Retrieve, llm: LLMClient | None, names: list[str],
+def corrective_retrieve(question: str, retrieve: Retrieve, llm: LLM | None, names: list[str],
                         attempts: int, use_at: float, refine_at: float
                         ) -> tuple[list[RetrievedChunk], list[TraceStep], list[str]]:
     """The context to answer from, each attempt traced, and notes."""
@@ -108,7 +106,7 @@ def corrective_retrieve(question: str, retrieve: Retrieve, llm: LLMClient | None
             return (refined or chunks), trace, notes
         if action == "give up":
             break
-        rewritten = llm.chat([{"role": "system", "content": REWRITE_PROMPT},
+        rewritten = llm.chat([{"role": "system", "content": render("corrective_rewrite")},
                               {"role": "user", "content": f"Question: {question}\nLast query: {query}"}],
                              use_cache=False).text.strip() if llm else offline_rewrite(question, query, names)
         if not rewritten or rewritten == query:
@@ -117,3 +115,18 @@ def corrective_retrieve(question: str, retrieve: Retrieve, llm: LLMClient | None
         query = rewritten
     notes.append(f"no attempt reached the grade to use ({use_at}); answering from the best one ({best[0]:.2f})")
     return best[1], trace, notes
+
+
+class CorrectiveMode(SearchMode):
+    name = "corrective"
+    summary = "grade the passages, then use, refine or rewrite the query and retry (offline or with an LLM)"
+    embeds_question = False  # each attempt embeds its own query
+
+    def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
+        hybrid = ctx.make_hybrid()
+        settings = ctx.settings
+        names = [e.name for e in EntityLinker(ctx.store).exact(query.question)[0]]
+        chunks, trace, notes = corrective_retrieve(query.question, lambda q: hybrid.retrieve(q, query.k), ctx.llm,
+                                                   names, settings.rewrite_attempts, settings.grade_use,
+                                                   settings.grade_refine)
+        return Retrieval(chunks=chunks, trace=trace, notes=notes)

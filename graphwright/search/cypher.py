@@ -10,12 +10,18 @@ An error goes back to the model once for repair."""
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from graphwright.errors import GraphwrightError, QueryRejectedError
 from graphwright.graph_store import Neo4jStore
-from graphwright.llm import LLMClient
+from graphwright.llm import LLM
+from graphwright.llm.prompts import render
+from graphwright.models import TraceStep
+from graphwright.search.base import SearchContext, SearchMode, SearchQuery
+from graphwright.search.evidence import Answer, Retrieval
 
 _STRING_RE = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 _COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
@@ -31,14 +37,9 @@ READ_PROCEDURES = {"db.labels", "db.relationshiptypes", "db.propertykeys", "db.i
                    "db.schema.nodetypeproperties", "db.schema.reltypeproperties", "db.schema.visualization"}
 _FENCE_RE = re.compile(r"```(?:cypher)?\s*(.*?)```", re.DOTALL | re.IGNORECASE)
 
-SYSTEM_PROMPT = """You translate questions into ONE read-only Cypher query for Neo4j 5.
-Rules: only MATCH / OPTIONAL MATCH / WITH / WHERE / RETURN / ORDER BY / LIMIT / UNWIND and read functions;
-never CREATE, MERGE, SET, DELETE, REMOVE, DROP, LOAD CSV or procedure calls other than db.index.*.queryNodes;
-use only the labels, relationship types and properties in the schema; pass literal values inline;
-always RETURN named columns and end with LIMIT 50 or less. Reply with the query only, no explanation."""
 
 
-class CypherRejectedError(ValueError):
+class CypherRejectedError(GraphwrightError, ValueError):
     """A query that is not provably read-only; the message says which rule it broke."""
 
 
@@ -89,32 +90,55 @@ class CypherRun:
 def run_read_only(store: Neo4jStore, query: str, max_rows: int, timeout: float) -> tuple[list[dict[str, Any]], bool]:
     """All four locks; CypherRejectedError for the checks, GraphStoreError for what Neo4j refuses."""
     query = check_read_only(query)
-    kind = store.explain_query_type(query)
+    kind = store.graph.explain_query_type(query)
     if kind != "r":
         raise CypherRejectedError(f"Neo4j classifies this query as {kind!r}, not read-only")
-    return store.read_query(query, max_rows, timeout)
+    return store.graph.read_query(query, max_rows, timeout)
 
 
 class Text2Cypher:
-    def __init__(self, store: Neo4jStore, llm: LLMClient, max_rows: int = 50, timeout: float = 10.0) -> None:
+    def __init__(self, store: Neo4jStore, llm: LLM, max_rows: int = 50, timeout: float = 10.0) -> None:
         self.store = store
         self.llm = llm
         self.max_rows = max_rows
         self.timeout = timeout
 
     def run(self, question: str) -> CypherRun:
-        messages = [{"role": "system", "content": SYSTEM_PROMPT},
-                    {"role": "user", "content": f"Schema:\n{self.store.schema_text()}\n\nQuestion: {question}"}]
+        messages = [{"role": "system", "content": render("cypher_system")},
+                    {"role": "user", "content": f"Schema:\n{self.store.graph.schema_text()}\n\nQuestion: {question}"}]
         attempts: list[dict[str, str]] = []
         for attempt in range(2):  # the first try and one repair
             query = extract_query(self.llm.chat(messages, use_cache=False).text)
             try:
                 rows, truncated = run_read_only(self.store, query, self.max_rows, self.timeout)
                 return CypherRun(query=query, rows=rows, truncated=truncated, attempts=attempts)
-            except (CypherRejectedError, RuntimeError) as exc:
+            except (CypherRejectedError, QueryRejectedError) as exc:
                 attempts.append({"query": query, "error": str(exc)})
                 if attempt == 0:
                     messages += [{"role": "assistant", "content": query},
                                  {"role": "user", "content": f"That query failed: {exc}\nWrite a corrected "
                                                              "read-only query. Reply with the query only."}]
         return CypherRun(query=attempts[-1]["query"], error=attempts[-1]["error"], attempts=attempts)
+
+
+class CypherMode(SearchMode):
+    name = "cypher"
+    summary = "read-only Cypher written by the LLM from the live schema (Text2Cypher; needs an LLM)"
+    needs_llm = True
+    embeds_question = False
+
+    def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
+        settings = ctx.settings
+        run = Text2Cypher(ctx.store, ctx.require_llm(), settings.cypher_max_rows, settings.cypher_timeout).run(
+            query.question)
+        trace = [TraceStep(step=i, kind="cypher", name="rejected or failed", arguments={"query": a["query"]},
+                           summary=a["error"], ok=False) for i, a in enumerate(run.attempts, start=1)]
+        if run.error is None:
+            trace.append(TraceStep(step=len(trace) + 1, kind="cypher", name="ran", arguments={"query": run.query},
+                                   summary=f"{len(run.rows)} rows{' (truncated)' if run.truncated else ''}"))
+            rows = "\n".join(json.dumps(r, ensure_ascii=False, default=str) for r in run.rows)
+            text = f"Rows of the read-only query (generated from the live schema):\n{run.query}\n\n{rows}"
+        else:
+            text = f"No read-only query could be run: {run.error}"
+        return Retrieval(notes=[f"cypher: {run.query}"], trace=trace,
+                         answer=Answer(text=text, kind="retrieval", citations=[]))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from graphwright.errors import InvalidRequestError
 from graphwright.graph_store.queries import FILTER_OPERATORS, MetadataFilter
 
 _FILTER_RE = re.compile(r"^\s*([^=!<>~\s][^=!<>~]*?)\s*(>=|<=|!=|=|>|<|~)\s*(.*?)\s*$", re.DOTALL)
@@ -28,7 +29,7 @@ def parse_filter(text: str) -> MetadataFilter:
     match = _FILTER_RE.match(text)
     if not match or not match.group(1).strip():
         ops = " ".join(FILTER_OPERATORS)
-        raise ValueError(f"cannot read filter {text!r}: use KEY OP VALUE with OP one of {ops}")
+        raise InvalidRequestError(f"cannot read filter {text!r} (`where`): use KEY OP VALUE with OP one of {ops}")
     key, op, raw = match.group(1).strip(), match.group(2), match.group(3)
     return MetadataFilter(key=key, op=op, value=parse_value(raw))
 

@@ -16,14 +16,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graphwright.config import Settings
-from graphwright.extraction.chunking import count_tokens
-from graphwright.extraction.json_repair import JSONRepairError, parse_json_object
 from graphwright.graph_store import Neo4jStore
-from graphwright.llm import LLMClient, LLMError
+from graphwright.llm import LLM, LLMError
+from graphwright.llm.json_repair import JSONRepairError, parse_json_object
+from graphwright.llm.prompts import render
 from graphwright.models import CommunityRef
+from graphwright.search.answer import cited_ids, graph_citations
+from graphwright.search.base import SearchContext, SearchMode, SearchQuery, ToolSpec
 from graphwright.search.context import Item, pack_sections
-from graphwright.search.local import GraphContext, community_ref
+from graphwright.search.evidence import Answer, Retrieval
+from graphwright.search.local import community_ref
 from graphwright.search.results import evidence_chunks
+from graphwright.text.tokens import count_tokens
 
 THEMATIC_RE = re.compile(
     r"\b(themes?|topics?|overall|overview|summari[sz]e|summary|main (?:ideas|points|subjects)|whole corpus|"
@@ -32,13 +36,6 @@ _CANDIDATES = 60
 _OVERLAP_SKIP = 0.6
 _CHUNKS_PER_REPORT = 2  # share of a community's members already covered by chosen reports
 
-MAP_SYSTEM = """You read community reports of a knowledge graph and extract the points that help answer
-the user's question. Reply with ONE JSON object: {"points": [{"description": "...", "score": 0-100,
-"reports": ["<report id>", ...]}]}. Score = how much the point helps answer the question (0 = not at all).
-Use only the reports; cite the ids of the reports each point comes from. No relevant point: {"points": []}."""
-REDUCE_SYSTEM = """You answer a question about a whole corpus from analysts' key points, ranked by importance.
-Use only these points. Cite the report ids each claim comes from in square brackets, e.g. [L1-0a1b2c3d].
-If the points do not answer the question, say you don't know. Write a structured answer with short sections."""
 
 
 @dataclass
@@ -50,7 +47,7 @@ class Point:
 
 @dataclass
 class GlobalResult:
-    context: GraphContext
+    context: Retrieval
     points: list[Point] = field(default_factory=list)
     answer: str | None = None  # the reduced answer, when an LLM wrote one
 
@@ -95,7 +92,7 @@ def parse_points(text: str, known: set[str]) -> list[Point]:
 
 
 class GlobalSearch:
-    def __init__(self, store: Neo4jStore, settings: Settings, llm: LLMClient | None = None) -> None:
+    def __init__(self, store: Neo4jStore, settings: Settings, llm: LLM | None = None) -> None:
         self.store = store
         self.settings = settings
         self.llm = llm
@@ -104,13 +101,13 @@ class GlobalSearch:
                limit: int) -> tuple[list[CommunityRef], list[str]]:
         thematic = bool(THEMATIC_RE.search(question))
         if level is not None:
-            rows = self.store.communities_at_level(level, embedding)
+            rows = self.store.communities.communities_at_level(level, embedding)
         else:
-            rows = self.store.community_vector_search(embedding, _CANDIDATES, None)
+            rows = self.store.communities.community_vector_search(embedding, _CANDIDATES, None)
             if thematic:  # level 0, the coarsest, holds the corpus themes; make sure they are candidates
-                levels = [r["level"] for r in self.store.community_levels()]
+                levels = [r["level"] for r in self.store.communities.community_levels()]
                 if levels:
-                    rows += self.store.communities_at_level(min(levels), embedding)
+                    rows += self.store.communities.communities_at_level(min(levels), embedding)
         if not rows:
             return [], ["no community reports: run `graphwright communities build` first"]
         largest = max(r.get("size") or 1 for r in rows)
@@ -149,17 +146,17 @@ class GlobalSearch:
         used = [c for c in communities if c.id in cited] or communities[: self.settings.global_reports]
         return GlobalResult(self.context(used, notes, points), points, answer)
 
-    def context(self, communities: list[CommunityRef], notes: list[str], points: list[Point]) -> GraphContext:
+    def context(self, communities: list[CommunityRef], notes: list[str], points: list[Point]) -> Retrieval:
         """Reports (and map points) as context sections; the reports' cited chunks as the evidence."""
         ids = list(dict.fromkeys(c for com in communities for c in com.cited_chunks[:_CHUNKS_PER_REPORT]))
-        chunks = evidence_chunks(self.store.chunks_with_ids(ids), "report_evidence")
+        chunks = evidence_chunks(self.store.retrieval.chunks_with_ids(ids), "report_evidence")
         candidates = {"reports": [Item(c.id, report_text(c)) for c in communities]}
         if points:
             candidates = {"points": [Item(f"point{i}", f"- ({p.score:.0f}) {p.description} [{', '.join(p.reports)}]")
                                      for i, p in enumerate(points)], **candidates}
         shares = {"points": 0.5, "reports": 0.5} if points else {"reports": 1.0}
         sections = pack_sections(candidates, shares, self.settings.context_tokens)
-        return GraphContext(communities=communities, chunks=chunks, context=sections, notes=notes)
+        return Retrieval(communities=communities, chunks=chunks, context=sections, notes=notes)
 
     def map(self, question: str, communities: list[CommunityRef], notes: list[str]) -> list[Point]:
         known = {c.id for c in communities}
@@ -167,7 +164,7 @@ class GlobalSearch:
 
         def one(group: list[tuple[str, str]]) -> list[Point]:
             reports = "\n\n".join(text for _, text in group)
-            messages = [{"role": "system", "content": MAP_SYSTEM},
+            messages = [{"role": "system", "content": render("global_map")},
                         {"role": "user", "content": f"Reports:\n\n{reports}\n\nQuestion: {question}"}]
             try:
                 return parse_points(self.llm.chat(messages).text, known)
@@ -189,6 +186,21 @@ class GlobalSearch:
                 break
             lines.append(line)
             used += cost
-        messages = [{"role": "system", "content": REDUCE_SYSTEM},
+        messages = [{"role": "system", "content": render("global_reduce")},
                     {"role": "user", "content": "Key points:\n" + "\n".join(lines) + f"\n\nQuestion: {question}"}]
         return self.llm.chat(messages, use_cache=False).text
+
+
+class GlobalMode(SearchMode):
+    name = "global"
+    summary = "community reports, for questions about the whole corpus (map-reduce with an LLM)"
+    uses_graph = True
+    answer_style = "graph"
+    tool = ToolSpec("global_search", "Community reports: themes across the whole collection.")
+
+    def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
+        found = GlobalSearch(ctx.store, ctx.settings, ctx.llm).search(query.question, query.vector(), query.level)
+        if found.answer is not None:  # the LLM's map-reduce answer, citing reports
+            found.context.answer = Answer(text=found.answer, kind="generated",
+                                          citations=graph_citations(found.context, cited_ids(found.answer)))
+        return found.context

@@ -2,41 +2,20 @@
 
 from __future__ import annotations
 
-import re
-
 from graphwright.embeddings import Embedder
 from graphwright.graph_store import Neo4jStore
 from graphwright.graph_store.queries import MetadataFilter
 from graphwright.models import RetrievedChunk
+from graphwright.search.base import SearchContext, SearchMode, SearchQuery, ToolSpec
+from graphwright.search.evidence import Retrieval
 from graphwright.search.rerank import Reranker
 from graphwright.search.results import rows_to_chunks
 from graphwright.search.vector import VectorRetriever
+from graphwright.text.lucene import to_lucene
 
-_LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
-_LUCENE_OPERATORS = {"AND", "OR", "NOT", "TO"}
-# Codes such as QX-7719-ZB, ISO/IEC-27001 or v2.3.1: the analyzer splits them into pieces that other
-# codes share, so they are searched as exact phrases.
-CODE_RE = re.compile(r"^\w+(?:[-/._:]\w+)+$")
-_EDGE_PUNCTUATION = ".,;:!?()[]{}'\""
 # Candidates per side before fusion: enough depth for RRF to matter without scanning everything.
 _CANDIDATE_FACTOR = 4
 _MIN_CANDIDATES = 20
-
-
-def to_lucene(question: str) -> str:
-    """Plain words for the Lucene parser: specials escaped, operators neutralized, so any question parses."""
-    terms = []
-    for word in question.split():
-        core = word.strip(_EDGE_PUNCTUATION)
-        if CODE_RE.match(core) and any(ch.isdigit() for ch in core):
-            terms.append(f'"{core}"')
-            continue
-        if word in _LUCENE_OPERATORS:
-            word = word.lower()
-        escaped = _LUCENE_SPECIAL.sub(r"\\\1", word)
-        if escaped.strip("\\"):
-            terms.append(escaped)
-    return " ".join(terms)
 
 
 def reciprocal_rank_fusion(rankings: dict[str, list[RetrievedChunk]], k: int = 60,
@@ -75,7 +54,7 @@ class HybridRetriever:
         lucene = to_lucene(question)
         if not lucene:
             return []
-        return rows_to_chunks(self.store.fulltext_search(lucene, k, filters), "fulltext")
+        return rows_to_chunks(self.store.retrieval.fulltext_search(lucene, k, filters), "fulltext")
 
     def retrieve(self, question: str, k: int, filters: list[MetadataFilter] | None = None,
                  embedding: list[float] | None = None) -> list[RetrievedChunk]:
@@ -88,3 +67,15 @@ class HybridRetriever:
         if self.reranker is not None:
             fused = self.reranker.rerank(question, fused[:depth])
         return fused[:k]
+
+
+class HybridMode(SearchMode):
+    name = "hybrid"
+    summary = "passages by BM25 and embedding similarity, fused by reciprocal rank (optionally reranked)"
+    filterable = True
+    accepts_hyde = True
+    tool = ToolSpec("hybrid_search", "Passages by keywords (BM25) and meaning; best for names, codes, numbers.")
+
+    def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
+        chunks = ctx.make_hybrid().retrieve(query.question, query.k, query.filters or None, query.embedding)
+        return Retrieval(chunks=chunks)

@@ -9,11 +9,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from graphwright.extraction.nlp_extractor import STOPWORDS
-from graphwright.extraction.normalize import normalize_key
 from graphwright.graph_store import Neo4jStore
 from graphwright.models import EntityRef
-from graphwright.search.hybrid import to_lucene
+from graphwright.text.lucene import to_lucene
+from graphwright.text.normalize import normalize_key
+from graphwright.text.stopwords import STOPWORDS
 
 _WORD_RE = re.compile(r"[\w][\w'’.\-&]*", re.UNICODE)
 _MAX_SPAN_WORDS = 6
@@ -81,7 +81,7 @@ class EntityLinker:
         spans = candidate_spans(words)
         if not spans:
             return [], []
-        rows = {r["key"]: r for r in self.store.entities_by_key(sorted({key for _, _, key in spans}))}
+        rows = {r["key"]: r for r in self.store.graph.entities_by_key(sorted({key for _, _, key in spans}))}
         found = [(start, end, rows[key]) for start, end, key in spans if key in rows]
         # Longest spans first; a span inside one already taken is part of that name, not its own mention.
         found.sort(key=lambda f: (-(f[1] - f[0]), f[0]))
@@ -109,8 +109,8 @@ class EntityLinker:
         found_by: dict[str, set[str]] = {}
         lucene = name_query(question)
         rankings = {
-            "fulltext": self.store.entity_name_search(lucene, 3 * k) if lucene else [],
-            "vector": self.store.entity_vector_search(embedding, 3 * k),
+            "fulltext": self.store.graph.entity_name_search(lucene, 3 * k) if lucene else [],
+            "vector": self.store.graph.entity_vector_search(embedding, 3 * k),
         }
         for how, rows in rankings.items():
             for rank, row in enumerate(rows, start=1):

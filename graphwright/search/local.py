@@ -12,8 +12,10 @@ import json
 
 from graphwright.config import Settings
 from graphwright.graph_store import Neo4jStore
-from graphwright.models import CommunityRef, EntityRef, Evidence, RelationRef, RetrievedChunk
+from graphwright.models import CommunityRef, EntityRef, RelationRef, RetrievedChunk
+from graphwright.search.base import SearchContext, SearchMode, SearchQuery, ToolSpec
 from graphwright.search.context import Item, pack_sections, parse_shares
+from graphwright.search.evidence import Retrieval
 from graphwright.search.hybrid import HybridRetriever, reciprocal_rank_fusion
 from graphwright.search.linking import EntityLinker
 
@@ -31,12 +33,6 @@ _RELATIONS = 40
 _COMMUNITIES = 3
 _DESCRIPTION_CHARS = 240
 _EVIDENCE_CHARS = 240
-
-
-class GraphContext(Evidence):
-    """Evidence of a graph search; `context` holds the sections an answer is written from."""
-
-    answer_set: list[EntityRef] | None = None  # the exact answer of a relational intersection
 
 
 def community_ref(row: dict, score: float = 0.0) -> CommunityRef:
@@ -105,8 +101,8 @@ class LocalSearch:
         for hop in range(1, self.settings.local_hops + 1):
             if not frontier or not self.settings.local_neighbours:
                 break
-            rows = self.store.entity_neighbours([{"id": e.id, "score": e.score} for e in frontier],
-                                                [e.id for e in selected], self.settings.local_neighbours)
+            rows = self.store.graph.entity_neighbours([{"id": e.id, "score": e.score} for e in frontier],
+                                                      [e.id for e in selected], self.settings.local_neighbours)
             top = max((r["weight"] for r in rows), default=1.0) or 1.0
             strongest = max(e.score for e in frontier)
             frontier = [EntityRef(id=r["id"], name=r["name"], type=r["type"], description=r["description"],
@@ -120,10 +116,10 @@ class LocalSearch:
         """Two rounds. First: the graph ranking (chunks mentioning the selected entities, by IDF-weighted
         link score plus similarity) fused with dense and BM25. Second, for multi-hop questions: chunks that
         share rare entities with the two best first-round chunks (the bridge) join the ranking below them."""
-        total = self.store.chunk_count()
+        total = self.store.retrieval.chunk_count()
         depth = max(k, _TEXT_UNITS)
-        rows = self.store.chunks_mentioning([{"id": e.id, "score": e.score} for e in entities], embedding,
-                                            _GRAPH_CANDIDATES, total) if entities else []
+        rows = self.store.retrieval.chunks_mentioning([{"id": e.id, "score": e.score} for e in entities],
+                                                      embedding, _GRAPH_CANDIDATES, total) if entities else []
         graph = ranked_rows(rows, "link_score", depth)
         first = reciprocal_rank_fusion(
             {"graph": graph, "vector": self.hybrid.vector.retrieve(question, depth, None, embedding),
@@ -132,7 +128,8 @@ class LocalSearch:
         anchors = first[:_BRIDGE_ANCHORS]
         if not anchors:
             return []
-        bridge_rows = self.store.bridge_chunks([c.chunk_id for c in anchors], embedding, _GRAPH_CANDIDATES, total)
+        bridge_rows = self.store.retrieval.bridge_chunks([c.chunk_id for c in anchors], embedding,
+                                                         _GRAPH_CANDIDATES, total)
         rest = reciprocal_rank_fusion({"first": first[_BRIDGE_ANCHORS:depth],
                                        "bridge": ranked_rows(bridge_rows, "bridge_score", depth)},
                                       self.settings.rrf_k)
@@ -141,18 +138,31 @@ class LocalSearch:
             chunk.rank = rank
         return ranked
 
-    def search(self, question: str, embedding: list[float], k: int) -> GraphContext:
+    def search(self, question: str, embedding: list[float], k: int) -> Retrieval:
         entities, notes = self.entities(question, embedding)
         chunks = self.text_units(question, embedding, entities, k)
         ids = [e.id for e in entities]
         seeds = [e.id for e in entities if not e.how.startswith("hop")]
-        relations = relation_refs(self.store.relations_among(ids, seeds, _RELATIONS)) if len(ids) > 1 else []
-        communities = [community_ref(r, float(r["hits"])) for r in self.store.entity_communities(seeds, _COMMUNITIES)]
+        relations = relation_refs(self.store.graph.relations_among(ids, seeds, _RELATIONS)) if len(ids) > 1 else []
+        communities = [community_ref(r, float(r["hits"]))
+                       for r in self.store.communities.entity_communities(seeds, _COMMUNITIES)]
         sections = pack_sections(
             {"entities": [entity_item(e) for e in entities],
              "relations": [relation_item(r) for r in relations],
              "text_units": [chunk_item(c) for c in chunks[:_TEXT_UNITS]],
              "communities": [community_item(c) for c in communities]},
             self.shares, self.settings.context_tokens)
-        return GraphContext(entities=entities, relations=relations, chunks=chunks[: max(k, _TEXT_UNITS)],
-                            communities=communities, context=sections, notes=notes)
+        return Retrieval(entities=entities, relations=relations, chunks=chunks[: max(k, _TEXT_UNITS)],
+                         communities=communities, context=sections, notes=notes)
+
+
+class LocalMode(SearchMode):
+    name = "local"
+    summary = "the named entities' neighbourhood: entities, relations, passages and their communities"
+    uses_graph = True
+    answer_style = "graph"
+    tool = ToolSpec("local_search", "Entities named in the query, their neighbours, relations and passages.")
+
+    def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
+        searcher = LocalSearch(ctx.store, ctx.make_hybrid(), ctx.settings)
+        return searcher.search(query.question, query.vector(), query.k)

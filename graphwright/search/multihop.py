@@ -7,17 +7,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from graphwright.extraction.json_repair import JSONRepairError, parse_json_object
-from graphwright.llm import LLMClient
+from graphwright.llm import LLM
+from graphwright.llm.json_repair import JSONRepairError, parse_json_object
+from graphwright.llm.prompts import render
 from graphwright.models import RetrievedChunk, TraceStep
-from graphwright.search.answer import NOT_IN_CONTEXT, build_context, generated_answer
+from graphwright.search.answer import NOT_IN_CONTEXT, build_context, cited_ids, generated_answer, graph_citations
+from graphwright.search.base import SearchContext, SearchMode, SearchQuery
+from graphwright.search.evidence import Answer, Retrieval
 
-DECOMPOSE_PROMPT = """Split the question into the shortest sequence of single-hop sub-questions that answer it.
-A later sub-question may refer to the answer of an earlier one as #1, #2, ... Reply with ONE JSON object:
-{"sub_questions": ["...", "..."]}. A question that needs one lookup gives one sub-question."""
-SYNTHESIZE_PROMPT = f"""You answer a multi-hop question from the answers to its sub-questions and their passages.
-Use only these; cite passage ids in square brackets, e.g. [c_1a2b3c]. If they do not answer it, reply
-exactly: "{NOT_IN_CONTEXT}" """
 _REFERENCE_RE = re.compile(r"#(\d+)")
 
 Retrieve = Callable[[str], list[RetrievedChunk]]
@@ -33,8 +30,8 @@ def substitute(question: str, answers: list[str]) -> str:
     return _REFERENCE_RE.sub(one, question)
 
 
-def decompose(question: str, llm: LLMClient, max_hops: int) -> list[str]:
-    messages = [{"role": "system", "content": DECOMPOSE_PROMPT}, {"role": "user", "content": question}]
+def decompose(question: str, llm: LLM, max_hops: int) -> list[str]:
+    messages = [{"role": "system", "content": render("multihop_decompose")}, {"role": "user", "content": question}]
     try:
         data = parse_json_object(llm.chat(messages).text)
         subs = [str(s).strip() for s in data.get("sub_questions") or [] if str(s).strip()]
@@ -43,7 +40,7 @@ def decompose(question: str, llm: LLMClient, max_hops: int) -> list[str]:
     return subs[:max_hops] or [question]  # an unusable split is answered as one hop
 
 
-def answer_multihop(question: str, llm: LLMClient, retrieve: Retrieve, max_hops: int
+def answer_multihop(question: str, llm: LLM, retrieve: Retrieve, max_hops: int
                     ) -> tuple[str, list[RetrievedChunk], list[TraceStep]]:
     subs = decompose(question, llm, max_hops)
     answers: list[str] = []
@@ -63,7 +60,22 @@ def answer_multihop(question: str, llm: LLMClient, retrieve: Retrieve, max_hops:
     if len(subs) == 1:
         return answers[0], list(evidence.values()), trace
     hops = "\n".join(f"#{i} {s.arguments['question']} -> {a}" for i, (s, a) in enumerate(zip(trace, answers), 1))
-    messages = [{"role": "system", "content": SYNTHESIZE_PROMPT},
+    messages = [{"role": "system", "content": render("multihop_synthesize", not_in_context=NOT_IN_CONTEXT)},
                 {"role": "user", "content": f"Sub-answers:\n{hops}\n\nPassages:\n\n"
                                             f"{build_context(list(evidence.values()))}\n\nQuestion: {question}"}]
     return llm.chat(messages, use_cache=False).text, list(evidence.values()), trace
+
+
+class MultihopMode(SearchMode):
+    name = "multihop"
+    summary = "sub-questions answered in order, each hop's answer feeding the next (needs an LLM)"
+    needs_llm = True
+    embeds_question = False  # each hop embeds its own sub-question
+
+    def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
+        hybrid = ctx.make_hybrid()
+        text, chunks, trace = answer_multihop(query.question, ctx.require_llm(),
+                                              lambda q: hybrid.retrieve(q, query.k), ctx.settings.multihop_max_hops)
+        found = Retrieval(chunks=chunks, trace=trace)
+        found.answer = Answer(text=text, kind="generated", citations=graph_citations(found, cited_ids(text)))
+        return found

@@ -10,11 +10,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from graphwright.errors import InvalidRequestError
 from graphwright.graph_store import Neo4jStore
 from graphwright.models import EntityRef, RelationRef, RetrievedChunk
+from graphwright.search.base import PathArgs, SearchContext, SearchMode, SearchQuery, ToolSpec
 from graphwright.search.context import Item, pack_sections
+from graphwright.search.evidence import Retrieval
 from graphwright.search.linking import EntityLinker, Mention, question_words
-from graphwright.search.local import GraphContext, chunk_item, relation_item, relation_refs
+from graphwright.search.local import chunk_item, relation_item, relation_refs
 from graphwright.search.results import evidence_chunks
 
 INTERSECTION_RE = re.compile(r"\b(also|both|in common|common|shared|share|as well as|at the same time)\b", re.I)
@@ -100,17 +103,17 @@ class PathSearch:
 
     def evidence(self, relations: list[RelationRef]) -> list[RetrievedChunk]:
         ids = list(dict.fromkeys(c for r in relations for c in r.chunk_ids[:_EVIDENCE_PER_EDGE]))
-        return evidence_chunks(self.store.chunks_with_ids(ids))
+        return evidence_chunks(self.store.retrieval.chunks_with_ids(ids))
 
     def search(self, question: str, embedding: list[float], source: str | None = None,
-               target: str | None = None) -> GraphContext:
+               target: str | None = None) -> Retrieval:
         if source and target:
             ends = Endpoints([self._named(source, embedding), self._named(target, embedding)], [])
         else:
             ends = self.endpoints(question, embedding)
         if len(ends.entities) < 2:
             found = ", ".join(e.name for e in ends.entities) or "none"
-            return GraphContext(entities=ends.entities,
+            return Retrieval(entities=ends.entities,
                                 notes=[f"path search needs two entities in the question; found: {found}"])
         a, b = ends.entities[0], ends.entities[1]
         if INTERSECTION_RE.search(question) and len(ends.mentions) >= 2:
@@ -123,18 +126,18 @@ class PathSearch:
             return exact[0]
         linked, _ = self.linker.link(name, embedding, 1)
         if not linked:
-            raise ValueError(f"no entity matches {name!r}")
+            raise InvalidRequestError(f"no entity matches {name!r} (`source`/`target`)")
         return linked[0]
 
-    def paths(self, a: EntityRef, b: EntityRef) -> GraphContext:
-        rows = self.store.shortest_paths(a.id, b.id, self.max_paths)
+    def paths(self, a: EntityRef, b: EntityRef) -> Retrieval:
+        rows = self.store.graph.shortest_paths(a.id, b.id, self.max_paths)
         notes = [f"endpoints: {a.name} ({a.how}), {b.name} ({b.how})"]
         if not rows:
             notes.append(f"no path of at most 4 relations joins {a.name} and {b.name}")
-            shared = evidence_chunks(self.store.co_mentions(a.id, b.id, self.max_paths))
+            shared = evidence_chunks(self.store.retrieval.co_mentions(a.id, b.id, self.max_paths))
             if shared:
                 notes.append(f"{len(shared)} passage(s) mention both")
-            return self._with_sections(GraphContext(entities=[a, b], chunks=shared, notes=notes))
+            return self._with_sections(Retrieval(entities=[a, b], chunks=shared, notes=notes))
         rendered, relations, entities = [], {}, {a.id: a, b.id: b}
         for row in rows:
             rels = relation_refs(row["relations"])
@@ -145,10 +148,10 @@ class PathSearch:
                 entities.setdefault(node["id"], EntityRef(id=node["id"], name=node["name"], type=node["type"],
                                                           how="path"))
         rels = list(relations.values())
-        return self._with_sections(GraphContext(entities=list(entities.values()), relations=rels,
+        return self._with_sections(Retrieval(entities=list(entities.values()), relations=rels,
                                                 chunks=self.evidence(rels), graph_paths=rendered, notes=notes))
 
-    def _with_sections(self, context: GraphContext) -> GraphContext:
+    def _with_sections(self, context: Retrieval) -> Retrieval:
         answer = [Item("answer_set", "Entities tied to both: " + ", ".join(e.name for e in context.answer_set))] \
             if context.answer_set is not None else []
         context.context = pack_sections(
@@ -158,15 +161,15 @@ class PathSearch:
             _SHARES, self.context_tokens)
         return context
 
-    def intersection(self, question: str, a: EntityRef, b: EntityRef, mentions: list[Mention]) -> GraphContext:
+    def intersection(self, question: str, a: EntityRef, b: EntityRef, mentions: list[Mention]) -> Retrieval:
         words = question_words(question)
-        types = self.store.relation_types()
+        types = self.store.graph.relation_types()
         anchored = [m for m in mentions if m.entity_id in {a.id, b.id}]
         wanted: dict[str, list[str]] = {a.id: [], b.id: []}
         for index, matched in relation_words(words, anchored, types):
             owner = nearest_mention(index, anchored).entity_id
             wanted[owner] += [t for t in matched if t not in wanted[owner]]
-        rows = self.store.common_neighbours(a.id, wanted[a.id], b.id, wanted[b.id])
+        rows = self.store.graph.common_neighbours(a.id, wanted[a.id], b.id, wanted[b.id])
         described = " / ".join(wanted[a.id]) or "any relation"
         described_b = " / ".join(wanted[b.id]) or "any relation"
         notes = [f"intersection: tied to {a.name} by {described} and to {b.name} by {described_b}"]
@@ -182,6 +185,18 @@ class PathSearch:
                 node = {"id": r["id"], "name": r["name"]}
                 paths.append(render_path([{"id": a.id, "name": a.name}, node, {"id": b.id, "name": b.name}],
                                          [left, right]))
-        return self._with_sections(GraphContext(entities=[a, b, *entities], relations=relations,
+        return self._with_sections(Retrieval(entities=[a, b, *entities], relations=relations,
                                                 chunks=self.evidence(relations), graph_paths=paths, notes=notes,
                                                 answer_set=entities))
+
+
+class PathMode(SearchMode):
+    name = "path"
+    summary = "how two entities connect (shortest typed paths), or what they share (intersections)"
+    uses_graph = True
+    answer_style = "graph"
+    tool = ToolSpec("find_paths", "Shortest typed paths between two entities, with evidence.", PathArgs)
+
+    def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
+        searcher = PathSearch(ctx.store, ctx.settings.path_max, ctx.settings.context_tokens)
+        return searcher.search(query.question, query.vector(), query.source, query.target)

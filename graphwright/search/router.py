@@ -8,13 +8,20 @@ the graph. With an LLM configured, it classifies instead and the rules are the f
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 
-from graphwright.extraction.json_repair import JSONRepairError, parse_json_object
-from graphwright.llm import LLMClient, LLMError
+from graphwright.llm import LLM, LLMError
+from graphwright.llm.json_repair import JSONRepairError, parse_json_object
+from graphwright.llm.prompts import render
+from graphwright.models import TraceStep
+from graphwright.search.base import SearchContext, SearchMode, SearchQuery
+from graphwright.search.evidence import Retrieval
 from graphwright.search.global_search import THEMATIC_RE
-from graphwright.search.hybrid import CODE_RE
+from graphwright.search.linking import EntityLinker
 from graphwright.search.path import INTERSECTION_RE
+from graphwright.search.registry import mode_class
+from graphwright.text.lucene import CODE_RE
 
 ROUTABLE = ("vector", "hybrid", "local", "global", "path")
 CONNECTION_RE = re.compile(r"\b(connected|connection|connects?|relationship between|related to|link(?:ed|s)? "
@@ -22,11 +29,6 @@ CONNECTION_RE = re.compile(r"\b(connected|connection|connects?|relationship betw
 _NUMBER_RE = re.compile(r"\b\d[\d,.]*\b")
 _QUOTED_RE = re.compile(r"[\"“][^\"”]+[\"”]")
 
-CLASSIFY_PROMPT = """Choose the retrieval mode for a question over a document collection. Modes:
-vector (paraphrased question, nothing exact to match), hybrid (identifiers, codes, numbers, exact phrases),
-local (about named things and what surrounds them), global (themes or summaries of the whole collection),
-path (how two named things are connected, or what they share).
-Reply with ONE JSON object: {"mode": "<mode>", "why": "<one short reason>"}"""
 
 
 @dataclass(frozen=True)
@@ -54,12 +56,12 @@ def route_by_rules(question: str, named: int) -> Route:
     return Route("vector", "no names, codes or corpus-wide wording: semantic similarity")
 
 
-def route(question: str, named: int, llm: LLMClient | None = None) -> tuple[Route, str | None]:
+def route(question: str, named: int, llm: LLM | None = None) -> tuple[Route, str | None]:
     """The route, and a note when the LLM's choice could not be used."""
     fallback = route_by_rules(question, named)
     if llm is None:
         return fallback, None
-    messages = [{"role": "system", "content": CLASSIFY_PROMPT}, {"role": "user", "content": question}]
+    messages = [{"role": "system", "content": render("router_classify")}, {"role": "user", "content": question}]
     try:
         data = parse_json_object(llm.chat(messages).text)
     except (LLMError, JSONRepairError) as exc:
@@ -68,3 +70,26 @@ def route(question: str, named: int, llm: LLMClient | None = None) -> tuple[Rout
     if mode not in ROUTABLE:
         return fallback, f"LLM router chose {mode!r}, not a mode; used the rules"
     return Route(mode, str(data.get("why") or "LLM classifier"), "llm"), None
+
+
+class AutoMode(SearchMode):
+    name = "auto"
+    summary = "one of vector, hybrid, local, global or path, chosen from the question (rules, or the LLM)"
+    filterable = True
+
+    def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
+        started = time.perf_counter()
+        named = len(EntityLinker(ctx.store).exact(query.question)[0])
+        chosen, problem = route(query.question, named, ctx.llm)
+        notes = [problem] if problem else []
+        mode = chosen.mode
+        if query.filters and not mode_class(mode).filterable:
+            notes.append(f"router chose {mode}, but filters apply to vector and hybrid only: used hybrid")
+            mode = "hybrid"
+        routed_ms = (time.perf_counter() - started) * 1000
+        found = ctx.run(mode, query, generate=ctx.llm is not None)
+        found.trace.insert(0, TraceStep(step=0, kind="route", name=mode, summary=chosen.why,
+                                        arguments={"by": chosen.by, "named_entities": named}))
+        found.notes = [f"auto -> {mode} ({chosen.by}): {chosen.why}", *notes, *found.notes]
+        found.timings_ms = {"route_ms": routed_ms, **found.timings_ms}
+        return found

@@ -6,6 +6,8 @@ from graphwright.embeddings import Embedder
 from graphwright.graph_store import Neo4jStore
 from graphwright.graph_store.queries import MetadataFilter
 from graphwright.models import RetrievedChunk
+from graphwright.search.base import SearchContext, SearchMode, SearchQuery, ToolSpec
+from graphwright.search.evidence import Retrieval
 from graphwright.search.results import rows_to_chunks
 
 
@@ -17,4 +19,16 @@ class VectorRetriever:
     def retrieve(self, question: str, k: int, filters: list[MetadataFilter] | None = None,
                  embedding: list[float] | None = None) -> list[RetrievedChunk]:
         vector = embedding if embedding is not None else self.embedder.embed([question])[0]
-        return rows_to_chunks(self.store.vector_search(vector, k, filters), "vector")
+        return rows_to_chunks(self.store.retrieval.vector_search(vector, k, filters), "vector")
+
+
+class VectorMode(SearchMode):
+    name = "vector"
+    summary = "passages by embedding similarity"
+    filterable = True
+    accepts_hyde = True
+    tool = ToolSpec("vector_search", "Passages semantically close to the query.")
+
+    def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
+        retriever = VectorRetriever(ctx.store, ctx.embedder)
+        return Retrieval(chunks=retriever.retrieve(query.question, query.k, query.filters or None, query.embedding))

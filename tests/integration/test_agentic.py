@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from graphwright.api import LLMRequiredError
+from graphwright.errors import LLMRequiredError
 from tests.integration.test_graph_search import world  # noqa: F401 - the known small graph, as a fixture
 from tests.stub_openai import chat_reply, tool_call_reply
 
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.integration
 
 
 def _chunk_of(rag, document_id: str) -> str:
-    return rag.store.get_document(document_id)["chunks"][0]["id"]
+    return rag.store.retrieval.get_document(document_id)["chunks"][0]["id"]
 
 
 def _counts(rag) -> dict[str, int]:
@@ -85,18 +85,18 @@ def test_injected_instructions_change_nothing(world, llm_rag_factory, stub, tmp_
     assert len(refused) == len(attacks) and not any(s.ok for s in refused)
     assert all("CypherRejectedError" in s.summary for s in refused)
     assert _counts(world) == before
-    assert world.store._read("MATCH (e:Entity {name: 'pwned'}) RETURN count(e) AS n")[0]["n"] == 0
+    assert world.store.read("MATCH (e:Entity {name: 'pwned'}) RETURN count(e) AS n")[0]["n"] == 0
 
 
 def test_the_database_itself_refuses_writes_on_the_read_path(world) -> None:  # noqa: F811
-    from graphwright.graph_store import GraphStoreError
+    from graphwright.errors import QueryRejectedError
 
-    assert world.store.explain_query_type("MATCH (n) RETURN count(n)") == "r"
-    assert world.store.explain_query_type("CREATE (:Probe)") in ("w", "rw")
-    with pytest.raises(GraphStoreError, match="(?i)read|write"):
-        world.store.read_query("CREATE (:Probe) RETURN 1", 10, 5.0)  # lock 3 alone, the checks bypassed
-    assert world.store._read("MATCH (p:Probe) RETURN count(p) AS n")[0]["n"] == 0
-    rows, truncated = world.store.read_query("UNWIND range(1, 100) AS x RETURN x", 10, 5.0)
+    assert world.store.graph.explain_query_type("MATCH (n) RETURN count(n)") == "r"
+    assert world.store.graph.explain_query_type("CREATE (:Probe)") in ("w", "rw")
+    with pytest.raises(QueryRejectedError, match="(?i)read|write"):
+        world.store.graph.read_query("CREATE (:Probe) RETURN 1", 10, 5.0)  # lock 3 alone, the checks bypassed
+    assert world.store.read("MATCH (p:Probe) RETURN count(p) AS n")[0]["n"] == 0
+    rows, truncated = world.store.graph.read_query("UNWIND range(1, 100) AS x RETURN x", 10, 5.0)
     assert len(rows) == 10 and truncated
 
 
@@ -205,7 +205,9 @@ def test_llm_modes_say_so_offline(world, cli_env, tmp_path: Path) -> None:  # no
     for mode in ("agent", "multihop", "cypher"):
         with pytest.raises(LLMRequiredError, match=f"mode '{mode}' needs an LLM"):
             world.search("x", mode=mode)
-    with pytest.raises(LLMRequiredError, match="--hyde needs an LLM"):
+    with pytest.raises(LLMRequiredError, match="`hyde` needs an LLM"):
         world.search("x", mode="hybrid", hyde=True)
     out = run(["query", "x", "--mode", "agent"], cli_env, tmp_path)
     assert out.returncode == 2 and "needs an LLM" in out.stderr
+    out = run(["query", "x", "--hyde"], cli_env, tmp_path)
+    assert out.returncode == 2 and "--hyde needs an LLM" in out.stderr  # the API's `hyde`, as the CLI's flag

@@ -22,7 +22,7 @@ def test_import_by_chunk_document_and_mention(rag, tmp_path: Path) -> None:
     (docs / "bab.md").write_text("Charles Babbage designed the Analytical Engine in London.", encoding="utf-8")
     rag.ingest([docs], base=tmp_path, extractor="none")
     assert rag.stats()["entities"] == 0
-    ada_chunk = rag.store.get_document("docs/ada.md")["chunks"][0]["id"]
+    ada_chunk = rag.store.retrieval.get_document("docs/ada.md")["chunks"][0]["id"]
     graph = _jsonl(tmp_path / "graph.jsonl", [
         {"name": "Ada Lovelace", "type": "person", "description": "Mathematician.", "chunk_id": ada_chunk},
         {"name": "Charles Babbage", "type": "PERSON", "document_id": "docs/bab.md"},
@@ -36,17 +36,17 @@ def test_import_by_chunk_document_and_mention(rag, tmp_path: Path) -> None:
     report = rag.import_graph(graph)
     assert (report.entities, report.relations) == (3, 2)
     assert sorted(s.source.rsplit(":", 1)[1] for s in report.skipped) == ["6", "7"]
-    rows = rag.store._read("MATCH (c:Chunk)-[:MENTIONS]->(e:Entity) RETURN e.name AS e, labels(e)[1] AS l, "
+    rows = rag.store.read("MATCH (c:Chunk)-[:MENTIONS]->(e:Entity) RETURN e.name AS e, labels(e)[1] AS l, "
                            "collect(c.document_id) AS docs ORDER BY e")
     assert [(r["e"], r["l"], sorted(r["docs"])) for r in rows] == [
         ("Ada Lovelace", "Person", ["docs/ada.md"]),
         ("Analytical Engine", "Technology", ["docs/ada.md", "docs/bab.md"]),
         ("Charles Babbage", "Person", ["docs/bab.md"])]
-    rels = rag.store._read("MATCH (a:Entity)-[r]->(b:Entity) RETURN a.name AS a, type(r) AS t, r.weight AS w "
+    rels = rag.store.read("MATCH (a:Entity)-[r]->(b:Entity) RETURN a.name AS a, type(r) AS t, r.weight AS w "
                            "ORDER BY a")
     assert rels == [{"a": "Ada Lovelace", "t": "WROTE_PROGRAMS_FOR", "w": 1.0},
                     {"a": "Charles Babbage", "t": "DESIGNED", "w": 3.0}]
     # imported facts follow the same delete semantics as extracted ones
     rag.delete_document("docs/bab.md")
-    names = {r["n"] for r in rag.store._read("MATCH (e:Entity) RETURN e.name AS n")}
+    names = {r["n"] for r in rag.store.read("MATCH (e:Entity) RETURN e.name AS n")}
     assert names == {"Ada Lovelace", "Analytical Engine"}

@@ -15,11 +15,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _graph_snapshot(rag) -> tuple:
-    entities = rag.store._read("MATCH (e:Entity) RETURN e.id AS id, e.name AS name, labels(e) AS labels "
+    entities = rag.store.read("MATCH (e:Entity) RETURN e.id AS id, e.name AS name, labels(e) AS labels "
                                "ORDER BY id")
-    relations = rag.store._read("MATCH (a:Entity)-[r]->(b:Entity) RETURN a.id AS a, type(r) AS t, b.id AS b, "
+    relations = rag.store.read("MATCH (a:Entity)-[r]->(b:Entity) RETURN a.id AS a, type(r) AS t, b.id AS b, "
                                 "r.weight AS w, r.chunk_ids AS c ORDER BY a, t, b")
-    mentions = rag.store._read("MATCH (c:Chunk)-[m:MENTIONS]->(e:Entity) RETURN c.id AS c, e.id AS e, "
+    mentions = rag.store.read("MATCH (c:Chunk)-[m:MENTIONS]->(e:Entity) RETURN c.id AS c, e.id AS e, "
                                "m.count AS n ORDER BY c, e")
     return entities, relations, mentions
 
@@ -30,15 +30,15 @@ def test_sample_corpus_graph_has_provenance(rag) -> None:
     counts = rag.stats()
     assert counts["entities"] > 150 and counts["relations"] > 200
     # typed labels read naturally in the Browser
-    nasa = rag.store._read("MATCH (e:Entity {name: 'NASA'}) RETURN labels(e) AS l, e.type AS t, e.degree AS d")
+    nasa = rag.store.read("MATCH (e:Entity {name: 'NASA'}) RETURN labels(e) AS l, e.type AS t, e.degree AS d")
     assert nasa == [{"l": ["Entity", "Organization"], "t": "ORGANIZATION", "d": nasa[0]["d"]}]
     assert nasa[0]["d"] >= 10
-    people = {r["name"] for r in rag.store._read("MATCH (e:Person) RETURN e.name AS name")}
+    people = {r["name"] for r in rag.store.read("MATCH (e:Person) RETURN e.name AS name")}
     assert {"Neil Armstrong", "Buzz Aldrin", "Elon Musk", "Sergei Korolev"} <= people
-    esa = rag.store._read("MATCH (e:Entity {name: 'European Space Agency'}) RETURN e.aliases AS a")
+    esa = rag.store.read("MATCH (e:Entity {name: 'European Space Agency'}) RETURN e.aliases AS a")
     assert esa and "ESA" in esa[0]["a"]  # the acronym resolved into the full name
     # every relation is backed by chunks that exist and mention both ends, weight = sum of its support
-    bad = rag.store._read("""
+    bad = rag.store.read("""
         MATCH (a:Entity)-[r]->(b:Entity)
         WHERE size(r.chunk_ids) = 0 OR size(r.chunk_ids) <> size(r.chunk_weights)
            OR size(r.chunk_ids) <> size(r.evidence)
@@ -47,11 +47,11 @@ def test_sample_corpus_graph_has_provenance(rag) -> None:
                                                        MATCH (c)-[:MENTIONS]->(b) })
         RETURN count(r) AS n""")
     assert bad == [{"n": 0}]
-    evidence = rag.store._read("MATCH (:Entity {name: 'Neil Armstrong'})-[r:RELATED_TO]-"
+    evidence = rag.store.read("MATCH (:Entity {name: 'Neil Armstrong'})-[r:RELATED_TO]-"
                                "(:Entity {name: 'Buzz Aldrin'}) RETURN r.evidence AS e")
     assert evidence and "Armstrong" in evidence[0]["e"][0] and "Aldrin" in evidence[0]["e"][0]
     # entity embeddings are in the Entity vector index
-    hits = rag.store.entity_vector_search(rag.embedder.embed(["Elon Musk"])[0], 3)
+    hits = rag.store.graph.entity_vector_search(rag.embedder.embed(["Elon Musk"])[0], 3)
     assert hits[0]["name"] == "Elon Musk"
 
 
@@ -75,21 +75,21 @@ def test_delete_keeps_shared_entities_with_their_other_support(rag, tmp_path: Pa
     rag.ingest([tmp_path], base=tmp_path, extractor="nlp")
 
     def weight(x: str, y: str) -> float | None:
-        rows = rag.store._read("MATCH (a:Entity {name: $x})-[r]-(b:Entity {name: $y}) RETURN r.weight AS w",
+        rows = rag.store.read("MATCH (a:Entity {name: $x})-[r]-(b:Entity {name: $y}) RETURN r.weight AS w",
                                x=x, y=y)
         return rows[0]["w"] if rows else None
 
     assert weight("Acme Rockets", "Paris") == 2.0  # one sentence in each document
     assert weight("Acme Rockets", "Zed Widget") == 1.0
     assert rag.delete_document("a.md") == 1
-    names = {r["n"] for r in rag.store._read("MATCH (e:Entity) RETURN e.name AS n")}
+    names = {r["n"] for r in rag.store.read("MATCH (e:Entity) RETURN e.name AS n")}
     assert names == {"Acme Rockets", "Paris"}  # Zed Widget had no other support
     assert weight("Acme Rockets", "Paris") == 1.0
     assert weight("Acme Rockets", "Zed Widget") is None
-    sources = rag.store._read("MATCH (c:Chunk)-[:MENTIONS]->(:Entity {name: 'Acme Rockets'}) "
+    sources = rag.store.read("MATCH (c:Chunk)-[:MENTIONS]->(:Entity {name: 'Acme Rockets'}) "
                               "RETURN collect(c.document_id) AS d")
     assert sources == [{"d": ["b.md"]}]
-    assert rag.store._read("MATCH (e:Entity {name: 'Acme Rockets'}) RETURN e.degree AS d") == [{"d": 1}]
+    assert rag.store.read("MATCH (e:Entity {name: 'Acme Rockets'}) RETURN e.degree AS d") == [{"d": 1}]
 
 
 def test_changed_document_moves_its_support(rag, tmp_path: Path) -> None:
@@ -98,9 +98,9 @@ def test_changed_document_moves_its_support(rag, tmp_path: Path) -> None:
     rag.ingest([tmp_path], base=tmp_path, extractor="nlp")
     doc.write_text("Acme Rockets moved to Berlin.", encoding="utf-8")
     rag.ingest([tmp_path], base=tmp_path, extractor="nlp")
-    names = {r["n"] for r in rag.store._read("MATCH (e:Entity) RETURN e.name AS n")}
+    names = {r["n"] for r in rag.store.read("MATCH (e:Entity) RETURN e.name AS n")}
     assert names == {"Acme Rockets", "Berlin", "Zed Widget", "Paris"}
-    rels = rag.store._read("MATCH (a:Entity)-[r]->(b:Entity) RETURN a.name + '|' + b.name AS p, r.weight AS w")
+    rels = rag.store.read("MATCH (a:Entity)-[r]->(b:Entity) RETURN a.name + '|' + b.name AS p, r.weight AS w")
     pairs = {frozenset(r["p"].split("|")): r["w"] for r in rels}
     assert pairs == {frozenset({"Acme Rockets", "Berlin"}): 1.0, frozenset({"Zed Widget", "Paris"}): 1.0}
 
@@ -135,9 +135,9 @@ def test_hostile_types_and_names_never_reach_cypher_as_code(rag, tmp_path: Path)
     assert report.ok and report.entities_written == 3
     counts = rag.stats()
     assert counts["documents"] == 1 and counts["entities"] == 3 and counts["relations"] == 3
-    types = sorted(r["t"] for r in rag.store._read("MATCH (:Entity)-[r]->(:Entity) RETURN type(r) AS t"))
+    types = sorted(r["t"] for r in rag.store.read("MATCH (:Entity)-[r]->(:Entity) RETURN type(r) AS t"))
     assert types == ["RELATED_TO", "WORKS_FOR", "X_DETACH_DELETE_N"]  # PART_OF is ours, so refused
-    labels = sorted(r["l"] for r in rag.store._read("MATCH (e:Entity) RETURN labels(e)[1] AS l"))
+    labels = sorted(r["l"] for r in rag.store.read("MATCH (e:Entity) RETURN labels(e)[1] AS l"))
     assert labels == ["Concept", "Concept", "Organization"]
-    names = {r["n"] for r in rag.store._read("MATCH (e:Entity) RETURN e.name AS n")}
+    names = {r["n"] for r in rag.store.read("MATCH (e:Entity) RETURN e.name AS n")}
     assert "Acme {evil: true}" in names

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from graphwright.extraction.normalize import clean_name, normalize_key
 from graphwright.graph_store.queries import MetadataFilter
+from graphwright.text.normalize import clean_name, normalize_key
 
 pytestmark = pytest.mark.integration
 
@@ -34,7 +34,7 @@ def anchored(rag, tmp_path: Path):
     folder.mkdir()
     (folder / "anchor.md").write_text("# Anchor\n\nA short passage the imported graph points at.", encoding="utf-8")
     rag.ingest([folder], base=tmp_path)
-    chunk_id = rag.store._read("MATCH (c:Chunk) RETURN c.id AS id")[0]["id"]
+    chunk_id = rag.store.read("MATCH (c:Chunk) RETURN c.id AS id")[0]["id"]
     return rag, chunk_id
 
 
@@ -49,14 +49,14 @@ def test_hostile_names_and_types_never_break_the_graph(anchored, tmp_path: Path,
     path = tmp_path / "graph.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in records), encoding="utf-8")
     rag.import_graph(path)
-    names = {n for row in rag.store._read("MATCH (e:Entity) RETURN e.name AS name, e.aliases AS aliases")
+    names = {n for row in rag.store.read("MATCH (e:Entity) RETURN e.name AS name, e.aliases AS aliases")
              for n in [row["name"], *(row["aliases"] or [])]}
     for raw in (first, second):
         if normalize_key(clean_name(raw)):  # names that normalize to nothing are skipped, by design
             assert clean_name(raw) in names or normalize_key(clean_name(raw)) in {normalize_key(n) for n in names}
-    for row in rag.store._read("MATCH (e:Entity) RETURN labels(e) AS labels"):
+    for row in rag.store.read("MATCH (e:Entity) RETURN labels(e) AS labels"):
         assert all(LABEL.match(label) for label in row["labels"]), row
-    for row in rag.store._read("MATCH (:Entity)-[r]->(:Entity) RETURN DISTINCT type(r) AS type"):
+    for row in rag.store.read("MATCH (:Entity)-[r]->(:Entity) RETURN DISTINCT type(r) AS type"):
         assert REL_TYPE.match(row["type"]) and row["type"] not in {"MENTIONS", "PART_OF", "NEXT", "IN_COMMUNITY"}
     assert not rag.check()
     if normalize_key(clean_name(first)):  # the CLI's `show entity` path finds it by its odd name
@@ -79,9 +79,9 @@ def test_hostile_document_ids_and_metadata_keys_round_trip_and_filter(rag, tmp_p
     assert not [f for f in report.failures if "write failed" in f.error], report.failures
     assert report.documents_written == 1, report.failures
     doc_id = clean_identifier(doc_id) or "records.jsonl#1"  # control characters go; a blank id falls back
-    stored = rag.store.get_document(doc_id)
+    stored = rag.store.retrieval.get_document(doc_id)
     assert stored is not None and stored["document"][name] == value
     hits = rag.search("rockets", mode="hybrid", k=5, where=[MetadataFilter(name, "=", value)], generate=False)
     assert {c.document_id for c in hits.chunks} == {doc_id}
-    assert rag.delete_document(doc_id) is not None and rag.store.get_document(doc_id) is None
+    assert rag.delete_document(doc_id) is not None and rag.store.retrieval.get_document(doc_id) is None
     assert not rag.check()

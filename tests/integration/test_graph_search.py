@@ -71,11 +71,11 @@ def _assert_citations_exist(rag, result) -> None:
     for c in result.citations:
         if c.kind == "relation":
             source, type_, target = c.id.split(":")
-            found = rag.store._read("MATCH (:Entity {id: $a})-[r]->(:Entity {id: $b}) WHERE type(r) = $t "
+            found = rag.store.read("MATCH (:Entity {id: $a})-[r]->(:Entity {id: $b}) WHERE type(r) = $t "
                                     "RETURN count(r) AS n", a=source, b=target, t=type_)[0]["n"]
         else:
             label = {"chunk": "Chunk", "document": "Document", "entity": "Entity", "community": "Community"}[c.kind]
-            found = rag.store._read(f"MATCH (n:{label} {{id: $id}}) RETURN count(n) AS n", id=c.id)[0]["n"]
+            found = rag.store.read(f"MATCH (n:{label} {{id: $id}}) RETURN count(n) AS n", id=c.id)[0]["n"]
         assert found == 1, f"{c.kind} {c.id} cited but not in the graph"
 
 
@@ -142,7 +142,7 @@ def test_global_offline_returns_the_communities_of_the_asked_theme(world) -> Non
     space = {"Orion Rockets", "Vega launcher", "Kourou Spaceport", "Astra Agency"}
     result = world.search("Which rockets, launchers and spaceports are described?", mode="global")
     top = result.communities[0]
-    members = {r["name"] for r in world.store._read(
+    members = {r["name"] for r in world.store.read(
         "MATCH (e:Entity)-[:IN_COMMUNITY]->(:Community {id: $id}) RETURN e.name AS name", id=top.id)}
     assert members <= space and members
     assert result.answer.startswith("Graph context") and top.title in result.answer
@@ -155,7 +155,7 @@ def test_global_thematic_question_covers_the_corpus(world) -> None:
     assert any("thematic" in n for n in result.notes)
     covered = set()
     for community in result.communities:
-        covered |= {r["name"] for r in world.store._read(
+        covered |= {r["name"] for r in world.store.read(
             "MATCH (e:Entity)-[:IN_COMMUNITY]->(:Community {id: $id}) RETURN e.name AS name", id=community.id)}
     assert {"Acme Corp", "Orion Rockets"} <= covered  # both themes of the corpus are in the answer
 
@@ -163,7 +163,7 @@ def test_global_thematic_question_covers_the_corpus(world) -> None:
 def test_global_at_a_level_and_without_communities(world, rag) -> None:
     result = world.search("space", mode="global", level=0)
     assert result.communities and all(c.level == 0 for c in result.communities)
-    world.store._write("MATCH (c:Community) DETACH DELETE c")
+    world.store.connection.write("MATCH (c:Community) DETACH DELETE c")
     empty = world.search("space", mode="global")
     assert empty.communities == [] and "communities build" in " ".join(empty.notes)
 
@@ -175,7 +175,7 @@ def test_filters_are_refused_by_graph_modes(world) -> None:
 
 def test_local_with_an_llm_cites_only_known_ids(world, llm_rag_factory, stub) -> None:
     rag = llm_rag_factory()
-    gamma_chunk = world.store.get_document("gamma.md")["chunks"][0]["id"]
+    gamma_chunk = world.store.retrieval.get_document("gamma.md")["chunks"][0]["id"]
     stub.default = lambda body: chat_reply(f"Gamma Mining operates the Kiruna mine [{gamma_chunk}] "
                                            "and ships to Narvik [c_deadbeef00].")
     result = rag.search("Where does Gamma Mining operate a mine?", mode="local")
@@ -188,7 +188,7 @@ def test_local_with_an_llm_cites_only_known_ids(world, llm_rag_factory, stub) ->
 
 def test_global_map_reduce_with_an_llm(world, llm_rag_factory, stub) -> None:
     rag = llm_rag_factory(llm_concurrency=2, global_batch_tokens=200)
-    ids = [r["id"] for r in world.store._read("MATCH (c:Community) RETURN c.id AS id")]
+    ids = [r["id"] for r in world.store.read("MATCH (c:Community) RETURN c.id AS id")]
     space: list[str] = []
 
     def reply(body):
@@ -228,7 +228,7 @@ def test_cli_graph_modes(world, cli_env, tmp_path: Path) -> None:
     out = run(["query", "main themes", "--mode", "global", "--level", "0"], cli_env, tmp_path)
     assert out.returncode == 0 and "Community reports most relevant" in out.stdout
     out = run(["query", "x", "--mode", "local", "--where", "a=b"], cli_env, tmp_path)
-    assert out.returncode == 2 and "vector and hybrid" in out.stderr
+    assert out.returncode == 2 and "--where" in out.stderr and "vector, hybrid and auto" in out.stderr
     out = run(["query", "x", "--mode", "path", "--source", "Acme Corp"], cli_env, tmp_path)
     assert out.returncode == 2 and "--target" in out.stderr
 

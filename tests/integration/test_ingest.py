@@ -13,7 +13,7 @@ pytestmark = pytest.mark.integration
 
 
 def _chunk_rows(rag) -> dict[str, tuple[str, str]]:
-    rows = rag.store._read("MATCH (c:Chunk) RETURN c.id AS id, c.document_id AS doc, c.text AS text")
+    rows = rag.store.read("MATCH (c:Chunk) RETURN c.id AS id, c.document_id AS doc, c.text AS text")
     return {r["id"]: (r["doc"], r["text"]) for r in rows}
 
 
@@ -33,11 +33,11 @@ def test_ingest_counts_match_the_chunker(rag, tmp_path: Path) -> None:
     assert counts["chunks"] == expected == report.chunks_written
     assert counts["part_of_links"] == expected
     assert counts["next_links"] == expected - counts["documents"]  # a chain per document
-    lab_chunks = rag.store.get_document("corpus/lab.md")["chunks"]
+    lab_chunks = rag.store.retrieval.get_document("corpus/lab.md")["chunks"]
     assert len(lab_chunks) > 3, "the long document must be split"
     assert [c["index"] for c in lab_chunks] == list(range(len(lab_chunks)))
     # every chunk embedding is in the vector index with the embedder's dimension
-    dims = rag.store._read("MATCH (c:Chunk) RETURN DISTINCT size(c.embedding) AS d")
+    dims = rag.store.read("MATCH (c:Chunk) RETURN DISTINCT size(c.embedding) AS d")
     assert dims == [{"d": rag.embedder.dimension}]
 
 
@@ -45,12 +45,12 @@ def test_reingest_changes_nothing(rag, tmp_path: Path) -> None:
     corpus = write_corpus(tmp_path / "corpus")
     rag.ingest([corpus], base=tmp_path)
     before = _chunk_rows(rag)
-    stamps = rag.store._read("MATCH (d:Document) RETURN d.id AS id, d.ingested_at AS at ORDER BY id")
+    stamps = rag.store.read("MATCH (d:Document) RETURN d.id AS id, d.ingested_at AS at ORDER BY id")
     again = rag.ingest([corpus], base=tmp_path)
     assert again.documents_written == 0
     assert again.documents_unchanged == len(DOCS) + len(RECORDS)
     assert _chunk_rows(rag) == before
-    assert rag.store._read("MATCH (d:Document) RETURN d.id AS id, d.ingested_at AS at ORDER BY id") == stamps
+    assert rag.store.read("MATCH (d:Document) RETURN d.id AS id, d.ingested_at AS at ORDER BY id") == stamps
 
 
 def test_changed_file_replaces_its_chunks(rag, tmp_path: Path) -> None:
@@ -73,14 +73,14 @@ def test_changed_file_replaces_its_chunks(rag, tmp_path: Path) -> None:
 def test_delete_removes_document_and_chunks(rag, tmp_path: Path) -> None:
     corpus = write_corpus(tmp_path / "corpus")
     rag.ingest([corpus], base=tmp_path)
-    n_lab = len(rag.store.get_document("corpus/lab.md")["chunks"])
+    n_lab = len(rag.store.retrieval.get_document("corpus/lab.md")["chunks"])
     total = rag.stats()
     assert rag.delete_document("corpus/lab.md") == n_lab
-    assert rag.store.get_document("corpus/lab.md") is None
+    assert rag.store.retrieval.get_document("corpus/lab.md") is None
     after = rag.stats()
     assert after["documents"] == total["documents"] - 1
     assert after["chunks"] == total["chunks"] - n_lab
-    assert rag.store._read("MATCH (c:Chunk {document_id: 'corpus/lab.md'}) RETURN count(c) AS n") == [{"n": 0}]
+    assert rag.store.read("MATCH (c:Chunk {document_id: 'corpus/lab.md'}) RETURN count(c) AS n") == [{"n": 0}]
     assert rag.delete_document("corpus/lab.md") is None
     hits = rag.search("experiment measurement of sample under steady conditions", mode="hybrid", k=10)
     assert all(c.document_id != "corpus/lab.md" for c in hits.chunks)
@@ -101,14 +101,14 @@ def test_bad_files_are_named_and_the_rest_ingests(rag, tmp_path: Path) -> None:
     assert "no such file" in failed["missing.md"]
     assert any("latin1.txt" in w and "UTF-8" in w for w in report.warnings)
     assert report.documents_written == len(DOCS) + len(RECORDS) + 1  # the cp1252 file is kept
-    doc = rag.store.get_document("corpus/latin1.txt")
+    doc = rag.store.retrieval.get_document("corpus/latin1.txt")
     assert "Café" in doc["chunks"][0]["text"]
 
 
 def test_record_metadata_becomes_document_properties(rag, tmp_path: Path) -> None:
     corpus = write_corpus(tmp_path / "corpus")
     rag.ingest([corpus], base=tmp_path, metadata={"collection": "tests"})
-    doc = rag.store.get_document("rec-rockets-2023")["document"]
+    doc = rag.store.retrieval.get_document("rec-rockets-2023")["document"]
     assert doc["category"] == "rockets" and doc["year"] == 2023 and doc["collection"] == "tests"
     assert doc["title"] == "Methane engines"
 
@@ -119,7 +119,7 @@ def test_a_document_bigger_than_a_group_is_staged_then_swapped_in_whole(rag, tmp
     corpus = write_corpus(tmp_path / "corpus")
     report = rag.ingest([corpus], base=tmp_path)
     assert report.ok and not rag.check()
-    lab = rag.store.get_document("corpus/lab.md")["chunks"]
+    lab = rag.store.retrieval.get_document("corpus/lab.md")["chunks"]
     assert len(lab) > 3 and [c["index"] for c in lab] == list(range(len(lab)))
     old_ids = {c["id"] for c in lab}
     hit = rag.search("experiment measurement of sample under steady conditions", mode="vector", k=3)
@@ -137,7 +137,7 @@ def test_a_document_bigger_than_a_group_is_staged_then_swapped_in_whole(rag, tmp
     monkeypatch.setattr(rag.store, "commit_staged", failing_commit)
     failed = rag.ingest([corpus], base=tmp_path)
     assert [f.source for f in failed.failures] == [str(lab_file)] and "simulated" in failed.failures[0].error
-    assert {c["id"] for c in rag.store.get_document("corpus/lab.md")["chunks"]} == old_ids
+    assert {c["id"] for c in rag.store.retrieval.get_document("corpus/lab.md")["chunks"]} == old_ids
     assert set(rag.check()) == {"staged chunks of an interrupted ingest (cleared when that document is ingested "
                                 "again)"}
     assert not any("calibration" in c.text for c in rag.search("calibration", mode="hybrid", k=10).chunks)
@@ -145,5 +145,5 @@ def test_a_document_bigger_than_a_group_is_staged_then_swapped_in_whole(rag, tmp
     monkeypatch.setattr(rag.store, "commit_staged", real_commit)
     again = rag.ingest([corpus], base=tmp_path)
     assert again.ok and again.documents_written == 1 and not rag.check()  # leftovers cleared, new version in
-    lab = rag.store.get_document("corpus/lab.md")
+    lab = rag.store.retrieval.get_document("corpus/lab.md")
     assert any("calibration" in c["text"] for c in lab["chunks"]) and len(lab["chunks"]) == lab["document"]["n_chunks"]

@@ -51,7 +51,7 @@ def test_browser_prints_queries_that_run(world, cli_env, tmp_path: Path) -> None
     assert "/browser/" in out.stdout and ":param name =>" in out.stdout
     for title, cypher in BROWSER_QUERIES:
         assert cypher in out.stdout
-        rows = world.store._read(cypher, name="Falcon Ventures", other="Acme Corp")
+        rows = world.store.read(cypher, name="Falcon Ventures", other="Acme Corp")
         assert rows, f"{title} returned nothing on the test graph"
 
 

@@ -40,7 +40,7 @@ def write_corpus(folder: Path, revision: bool, omnibus: bool = False) -> Path:
 
 def version_state(rag) -> dict[str, int]:
     """Documents by version, and documents whose chunks belong to the other version (must be none)."""
-    rows = rag.store._read(
+    rows = rag.store.read(
         "MATCH (d:Document) "
         "WITH d, COUNT { (d)<-[:PART_OF]-(c:Chunk) WHERE c.text CONTAINS $mark } AS marked "
         "RETURN count(d) AS documents, count(d.version) AS v2, "
@@ -83,7 +83,7 @@ def test_sigkill_at_random_points_never_leaves_half_documents(rag, settings, emb
         update = attempt % 2 == 1
         folder, meta = (v2, ["--meta", "version=2"]) if update else (v1, [])
         if not update:
-            rag.store.reset()
+            rag.store.admin.reset()
             rag.init()
         before = version_state(rag)
         process = subprocess.Popen([sys.executable, "-m", "graphwright.cli", "ingest", str(folder), "--base",

@@ -48,7 +48,7 @@ def _corpus(tmp_path: Path, text: str = TEXT) -> Path:
 
 
 def _relations(graph: GraphRAG) -> set[tuple[str, str, str]]:
-    rows = graph.store._read("MATCH (a:Entity)-[r]->(b:Entity) RETURN a.name AS a, type(r) AS t, b.name AS b")
+    rows = graph.store.read("MATCH (a:Entity)-[r]->(b:Entity) RETURN a.name AS a, type(r) AS t, b.name AS b")
     return {(r["a"], r["t"], r["b"]) for r in rows}
 
 
@@ -58,9 +58,9 @@ def test_typed_graph_from_good_json_and_zero_calls_when_cached(llm_graph, stub, 
     assert report.ok and report.extractor == "llm" and not report.extraction_failures
     assert _relations(llm_graph) == {("Ada Lovelace", "WROTE_PROGRAMS_FOR", "Analytical Engine"),
                                      ("Charles Babbage", "DESIGNED", "Analytical Engine")}
-    labels = {r["n"]: r["l"] for r in llm_graph.store._read("MATCH (e:Entity) RETURN e.name AS n, labels(e)[1] AS l")}
+    labels = {r["n"]: r["l"] for r in llm_graph.store.read("MATCH (e:Entity) RETURN e.name AS n, labels(e)[1] AS l")}
     assert labels == {"Ada Lovelace": "Person", "Analytical Engine": "Technology", "Charles Babbage": "Person"}
-    evidence = llm_graph.store._read("MATCH ()-[r:DESIGNED]->() RETURN r.evidence AS e, r.weight AS w")
+    evidence = llm_graph.store.read("MATCH ()-[r:DESIGNED]->() RETURN r.evidence AS e, r.weight AS w")
     assert evidence == [{"e": ["Charles Babbage designed the machine."], "w": 10.0}]
     first_calls = len(stub.requests)
     assert first_calls == 2  # one extraction + one gleaning pass that found nothing more
@@ -69,7 +69,7 @@ def test_typed_graph_from_good_json_and_zero_calls_when_cached(llm_graph, stub, 
     assert report.llm_usage == {"calls": 2.0, "cached": 0.0, "prompt_tokens": 200.0, "completion_tokens": 80.0,
                                 "cost": pytest.approx((200 * 1.0 + 80 * 2.0) / 1e6)}
 
-    llm_graph.store.reset()  # re-index the same corpus from scratch: every answer comes from the cache
+    llm_graph.store.admin.reset()  # re-index the same corpus from scratch: every answer comes from the cache
     again = llm_graph.ingest([_corpus(tmp_path)], base=tmp_path)
     assert len(stub.requests) == first_calls
     assert again.llm_usage["calls"] == 2 and again.llm_usage["cached"] == 2  # client totals: no new calls
@@ -181,7 +181,7 @@ def test_descriptions_from_several_chunks_are_summarized_by_the_llm(llm_graph, s
     assert len(summaries) == 1
     asked = summaries[0]["body"]["messages"][-1]["content"]
     assert "- A mathematician." in asked and "- Wrote the first program." in asked
-    rows = llm_graph.store._read("MATCH (e:Entity {name: 'Ada Lovelace'}) RETURN e.description AS d")
+    rows = llm_graph.store.read("MATCH (e:Entity {name: 'Ada Lovelace'}) RETURN e.description AS d")
     assert rows == [{"d": "Ada Lovelace was a mathematician who wrote the first program."}]
 
 

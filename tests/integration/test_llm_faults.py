@@ -82,7 +82,7 @@ def test_malformed_json_shapes_are_repaired_or_reported(flaky, stub, tmp_path: P
     stub.default = extractor_reply("```json\n" + json.dumps(odd) + "\n```")
     report = ingest_within(flaky, _corpus(tmp_path), tmp_path)
     assert report.documents_written == 1
-    names = {r["name"] for r in flaky.store._read("MATCH (e:Entity) RETURN e.name AS name")}
+    names = {r["name"] for r in flaky.store.read("MATCH (e:Entity) RETURN e.name AS name")}
     # whatever could be read is kept; whatever could not is dropped or reported, never a crash
     assert report.extraction_failures or "Ada Lovelace" in names
     assert not flaky.check()

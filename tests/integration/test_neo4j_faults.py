@@ -87,15 +87,15 @@ def test_two_overlapping_ingests_at_once_leave_no_duplicates(rag, cli_env, tmp_p
         assert json.loads(out)["failures"] == []
     stats = rag.stats()
     assert stats["documents"] == 60
-    names = rag.store._read("MATCH (e:Entity) RETURN count(e) AS n, count(DISTINCT e.key) AS keys, "
+    names = rag.store.read("MATCH (e:Entity) RETURN count(e) AS n, count(DISTINCT e.key) AS keys, "
                             "count(DISTINCT e.id) AS ids")[0]
     assert names["n"] == names["keys"] == names["ids"]
-    chunks = rag.store._read("MATCH (c:Chunk) RETURN count(c) AS n, count(DISTINCT c.id) AS ids")[0]
+    chunks = rag.store.read("MATCH (c:Chunk) RETURN count(c) AS n, count(DISTINCT c.id) AS ids")[0]
     assert chunks["n"] == chunks["ids"] == stats["chunks"]
     assert not rag.check()
     # The same corpora ingested one after the other give the same graph.
     together = {k: stats[k] for k in ("documents", "chunks", "entities", "mentions")}
-    rag.store.reset()
+    rag.store.admin.reset()
     rag.init()
     for folder in (first, second):
         done = ingest(folder, env, tmp_path)

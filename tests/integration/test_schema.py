@@ -29,7 +29,7 @@ class HashEmbedder:
 
 def _index_summary(rag: GraphRAG) -> list[tuple]:
     return sorted((r["name"], r["type"], tuple(r["labelsOrTypes"] or ()), tuple(r["properties"] or ()))
-                  for r in rag.store.indexes())
+                  for r in rag.store.admin.indexes())
 
 
 def test_init_creates_everything_once(rag) -> None:
@@ -37,12 +37,12 @@ def test_init_creates_everything_once(rag) -> None:
     names = {row[0] for row in first}
     assert {"chunk_embedding", "entity_embedding", "community_embedding", "chunk_text", "entity_text",
             "document_id", "chunk_id", "entity_id", "community_id"} <= names
-    assert rag.store.vector_index_dimensions() == {"chunk_embedding": 384, "entity_embedding": 384,
+    assert rag.store.admin.vector_index_dimensions() == {"chunk_embedding": 384, "entity_embedding": 384,
                                                    "community_embedding": 384}
     rag.init()
     rag.init()
     assert _index_summary(rag) == first
-    constraints = rag.store._read("SHOW CONSTRAINTS YIELD name, type RETURN name, type")
+    constraints = rag.store.read("SHOW CONSTRAINTS YIELD name, type RETURN name, type")
     assert {c["name"] for c in constraints} == {"document_id", "chunk_id", "entity_id", "community_id"}
     assert all(c["type"] == "UNIQUENESS" for c in constraints)
 
@@ -52,7 +52,7 @@ def test_other_dimension_is_a_clear_error(rag, settings) -> None:
     try:
         with pytest.raises(SchemaMismatchError, match="dimension 384.*produces 16"):
             other.init()
-        assert rag.store.vector_index_dimensions()["chunk_embedding"] == 384  # nothing was altered
+        assert rag.store.admin.vector_index_dimensions()["chunk_embedding"] == 384  # nothing was altered
     finally:
         other.close()
 
@@ -67,11 +67,11 @@ def test_other_model_same_dimension_is_refused(rag, settings) -> None:
 
 
 def test_reset_then_init_accepts_a_new_dimension(rag, settings) -> None:
-    rag.store.reset()
+    rag.store.admin.reset()
     other = GraphRAG(settings, embedder=HashEmbedder(16))
     try:
         other.init()
-        assert other.store.vector_index_dimensions()["chunk_embedding"] == 16
+        assert other.store.admin.vector_index_dimensions()["chunk_embedding"] == 16
     finally:
-        other.store.reset()
+        other.store.admin.reset()
         other.close()

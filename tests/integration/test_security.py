@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from neo4j.exceptions import ClientError
 
-from graphwright.graph_store import GraphStoreError
+from graphwright.errors import QueryRejectedError
 from tests.integration.test_cli import run
 from tests.integration.test_graph_search import world  # noqa: F401 - the known small graph, as a fixture
 
@@ -17,11 +17,12 @@ pytestmark = pytest.mark.integration
 
 
 def test_read_transactions_refuse_writes_at_the_server(rag) -> None:
-    with pytest.raises(ClientError, match="read access mode"):
-        rag.store._read("CREATE (:Intruder) RETURN 1")
-    with pytest.raises(GraphStoreError, match="read access mode"):  # the Text2Cypher tool's runner
-        rag.store.read_query("MERGE (:Intruder {id: 1}) RETURN 1", max_rows=5, timeout=5)
-    assert rag.store._read("MATCH (n:Intruder) RETURN count(n) AS n") == [{"n": 0}]
+    with pytest.raises(QueryRejectedError, match="read access mode") as refused:
+        rag.store.read("CREATE (:Intruder) RETURN 1")
+    assert isinstance(refused.value.__cause__, ClientError)  # the server's own refusal
+    with pytest.raises(QueryRejectedError, match="read access mode"):  # the Text2Cypher tool's runner
+        rag.store.graph.read_query("MERGE (:Intruder {id: 1}) RETURN 1", max_rows=5, timeout=5)
+    assert rag.store.read("MATCH (n:Intruder) RETURN count(n) AS n") == [{"n": 0}]
 
 
 def test_every_offline_read_path_works_without_write_access(world, monkeypatch) -> None:  # noqa: F811

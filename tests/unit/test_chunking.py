@@ -2,7 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from graphwright.extraction.chunking import chunk_text, count_tokens, split_sentences
+from graphwright.extraction.chunking import chunk_text
+from graphwright.text.sentences import split_sentences
+from graphwright.text.tokens import count_tokens
 
 
 def test_count_tokens_words_punctuation_and_cjk() -> None:

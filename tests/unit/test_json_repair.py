@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from graphwright.extraction.json_repair import JSONRepairError, parse_json_object
 from graphwright.extraction.llm_extractor import _validate
+from graphwright.llm.json_repair import JSONRepairError, parse_json_object
 
 
 def test_plain_fenced_and_prose_wrapped() -> None:

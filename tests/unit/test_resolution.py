@@ -2,15 +2,15 @@ from __future__ import annotations
 
 import pytest
 
-from graphwright.extraction.normalize import (
+from graphwright.extraction.resolution import EntityIndex, Resolver, initials, merge_descriptions
+from graphwright.models import ChunkExtraction, ExtractedEntity, ExtractedRelation
+from graphwright.text.normalize import (
     entity_id,
     entity_label,
     entity_type,
     normalize_key,
     relation_type,
 )
-from graphwright.extraction.resolution import EntityIndex, Resolver, initials, merge_descriptions
-from graphwright.models import ChunkExtraction, ExtractedEntity, ExtractedRelation
 
 
 @pytest.mark.parametrize(("raw", "expected"), [

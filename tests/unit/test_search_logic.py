@@ -6,7 +6,8 @@ from graphwright.graph_store.queries import MetadataFilter, filter_clause
 from graphwright.models import RetrievedChunk
 from graphwright.search.answer import retrieval_answer
 from graphwright.search.filters import parse_filter, parse_value
-from graphwright.search.hybrid import reciprocal_rank_fusion, to_lucene
+from graphwright.search.hybrid import reciprocal_rank_fusion
+from graphwright.text.lucene import to_lucene
 
 
 def _chunk(cid: str, rank: int, score: float = 1.0) -> RetrievedChunk:

@@ -6,11 +6,13 @@ import json
 import re
 from typing import Any
 
+from graphwright.errors import GraphwrightError
+
 _FENCE_RE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
 _TRAILING_COMMA_RE = re.compile(r",\s*([}\]])")
 
 
-class JSONRepairError(ValueError):
+class JSONRepairError(GraphwrightError, ValueError):
     pass
 
 

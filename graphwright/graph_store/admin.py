@@ -1,0 +1,58 @@
+"""Schema, counts, integrity rules and reset: the store's administration."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from graphwright.graph_store import queries as q
+from graphwright.graph_store.connection import Neo4jConnection
+from graphwright.graph_store.rows import IndexRow, IntegrityProblem
+from graphwright.graph_store.schema import SchemaPlan, check_compatible
+
+
+class StoreAdmin:
+    def __init__(self, connection: Neo4jConnection) -> None:
+        self.connection = connection
+
+    def vector_index_dimensions(self) -> dict[str, int | None]:
+        return {row["name"]: row["dimension"] for row in self.connection.read(q.SHOW_VECTOR_INDEXES)}
+
+    def ensure_schema(self, plan: SchemaPlan) -> list[str]:
+        """Create what is missing; raise SchemaMismatchError on an incompatible existing index."""
+        meta_rows = self.connection.read(q.GET_META)
+        check_compatible(self.vector_index_dimensions(), meta_rows[0] if meta_rows else None, plan)
+        statements = plan.statements()
+        for statement in statements:
+            self.connection.write(statement)
+        self.connection.write(q.SET_META, model=plan.embedding_model, dimension=plan.dimension)
+        self.connection.write(q.AWAIT_INDEXES, seconds=300)
+        return statements
+
+    def indexes(self) -> list[IndexRow]:
+        return cast(list[IndexRow], self.connection.read(q.SHOW_INDEXES))
+
+    def reset(self, batch: int = 10_000) -> None:
+        """Delete every node, index and constraint (the local database belongs to graphwright)."""
+        while self.connection.write(q.DELETE_ALL_BATCH, batch=batch)[0]["deleted"]:
+            pass
+        for row in self.connection.read(q.LIST_DROPPABLE):
+            self.connection.write(q.DROP_INDEX, name=row["name"])
+        for row in self.connection.read(q.LIST_CONSTRAINTS):
+            self.connection.write(q.DROP_CONSTRAINT, name=row["name"])
+
+    def counts(self) -> dict[str, int]:
+        return cast(dict[str, int], self.connection.read(q.COUNTS)[0])
+
+    def type_counts(self) -> dict[str, dict[str, int]]:
+        """Entities by type and relations by type."""
+        return {"entities": {r["type"]: r["n"] for r in self.connection.read(q.ENTITY_TYPE_COUNTS)},
+                "relations": {r["type"]: r["n"] for r in self.connection.read(q.RELATION_TYPE_COUNTS)}}
+
+    def integrity_problems(self) -> dict[str, IntegrityProblem]:
+        """Rules of the graph model that some element breaks: {rule: {"n": count, "examples": [...]}}."""
+        found = {}
+        for rule, cypher in q.INTEGRITY_CHECKS.items():
+            row = self.connection.read(cypher)[0]
+            if row["n"]:
+                found[rule] = cast(IntegrityProblem, row)
+        return found

@@ -1,0 +1,116 @@
+"""The one driver, and how every query runs: reads in READ transactions, writes in managed transactions
+(retried by the driver on transient errors). Failures become our errors: the database gone or the
+credentials refused is a GraphStoreError; one refused query or write is a QueryRejectedError or a
+WriteRejectedError, and the database is still there."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+import neo4j
+from neo4j import GraphDatabase, NotificationMinimumSeverity, RoutingControl
+from neo4j.exceptions import AuthError, Neo4jError, ServiceUnavailable, SessionExpired
+
+from graphwright.errors import GraphStoreError, QueryRejectedError, WriteRejectedError
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+Row = dict[str, Any]
+
+
+class Neo4jConnection:
+    def __init__(self, uri: str, user: str, password: str, database: str = "neo4j") -> None:
+        self.uri = uri
+        self.database = database
+        # Notifications (e.g. "label does not exist yet" on an empty graph) are noise for users.
+        self.driver = GraphDatabase.driver(uri, auth=(user, password), connection_timeout=10,
+                                           max_transaction_retry_time=30,
+                                           notifications_min_severity=NotificationMinimumSeverity.OFF)
+
+    def verify(self) -> None:
+        try:
+            self.driver.verify_connectivity()
+        except AuthError as exc:
+            raise GraphStoreError(
+                f"Neo4j at {self.uri} refused the credentials (check NEO4J_USER / NEO4J_PASSWORD)"
+            ) from exc
+        except (ServiceUnavailable, OSError) as exc:
+            raise GraphStoreError(
+                f"Neo4j is not reachable at {self.uri} ({exc.__class__.__name__}). "
+                "Start it with `graphwright db start` or `docker compose up -d`."
+            ) from exc
+
+    def close(self) -> None:
+        self.driver.close()
+
+    def read(self, cypher: str, /, **params: Any) -> list[Row]:
+        """Rows of a query in a READ transaction."""
+        return self._run(cypher, params, RoutingControl.READ)
+
+    def write(self, cypher: str, /, **params: Any) -> list[Row]:
+        """Rows of one write statement in its own transaction."""
+        return self._run(cypher, params, RoutingControl.WRITE)
+
+    def _run(self, query: str, params: dict[str, Any], routing: RoutingControl) -> list[Row]:
+        try:
+            records, _, _ = self.driver.execute_query(query, params, database_=self.database, routing_=routing)
+        except (ServiceUnavailable, SessionExpired) as exc:
+            raise GraphStoreError(f"Neo4j at {self.uri} became unreachable: {exc}") from exc
+        except AuthError as exc:
+            raise GraphStoreError(f"Neo4j at {self.uri} refused the credentials") from exc
+        except Neo4jError as exc:
+            error = QueryRejectedError if routing == RoutingControl.READ else WriteRejectedError
+            raise error(f"Neo4j refused the {'query' if routing == RoutingControl.READ else 'write'}: "
+                        f"{exc.message or exc}") from exc
+        return [record.data() for record in records]
+
+    def execute_write(self, work: Callable[[neo4j.ManagedTransaction], T]) -> T:
+        """`work` in one managed write transaction: all of it commits, or none."""
+        try:
+            with self.driver.session(database=self.database) as session:
+                return session.execute_write(work)
+        except (ServiceUnavailable, SessionExpired) as exc:
+            raise GraphStoreError(f"Neo4j at {self.uri} became unreachable: {exc}") from exc
+        except Neo4jError as exc:
+            log.warning("write rolled back: %s", exc.message or exc)
+            raise WriteRejectedError(f"Neo4j refused the write: {exc.message or exc}") from exc
+
+    def execute_read(self, work: Callable[[neo4j.ManagedTransaction], T], timeout: float | None = None) -> T:
+        """`work` in one READ transaction (the server refuses writes there), with an optional timeout."""
+        unit = neo4j.unit_of_work(timeout=timeout)(work) if timeout is not None else work
+        try:
+            with self.driver.session(database=self.database, default_access_mode=neo4j.READ_ACCESS) as session:
+                return session.execute_read(unit)
+        except (ServiceUnavailable, SessionExpired) as exc:
+            raise GraphStoreError(f"Neo4j at {self.uri} became unreachable: {exc}") from exc
+        except Neo4jError as exc:
+            raise QueryRejectedError(f"Neo4j refused the query: {exc.message or exc}") from exc
+
+    def stream(self, cypher: str, /, **params: Any) -> Iterator[neo4j.Record]:
+        """Records of a large read one at a time, without holding them all."""
+        try:
+            with self.driver.session(database=self.database, default_access_mode=neo4j.READ_ACCESS) as session:
+                yield from session.run(cypher, params)
+        except (ServiceUnavailable, SessionExpired) as exc:
+            raise GraphStoreError(f"Neo4j at {self.uri} became unreachable: {exc}") from exc
+
+    def query_type(self, query: str) -> str:
+        """Neo4j's own classification of `EXPLAIN query` ("r", "rw", "w" or "s"), run in a READ session."""
+        try:
+            with self.driver.session(database=self.database, default_access_mode=neo4j.READ_ACCESS) as session:
+                return session.run(query).consume().query_type or "?"
+        except (ServiceUnavailable, SessionExpired) as exc:
+            raise GraphStoreError(f"Neo4j at {self.uri} became unreachable: {exc}") from exc
+        except Neo4jError as exc:
+            raise QueryRejectedError(f"Neo4j refused the query: {exc.message or exc}") from exc
+
+
+def run_batches(tx: neo4j.ManagedTransaction, query: str, key: str, items: list[Any], batch_size: int,
+                **params: Any) -> list[neo4j.Record]:
+    """`query` once per slice of `items` (passed as `key`), all in `tx`; the records of every slice."""
+    records: list[neo4j.Record] = []
+    for start in range(0, len(items), batch_size):
+        records += list(tx.run(query, **{key: items[start:start + batch_size]}, **params))
+    return records

@@ -1,0 +1,109 @@
+"""Reads of the entity graph: entity linking, neighbourhoods, relations, paths, profiles, and read-only
+Cypher written by a model or a user."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import neo4j
+
+from graphwright.graph_store import queries as q
+from graphwright.graph_store.connection import Neo4jConnection
+from graphwright.graph_store.rows import (
+    CatalogEntityRow,
+    CommonNeighbourRow,
+    EntityProfileRow,
+    EntitySourceRow,
+    KeyedEntityRow,
+    NeighbourRow,
+    PathRow,
+    RelationRow,
+    ScoredEntityRow,
+    TopEntityRow,
+)
+from graphwright.text.normalize import RESERVED_RELATIONS
+
+
+class GraphReads:
+    def __init__(self, connection: Neo4jConnection) -> None:
+        self.connection = connection
+
+    # --- linking ------------------------------------------------------------------------------------------
+    def entities_by_key(self, keys: list[str]) -> list[KeyedEntityRow]:
+        return cast(list[KeyedEntityRow], self.connection.read(q.ENTITIES_BY_KEY, keys=keys))
+
+    def entity_name_search(self, lucene_query: str, k: int) -> list[ScoredEntityRow]:
+        return cast(list[ScoredEntityRow], self.connection.read(q.ENTITY_NAME_SEARCH, query=lucene_query, k=k))
+
+    def entity_vector_search(self, embedding: list[float], k: int) -> list[ScoredEntityRow]:
+        return cast(list[ScoredEntityRow], self.connection.read(
+            q.ENTITY_VECTOR_SEARCH, embedding=embedding, k=k, candidates=max(k * 10, 100)))
+
+    def entity_catalog(self) -> list[CatalogEntityRow]:
+        return cast(list[CatalogEntityRow], self.connection.read(q.ENTITY_CATALOG))
+
+    # --- neighbourhoods, relations, paths --------------------------------------------------------------
+    def entity_neighbours(self, seeds: list[dict[str, Any]], exclude: list[str], limit: int) -> list[NeighbourRow]:
+        """`seeds` are {id, score}; neighbours come ranked by seeds touched, weighted edges, degree."""
+        return cast(list[NeighbourRow], self.connection.read(q.ENTITY_NEIGHBOURS, seeds=seeds, exclude=exclude,
+                                                             limit=limit))
+
+    def relations_among(self, ids: list[str], seeds: list[str], limit: int) -> list[RelationRow]:
+        return cast(list[RelationRow], self.connection.read(q.RELATIONS_AMONG, ids=ids, seeds=seeds, limit=limit))
+
+    def shortest_paths(self, source: str, target: str, limit: int) -> list[PathRow]:
+        return cast(list[PathRow], self.connection.read(q.SHORTEST_PATHS, source=source, target=target, limit=limit))
+
+    def common_neighbours(self, a: str, types_a: list[str], b: str, types_b: list[str]) -> list[CommonNeighbourRow]:
+        return cast(list[CommonNeighbourRow], self.connection.read(q.COMMON_NEIGHBOURS, a=a, types_a=types_a, b=b,
+                                                                   types_b=types_b))
+
+    def entity_relations(self, entity_id: str, limit: int) -> list[RelationRow]:
+        return [r["relation"] for r in self.connection.read(q.ENTITY_RELATIONS, id=entity_id, limit=limit)]
+
+    def relation_types(self) -> list[str]:
+        return sorted(r["type"] for r in self.connection.read(q.RELATION_TYPES)
+                      if r["type"] not in RESERVED_RELATIONS)
+
+    # --- inspection ---------------------------------------------------------------------------------------
+    def top_entities(self, limit: int = 5) -> list[TopEntityRow]:
+        return cast(list[TopEntityRow], self.connection.read(q.TOP_ENTITIES, limit=limit))
+
+    def entity_profile(self, entity_id: str) -> EntityProfileRow | None:
+        rows = self.connection.read(q.ENTITY_PROFILE, id=entity_id)
+        return cast(EntityProfileRow, rows[0]) if rows else None
+
+    def entity_sources(self, entity_id: str, limit: int = 20) -> list[EntitySourceRow]:
+        return cast(list[EntitySourceRow], self.connection.read(q.ENTITY_SOURCES, id=entity_id, limit=limit))
+
+    # --- read-only Cypher ---------------------------------------------------------------------------------
+    def explain_query_type(self, query: str) -> str:
+        """Neo4j's own classification of a query without running it: "r", "rw", "w" or "s"."""
+        return self.connection.query_type(q.EXPLAIN_PREFIX + query)
+
+    def read_query(self, query: str, max_rows: int, timeout: float) -> tuple[list[dict[str, Any]], bool]:
+        """Rows of a query run in a READ transaction (the server refuses writes there) with a timeout;
+        at most `max_rows`, and whether more were left."""
+        def work(tx: neo4j.ManagedTransaction) -> list[dict[str, Any]]:
+            rows = []
+            for record in tx.run(query):
+                rows.append(record.data())
+                if len(rows) > max_rows:
+                    break
+            return rows
+
+        rows = self.connection.execute_read(work, timeout)
+        return rows[:max_rows], len(rows) > max_rows
+
+    def schema_text(self) -> str:
+        """The live graph model as a prompt sees it: labels with their properties, relationship types."""
+        lines = ["Nodes (label: properties):"]
+        for row in sorted(self.connection.read(q.SCHEMA_NODE_PROPERTIES), key=lambda r: r["labels"]):
+            lines.append(f"- {':'.join(row['labels'])}: {', '.join(sorted(row['properties']))}")
+        types = self.relation_types()
+        lines += ["Relationships:", "- (:Chunk)-[:PART_OF]->(:Document), (:Chunk)-[:NEXT]->(:Chunk),",
+                  "  (:Chunk)-[:MENTIONS {count}]->(:Entity), (:Entity)-[:IN_COMMUNITY]->(:Community),",
+                  "  (:Community)-[:PARENT_OF]->(:Community)",
+                  "- between entities (properties weight, description, evidence, chunk_ids): "
+                  + ", ".join(types[:200])]
+        return "\n".join(lines)

@@ -1,0 +1,79 @@
+"""Reads of chunks: vector and fulltext search, graph-ranked chunks, chunks by id, documents."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from graphwright.graph_store import queries as q
+from graphwright.graph_store.connection import Neo4jConnection
+from graphwright.graph_store.queries import MetadataFilter
+from graphwright.graph_store.rows import ChunkRow, DocumentRow, EmbeddedChunkRow, GraphChunkRow, ScoredChunkRow
+
+
+class RetrievalReads:
+    def __init__(self, connection: Neo4jConnection) -> None:
+        self.connection = connection
+
+    def vector_search(self, embedding: list[float], k: int,
+                      filters: list[MetadataFilter] | None = None) -> list[ScoredChunkRow]:
+        if filters:
+            query, params = q.vector_search_filtered(filters)
+            return cast(list[ScoredChunkRow], self.connection.read(query, embedding=embedding, k=k, **params))
+        return cast(list[ScoredChunkRow], self.connection.read(q.VECTOR_SEARCH, embedding=embedding, k=k,
+                                                               candidates=max(k * 10, 100)))
+
+    def fulltext_search(self, lucene_query: str, k: int,
+                        filters: list[MetadataFilter] | None = None) -> list[ScoredChunkRow]:
+        if filters:
+            query, params = q.fulltext_search_filtered(filters)
+            rows = self.connection.read(query, query=lucene_query, k=k, scan=max(k * 50, 500), **params)
+        else:
+            rows = self.connection.read(q.FULLTEXT_SEARCH, query=lucene_query, k=k)
+        return cast(list[ScoredChunkRow], rows)
+
+    def chunk_count(self) -> int:
+        return int(self.connection.read(q.CHUNK_COUNT)[0]["n"])
+
+    def chunks_mentioning(self, entities: list[dict[str, object]], embedding: list[float], candidates: int,
+                          total_chunks: int) -> list[GraphChunkRow]:
+        """`entities` are {id, score}: chunks mentioning them, by IDF-weighted link score, with similarity."""
+        return cast(list[GraphChunkRow], self.connection.read(
+            q.CHUNKS_MENTIONING, entities=entities, embedding=embedding, candidates=candidates,
+            n=max(total_chunks, 1)))
+
+    def bridge_chunks(self, chunk_ids: list[str], embedding: list[float], candidates: int,
+                      total_chunks: int) -> list[GraphChunkRow]:
+        return cast(list[GraphChunkRow], self.connection.read(
+            q.BRIDGE_CHUNKS, chunk_ids=chunk_ids, embedding=embedding, candidates=candidates,
+            n=max(total_chunks, 1)))
+
+    def co_mentions(self, a: str, b: str, limit: int) -> list[ChunkRow]:
+        return cast(list[ChunkRow], self.connection.read(q.CO_MENTIONS, a=a, b=b, limit=limit))
+
+    def chunks_with_ids(self, ids: list[str]) -> list[ChunkRow]:
+        """Chunk rows (with document title and source) in the order of `ids`; unknown ids are skipped."""
+        rows = {r["chunk_id"]: cast(ChunkRow, r) for r in self.connection.read(q.CHUNKS_BY_IDS, ids=ids)}
+        return [rows[i] for i in ids if i in rows]
+
+    def all_chunks(self) -> list[EmbeddedChunkRow]:
+        """Every chunk with its text, document and embedding: the corpus the plain-Python peers search."""
+        return cast(list[EmbeddedChunkRow], self.connection.read(q.ALL_CHUNKS))
+
+    # --- chunk texts by id, document or phrase (what an imported graph is tied to) ------------------------
+    def chunks_by_id(self, ids: list[str]) -> dict[str, str]:
+        return {r["id"]: r["text"] for r in self.connection.read(q.EXISTING_CHUNKS, ids=ids)}
+
+    def document_chunks(self, document_id: str) -> dict[str, str]:
+        return {r["id"]: r["text"] for r in self.connection.read(q.DOCUMENT_CHUNKS, id=document_id)}
+
+    def chunks_matching(self, lucene_query: str, k: int = 50) -> dict[str, str]:
+        return {r["id"]: r["text"] for r in self.connection.read(q.CHUNKS_MATCHING, query=lucene_query, k=k)}
+
+    # --- documents ----------------------------------------------------------------------------------------
+    def get_document(self, document_id: str) -> DocumentRow | None:
+        rows = self.connection.read(q.GET_DOCUMENT, id=document_id)
+        return cast(DocumentRow, rows[0]) if rows else None
+
+    def known_documents(self, keys: list[str]) -> set[str]:
+        """Which of `keys` name a document by id or title."""
+        return {r["key"] for r in self.connection.read(q.DOCUMENTS_KNOWN, keys=keys) if r["known"]}

@@ -1,0 +1,206 @@
+"""The rows the store returns, typed: each TypedDict names the columns of the query that produces it, so a
+caller reading a key the query does not return is a type error, not a KeyError at run time."""
+
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+
+class ChunkRow(TypedDict):
+    """A chunk with its document's title and source (CHUNKS_BY_IDS, CO_MENTIONS, evidence)."""
+
+    chunk_id: str
+    document_id: str
+    text: str
+    title: str | None
+    source: str | None
+
+
+class ScoredChunkRow(ChunkRow):
+    """A ranked chunk (vector and fulltext search); `score` is the index's."""
+
+    score: float
+
+
+class EmbeddedChunkRow(ChunkRow):
+    """A chunk with its embedding: the corpus the plain-Python eval peers search."""
+
+    embedding: list[float]
+
+
+class GraphChunkRow(ChunkRow, total=False):
+    """A chunk found through the graph: its similarity to the question and the graph signal that found it
+    (`link_score` and `linked` for CHUNKS_MENTIONING, `bridge_score` for BRIDGE_CHUNKS)."""
+
+    similarity: float
+    link_score: float
+    linked: int
+    bridge_score: float
+
+
+class EntityRow(TypedDict):
+    id: str
+    name: str
+    type: str
+    description: str
+
+
+class ScoredEntityRow(EntityRow):
+    score: float
+
+
+class KeyedEntityRow(EntityRow):
+    key: str
+    degree: int
+
+
+class NeighbourRow(EntityRow):
+    seeds: int
+    weight: float
+    degree: int
+
+
+class CatalogEntityRow(TypedDict):
+    id: str
+    key: str
+    name: str
+    type: str
+
+
+class RelationRow(TypedDict):
+    """An extracted relation between two entities, with its support (fields of RelationRef)."""
+
+    source_id: str
+    source: str
+    type: str
+    target_id: str
+    target: str
+    description: str
+    weight: float
+    chunk_ids: list[str]
+    evidence: list[str]
+
+
+class PathNode(TypedDict):
+    id: str
+    name: str
+    type: str
+
+
+class PathRow(TypedDict):
+    nodes: list[PathNode]
+    relations: list[RelationRow]
+
+
+class CommonNeighbourRow(EntityRow):
+    relations: list[RelationRow]
+
+
+class CommunityRow(TypedDict, total=False):
+    """A community report as search reads it (COMMUNITY_VECTOR_SEARCH, COMMUNITIES_AT_LEVEL,
+    ENTITY_COMMUNITIES, COMMUNITIES_BY_LEVEL); `score` or `hits` say how it was found."""
+
+    id: str
+    level: int
+    title: str | None
+    summary: str | None
+    findings: str | None
+    rating: float
+    cited_chunks: list[str]
+    size: int | None
+    members: list[str] | None
+    score: float | None
+    hits: int
+    report_kind: str | None
+
+
+class CommunityCatalogRow(TypedDict):
+    id: str
+    level: int
+    member_hash: str | None
+    members: list[str] | None
+    title: str | None
+    summary: str | None
+
+
+class CommunityLevelRow(TypedDict):
+    level: int
+    communities: int
+    members: int
+
+
+class CommunityMemberRow(TypedDict):
+    id: str
+    name: str
+    type: str
+    degree: int | None
+    description: str | None
+
+
+class CommunityRelationRow(TypedDict):
+    source: str
+    target: str
+    type: str
+    weight: float | None
+    description: str | None
+    evidence: list[str] | None
+    chunk_ids: list[str] | None
+
+
+class CommunityContextRow(TypedDict):
+    id: str
+    members: list[CommunityMemberRow]
+    relations: list[CommunityRelationRow]
+
+
+class DocumentChunk(TypedDict):
+    id: str
+    index: int
+    text: str
+    n_tokens: int
+
+
+class DocumentRow(TypedDict):
+    """A document's properties (id, source, title, content_hash, n_chunks and its metadata) and chunks."""
+
+    document: dict[str, Any]
+    chunks: list[DocumentChunk]
+
+
+class TopEntityRow(TypedDict):
+    name: str
+    type: str
+    degree: int | None
+    chunks: int
+
+
+class EntityProfileRow(TypedDict):
+    id: str
+    name: str
+    type: str
+    labels: list[str]
+    description: str
+    aliases: list[str]
+    degree: int
+    communities: list[dict[str, Any]]
+
+
+class EntitySourceRow(TypedDict):
+    document_id: str
+    chunks: int
+    mentions: int
+    chunk_ids: list[str]
+
+
+class IndexRow(TypedDict):
+    name: str
+    type: str
+    labelsOrTypes: list[str] | None  # noqa: N815 - Neo4j's column name
+    properties: list[str] | None
+    state: str
+    populationPercent: float  # noqa: N815 - Neo4j's column name
+
+
+class IntegrityProblem(TypedDict):
+    n: int
+    examples: list[Any]

@@ -1,0 +1,144 @@
+"""Writes of documents, chunks and their share of the entity graph. Each document lands whole or not at
+all: a group of documents is one transaction, and a document too large for one group is staged under a
+label no search reads, then swapped in by one transaction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import neo4j
+
+from graphwright.errors import WriteRejectedError
+from graphwright.graph_store import queries as q
+from graphwright.graph_store.connection import Neo4jConnection, run_batches
+from graphwright.models import MAX_DESCRIPTION, Chunk, Document, Entity, Relation
+from graphwright.text.normalize import normalize_key
+
+
+class DocumentWrites:
+    def __init__(self, connection: Neo4jConnection) -> None:
+        self.connection = connection
+
+    def document_hashes(self, ids: list[str]) -> dict[str, str]:
+        rows = self.connection.read(q.DOCUMENT_HASHES, ids=ids)
+        return {row["id"]: row["hash"] for row in rows}
+
+    def write_documents(self, items: list[tuple[Document, list[Chunk]]], batch_size: int = 500,
+                        entities: list[Entity] | None = None, relations: list[Relation] | None = None) -> None:
+        """Replace documents, their chunks and their share of the entity graph in ONE transaction: each
+        document lands whole or not at all. Grouping saves a commit (and its fsync) per document; callers
+        retry one by one on failure."""
+
+        def work(tx: neo4j.ManagedTransaction) -> None:
+            touched: list[str] = []
+            for document, chunks in items:
+                touched += _remove_document_support(tx, document.id)[1]
+                _upsert_document(tx, document, len(chunks))
+                run_batches(tx, q.WRITE_CHUNKS, "rows", _chunk_rows(chunks), batch_size, document_id=document.id)
+            _link_and_settle(tx, [chunks for _, chunks in items], entities, relations, touched, batch_size)
+
+        self.connection.execute_write(work)
+
+    def clear_staged(self, document_id: str) -> None:
+        self.connection.execute_write(lambda tx: tx.run(q.CLEAR_STAGED, id=document_id).consume())
+
+    def stage_chunks(self, document_id: str, stage: str, chunks: list[Chunk], batch_size: int = 500) -> None:
+        """Part of a large document's chunks, with embeddings, under a label no search reads."""
+        rows = _chunk_rows(chunks)
+        self.connection.execute_write(lambda tx: run_batches(tx, q.STAGE_CHUNKS, "rows", rows, batch_size,
+                                                             document_id=document_id, stage=stage))
+
+    def commit_staged(self, document: Document, chunks: list[Chunk], stage: str, batch_size: int = 500,
+                      entities: list[Entity] | None = None, relations: list[Relation] | None = None) -> None:
+        """Replace a document by its staged chunks and their entity graph in ONE transaction."""
+
+        def work(tx: neo4j.ManagedTransaction) -> None:
+            touched = _remove_document_support(tx, document.id)[1]
+            _upsert_document(tx, document, len(chunks))
+            promoted = sum(r["promoted"] for r in run_batches(
+                tx, q.PROMOTE_STAGED, "ids", [c.id for c in chunks], batch_size, document_id=document.id, stage=stage))
+            if promoted != len(chunks):  # another run cleared them: roll back rather than write half
+                raise WriteRejectedError(f"{promoted} of {len(chunks)} staged chunks found")
+            _link_and_settle(tx, [chunks], entities, relations, touched, batch_size)
+
+        self.connection.execute_write(work)
+
+    def delete_document(self, document_id: str) -> int | None:
+        """Remove a document, its chunks, and the entities and relations only it supported;
+        None when no such document exists."""
+
+        def work(tx: neo4j.ManagedTransaction) -> int | None:
+            chunks, touched = _remove_document_support(tx, document_id)
+            rows = tx.run(q.DELETE_DOCUMENT, id=document_id).data()
+            _settle(tx, touched, 500)
+            return len(chunks) if rows else None
+
+        return self.connection.execute_write(work)
+
+    def write_graph(self, entities: list[Entity], relations: list[Relation], batch_size: int = 500) -> None:
+        """Entities and relations whose chunks already exist (imported graphs), in one transaction."""
+
+        def work(tx: neo4j.ManagedTransaction) -> None:
+            _write_graph(tx, entities, relations, batch_size)
+            _settle(tx, [e.id for e in entities], batch_size)
+
+        self.connection.execute_write(work)
+
+
+def _upsert_document(tx: neo4j.ManagedTransaction, document: Document, n_chunks: int) -> None:
+    props = {**document.metadata, "id": document.id, "source": document.source, "title": document.title,
+             "content_hash": document.content_hash, "n_chunks": n_chunks}
+    tx.run(q.UPSERT_DOCUMENT, id=document.id, props=props).consume()
+
+
+def _chunk_rows(chunks: list[Chunk]) -> list[dict[str, Any]]:
+    return [{"id": c.id, "index": c.index, "text": c.text, "n_tokens": c.n_tokens, "embedding": c.embedding}
+            for c in chunks]
+
+
+def _link_and_settle(tx: neo4j.ManagedTransaction, documents: list[list[Chunk]], entities: list[Entity] | None,
+                     relations: list[Relation] | None, touched: list[str], batch_size: int) -> None:
+    """NEXT chains of the documents' chunks, their entity graph, then the touched entities settled."""
+    pairs = [[a.id, b.id] for chunks in documents for a, b in zip(chunks, chunks[1:])]
+    run_batches(tx, q.LINK_NEXT, "pairs", pairs, batch_size)
+    if entities:
+        _write_graph(tx, entities, relations or [], batch_size)
+        touched = touched + [e.id for e in entities]
+    _settle(tx, touched, batch_size)
+
+
+def _remove_document_support(tx: neo4j.ManagedTransaction, document_id: str) -> tuple[list[str], list[str]]:
+    """Delete a document's chunks and their share of relations; returns (chunk ids, mentioned entities)."""
+    support = tx.run(q.DOCUMENT_SUPPORT, id=document_id).single()
+    chunk_ids: list[str] = support["chunk_ids"] if support else []
+    entity_ids: list[str] = support["entity_ids"] if support else []
+    if entity_ids:
+        tx.run(q.PRUNE_RELATION_SUPPORT, entity_ids=entity_ids, chunk_ids=chunk_ids).consume()
+        tx.run(q.DELETE_UNSUPPORTED_RELATIONS, entity_ids=entity_ids).consume()
+    tx.run(q.DELETE_DOCUMENT_CHUNKS, id=document_id).consume()
+    return chunk_ids, entity_ids
+
+
+def _write_graph(tx: neo4j.ManagedTransaction, entities: list[Entity], relations: list[Relation],
+                 batch_size: int) -> None:
+    rows = [{"id": e.id, "name": e.name, "key": normalize_key(e.name), "type": e.type, "label": e.label,
+             "description": e.description, "aliases": e.aliases} for e in entities]
+    vectors = [{"id": e.id, "embedding": e.embedding} for e in entities if e.embedding is not None]
+    mentions = [{"chunk_id": chunk, "entity_id": e.id, "count": n} for e in entities
+                for chunk, n in e.mentions.items()]
+    rels = [{"source": r.source_id, "target": r.target_id, "type": r.type, "description": r.description,
+             "chunk_ids": r.chunk_ids, "chunk_weights": r.chunk_weights, "evidence": r.evidence}
+            for r in relations]
+    for statement, data in ((q.WRITE_ENTITIES, rows), (q.SET_ENTITY_LABELS, rows),
+                            (q.SET_ENTITY_EMBEDDINGS, vectors), (q.WRITE_MENTIONS, mentions),
+                            (q.WRITE_RELATIONS, rels)):
+        run_batches(tx, statement, "rows", data, batch_size, max_description=MAX_DESCRIPTION)
+
+
+def _settle(tx: neo4j.ManagedTransaction, entity_ids: list[str], batch_size: int) -> None:
+    """Entities no chunk mentions any more go; the rest get their degree recomputed."""
+    ids = list(dict.fromkeys(entity_ids))
+    for start in range(0, len(ids), batch_size):
+        part = ids[start:start + batch_size]
+        tx.run(q.DELETE_ORPHAN_ENTITIES, entity_ids=part).consume()
+        tx.run(q.UPDATE_DEGREES, ids=part).consume()

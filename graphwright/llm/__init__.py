@@ -1,0 +1,9 @@
+"""The LLM layer: the `LLM` protocol, the one OpenAI-compatible client (the only module importing `openai`),
+its answer cache, JSON repair for replies, and every prompt as a file."""
+
+from graphwright.errors import LLMError
+from graphwright.llm.base import LLM, ChatResult, MeteredLLM, ToolCall, ToolTurn, Usage
+from graphwright.llm.client import LLMClient, LLMEmptyAnswerError, LLMNotConfiguredError
+
+__all__ = ["LLM", "ChatResult", "LLMClient", "LLMEmptyAnswerError", "LLMError", "LLMNotConfiguredError",
+           "MeteredLLM", "ToolCall", "ToolTurn", "Usage"]

@@ -1,0 +1,116 @@
+"""What the rest of graphwright needs of an LLM, as a small protocol: `GraphRAG(llm=...)` takes anything
+that has these methods (the OpenAI-compatible client, a test double, another SDK behind an adapter)."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+Message = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Token use of some LLM calls. Each call returns its own; callers add them up (`+`), so no counter is
+    shared between searches running at once."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(self.calls + other.calls, self.prompt_tokens + other.prompt_tokens,
+                     self.completion_tokens + other.completion_tokens, self.cached + other.cached)
+
+    def as_dict(self) -> dict[str, int]:
+        return {"llm_calls": self.calls, "prompt_tokens": self.prompt_tokens,
+                "completion_tokens": self.completion_tokens}
+
+    def report(self, price_input: float | None, price_output: float | None) -> dict[str, float]:
+        out = {"calls": float(self.calls), "cached": float(self.cached),
+               "prompt_tokens": float(self.prompt_tokens), "completion_tokens": float(self.completion_tokens)}
+        if price_input is not None or price_output is not None:
+            out["cost"] = (self.prompt_tokens * (price_input or 0) + self.completion_tokens * (price_output or 0)) / 1e6
+        return out
+
+
+@dataclass
+class ChatResult:
+    text: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached: bool = False
+
+    @property
+    def usage(self) -> Usage:
+        if self.cached:
+            return Usage(cached=1)
+        return Usage(1, self.prompt_tokens, self.completion_tokens)
+
+
+@dataclass
+class ToolCall:
+    id: str
+    name: str
+    arguments: dict[str, Any]
+    error: str | None = None  # set when the model's arguments were not a JSON object
+
+
+@dataclass
+class ToolTurn:
+    """One assistant turn of a tool-calling conversation: text, tool calls, the message to keep, its usage."""
+
+    content: str
+    tool_calls: list[ToolCall]
+    message: Message
+    usage: Usage = field(default_factory=Usage)
+
+
+@runtime_checkable
+class LLM(Protocol):
+    """A chat model. `chat` may answer from a cache (`use_cache`); `forget` drops a cached answer the
+    caller could not use; `chat_tools` is one turn of OpenAI-style tool calling."""
+
+    @property
+    def model(self) -> str: ...
+
+    def chat(self, messages: list[Message], temperature: float | None = None,
+             use_cache: bool = True) -> ChatResult: ...
+
+    def chat_tools(self, messages: list[Message], tools: list[dict[str, Any]]) -> ToolTurn: ...
+
+    def forget(self, messages: list[Message], temperature: float | None = None) -> None: ...
+
+
+class MeteredLLM:
+    """An LLM that adds up the usage of the calls made through it: one per search (or per ingest), so
+    concurrent searches never share a counter."""
+
+    def __init__(self, llm: LLM) -> None:
+        self.inner = llm
+        self.usage = Usage()
+        self._lock = threading.Lock()  # extraction calls from several threads
+
+    def _add(self, usage: Usage) -> None:
+        with self._lock:
+            self.usage += usage
+
+    @property
+    def model(self) -> str:
+        return self.inner.model
+
+    def chat(self, messages: list[Message], temperature: float | None = None,
+             use_cache: bool = True) -> ChatResult:
+        result = self.inner.chat(messages, temperature, use_cache)
+        self._add(result.usage)
+        return result
+
+    def chat_tools(self, messages: list[Message], tools: list[dict[str, Any]]) -> ToolTurn:
+        turn = self.inner.chat_tools(messages, tools)
+        self._add(turn.usage)
+        return turn
+
+    def forget(self, messages: list[Message], temperature: float | None = None) -> None:
+        self.inner.forget(messages, temperature)

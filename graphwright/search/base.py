@@ -1,0 +1,140 @@
+"""The contract every search mode keeps: a typed query in, a `Retrieval` out, then an answer.
+
+A mode is a `SearchMode` subclass in its own module, registered by name in `search/registry.py`. It says
+what it needs (an LLM, the question's embedding), what it accepts (metadata filters, HyDE), and how its
+answer is written; `SearchEngine` does the rest (validation, embedding, timing, token accounting, the
+SearchResult). Modes reach the graph, the embedder, the LLM and other modes only through `SearchContext`."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from graphwright.errors import LLMRequiredError
+from graphwright.search.answer import generated_answer, generated_graph_answer, offline_graph_answer, retrieval_answer
+from graphwright.search.evidence import Answer, Retrieval
+
+if TYPE_CHECKING:
+    from graphwright.config import Settings
+    from graphwright.embeddings import Embedder
+    from graphwright.graph_store import Neo4jStore
+    from graphwright.graph_store.queries import MetadataFilter
+    from graphwright.llm import LLM
+    from graphwright.search.hybrid import HybridRetriever
+
+
+class SearchQuery(BaseModel):
+    """One question as a mode receives it. `embedding` is the question's (or HyDE's) vector, filled in by
+    the engine for modes that want it; `source`/`target` name a path's endpoints; `level` a community level."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    question: str
+    k: int
+    filters: list[MetadataFilter] = Field(default_factory=list)
+    level: int | None = None
+    source: str | None = None
+    target: str | None = None
+    embedding: list[float] | None = None
+
+    def vector(self) -> list[float]:
+        """The question's embedding, for modes with `embeds_question` (the engine always fills it for them)."""
+        if self.embedding is None:
+            raise TypeError("this mode needs the question's embedding; run it through SearchEngine")
+        return self.embedding
+
+
+class ToolArgs(BaseModel):
+    """Arguments of an agent tool, as the model sends them (a number where text is asked is taken as text)."""
+
+    model_config = ConfigDict(coerce_numbers_to_str=True)
+
+
+class QueryArgs(ToolArgs):
+    """Arguments of an agent tool that searches with one query."""
+
+    query: str = Field(description="what to search for")
+
+    def search_query(self, k: int) -> SearchQuery:
+        return SearchQuery(question=self.query, k=k)
+
+
+class PathArgs(ToolArgs):
+    """Arguments of an agent tool that connects two entities."""
+
+    source: str = Field(description="first entity name")
+    target: str = Field(description="second entity name")
+
+    def search_query(self, k: int) -> SearchQuery:
+        return SearchQuery(question=f"{self.source} and {self.target}", k=k, source=self.source, target=self.target)
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """How a mode is offered to the agent as a tool: name, description and argument model."""
+
+    name: str
+    description: str
+    args: type[QueryArgs] | type[PathArgs] = QueryArgs
+
+
+# Runs a registered mode (retrieval and answer) on a query: what `auto` and the agent's tools call.
+RunMode = Callable[[str, SearchQuery, bool], Retrieval]
+
+
+@dataclass
+class SearchContext:
+    """What a mode may use: the store, the embedder, the settings, the LLM of this search (None when not
+    generating) and other registered modes. Nothing else: modes never see `GraphRAG`."""
+
+    store: Neo4jStore
+    embedder: Embedder
+    settings: Settings
+    llm: LLM | None
+    run_mode: RunMode
+    make_hybrid: Callable[[], HybridRetriever]
+
+    def require_llm(self) -> LLM:
+        """The LLM, for modes with `needs_llm` (the engine refuses them without one)."""
+        if self.llm is None:
+            raise LLMRequiredError("this mode needs an LLM")
+        return self.llm
+
+    def embed(self, text: str) -> list[float]:
+        return self.embedder.embed([text])[0]
+
+    def run(self, mode: str, query: SearchQuery, generate: bool = True) -> Retrieval:
+        """Another mode's retrieval and answer; `generate=False` keeps the LLM out of it."""
+        return self.run_mode(mode, query, generate)
+
+
+class SearchMode(ABC):
+    """One way to search. Subclasses set the class attributes and implement `retrieve`."""
+
+    name: ClassVar[str]
+    summary: ClassVar[str]
+    needs_llm: ClassVar[bool] = False  # cannot run offline
+    filterable: ClassVar[bool] = False  # takes metadata filters
+    accepts_hyde: ClassVar[bool] = False  # can search with a hypothetical answer's embedding
+    embeds_question: ClassVar[bool] = True  # False: the mode embeds what it searches for itself
+    uses_graph: ClassVar[bool] = False  # reads the entity graph (eval builds one for it)
+    answer_style: ClassVar[Literal["passages", "graph"]] = "passages"
+    tool: ClassVar[ToolSpec | None] = None  # offered to the agent as this tool
+
+    @abstractmethod
+    def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
+        """The evidence for `query`; set `Retrieval.answer` only if the mode wrote its answer itself."""
+
+    def answer(self, query: SearchQuery, found: Retrieval, ctx: SearchContext) -> Answer:
+        """From the retrieval itself offline; from the LLM, citing ids, when there is one."""
+        if self.answer_style == "graph":
+            if ctx.llm is not None:
+                return generated_graph_answer(query.question, found, ctx.llm)
+            return offline_graph_answer(self.name, found, query.k)
+        if ctx.llm is not None:
+            return generated_answer(query.question, found.chunks, ctx.llm)
+        return retrieval_answer(found.chunks)

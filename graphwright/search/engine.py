@@ -1,0 +1,140 @@
+"""One path for every question: validate -> embed (and HyDE) -> run the registered mode -> answer."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from graphwright.errors import InvalidRequestError, LLMRequiredError
+from graphwright.llm import MeteredLLM
+from graphwright.llm.prompts import render
+from graphwright.models import SearchResult, TraceStep
+from graphwright.search.base import SearchContext, SearchMode, SearchQuery
+from graphwright.search.evidence import Retrieval
+from graphwright.search.registry import MODE_NAMES, get_mode, modes_where
+
+if TYPE_CHECKING:
+    from graphwright.config import Settings
+    from graphwright.embeddings import Embedder
+    from graphwright.graph_store import Neo4jStore
+    from graphwright.graph_store.queries import MetadataFilter
+    from graphwright.llm import LLM
+    from graphwright.search.hybrid import HybridRetriever
+
+log = logging.getLogger(__name__)
+
+
+class SearchEngine:
+    """Runs registered modes against one store, embedder and (optional) LLM. Holds no per-search state,
+    so one engine serves concurrent searches."""
+
+    def __init__(self, store: Neo4jStore, embedder: Embedder, settings: Settings, llm: LLM | None) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.settings = settings
+        self.llm = llm
+
+    def search(self, question: str, mode: str = "hybrid", k: int | None = None,
+               filters: list[MetadataFilter] | None = None, generate: bool = True, level: int | None = None,
+               source: str | None = None, target: str | None = None, hyde: bool = False) -> SearchResult:
+        chosen = self._validate(question, mode, filters, generate, hyde)
+        timings: dict[str, float] = {}
+        started = time.perf_counter()
+        _ = self.embedder.dimension  # loads the model once; timed apart from the query
+        timings["load_model_ms"] = _ms(started)
+        meter = MeteredLLM(self.llm) if generate and self.llm is not None else None
+        query = SearchQuery(question=question, k=k or self.settings.top_k, filters=filters or [], level=level,
+                            source=source, target=target)
+        trace: list[TraceStep] = []
+        if chosen.embeds_question:
+            started = time.perf_counter()
+            query.embedding = self.embedder.embed([question])[0]
+            timings["embed_ms"] = _ms(started)
+            if hyde and meter is not None:
+                query.embedding, step = self._hyde(question, query.embedding, meter)
+                trace.append(step)
+        ctx = self._context(meter)
+        started = time.perf_counter()
+        found = chosen.retrieve(query, ctx)
+        timings["retrieve_ms"] = _ms(started)
+        started = time.perf_counter()
+        answer = found.answer or chosen.answer(query, found, ctx)
+        timings["answer_ms"] = _ms(started)
+        log.debug("%s search: %d chunks in %.0f ms", mode, len(found.chunks), timings["retrieve_ms"])
+        evidence = found.evidence()
+        evidence["trace"] = [*trace, *found.trace]
+        return SearchResult(question=question, mode=found.mode or mode, answer=answer.text,
+                            answer_kind=answer.kind, citations=answer.citations,
+                            timings_ms={**found.timings_ms, **timings},
+                            token_usage=meter.usage.as_dict() if meter else {}, **evidence)
+
+    def _validate(self, question: str, mode: str, filters: list[MetadataFilter] | None, generate: bool,
+                  hyde: bool) -> SearchMode:
+        """The mode, or InvalidRequestError naming the parameter that is wrong."""
+        if not question.strip():
+            raise InvalidRequestError("the question is empty (`question`)")
+        if mode not in MODE_NAMES:
+            raise InvalidRequestError(f"unknown mode {mode!r} (`mode`); available: {', '.join(MODE_NAMES)}")
+        chosen = get_mode(mode)
+        if filters and not chosen.filterable:
+            raise InvalidRequestError(f"metadata filters (`where`) apply to the "
+                                      f"{_names(modes_where('filterable'))} modes only")
+        if (chosen.needs_llm or hyde) and (self.llm is None or not generate):
+            what = "`hyde`" if hyde and not chosen.needs_llm else f"mode {mode!r}"
+            offline = ", ".join(m for m in MODE_NAMES if m not in modes_where("needs_llm"))
+            raise LLMRequiredError(f"{what} needs an LLM: set OPENAI_BASE_URL and/or OPENAI_API_KEY "
+                                   f"(offline, use {offline})")
+        if hyde and not chosen.accepts_hyde:
+            raise InvalidRequestError(f"`hyde` applies to the {_names(modes_where('accepts_hyde'))} modes only")
+        return chosen
+
+    def _context(self, llm: LLM | None) -> SearchContext:
+        return SearchContext(store=self.store, embedder=self.embedder, settings=self.settings, llm=llm,
+                             run_mode=lambda name, query, generate: self._run(name, query, llm if generate else None),
+                             make_hybrid=self.hybrid)
+
+    def _run(self, name: str, query: SearchQuery, llm: LLM | None) -> Retrieval:
+        """A mode called by another (auto, the agent's tools): retrieval and answer in one Retrieval."""
+        mode = get_mode(name)
+        if mode.needs_llm and llm is None:
+            raise LLMRequiredError(f"mode {name!r} needs an LLM")
+        if mode.embeds_question and query.embedding is None:
+            query = query.model_copy(update={"embedding": self.embedder.embed([query.question])[0]})
+        ctx = self._context(llm)
+        found = mode.retrieve(query, ctx)
+        if found.answer is None:
+            found.answer = mode.answer(query, found, ctx)
+        found.mode = found.mode or name
+        return found
+
+    def hybrid(self) -> HybridRetriever:
+        """The hybrid retriever, with the cross-encoder reranker when one is configured."""
+        from graphwright.search.hybrid import HybridRetriever
+
+        reranker = None
+        if self.settings.rerank_model:
+            from graphwright.search.rerank import CrossEncoderReranker
+
+            reranker = CrossEncoderReranker(self.settings.rerank_model, self.settings.embedding_device)
+        return HybridRetriever(self.store, self.embedder, self.settings.rrf_k, reranker)
+
+    def _hyde(self, question: str, embedding: list[float], llm: LLM) -> tuple[list[float], TraceStep]:
+        """HyDE: embed a passage the LLM imagines as the answer, averaged with the question's own vector,
+        so the search looks for text shaped like an answer without forgetting what was asked."""
+        passage = llm.chat([{"role": "system", "content": render("hyde")},
+                            {"role": "user", "content": question}]).text
+        imagined = self.embedder.embed([passage])[0]
+        mixed = [a + b for a, b in zip(embedding, imagined)]
+        norm = sum(x * x for x in mixed) ** 0.5 or 1.0
+        return [x / norm for x in mixed], TraceStep(step=1, kind="hyde", name="hypothetical passage",
+                                                    summary=passage[:300])
+
+
+def _ms(started: float) -> float:
+    return (time.perf_counter() - started) * 1000
+
+
+def _names(names: tuple[str, ...]) -> str:
+    """"a, b and c"."""
+    return " and ".join(filter(None, [", ".join(names[:-1]), names[-1] if names else ""]))

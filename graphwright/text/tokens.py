@@ -1,0 +1,13 @@
+"""Token counts by regex (words, single CJK characters, punctuation): close to word-piece counts for
+English, and safe offline (no tokenizer download)."""
+
+from __future__ import annotations
+
+import re
+
+_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_TOKEN_RE = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+|[^\w\s]")
+
+
+def count_tokens(text: str) -> int:
+    return len(_TOKEN_RE.findall(text))
