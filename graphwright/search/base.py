@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from graphwright.errors import LLMRequiredError
+from graphwright.graph_store.queries import MetadataFilter
 from graphwright.search.answer import generated_answer, generated_graph_answer, offline_graph_answer, retrieval_answer
 from graphwright.search.evidence import Answer, Retrieval
 
@@ -22,9 +23,7 @@ if TYPE_CHECKING:
     from graphwright.config import Settings
     from graphwright.embeddings import Embedder
     from graphwright.graph_store import Neo4jStore
-    from graphwright.graph_store.queries import MetadataFilter
     from graphwright.llm import LLM
-    from graphwright.search.hybrid import HybridRetriever
 
 
 class SearchQuery(BaseModel):
@@ -96,7 +95,6 @@ class SearchContext:
     settings: Settings
     llm: LLM | None
     run_mode: RunMode
-    make_hybrid: Callable[[], HybridRetriever]
 
     def require_llm(self) -> LLM:
         """The LLM, for modes with `needs_llm` (the engine refuses them without one)."""

@@ -19,6 +19,7 @@ from graphwright.models import RetrievedChunk, TraceStep
 from graphwright.search.answer import build_context
 from graphwright.search.base import SearchContext, SearchMode, SearchQuery
 from graphwright.search.evidence import Retrieval
+from graphwright.search.hybrid import HybridRetriever
 from graphwright.search.linking import QUESTION_WORDS, EntityLinker, question_words
 from graphwright.text.sentences import split_sentences
 
@@ -123,7 +124,7 @@ class CorrectiveMode(SearchMode):
     embeds_question = False  # each attempt embeds its own query
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
-        hybrid = ctx.make_hybrid()
+        hybrid = HybridRetriever.from_settings(ctx.store, ctx.embedder, ctx.settings)
         settings = ctx.settings
         names = [e.name for e in EntityLinker(ctx.store).exact(query.question)[0]]
         chunks, trace, notes = corrective_retrieve(query.question, lambda q: hybrid.retrieve(q, query.k), ctx.llm,

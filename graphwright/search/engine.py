@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from graphwright.graph_store import Neo4jStore
     from graphwright.graph_store.queries import MetadataFilter
     from graphwright.llm import LLM
-    from graphwright.search.hybrid import HybridRetriever
 
 log = logging.getLogger(__name__)
 
@@ -91,8 +90,7 @@ class SearchEngine:
 
     def _context(self, llm: LLM | None) -> SearchContext:
         return SearchContext(store=self.store, embedder=self.embedder, settings=self.settings, llm=llm,
-                             run_mode=lambda name, query, generate: self._run(name, query, llm if generate else None),
-                             make_hybrid=self.hybrid)
+                             run_mode=lambda name, query, generate: self._run(name, query, llm if generate else None))
 
     def _run(self, name: str, query: SearchQuery, llm: LLM | None) -> Retrieval:
         """A mode called by another (auto, the agent's tools): retrieval and answer in one Retrieval."""
@@ -107,17 +105,6 @@ class SearchEngine:
             found.answer = mode.answer(query, found, ctx)
         found.mode = found.mode or name
         return found
-
-    def hybrid(self) -> HybridRetriever:
-        """The hybrid retriever, with the cross-encoder reranker when one is configured."""
-        from graphwright.search.hybrid import HybridRetriever
-
-        reranker = None
-        if self.settings.rerank_model:
-            from graphwright.search.rerank import CrossEncoderReranker
-
-            reranker = CrossEncoderReranker(self.settings.rerank_model, self.settings.embedding_device)
-        return HybridRetriever(self.store, self.embedder, self.settings.rrf_k, reranker)
 
     def _hyde(self, question: str, embedding: list[float], llm: LLM) -> tuple[list[float], TraceStep]:
         """HyDE: embed a passage the LLM imagines as the answer, averaged with the question's own vector,

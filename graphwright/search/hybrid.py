@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from graphwright.config import Settings
 from graphwright.embeddings import Embedder
 from graphwright.graph_store import Neo4jStore
 from graphwright.graph_store.queries import MetadataFilter
@@ -50,6 +51,16 @@ class HybridRetriever:
         self.rrf_k = rrf_k
         self.reranker = reranker
 
+    @classmethod
+    def from_settings(cls, store: Neo4jStore, embedder: Embedder, settings: Settings) -> HybridRetriever:
+        """The hybrid retriever as configured: with the cross-encoder reranker when one is set."""
+        reranker = None
+        if settings.rerank_model:
+            from graphwright.search.rerank import CrossEncoderReranker
+
+            reranker = CrossEncoderReranker(settings.rerank_model, settings.embedding_device)
+        return cls(store, embedder, settings.rrf_k, reranker)
+
     def fulltext(self, question: str, k: int, filters: list[MetadataFilter] | None = None) -> list[RetrievedChunk]:
         lucene = to_lucene(question)
         if not lucene:
@@ -77,5 +88,5 @@ class HybridMode(SearchMode):
     tool = ToolSpec("hybrid_search", "Passages by keywords (BM25) and meaning; best for names, codes, numbers.")
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
-        chunks = ctx.make_hybrid().retrieve(query.question, query.k, query.filters or None, query.embedding)
-        return Retrieval(chunks=chunks)
+        retriever = HybridRetriever.from_settings(ctx.store, ctx.embedder, ctx.settings)
+        return Retrieval(chunks=retriever.retrieve(query.question, query.k, query.filters or None, query.embedding))

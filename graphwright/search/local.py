@@ -164,5 +164,6 @@ class LocalMode(SearchMode):
     tool = ToolSpec("local_search", "Entities named in the query, their neighbours, relations and passages.")
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
-        searcher = LocalSearch(ctx.store, ctx.make_hybrid(), ctx.settings)
+        hybrid = HybridRetriever.from_settings(ctx.store, ctx.embedder, ctx.settings)
+        searcher = LocalSearch(ctx.store, hybrid, ctx.settings)
         return searcher.search(query.question, query.vector(), query.k)

@@ -14,6 +14,7 @@ from graphwright.models import RetrievedChunk, TraceStep
 from graphwright.search.answer import NOT_IN_CONTEXT, build_context, cited_ids, generated_answer, graph_citations
 from graphwright.search.base import SearchContext, SearchMode, SearchQuery
 from graphwright.search.evidence import Answer, Retrieval
+from graphwright.search.hybrid import HybridRetriever
 
 _REFERENCE_RE = re.compile(r"#(\d+)")
 
@@ -73,7 +74,7 @@ class MultihopMode(SearchMode):
     embeds_question = False  # each hop embeds its own sub-question
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
-        hybrid = ctx.make_hybrid()
+        hybrid = HybridRetriever.from_settings(ctx.store, ctx.embedder, ctx.settings)
         text, chunks, trace = answer_multihop(query.question, ctx.require_llm(),
                                               lambda q: hybrid.retrieve(q, query.k), ctx.settings.multihop_max_hops)
         found = Retrieval(chunks=chunks, trace=trace)

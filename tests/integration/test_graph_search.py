@@ -169,7 +169,9 @@ def test_global_at_a_level_and_without_communities(world, rag) -> None:
 
 
 def test_filters_are_refused_by_graph_modes(world) -> None:
-    with pytest.raises(ValueError, match="vector and hybrid"):
+    from graphwright.errors import InvalidRequestError
+
+    with pytest.raises(InvalidRequestError, match=r"\(`where`\) apply to the vector, hybrid and auto modes only"):
         world.search("Gamma Mining", mode="local", where=["year=2021"])
 
 

@@ -1,0 +1,91 @@
+"""The package's imports point one way: entry points -> api -> {pipeline, search, communities, evaluation}
+-> {extraction, graph_store} -> {text, llm, embeddings, models, config, errors}. Read from the source with
+`ast` (imports under TYPE_CHECKING and inside functions count too), so a wrong-way import fails here."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[2] / "graphwright"
+
+# Higher layers may import lower ones; units of one layer may not import each other, so there is no cycle.
+LAYERS: list[set[str]] = [
+    {"errors"},
+    {"config", "models", "text"},
+    {"llm", "embeddings"},
+    {"extraction", "graph_store"},
+    {"pipeline", "search", "communities", "evaluation", "answer_graph"},
+    {"api"},
+    {"cli"},
+]
+RANK = {unit: rank for rank, units in enumerate(LAYERS) for unit in units}
+
+
+def _imports(path: Path) -> set[str]:
+    """The graphwright modules a file imports, as dotted names."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.startswith("graphwright.")}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("graphwright."):
+            for alias in node.names:  # `from graphwright.x import submodule` imports the submodule
+                sub = PACKAGE.parent.joinpath(*node.module.split("."), alias.name)
+                found.add(f"{node.module}.{alias.name}" if sub.with_suffix(".py").exists() or sub.is_dir()
+                          else node.module)
+    return found
+
+
+def _unit(module: str) -> str:
+    return module.split(".")[1]
+
+
+def _module(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _edges() -> list[tuple[str, str]]:
+    return [(_module(path), imported) for path in sorted(PACKAGE.rglob("*.py")) if path.name != "__main__.py"
+            for imported in _imports(path)]
+
+
+def test_every_unit_has_a_layer() -> None:
+    units = {_unit(_module(p)) for p in PACKAGE.rglob("*.py") if _module(p) != "graphwright"}
+    assert units <= set(RANK), f"give these a layer in LAYERS: {sorted(units - set(RANK))}"
+
+
+def test_imports_point_down() -> None:
+    wrong = [f"{a} -> {b}" for a, b in _edges()
+             if a != "graphwright" and _unit(a) != _unit(b) and RANK[_unit(a)] <= RANK[_unit(b)]]
+    assert not wrong, "imports against the layering:\n" + "\n".join(wrong)
+
+
+def test_no_import_cycle_between_modules() -> None:
+    graph: dict[str, set[str]] = {}
+    for a, b in _edges():
+        graph.setdefault(a, set()).add(b)
+    state: dict[str, int] = {}
+    cycle: list[str] = []
+
+    def visit(node: str, stack: list[str]) -> bool:
+        state[node] = 1
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                cycle.extend(stack[stack.index(nxt):] + [nxt] if nxt in stack else [node, nxt])
+                return True
+            if nxt not in state and visit(nxt, [*stack, nxt]):
+                return True
+        state[node] = 2
+        return False
+
+    for start in sorted(graph):
+        if start not in state and start != "graphwright" and visit(start, [start]):
+            break
+    assert not cycle, "import cycle: " + " -> ".join(cycle)
+
+
+def test_the_checker_sees_a_wrong_way_import(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("from graphwright.api import GraphRAG\nimport graphwright.cli\n", encoding="utf-8")
+    assert _imports(bad) == {"graphwright.api", "graphwright.cli"}
