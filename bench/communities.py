@@ -20,8 +20,8 @@ from rich.table import Table
 from bench.ingest_novels import server_peak_mib
 from bench.record import record
 from graphwright.api import GraphRAG
-from graphwright.communities.synthetic import planted_partition
 from graphwright.config import Settings
+from tests.synthetic import planted_partition
 
 _WRITE_BATCH = 10_000
 

@@ -17,11 +17,11 @@ from rich.console import Console
 from rich.table import Table
 
 from bench.record import record
-from graphwright.communities.synthetic import planted_partition
 from graphwright.config import Settings
 from graphwright.graph_store import Neo4jStore
 from graphwright.graph_store.schema import SchemaPlan
 from graphwright.models import Chunk, Document
+from tests.synthetic import planted_partition
 
 _CHUNKS_PER_DOCUMENT = 500
 

@@ -511,8 +511,8 @@ def stats(as_json: bool) -> None:
                           ("Communities by level", info.community_levels)):
         if values:
             table = Table("", "count", title=title, title_justify="left")
-            for key, value in list(values.items())[:25]:
-                table.add_row(str(key), f"{value:,}")
+            for name, value in list(values.items())[:25]:
+                table.add_row(str(name), f"{value:,}")
             if len(values) > 25:
                 table.add_row(f"... {len(values) - 25} more", "")
             console.print(table)
@@ -689,13 +689,20 @@ def eval_command(dataset: Path, modes: str, ks: list[int], peers: bool, load_cor
 
 
 # --- query -------------------------------------------------------------------------------------------
+class _ModeOption(click.Option):
+    """--mode, whose help is each registered mode's own summary: written once, in the mode's class, and
+    imported only when the help is shown."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        from graphwright.search.registry import mode_class
+
+        self.help = "; ".join(f"{name}: {mode_class(name).summary}" for name in MODE_NAMES) + "."
+        return super().get_help_record(ctx)
+
+
 @main.command()
 @click.argument("question")
-@click.option("--mode", type=click.Choice(MODE_NAMES), default="hybrid", show_default=True,
-              help="vector/hybrid: passages; local: the named entities' neighbourhood; global: community reports "
-              "(corpus-wide questions); path: how two entities connect; auto: chosen from the question; "
-              "corrective: grade, refine or rewrite and retry; agent (tool loop), multihop (sub-questions) and "
-              "cypher (read-only Text2Cypher) need an LLM.")
+@click.option("--mode", cls=_ModeOption, type=click.Choice(MODE_NAMES), default="hybrid", show_default=True)
 @click.option("--k", type=click.IntRange(1, 100), default=None, help="Passages to retrieve (default 5).")
 @click.option("--where", multiple=True, metavar="FILTER",
               help="Metadata filter on documents (vector, hybrid): key=value, key!=value, year>=2020, title~Apollo "

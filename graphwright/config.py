@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic import AliasChoices, Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # The documented password of the *local development* server only; production sets NEO4J_PASSWORD.
@@ -104,7 +104,7 @@ class Settings(BaseSettings):
 
     @field_validator("chunk_overlap")
     @classmethod
-    def _overlap_below_size(cls, value: int, info) -> int:  # noqa: ANN001 - pydantic's ValidationInfo
+    def _overlap_below_size(cls, value: int, info: ValidationInfo) -> int:
         size = info.data.get("chunk_size", 128)
         if value >= size:
             raise ValueError(f"chunk_overlap ({value}) must be smaller than chunk_size ({size})")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from functools import cached_property
-from typing import Protocol
+from typing import Any, Protocol
 
 from graphwright.config import Settings
 
@@ -31,7 +31,7 @@ class SentenceTransformerEmbedder:
         self._device = device
 
     @cached_property
-    def _model(self):  # noqa: ANN202 - SentenceTransformer, imported lazily
+    def _model(self) -> Any:  # SentenceTransformer, imported lazily
         # Never reach for a model hub at run time: air-gapped servers have none.
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")

@@ -6,6 +6,7 @@ Later stages (extract -> resolve -> communities -> reports) hang off the same fl
 from __future__ import annotations
 
 import hashlib
+import logging
 import time
 import uuid
 from collections.abc import Iterator
@@ -15,11 +16,12 @@ from typing import Any, Protocol
 
 from graphwright.config import Settings
 from graphwright.embeddings import Embedder
+from graphwright.errors import WriteRejectedError
 from graphwright.extraction.base import Extractor
 from graphwright.extraction.chunking import chunk_text
 from graphwright.extraction.loaders import iter_files, iter_loaded
 from graphwright.extraction.resolution import EntityIndex, Resolver
-from graphwright.graph_store import GraphStoreError, Neo4jStore
+from graphwright.graph_store import Neo4jStore
 from graphwright.models import Chunk, ChunkExtraction, Document, Entity, FileFailure, IngestReport, Relation
 
 
@@ -28,6 +30,8 @@ class ProgressCallback(Protocol):
     nothing. `detail` is a short live figure, e.g. LLM calls and tokens during extraction."""
 
     def __call__(self, stage: str, done: int, total: int, detail: str = "") -> None: ...
+
+log = logging.getLogger(__name__)
 
 
 def chunk_id(document_id: str, index: int, text: str) -> str:
@@ -224,9 +228,7 @@ class IngestPipeline:
                     chunk.embedding = None
             entities, relations = self._resolve(extractions, run)
             self.store.writes.commit_staged(doc, chunks, stage, batch, entities, relations)
-        except GraphStoreError:
-            raise
-        except Exception as exc:  # one bad document must not sink the run
+        except WriteRejectedError as exc:  # one bad document must not sink the run; an outage does
             report.failures.append(FileFailure(source=doc.source, error=f"{doc.id}: write failed: {exc}"))
             return
         report.entities_written += len(entities)
@@ -272,9 +274,8 @@ class IngestPipeline:
             written = group
             report.entities_written += len(entities)
             report.relations_written += len(relations)
-        except GraphStoreError:
-            raise  # the database is gone: stop; every committed group is complete
-        except Exception:
+        except WriteRejectedError:  # (an outage is a GraphStoreError: it stops the run, every group whole)
+            log.info("a group of %d documents was refused; writing them one by one", len(group))
             written = []
             for doc, chunks in group:
                 ents, rels = slice_graph(entities, relations, {c.id for c in chunks})
@@ -282,9 +283,7 @@ class IngestPipeline:
                     self.store.writes.write_documents([(doc, chunks)], batch, ents, rels)
                     report.entities_written += len(ents)
                     report.relations_written += len(rels)
-                except GraphStoreError:
-                    raise
-                except Exception as exc:  # one bad document must not sink the run
+                except WriteRejectedError as exc:  # one bad document must not sink the run
                     report.failures.append(FileFailure(source=doc.source, error=f"{doc.id}: write failed: {exc}"))
                     continue
                 written.append((doc, chunks))

@@ -9,7 +9,7 @@ if [ ! -x .venv/bin/python ]; then
   echo "==> creating .venv with $($PYTHON --version)"
   "$PYTHON" -m venv .venv
 fi
-if ! .venv/bin/python -c "import graphwright, pytest, ruff" 2>/dev/null \
+if ! .venv/bin/python -c "import graphwright, pytest, ruff, mypy" 2>/dev/null \
    || [ pyproject.toml -nt .venv/.graphwright-installed ]; then
   echo "==> installing graphwright and dependencies into .venv (first time: a few minutes)"
   .venv/bin/python -m pip install --quiet --upgrade pip

@@ -6,5 +6,7 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 echo "==> ruff"
 .venv/bin/ruff check graphwright tests bench
+echo "==> mypy (the package; settings in pyproject.toml)"
+.venv/bin/mypy
 echo "==> pytest"
 exec .venv/bin/pytest "$@"

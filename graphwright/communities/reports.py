@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel, Field, field_validator
@@ -49,7 +50,8 @@ def _list(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
 
 
-def extractive_report(size: int, members: list[dict[str, Any]], relations: list[dict[str, Any]]) -> Report:
+def extractive_report(size: int, members: Sequence[Mapping[str, Any]], relations: Sequence[Mapping[str, Any]]
+                      ) -> Report:
     internal: dict[str, float] = {}
     for r in relations:
         for end in (r["source"], r["target"]):
@@ -77,8 +79,8 @@ def extractive_report(size: int, members: list[dict[str, Any]], relations: list[
                                      f"density {density:.2f}")
 
 
-def llm_report_prompt(members: list[dict[str, Any]], relations: list[dict[str, Any]],
-                      child_reports: list[dict[str, Any]], budget_tokens: int = 3000) -> str:
+def llm_report_prompt(members: Sequence[Mapping[str, Any]], relations: Sequence[Mapping[str, Any]],
+                      child_reports: Sequence[Mapping[str, Any]], budget_tokens: int = 3000) -> str:
     """Members, relations and evidence (or, for a large parent, its children's reports) within a budget."""
     lines = [*render("community_report").splitlines(), ""]
     used = sum(count_tokens(line) for line in lines)
@@ -99,7 +101,7 @@ def llm_report_prompt(members: list[dict[str, Any]], relations: list[dict[str, A
     return "\n".join(lines)
 
 
-def parse_llm_report(data: dict[str, Any], relations: list[dict[str, Any]]) -> Report:
+def parse_llm_report(data: dict[str, Any], relations: Sequence[Mapping[str, Any]]) -> Report:
     findings = []
     for raw in data.get("findings") or []:
         if isinstance(raw, dict) and str(raw.get("summary") or "").strip():

@@ -6,8 +6,9 @@ communities that replace an old one at the same level (at least half the members
 
 from __future__ import annotations
 
+import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -25,7 +26,10 @@ if TYPE_CHECKING:
     from graphwright.config import Settings
     from graphwright.embeddings import Embedder
     from graphwright.graph_store import Neo4jStore
+    from graphwright.graph_store.rows import CommunityCatalogRow, CommunityContextRow
     from graphwright.llm import LLM
+
+log = logging.getLogger(__name__)
 
 _CONTEXT_BATCH = 200
 
@@ -108,11 +112,13 @@ class CommunityBuilder:
             [{"parent": c.parent, "child": c.id} for c in detected if c.parent])
         run.write_seconds = time.perf_counter() - started
         tell("write", 1, 1)
+        log.info("communities: %d kept, %d rewritten, %d created, %d removed", run.kept, run.rewritten,
+                 run.created, run.removed)
         return run
 
-    def _reports(self, created: list[DetectedCommunity], existing: dict[str, dict[str, Any]],
+    def _reports(self, created: list[DetectedCommunity], existing: Mapping[str, CommunityCatalogRow],
                  run: CommunityRun, tell: Callable[[str, int, int], None]) -> dict[str, Report]:
-        context: dict[str, dict[str, Any]] = {}
+        context: dict[str, CommunityContextRow] = {}
         for start in range(0, len(created), _CONTEXT_BATCH):
             part = created[start:start + _CONTEXT_BATCH]
             context.update(self.store.communities.community_context([{"id": c.id, "members": c.members} for c in part]))
@@ -122,11 +128,12 @@ class CommunityBuilder:
         # deepest level first: a parent's LLM report can then read its children's
         for level in sorted({c.level for c in created}, reverse=True):
             batch = [c for c in created if c.level == level]
-            if self.llm is None:
+            llm = self.llm
+            if llm is None:
                 made = [self._extractive(c, context) for c in batch]
             else:
                 with ThreadPoolExecutor(max_workers=self.settings.llm_concurrency) as pool:
-                    made = list(pool.map(lambda c: self._llm(c, context, summaries, run), batch))
+                    made = list(pool.map(lambda c, llm=llm: self._llm(llm, c, context, summaries, run), batch))
             for c, report in zip(batch, made):
                 reports[c.id] = report
                 summaries[c.id] = {"title": report.title, "summary": report.summary}
@@ -134,24 +141,27 @@ class CommunityBuilder:
         return reports
 
     @staticmethod
-    def _extractive(c: DetectedCommunity, context: dict[str, dict[str, Any]]) -> Report:
-        ctx = context.get(c.id, {"members": [], "relations": []})
-        return extractive_report(len(c.members), ctx["members"], ctx["relations"])
+    def _extractive(c: DetectedCommunity, context: Mapping[str, CommunityContextRow]) -> Report:
+        ctx = context.get(c.id)
+        return extractive_report(len(c.members), ctx["members"] if ctx else [], ctx["relations"] if ctx else [])
 
-    def _llm(self, c: DetectedCommunity, context: dict[str, dict[str, Any]], summaries: dict[str, dict[str, str]],
+    def _llm(self, llm: LLM, c: DetectedCommunity, context: Mapping[str, CommunityContextRow],
+             summaries: dict[str, dict[str, str]],
              run: CommunityRun) -> Report:
         from graphwright.llm import LLMError
         from graphwright.llm.json_repair import JSONRepairError, parse_json_object
 
-        ctx = context.get(c.id, {"members": [], "relations": []})
+        ctx = context.get(c.id)
+        members: Sequence[Mapping[str, Any]] = ctx["members"] if ctx else []
+        relations: Sequence[Mapping[str, Any]] = ctx["relations"] if ctx else []
         # a large parent is described from its children's reports rather than raw members
         children = [summaries[child] for child in c.children if child in summaries] if len(c.members) > 30 else []
-        prompt = llm_report_prompt(ctx["members"], ctx["relations"], children)
+        prompt = llm_report_prompt(members, relations, children)
         messages = [{"role": "user", "content": prompt}]
         try:
-            reply = self.llm.chat(messages).text
-            return parse_llm_report(parse_json_object(reply), ctx["relations"])
+            reply = llm.chat(messages).text
+            return parse_llm_report(parse_json_object(reply), relations)
         except (LLMError, JSONRepairError):
-            self.llm.forget(messages)  # ask again next time instead of replaying an unusable answer
+            llm.forget(messages)  # ask again next time instead of replaying an unusable answer
             run.llm_failures += 1
             return self._extractive(c, context)

@@ -5,12 +5,13 @@ neo4j-graphrag's VectorRetriever and HybridRetriever on our Neo4j indexes, calle
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from graphwright.errors import GraphwrightError
 from graphwright.graph_store import Neo4jStore
 from graphwright.graph_store.queries import CHUNK_FULLTEXT_INDEX, CHUNK_VECTOR_INDEX
+from graphwright.graph_store.rows import EmbeddedChunkRow
 from graphwright.models import RetrievedChunk
 from graphwright.text.lucene import to_lucene
 
@@ -28,7 +29,7 @@ def _tokens(text: str) -> list[str]:
     return _TOKEN_RE.findall(text.casefold())
 
 
-def _chunk(row: dict[str, Any], score: float, rank: int, name: str) -> RetrievedChunk:
+def _chunk(row: Mapping[str, Any], score: float, rank: int, name: str) -> RetrievedChunk:
     return RetrievedChunk(chunk_id=row["chunk_id"], document_id=row["document_id"], text=row["text"], score=score,
                           rank=rank, title=row.get("title"), source=row.get("source"), scores={name: score})
 
@@ -36,7 +37,7 @@ def _chunk(row: dict[str, Any], score: float, rank: int, name: str) -> Retrieved
 class CorpusPeers:
     """BM25 and dense retrieval in plain Python over a snapshot of the chunks."""
 
-    def __init__(self, rows: list[dict[str, Any]]) -> None:
+    def __init__(self, rows: list[EmbeddedChunkRow]) -> None:
         try:
             import numpy as np
             from rank_bm25 import BM25Okapi
@@ -70,7 +71,7 @@ class Neo4jGraphRAGPeers:
     """neo4j-graphrag's retrievers on our indexes; the question vector comes from our embedder, so both
     sides search with identical embeddings."""
 
-    def __init__(self, store: Neo4jStore, rows: list[dict[str, Any]]) -> None:
+    def __init__(self, store: Neo4jStore, rows: list[EmbeddedChunkRow]) -> None:
         try:
             from neo4j_graphrag.retrievers import HybridRetriever, VectorRetriever
         except ImportError as exc:

@@ -51,8 +51,8 @@ class Evaluated(Protocol):
     @property
     def llm(self) -> LLM | None: ...
 
-    def search(self, question: str, mode: Any = ..., k: int | None = ..., *args: Any,  # noqa: ANN401
-               generate: bool = ..., **kwargs: Any) -> SearchResult: ...  # noqa: ANN401
+    def search(self, question: str, mode: Any = ..., k: int | None = ..., where: Any = ...,
+               generate: bool = ...) -> SearchResult: ...
 
     def ingest(self, paths: list[str | Path], *, extractor: str | None = ...) -> IngestReport: ...
 

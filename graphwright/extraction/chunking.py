@@ -34,7 +34,9 @@ class TextChunk:
 
 def _split_long(sentence: str, size: int) -> list[str]:
     """A sentence longer than a chunk is cut between tokens (never inside a word)."""
-    pieces, current, count = [], [], 0
+    pieces: list[str] = []
+    current: list[str] = []
+    count = 0
     for match in re.finditer(r"\S+", sentence):
         word = match.group(0)
         n = count_tokens(word)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import json
+import logging
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -13,6 +14,8 @@ from typing import Any
 
 from graphwright.errors import GraphwrightError
 from graphwright.models import Document, FileFailure
+
+log = logging.getLogger(__name__)
 
 SUPPORTED_SUFFIXES = {".txt", ".md", ".markdown", ".json", ".jsonl"}
 TEXT_FIELDS = ("text", "content", "body", "abstract", "paragraph")
@@ -154,6 +157,7 @@ def load_file(path: Path, base: Path, metadata: dict[str, Any], text_field: str 
             result.documents.append(Document(id=doc_id, source=source, title=title, text=text, metadata=meta,
                                              content_hash=content_hash(text, meta)))
     except (LoadError, OSError) as exc:
+        log.info("skipped %s: %s", source, exc)
         result.failures.append(FileFailure(source=source, error=str(exc)))
     return result
 

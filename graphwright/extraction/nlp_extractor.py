@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from graphwright.models import ChunkExtraction, ExtractedEntity, ExtractedRelation
 from graphwright.text.normalize import clean_name, normalize_key
@@ -129,7 +130,7 @@ class NLPExtractor:
         self.max_entity_words = max_entity_words
 
     @cached_property
-    def _jieba(self):  # noqa: ANN202 - jieba.posseg, imported lazily (it loads a dictionary)
+    def _jieba(self) -> Any:  # jieba.posseg, imported lazily (it loads a dictionary)
         import logging
 
         import jieba

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from graphwright.errors import GraphwrightError
 from graphwright.models import MAX_DESCRIPTION, MAX_EVIDENCE, ChunkExtraction, Entity, Relation
@@ -78,7 +79,7 @@ class EntityIndex:
             self.by_initials[initials(entity.name)].append(entity.key)
 
     @classmethod
-    def from_rows(cls, rows: list[dict]) -> EntityIndex:
+    def from_rows(cls, rows: Sequence[Mapping[str, Any]]) -> EntityIndex:
         index = cls()
         for row in rows:
             index.add(KnownEntity(id=row["id"], key=row.get("key") or normalize_key(row["name"]),
@@ -171,8 +172,10 @@ class Resolver:
                     key = normalize_key(name)
                     if not key:
                         break
-                    canonical = key_of.get((extraction.chunk_id, key))
-                    if canonical is None:  # an endpoint the extractor did not list: keep it, as a concept
+                    listed = key_of.get((extraction.chunk_id, key))
+                    if listed is not None:
+                        canonical = listed
+                    else:  # an endpoint the extractor did not list: keep it, as a concept
                         canonical = self._canonical(key, name, FALLBACK_TYPE, index)
                         if canonical not in index.by_key:
                             index.add(KnownEntity(id=entity_id(canonical), key=canonical, name=name,

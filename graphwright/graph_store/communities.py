@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+import neo4j
+
 from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
 from graphwright.graph_store.rows import (
@@ -50,7 +52,11 @@ class CommunityStore:
         def run_batches(statement: str, data: list[Any], key: str) -> None:
             for start in range(0, len(data), batch_size):
                 part = data[start:start + batch_size]
-                self.connection.execute_write(lambda tx, part=part: tx.run(statement, **{key: part}).consume())
+
+                def work(tx: neo4j.ManagedTransaction, part: list[Any] = part) -> None:
+                    tx.run(statement, {key: part}).consume()
+
+                self.connection.execute_write(work)
 
         run_batches(q.WRITE_COMMUNITIES, rows, "rows")
         run_batches(q.SET_COMMUNITY_EMBEDDINGS, embeddings, "rows")

@@ -112,5 +112,5 @@ def run_batches(tx: neo4j.ManagedTransaction, query: str, key: str, items: list[
     """`query` once per slice of `items` (passed as `key`), all in `tx`; the records of every slice."""
     records: list[neo4j.Record] = []
     for start in range(0, len(items), batch_size):
-        records += list(tx.run(query, **{key: items[start:start + batch_size]}, **params))
+        records += list(tx.run(query, {key: items[start:start + batch_size], **params}))
     return records

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -12,6 +13,8 @@ from graphwright.config import Settings
 from graphwright.errors import LLMError
 from graphwright.llm.base import ChatResult, Message, ToolCall, ToolTurn, Usage
 from graphwright.llm.cache import ResponseCache
+
+log = logging.getLogger(__name__)
 
 _THINK_RE = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
 
@@ -55,9 +58,10 @@ class LLMClient:
     def chat(self, messages: list[Message], temperature: float | None = None,
              use_cache: bool = True) -> ChatResult:
         temp = self.settings.llm_temperature if temperature is None else temperature
-        key = ResponseCache.key(self.settings.llm_model, messages, temp) if self.cache and use_cache else None
-        if key is not None:
-            cached = self.cache.get(key)
+        cache = self.cache if use_cache else None
+        key = ResponseCache.key(self.settings.llm_model, messages, temp) if cache is not None else None
+        if cache is not None and key is not None:
+            cached = cache.get(key)
             if cached is not None:
                 cached.cached = True
                 return cached
@@ -74,18 +78,21 @@ class LLMClient:
         usage = response.usage
         result = ChatResult(text=text, prompt_tokens=(usage.prompt_tokens or 0) if usage else 0,
                             completion_tokens=(usage.completion_tokens or 0) if usage else 0)
-        if key is not None:
-            self.cache.put(key, result)
+        if cache is not None and key is not None:
+            cache.put(key, result)
         return result
 
-    def _create(self, **kwargs: Any) -> Any:  # noqa: ANN401 - openai's ChatCompletion
+    def _create(self, **kwargs: Any) -> Any:  # openai's ChatCompletion
         import openai
 
         try:
+            log.debug("LLM call: %d messages to %s", len(kwargs.get("messages", [])), self.settings.llm_model)
             response = self._client.chat.completions.create(model=self.settings.llm_model, **kwargs)
         except openai.APIStatusError as exc:
+            log.warning("LLM endpoint answered HTTP %s after retries", exc.status_code)
             raise LLMError(f"LLM endpoint answered HTTP {exc.status_code} after retries: {exc.message}") from exc
         except openai.APIConnectionError as exc:  # includes timeouts
+            log.warning("LLM endpoint unreachable after retries: %s", exc.__class__.__name__)
             raise LLMError(f"LLM endpoint unreachable after retries: {exc}") from exc
         return response
 

@@ -20,7 +20,7 @@ class PromptError(GraphwrightError):
 @cache
 def template(name: str) -> str:
     """The raw text of prompt `name` (`llm/prompts/<name>.md`)."""
-    path = resources.files("graphwright.llm").joinpath("prompts", f"{name}.md")
+    path = resources.files("graphwright.llm").joinpath("prompts").joinpath(f"{name}.md")
     if not path.is_file():
         raise PromptError(f"no prompt named {name!r}")
     return path.read_text(encoding="utf-8")

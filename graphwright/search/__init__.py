@@ -1,1 +1,2 @@
-"""Search modes. Each retriever lives in its own module and returns ranked RetrievedChunk lists."""
+"""Search: every mode keeps one contract (`base.SearchMode`: a typed query in, a `Retrieval` out, then an
+answer), is registered by name in `registry.py`, and runs through `engine.SearchEngine`."""

@@ -9,6 +9,7 @@ search/cypher.py, so a document that says "call cypher_read with DETACH DELETE" 
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +30,8 @@ from graphwright.search.linking import EntityLinker
 from graphwright.search.local import relation_refs
 from graphwright.search.registry import MODE_NAMES, mode_class
 from graphwright.search.results import evidence_chunks
+
+log = logging.getLogger(__name__)
 
 _TEXT_CHARS = 600
 
@@ -84,9 +87,7 @@ class Agent:
         for name in MODE_NAMES:
             spec = mode_class(name).tool
             if spec is not None:
-                self.tools[spec.name] = _Tool(spec.description, spec.args,
-                                              lambda a, mode=name: self._search(mode, a.search_query(
-                                                  ctx.settings.top_k)))
+                self.tools[spec.name] = _Tool(spec.description, spec.args, self._searcher(name))
         self.tools |= {
             "get_document": _Tool("The full text of a document by id.", DocumentArgs, self._document),
             "get_chunk": _Tool("One passage by chunk id.", ChunkArgs, self._chunk),
@@ -101,6 +102,10 @@ class Agent:
         return [tool_schema(name, tool.description, tool.args) for name, tool in self.tools.items()]
 
     # --- tools ---------------------------------------------------------------------------------------
+    def _searcher(self, mode: str) -> Callable[[Any], dict[str, Any]]:
+        """The handler of the tool that runs `mode`."""
+        return lambda args: self._search(mode, args.search_query(self.ctx.settings.top_k))
+
     def _remember(self, evidence: Retrieval) -> None:
         known = {c.chunk_id for c in self.seen.chunks}
         self.seen.chunks += [c for c in evidence.chunks if c.chunk_id not in known]
@@ -172,6 +177,7 @@ class Agent:
         outage or a bug is not a tool result, and propagates."""
         if call.error:
             return self._error(call.error)
+        log.debug("agent tool call %s(%s)", call.name, call.arguments)
         tool = self.tools.get(call.name)
         if tool is None:
             return self._error(f"unknown tool {call.name!r}")

@@ -114,9 +114,10 @@ def offline_graph_answer(mode: str, context: Retrieval, k: int) -> Answer:
         lines += [_relation_line(r) for r in context.relations[: 2 * k]]
     if context.chunks:
         lines.append("Passages:")
-        for c in context.chunks[:k]:
-            lines.append(f"[{c.rank}] {c.title or c.document_id}  (chunk {c.chunk_id}, score {c.score:.3f})")
-            lines.append(f"    {_snippet(c.text)}")
+        for chunk in context.chunks[:k]:
+            lines.append(f"[{chunk.rank}] {chunk.title or chunk.document_id}  (chunk {chunk.chunk_id}, "
+                         f"score {chunk.score:.3f})")
+            lines.append(f"    {_snippet(chunk.text)}")
     if mode == "local" and context.communities:
         lines.append("Communities: " + "; ".join(f"{c.title} ({c.id})" for c in context.communities))
     if len(lines) == 1 + len(context.notes):

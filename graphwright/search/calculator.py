@@ -6,12 +6,13 @@ from __future__ import annotations
 import ast
 import math
 import operator
+from collections.abc import Callable
 
 from graphwright.errors import GraphwrightError
 
 _BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
            ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow}
-_UNARY = {ast.UAdd: operator.pos, ast.USub: operator.neg}
+_UNARY: dict[type[ast.unaryop], Callable[[float], float]] = {ast.UAdd: operator.pos, ast.USub: operator.neg}
 _MAX_EXPRESSION = 200
 _MAX_EXPONENT = 100
 _MAX_MAGNITUDE = 1e100

@@ -13,10 +13,10 @@ import math
 import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
 
 from graphwright.config import Settings
 from graphwright.graph_store import Neo4jStore
+from graphwright.graph_store.rows import CommunityRow
 from graphwright.llm import LLM, LLMError
 from graphwright.llm.json_repair import JSONRepairError, parse_json_object
 from graphwright.llm.prompts import render
@@ -113,13 +113,13 @@ class GlobalSearch:
         largest = max(r.get("size") or 1 for r in rows)
         similarity_weight = 0.3 if thematic else 0.75
 
-        def score(row: dict[str, Any]) -> float:
+        def score(row: CommunityRow) -> float:
             size = math.log1p(row.get("size") or 1) / math.log1p(largest)
             importance = 0.5 * float(row.get("rating") or 0.0) / 10 + 0.5 * size
             return similarity_weight * float(row["score"] or 0.0) + (1 - similarity_weight) * importance
 
         ranked = sorted({r["id"]: r for r in rows}.values(), key=lambda r: (-score(r), r["id"]))
-        chosen: list[dict[str, Any]] = []
+        chosen: list[CommunityRow] = []
         covered: set[str] = set()
         for row in ranked:
             members = set(row.get("members") or [])
@@ -135,13 +135,14 @@ class GlobalSearch:
 
     def search(self, question: str, embedding: list[float], level: int | None = None) -> GlobalResult:
         level = self.settings.global_level if level is None else level
-        if self.llm is None:
+        llm = self.llm
+        if llm is None:
             communities, notes = self.select(question, embedding, level, self.settings.global_reports)
             return GlobalResult(self.context(communities, notes, []))
         # The LLM reads more reports than a person would: map over the whole selection in batches.
         communities, notes = self.select(question, embedding, level, 4 * self.settings.global_reports)
-        points = self.map(question, communities, notes)
-        answer = self.reduce(question, points) if points else None
+        points = self.map(question, communities, notes, llm)
+        answer = self.reduce(question, points, llm) if points else None
         cited = {r for p in points for r in p.reports}
         used = [c for c in communities if c.id in cited] or communities[: self.settings.global_reports]
         return GlobalResult(self.context(used, notes, points), points, answer)
@@ -158,7 +159,7 @@ class GlobalSearch:
         sections = pack_sections(candidates, shares, self.settings.context_tokens)
         return Retrieval(communities=communities, chunks=chunks, context=sections, notes=notes)
 
-    def map(self, question: str, communities: list[CommunityRef], notes: list[str]) -> list[Point]:
+    def map(self, question: str, communities: list[CommunityRef], notes: list[str], llm: LLM) -> list[Point]:
         known = {c.id for c in communities}
         groups = batches([(c.id, report_text(c)) for c in communities], self.settings.global_batch_tokens)
 
@@ -167,7 +168,7 @@ class GlobalSearch:
             messages = [{"role": "system", "content": render("global_map")},
                         {"role": "user", "content": f"Reports:\n\n{reports}\n\nQuestion: {question}"}]
             try:
-                return parse_points(self.llm.chat(messages).text, known)
+                return parse_points(llm.chat(messages).text, known)
             except (LLMError, JSONRepairError) as exc:
                 notes.append(f"map batch of {len(group)} reports failed: {exc}")
                 return []
@@ -177,7 +178,7 @@ class GlobalSearch:
         notes.append(f"map: {len(groups)} batches, {sum(len(r) for r in results)} points")
         return sorted((p for r in results for p in r), key=lambda p: -p.score)
 
-    def reduce(self, question: str, points: list[Point]) -> str:
+    def reduce(self, question: str, points: list[Point], llm: LLM) -> str:
         lines, used = [], 0
         for point in points:
             line = f"- (importance {point.score:.0f}) {point.description} [{', '.join(point.reports)}]"
@@ -188,7 +189,7 @@ class GlobalSearch:
             used += cost
         messages = [{"role": "system", "content": render("global_reduce")},
                     {"role": "user", "content": "Key points:\n" + "\n".join(lines) + f"\n\nQuestion: {question}"}]
-        return self.llm.chat(messages, use_cache=False).text
+        return llm.chat(messages, use_cache=False).text
 
 
 class GlobalMode(SearchMode):

@@ -9,9 +9,12 @@ dense similarity and BM25; so a question whose entities the graph missed still g
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from graphwright.config import Settings
 from graphwright.graph_store import Neo4jStore
+from graphwright.graph_store.rows import CommunityRow, RelationRow
 from graphwright.models import CommunityRef, EntityRef, RelationRef, RetrievedChunk
 from graphwright.search.base import SearchContext, SearchMode, SearchQuery, ToolSpec
 from graphwright.search.context import Item, pack_sections, parse_shares
@@ -35,7 +38,7 @@ _DESCRIPTION_CHARS = 240
 _EVIDENCE_CHARS = 240
 
 
-def community_ref(row: dict, score: float = 0.0) -> CommunityRef:
+def community_ref(row: CommunityRow, score: float = 0.0) -> CommunityRef:
     findings = []
     for finding in json.loads(row.get("findings") or "[]"):
         findings.append(finding.get("summary", "") if isinstance(finding, dict) else str(finding))
@@ -45,10 +48,10 @@ def community_ref(row: dict, score: float = 0.0) -> CommunityRef:
                         cited_chunks=list(row.get("cited_chunks") or []))
 
 
-def ranked_rows(rows: list[dict], signal: str, limit: int) -> list[RetrievedChunk]:
+def ranked_rows(rows: Sequence[Mapping[str, Any]], signal: str, limit: int) -> list[RetrievedChunk]:
     """Chunk rows ordered by similarity plus a small share of the graph `signal`: the graph decides among
     chunks the question matches about equally, without overruling a clearly closer passage."""
-    def score(row: dict) -> float:
+    def score(row: Mapping[str, Any]) -> float:
         return float(row["similarity"]) + _SIGNAL_SHARE * float(row[signal])
 
     ordered = sorted(rows, key=lambda r: (-score(r), r["chunk_id"]))[:limit]
@@ -58,7 +61,7 @@ def ranked_rows(rows: list[dict], signal: str, limit: int) -> list[RetrievedChun
             for rank, r in enumerate(ordered, start=1)]
 
 
-def relation_refs(rows: list[dict]) -> list[RelationRef]:
+def relation_refs(rows: Sequence[RelationRow]) -> list[RelationRef]:
     return [RelationRef(**row) for row in rows]
 
 

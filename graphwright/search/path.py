@@ -8,7 +8,9 @@ COMPETES_WITH) and the answer is the set of entities tied to A and B by those ty
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from graphwright.errors import InvalidRequestError
 from graphwright.graph_store import Neo4jStore
@@ -69,7 +71,7 @@ def nearest_mention(index: int, mentions: list[Mention]) -> Mention:
     return min(mentions, key=distance)
 
 
-def render_path(nodes: list[dict], relations: list[RelationRef]) -> str:
+def render_path(nodes: Sequence[Mapping[str, Any]], relations: list[RelationRef]) -> str:
     parts = [nodes[0]["name"]]
     for node, relation in zip(nodes[1:], relations):
         arrow = f"-[{relation.type}]->" if relation.target_id == node["id"] else f"<-[{relation.type}]-"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from functools import cached_property
-from typing import Protocol
+from typing import Any, Protocol
 
 from graphwright.models import RetrievedChunk
 
@@ -19,7 +19,7 @@ class CrossEncoderReranker:
         self.device = device
 
     @cached_property
-    def _model(self):  # noqa: ANN202 - CrossEncoder, imported lazily
+    def _model(self) -> Any:  # CrossEncoder, imported lazily
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         from sentence_transformers import CrossEncoder
 

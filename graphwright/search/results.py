@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
+from graphwright.graph_store.rows import ChunkRow, ScoredChunkRow
 from graphwright.models import RetrievedChunk
 
 
-def rows_to_chunks(rows: list[dict[str, Any]], score_name: str) -> list[RetrievedChunk]:
+def rows_to_chunks(rows: Sequence[ScoredChunkRow], score_name: str) -> list[RetrievedChunk]:
     return [
         RetrievedChunk(chunk_id=row["chunk_id"], document_id=row["document_id"], text=row["text"],
                        score=float(row["score"]), rank=rank, title=row.get("title"), source=row.get("source"),
@@ -16,7 +17,7 @@ def rows_to_chunks(rows: list[dict[str, Any]], score_name: str) -> list[Retrieve
     ]
 
 
-def evidence_chunks(rows: list[dict[str, Any]], kind: str = "evidence") -> list[RetrievedChunk]:
+def evidence_chunks(rows: Sequence[ChunkRow], kind: str = "evidence") -> list[RetrievedChunk]:
     """Chunk rows that are evidence rather than a ranking (a path's edges, a report's findings): in the
     order given, scored 1/rank."""
     return [RetrievedChunk(chunk_id=r["chunk_id"], document_id=r["document_id"], text=r["text"], score=1.0 / rank,

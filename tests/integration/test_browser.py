@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.test_cli import run
-from tests.integration.test_graph_search import world  # noqa: F401 - the known small graph, as a fixture
+from tests.integration.helpers import run
 
 pytestmark = [pytest.mark.integration,
               pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")]
@@ -47,7 +46,7 @@ def test_neo4j_browser_serves_and_renders(neo4j_uri: str, tmp_path: Path) -> Non
     assert len(seen) > 50, "the Browser page rendered blank"  # a real UI has many colours (text, icons)
 
 
-def test_answer_graph_opens_offline_and_shows_nodes(world, cli_env, tmp_path: Path) -> None:  # noqa: F811
+def test_answer_graph_opens_offline_and_shows_nodes(world, cli_env, tmp_path: Path) -> None:
     page = tmp_path / "answer.html"
     out = run(["query", "How is Falcon Ventures connected to Acme Corp?", "--mode", "path", "--graph", str(page)],
               cli_env, tmp_path)
@@ -60,7 +59,7 @@ def test_answer_graph_opens_offline_and_shows_nodes(world, cli_env, tmp_path: Pa
     assert organisation_blue > 3 * 400, "the three organisation nodes are not drawn"  # r=16 discs: ~800 px each
 
 
-def test_newcomer_sees_an_answers_evidence_in_the_neo4j_browser(world, cli_env, test_password: str,  # noqa: F811
+def test_newcomer_sees_an_answers_evidence_in_the_neo4j_browser(world, cli_env, test_password: str,
                                                                   neo4j_uri: str, tmp_path: Path) -> None:
     """The README's path: ask a question, open the printed Browser link, connect, press Run, see the graph."""
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")

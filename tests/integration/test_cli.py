@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.integration.corpus import write_corpus
+from tests.integration.helpers import run
 
 pytestmark = pytest.mark.integration
 
@@ -17,11 +16,6 @@ COMMANDS = [[], ["db"], ["db", "start"], ["db", "build"], ["db", "stop"], ["db",
             ["ingest"], ["import-graph"], ["index"], ["communities"], ["communities", "build"],
             ["communities", "show"], ["delete"], ["stats"], ["query"], ["eval"], ["show"], ["show", "entity"],
             ["browser"], ["check"]]
-
-
-def run(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "graphwright.cli", *args], env=env, cwd=cwd,
-                          capture_output=True, text=True, timeout=300)
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c) or "main")

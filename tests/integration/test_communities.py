@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from sklearn.metrics import adjusted_rand_score
 
-from graphwright.communities.synthetic import planted_partition
+from tests.synthetic import planted_partition
 
 pytestmark = pytest.mark.integration
 ROOT = Path(__file__).resolve().parents[2]

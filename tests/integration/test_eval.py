@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.test_cli import run
+from tests.integration.helpers import run
 from tests.stub_openai import chat_reply
 
 pytestmark = pytest.mark.integration

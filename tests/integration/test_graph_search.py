@@ -11,61 +11,6 @@ from tests.stub_openai import chat_reply
 
 pytestmark = pytest.mark.integration
 
-DOCS = {
-    "acme.md": "Acme Corp buys steel from Borealis Steel and chips from Cobalt Semiconductors. "
-               "Acme Corp also sources batteries from Delta Cells.",
-    "zenith.md": "Zenith Motors competes with Cobalt Semiconductors in sensors and with Delta Cells in batteries. "
-                 "Zenith Motors also competes with Echo Robotics.",
-    "funding.md": "Falcon Ventures invested in Borealis Steel. Borealis Steel acquired Gamma Mining in 2021.",
-    "gamma.md": "Gamma Mining operates the Kiruna iron mine in the far north of Sweden. Gamma Mining ships its "
-                "ore by rail to the port of Narvik.",
-    "space.md": "Orion Rockets builds the Vega launcher. The Vega launcher flies from Kourou Spaceport. "
-                "Kourou Spaceport is run by Astra Agency, which also funds Orion Rockets.",
-}
-ENTITIES = {
-    "Acme Corp": ("organization", "acme.md"), "Borealis Steel": ("organization", None),
-    "Cobalt Semiconductors": ("organization", None), "Delta Cells": ("organization", None),
-    "Zenith Motors": ("organization", "zenith.md"), "Echo Robotics": ("organization", "zenith.md"),
-    "Falcon Ventures": ("organization", "funding.md"), "Gamma Mining": ("organization", None),
-    "Kiruna": ("location", "gamma.md"), "Narvik": ("location", "gamma.md"),
-    "Orion Rockets": ("organization", "space.md"), "Vega launcher": ("product", "space.md"),
-    "Kourou Spaceport": ("location", "space.md"), "Astra Agency": ("organization", "space.md"),
-}
-RELATIONS = [
-    ("Borealis Steel", "SUPPLIES", "Acme Corp", "acme.md"),
-    ("Cobalt Semiconductors", "SUPPLIES", "Acme Corp", "acme.md"),
-    ("Delta Cells", "SUPPLIES", "Acme Corp", "acme.md"),
-    ("Zenith Motors", "COMPETES_WITH", "Cobalt Semiconductors", "zenith.md"),
-    ("Zenith Motors", "COMPETES_WITH", "Delta Cells", "zenith.md"),
-    ("Zenith Motors", "COMPETES_WITH", "Echo Robotics", "zenith.md"),
-    ("Falcon Ventures", "INVESTED_IN", "Borealis Steel", "funding.md"),
-    ("Borealis Steel", "ACQUIRED", "Gamma Mining", "funding.md"),
-    ("Gamma Mining", "OPERATES", "Kiruna", "gamma.md"),
-    ("Gamma Mining", "SHIPS_TO", "Narvik", "gamma.md"),
-    ("Orion Rockets", "BUILDS", "Vega launcher", "space.md"),
-    ("Vega launcher", "LAUNCHES_FROM", "Kourou Spaceport", "space.md"),
-    ("Astra Agency", "RUNS", "Kourou Spaceport", "space.md"),
-    ("Astra Agency", "FUNDS", "Orion Rockets", "space.md"),
-]
-
-
-@pytest.fixture
-def world(rag, tmp_path: Path):
-    folder = tmp_path / "world"
-    folder.mkdir()
-    for name, text in DOCS.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    rag.ingest([folder], base=folder, extractor="none")
-    records = [{"name": n, "type": t, **({"document_id": d} if d else {})} for n, (t, d) in ENTITIES.items()]
-    records += [{"source": a, "target": b, "type": t, "document_id": d} for a, t, b, d in RELATIONS]
-    graph = tmp_path / "graph.jsonl"
-    graph.write_text("\n".join(json.dumps(r) for r in records), encoding="utf-8")
-    report = rag.import_graph(graph)
-    assert (report.entities, report.relations, report.skipped) == (len(ENTITIES), len(RELATIONS), [])
-    rag.build_communities(max_cluster_size=10, seed=42)
-    return rag
-
-
 def _assert_citations_exist(rag, result) -> None:
     assert result.citations, "an answer must cite something"
     for c in result.citations:
@@ -215,7 +160,7 @@ def test_global_map_reduce_with_an_llm(world, llm_rag_factory, stub) -> None:
 
 
 def test_cli_graph_modes(world, cli_env, tmp_path: Path) -> None:
-    from tests.integration.test_cli import run
+    from tests.integration.helpers import run
 
     out = run(["query", "How is Falcon Ventures connected to Acme Corp?", "--mode", "path", "--json"],
               cli_env, tmp_path)

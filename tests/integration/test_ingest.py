@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from graphwright.errors import WriteRejectedError
 from graphwright.pipeline import make_chunks
 from tests.integration.corpus import DOCS, RECORDS, write_corpus
 
@@ -129,12 +130,12 @@ def test_a_document_bigger_than_a_group_is_staged_then_swapped_in_whole(rag, tmp
     lab_file = corpus / "lab.md"
     lab_file.write_text(lab_file.read_text(encoding="utf-8") + "\n\nA new closing paragraph on calibration.\n",
                         encoding="utf-8")
-    real_commit = rag.store.commit_staged
+    real_commit = rag.store.writes.commit_staged
 
     def failing_commit(*args, **kwargs):
-        raise RuntimeError("simulated fault before the swap")
+        raise WriteRejectedError("simulated fault before the swap")  # e.g. Neo4j's transaction memory limit
 
-    monkeypatch.setattr(rag.store, "commit_staged", failing_commit)
+    monkeypatch.setattr(rag.store.writes, "commit_staged", failing_commit)
     failed = rag.ingest([corpus], base=tmp_path)
     assert [f.source for f in failed.failures] == [str(lab_file)] and "simulated" in failed.failures[0].error
     assert {c["id"] for c in rag.store.retrieval.get_document("corpus/lab.md")["chunks"]} == old_ids
@@ -142,7 +143,7 @@ def test_a_document_bigger_than_a_group_is_staged_then_swapped_in_whole(rag, tmp
                                 "again)"}
     assert not any("calibration" in c.text for c in rag.search("calibration", mode="hybrid", k=10).chunks)
 
-    monkeypatch.setattr(rag.store, "commit_staged", real_commit)
+    monkeypatch.setattr(rag.store.writes, "commit_staged", real_commit)
     again = rag.ingest([corpus], base=tmp_path)
     assert again.ok and again.documents_written == 1 and not rag.check()  # leftovers cleared, new version in
     lab = rag.store.retrieval.get_document("corpus/lab.md")

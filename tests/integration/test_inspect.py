@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 
 from graphwright.graph_store.queries import BROWSER_QUERIES
-from tests.integration.test_cli import run
-from tests.integration.test_graph_search import ENTITIES, RELATIONS, world  # noqa: F401 - fixture
+from tests.integration.helpers import run
+from tests.integration.world import ENTITIES, RELATIONS
 
 pytestmark = pytest.mark.integration
 
 
-def test_stats_by_type_level_and_index(world, cli_env, tmp_path: Path) -> None:  # noqa: F811
+def test_stats_by_type_level_and_index(world, cli_env, tmp_path: Path) -> None:
     out = run(["stats", "--json"], cli_env, tmp_path)
     assert out.returncode == 0, out.stderr
     stats = json.loads(out.stdout)
@@ -28,7 +28,7 @@ def test_stats_by_type_level_and_index(world, cli_env, tmp_path: Path) -> None: 
     assert "Relations by type" in table.stdout and "COMPETES_WITH" in table.stdout and "Indexes" in table.stdout
 
 
-def test_show_entity(world, cli_env, tmp_path: Path) -> None:  # noqa: F811
+def test_show_entity(world, cli_env, tmp_path: Path) -> None:
     out = run(["show", "entity", "borealis steel", "--json"], cli_env, tmp_path)
     assert out.returncode == 0, out.stderr
     profile = json.loads(out.stdout)
@@ -45,7 +45,7 @@ def test_show_entity(world, cli_env, tmp_path: Path) -> None:  # noqa: F811
     assert missing.returncode == 1 and "no entity matches" in missing.stderr
 
 
-def test_browser_prints_queries_that_run(world, cli_env, tmp_path: Path) -> None:  # noqa: F811
+def test_browser_prints_queries_that_run(world, cli_env, tmp_path: Path) -> None:
     out = run(["browser"], cli_env, tmp_path)
     assert out.returncode == 0, out.stderr
     assert "/browser/" in out.stdout and ":param name =>" in out.stdout
@@ -55,7 +55,7 @@ def test_browser_prints_queries_that_run(world, cli_env, tmp_path: Path) -> None
         assert rows, f"{title} returned nothing on the test graph"
 
 
-def test_communities_build_quiet_json_and_progress(world, cli_env, tmp_path: Path) -> None:  # noqa: F811
+def test_communities_build_quiet_json_and_progress(world, cli_env, tmp_path: Path) -> None:
     out = run(["communities", "build", "-q", "--json"], cli_env, tmp_path)
     assert out.returncode == 0, out.stderr
     figures = json.loads(out.stdout)

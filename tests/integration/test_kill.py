@@ -16,26 +16,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.integration.helpers import MARK, write_space_corpus
+
 pytestmark = pytest.mark.integration
-SPACE = Path(__file__).resolve().parents[2] / "examples" / "space"
-MARK = "Revision two"
 STAGED = "staged chunks of an interrupted ingest (cleared when that document is ingested again)"
 
 
-def write_corpus(folder: Path, revision: bool, omnibus: bool = False) -> Path:
-    """The bundled space articles; revision two appends a paragraph to every one of them. The omnibus is all
-    of them in one document, big enough to be staged over many transactions."""
-    folder.mkdir(parents=True, exist_ok=True)
-    texts = []
-    for source in sorted(SPACE.glob("*.md")):
-        text = source.read_text(encoding="utf-8")
-        if revision:
-            text += f"\n\n{MARK} of {source.stem}: the editors added this closing paragraph in the spring.\n"
-        (folder / source.name).write_text(text, encoding="utf-8")
-        texts.append(text)
-    if omnibus:
-        (folder / "omnibus.md").write_text("\n\n".join(texts), encoding="utf-8")
-    return folder
 
 
 def version_state(rag) -> dict[str, int]:
@@ -60,8 +46,8 @@ def test_sigkill_at_random_points_never_leaves_half_documents(rag, settings, emb
     runs = int(os.environ.get("GRAPHWRIGHT_KILL_RUNS", "8"))
     seed = int(os.environ.get("GRAPHWRIGHT_KILL_SEED", str(time.time_ns() % 10_000)))
     rng = random.Random(seed)
-    v1 = write_corpus(tmp_path / "v1" / "space", False, omnibus=True)
-    v2 = write_corpus(tmp_path / "v2" / "space", True, omnibus=True)
+    v1 = write_space_corpus(tmp_path / "v1" / "space", False, omnibus=True)
+    v2 = write_space_corpus(tmp_path / "v2" / "space", True, omnibus=True)
     total = len(list(v1.glob("*.md")))
     staged_seen = 0
 

@@ -10,41 +10,15 @@ from pathlib import Path
 import pytest
 
 from graphwright.api import GraphRAG
+from tests.integration.helpers import GOOD, ada_corpus, extractor_reply, is_glean
 from tests.stub_openai import chat_reply, error_reply, hang
 
 pytestmark = pytest.mark.integration
-
-GOOD = {"entities": [{"name": "Ada Lovelace", "type": "person", "description": "A mathematician."},
-                     {"name": "Analytical Engine", "type": "technology", "description": "A machine."},
-                     {"name": "Charles Babbage", "type": "PERSON", "description": "An inventor."}],
-        "relations": [{"source": "Ada Lovelace", "target": "Analytical Engine", "type": "wrote programs for",
-                       "description": "She wrote the first program for it.", "strength": 9},
-                      {"source": "Charles Babbage", "target": "Analytical Engine", "type": "DESIGNED",
-                       "description": "He designed it.", "strength": 10}]}
-TEXT = "Ada Lovelace wrote the first program for the Analytical Engine. Charles Babbage designed the machine."
-
-
-def _is_glean(body: dict) -> bool:
-    return "were missed" in body["messages"][-1]["content"]
-
-
-def extractor_reply(first: str, glean: str = '{"entities": [], "relations": []}'):
-    def reply(body: dict):
-        return chat_reply(glean if _is_glean(body) else first, prompt_tokens=100, completion_tokens=40)
-    return reply
-
 
 @pytest.fixture
 def llm_graph(rag, llm_rag_factory):
     return llm_rag_factory(llm_timeout=1.0, llm_concurrency=1, llm_gleanings=1, llm_price_input=1.0,
                            llm_price_output=2.0)
-
-
-def _corpus(tmp_path: Path, text: str = TEXT) -> Path:
-    folder = tmp_path / "docs"
-    folder.mkdir(exist_ok=True)
-    (folder / "ada.md").write_text(text, encoding="utf-8")
-    return folder
 
 
 def _relations(graph: GraphRAG) -> set[tuple[str, str, str]]:
@@ -54,7 +28,7 @@ def _relations(graph: GraphRAG) -> set[tuple[str, str, str]]:
 
 def test_typed_graph_from_good_json_and_zero_calls_when_cached(llm_graph, stub, tmp_path: Path) -> None:
     stub.default = extractor_reply(json.dumps(GOOD))
-    report = llm_graph.ingest([_corpus(tmp_path)], base=tmp_path)  # auto = llm when configured
+    report = llm_graph.ingest([ada_corpus(tmp_path)], base=tmp_path)  # auto = llm when configured
     assert report.ok and report.extractor == "llm" and not report.extraction_failures
     assert _relations(llm_graph) == {("Ada Lovelace", "WROTE_PROGRAMS_FOR", "Analytical Engine"),
                                      ("Charles Babbage", "DESIGNED", "Analytical Engine")}
@@ -70,9 +44,9 @@ def test_typed_graph_from_good_json_and_zero_calls_when_cached(llm_graph, stub, 
                                 "cost": pytest.approx((200 * 1.0 + 80 * 2.0) / 1e6)}
 
     llm_graph.store.admin.reset()  # re-index the same corpus from scratch: every answer comes from the cache
-    again = llm_graph.ingest([_corpus(tmp_path)], base=tmp_path)
+    again = llm_graph.ingest([ada_corpus(tmp_path)], base=tmp_path)
     assert len(stub.requests) == first_calls
-    assert again.llm_usage["calls"] == 2 and again.llm_usage["cached"] == 2  # client totals: no new calls
+    assert again.llm_usage["calls"] == 0 and again.llm_usage["cached"] == 2  # this run's own: no new calls
     assert _relations(llm_graph) == {("Ada Lovelace", "WROTE_PROGRAMS_FOR", "Analytical Engine"),
                                      ("Charles Babbage", "DESIGNED", "Analytical Engine")}
 
@@ -81,7 +55,7 @@ def test_json_in_prose_with_think_tags_and_trailing_commas(llm_graph, stub, tmp_
     messy = ("<think>list the people first</think>Sure! Here is the graph:\n```json\n"
              + json.dumps(GOOD)[:-2] + "],}\n```\nLet me know if you need more.")
     stub.default = extractor_reply(messy)
-    report = llm_graph.ingest([_corpus(tmp_path)], base=tmp_path)
+    report = llm_graph.ingest([ada_corpus(tmp_path)], base=tmp_path)
     assert not report.extraction_failures
     assert ("Charles Babbage", "DESIGNED", "Analytical Engine") in _relations(llm_graph)
 
@@ -90,7 +64,7 @@ def test_truncated_json_keeps_what_arrived(llm_graph, stub, tmp_path: Path) -> N
     text = json.dumps(GOOD)
     cut = text[: text.index('{"source": "Charles Babbage"') + 20]  # stops inside the second relation
     stub.default = extractor_reply(cut)
-    report = llm_graph.ingest([_corpus(tmp_path)], base=tmp_path)
+    report = llm_graph.ingest([ada_corpus(tmp_path)], base=tmp_path)
     assert not report.extraction_failures
     assert _relations(llm_graph) == {("Ada Lovelace", "WROTE_PROGRAMS_FOR", "Analytical Engine")}
 
@@ -98,7 +72,7 @@ def test_truncated_json_keeps_what_arrived(llm_graph, stub, tmp_path: Path) -> N
 def test_unreadable_then_repaired_on_reask(llm_graph, stub, tmp_path: Path) -> None:
     stub.script.extend([chat_reply("I cannot produce JSON today."), extractor_reply(json.dumps(GOOD))])
     stub.default = extractor_reply(json.dumps(GOOD))
-    report = llm_graph.ingest([_corpus(tmp_path)], base=tmp_path)
+    report = llm_graph.ingest([ada_corpus(tmp_path)], base=tmp_path)
     assert not report.extraction_failures
     reask = stub.requests[1]["body"]["messages"]
     assert reask[-2] == {"role": "assistant", "content": "I cannot produce JSON today."}
@@ -107,13 +81,13 @@ def test_unreadable_then_repaired_on_reask(llm_graph, stub, tmp_path: Path) -> N
 
 def test_failed_chunk_is_reported_and_retried_next_run(llm_graph, stub, tmp_path: Path) -> None:
     stub.default = chat_reply("no json here, sorry")
-    report = llm_graph.ingest([_corpus(tmp_path)], base=tmp_path)
+    report = llm_graph.ingest([ada_corpus(tmp_path)], base=tmp_path)
     assert report.documents_written == 1  # the text is indexed even when extraction failed
     assert len(report.extraction_failures) == 1 and "ada.md" in report.extraction_failures[0].source
     assert "JSONRepairError" in report.extraction_failures[0].error
     assert llm_graph.stats()["entities"] == 0
     stub.default = extractor_reply(json.dumps(GOOD))
-    retry = llm_graph.ingest([_corpus(tmp_path)], base=tmp_path)
+    retry = llm_graph.ingest([ada_corpus(tmp_path)], base=tmp_path)
     assert retry.documents_written == 1 and not retry.extraction_failures  # not skipped as "unchanged"
     assert llm_graph.stats()["entities"] == 3
 
@@ -121,7 +95,7 @@ def test_failed_chunk_is_reported_and_retried_next_run(llm_graph, stub, tmp_path
 def test_rate_limit_then_success(llm_graph, stub, tmp_path: Path) -> None:
     stub.script.append(error_reply(429, "slow down"))
     stub.default = extractor_reply(json.dumps(GOOD))
-    report = llm_graph.ingest([_corpus(tmp_path)], base=tmp_path)
+    report = llm_graph.ingest([ada_corpus(tmp_path)], base=tmp_path)
     assert not report.extraction_failures and llm_graph.stats()["entities"] == 3
     assert len(stub.requests) == 3  # 429, then extraction, then gleaning
 
@@ -129,13 +103,13 @@ def test_rate_limit_then_success(llm_graph, stub, tmp_path: Path) -> None:
 def test_timeout_is_retried(llm_graph, stub, tmp_path: Path) -> None:
     stub.script.append(hang(3.0))
     stub.default = extractor_reply(json.dumps(GOOD))
-    report = llm_graph.ingest([_corpus(tmp_path)], base=tmp_path)
+    report = llm_graph.ingest([ada_corpus(tmp_path)], base=tmp_path)
     assert not report.extraction_failures and llm_graph.stats()["entities"] == 3
 
 
 def test_empty_answers_fail_the_chunk_not_the_run(llm_graph, stub, tmp_path: Path) -> None:
     stub.default = chat_reply("")
-    report = llm_graph.ingest([_corpus(tmp_path)], base=tmp_path)
+    report = llm_graph.ingest([ada_corpus(tmp_path)], base=tmp_path)
     assert report.documents_written == 1 and len(report.extraction_failures) == 1
     assert "empty" in report.extraction_failures[0].error
 
@@ -144,7 +118,7 @@ def test_gleaning_merges_new_items(llm_graph, stub, tmp_path: Path) -> None:
     first = {"entities": GOOD["entities"][:2], "relations": GOOD["relations"][:1]}
     more = {"entities": [GOOD["entities"][0], GOOD["entities"][2]], "relations": GOOD["relations"]}
     stub.default = extractor_reply(json.dumps(first), glean=json.dumps(more))
-    llm_graph.ingest([_corpus(tmp_path)], base=tmp_path)
+    llm_graph.ingest([ada_corpus(tmp_path)], base=tmp_path)
     assert llm_graph.stats()["entities"] == 3
     assert _relations(llm_graph) == {("Ada Lovelace", "WROTE_PROGRAMS_FOR", "Analytical Engine"),
                                      ("Charles Babbage", "DESIGNED", "Analytical Engine")}
@@ -156,7 +130,7 @@ def test_llm_extractor_without_llm_is_a_clear_error(rag, tmp_path: Path) -> None
     from graphwright.extraction.base import ExtractorNotAvailableError
 
     with pytest.raises(ExtractorNotAvailableError, match="needs an LLM"):
-        rag.ingest([_corpus(tmp_path)], base=tmp_path, extractor="llm")
+        rag.ingest([ada_corpus(tmp_path)], base=tmp_path, extractor="llm")
 
 
 def test_descriptions_from_several_chunks_are_summarized_by_the_llm(llm_graph, stub, tmp_path: Path) -> None:
@@ -169,7 +143,7 @@ def test_descriptions_from_several_chunks_are_summarized_by_the_llm(llm_graph, s
         content = body["messages"][-1]["content"]
         if content.startswith("Below are descriptions"):
             return chat_reply("Ada Lovelace was a mathematician who wrote the first program.")
-        if _is_glean(body):
+        if is_glean(body):
             return chat_reply('{"entities": [], "relations": []}')
         description = "A mathematician." if "mathematician" in content else "Wrote the first program."
         return chat_reply(json.dumps({"entities": [{"name": "Ada Lovelace", "type": "person",
@@ -186,12 +160,12 @@ def test_descriptions_from_several_chunks_are_summarized_by_the_llm(llm_graph, s
 
 
 def test_ingest_progress_shows_live_llm_calls_and_tokens(rag, stub, cli_env, tmp_path: Path) -> None:
-    from tests.integration.test_cli import run
+    from tests.integration.helpers import run
 
     stub.default = extractor_reply(json.dumps(GOOD))
     env = {**cli_env, "OPENAI_BASE_URL": stub.base_url, "OPENAI_API_KEY": "sk-test-not-a-secret",
            "GRAPHWRIGHT_LLM_MODEL": "stub-model", "GRAPHWRIGHT_LLM_GLEANINGS": "0"}
-    folder = _corpus(tmp_path)
+    folder = ada_corpus(tmp_path)
     (folder / "babbage.md").write_text("Charles Babbage designed the Difference Engine in London.", encoding="utf-8")
     out = run(["ingest", str(folder), "--extractor", "llm"], env, tmp_path)
     assert out.returncode == 0, out.stderr

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.test_llm_extraction import GOOD, _corpus, extractor_reply
+from tests.integration.helpers import GOOD, ada_corpus, extractor_reply, write_space_corpus
 from tests.stub_openai import chat_reply, connection_reset, error_reply, hang, refusal_reply
 
 pytestmark = pytest.mark.integration
@@ -42,7 +42,7 @@ def test_transient_faults_are_retried_then_succeed(fault: str, flaky, stub, tmp_
              "timeout": hang(2.0), "reset": connection_reset()}[fault]
     stub.script.append(first)
     stub.default = extractor_reply(json.dumps(GOOD))
-    report = ingest_within(flaky, _corpus(tmp_path), tmp_path)
+    report = ingest_within(flaky, ada_corpus(tmp_path), tmp_path)
     assert report.documents_written == 1 and not report.extraction_failures, report.extraction_failures
     assert flaky.stats()["entities"] == 3
     assert len(stub.requests) == 2  # the fault, then the retry that worked
@@ -58,7 +58,7 @@ def test_persistent_faults_fail_the_chunk_not_the_run(fault: str, message: str, 
     stub.default = {"500": error_reply(500, "boom"), "timeout": hang(1.5), "reset": connection_reset(),
                     "refusal": refusal_reply(), "prose": chat_reply("I'm sorry, I cannot extract that."),
                     "truncated-nothing": chat_reply('{"entities": [{"na')}[fault]
-    folder = _corpus(tmp_path)
+    folder = ada_corpus(tmp_path)
     report = ingest_within(flaky, folder, tmp_path)
     # The text is indexed (searchable), the chunk's extraction is reported by file, the graph has no half.
     assert report.documents_written == 1, report.failures
@@ -80,7 +80,7 @@ def test_malformed_json_shapes_are_repaired_or_reported(flaky, stub, tmp_path: P
            "relations": [{"source": "Ada Lovelace"}, {"source": "Ada Lovelace", "target": "Analytical Engine",
                                                       "type": "USED", "strength": "very"}]}
     stub.default = extractor_reply("```json\n" + json.dumps(odd) + "\n```")
-    report = ingest_within(flaky, _corpus(tmp_path), tmp_path)
+    report = ingest_within(flaky, ada_corpus(tmp_path), tmp_path)
     assert report.documents_written == 1
     names = {r["name"] for r in flaky.store.read("MATCH (e:Entity) RETURN e.name AS name")}
     # whatever could be read is kept; whatever could not is dropped or reported, never a crash
@@ -89,8 +89,6 @@ def test_malformed_json_shapes_are_repaired_or_reported(flaky, stub, tmp_path: P
 
 
 def test_killed_llm_ingest_resumes_without_repeating_finished_calls(rag, stub, cli_env, tmp_path: Path) -> None:
-    from tests.integration.test_kill import write_corpus
-
     answered: list[str] = []
 
     def slow(body: dict):
@@ -99,7 +97,7 @@ def test_killed_llm_ingest_resumes_without_repeating_finished_calls(rag, stub, c
         return chat_reply(json.dumps(GOOD), prompt_tokens=100, completion_tokens=40)
 
     stub.default = slow
-    folder = write_corpus(tmp_path / "docs" / "space", False)
+    folder = write_space_corpus(tmp_path / "docs" / "space", False)
     env = {**cli_env, "OPENAI_BASE_URL": stub.base_url, "OPENAI_API_KEY": "sk-test", "GRAPHWRIGHT_LLM_MODEL": "m",
            "GRAPHWRIGHT_LLM_GLEANINGS": "0", "GRAPHWRIGHT_LLM_CONCURRENCY": "1",
            "GRAPHWRIGHT_INGEST_GROUP_CHUNKS": "3"}

@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.test_kill import write_corpus
+from tests.integration.helpers import write_space_corpus
 
 pytestmark = pytest.mark.integration
 
 
 def copies(folder: Path, n: int, offset: int = 0) -> Path:
     """n documents made from the space articles, each under its own name (so many commits per run)."""
-    source = write_corpus(folder.parent / f"{folder.name}-source", False)
+    source = write_space_corpus(folder.parent / f"{folder.name}-source", False)
     articles = sorted(source.glob("*.md"))
     folder.mkdir(parents=True, exist_ok=True)
     for i in range(offset, offset + n):
@@ -105,7 +105,7 @@ def test_two_overlapping_ingests_at_once_leave_no_duplicates(rag, cli_env, tmp_p
 
 
 def test_questions_keep_answering_during_an_ingest(rag, cli_env, tmp_path: Path) -> None:
-    rag.ingest([write_corpus(tmp_path / "base" / "space", False)], base=tmp_path / "base")
+    rag.ingest([write_space_corpus(tmp_path / "base" / "space", False)], base=tmp_path / "base")
     folder = copies(tmp_path / "more" / "docs", 48)
     process = ingest(folder, {**cli_env, "GRAPHWRIGHT_INGEST_GROUP_CHUNKS": "1"}, tmp_path)
     answered = []

@@ -10,8 +10,7 @@ import pytest
 from neo4j.exceptions import ClientError
 
 from graphwright.errors import QueryRejectedError
-from tests.integration.test_cli import run
-from tests.integration.test_graph_search import world  # noqa: F401 - the known small graph, as a fixture
+from tests.integration.helpers import run
 
 pytestmark = pytest.mark.integration
 
@@ -25,15 +24,19 @@ def test_read_transactions_refuse_writes_at_the_server(rag) -> None:
     assert rag.store.read("MATCH (n:Intruder) RETURN count(n) AS n") == [{"n": 0}]
 
 
-def test_every_offline_read_path_works_without_write_access(world, monkeypatch) -> None:  # noqa: F811
+def test_every_offline_read_path_works_without_write_access(world, monkeypatch) -> None:
     """With every write entry point of the store disabled, search, inspection and checks still work: they
     read only, through READ transactions."""
 
     def forbidden(*args, **kwargs):
         raise AssertionError("a read path tried to write")
 
-    for name in ("_write", "_execute_write", "write_documents", "write_graph", "delete_document"):
-        monkeypatch.setattr(world.store, name, forbidden)
+    # every way the store can write: the connection's write paths and each role's writing methods
+    for role, name in (("connection", "write"), ("connection", "execute_write"), ("writes", "write_documents"),
+                       ("writes", "write_graph"), ("writes", "delete_document"), ("writes", "stage_chunks"),
+                       ("writes", "commit_staged"), ("writes", "clear_staged"),
+                       ("communities", "write_communities"), ("admin", "reset"), ("admin", "ensure_schema")):
+        monkeypatch.setattr(getattr(world.store, role), name, forbidden)
     questions = {"vector": "Who supplies Acme Corp?", "hybrid": "Who supplies Acme Corp?",
                  "local": "What does Gamma Mining operate?", "global": "What are the main themes?",
                  "path": "How is Falcon Ventures connected to Acme Corp?", "auto": "Who supplies Acme Corp?"}

@@ -1,0 +1,60 @@
+"""Helpers the integration tests share: the CLI in a subprocess, corpora, scripted LLM replies."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.stub_openai import chat_reply
+
+SPACE = Path(__file__).resolve().parents[2] / "examples" / "space"
+MARK = "Revision two"
+
+
+def run(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "graphwright.cli", *args], env=env, cwd=cwd,
+                          capture_output=True, text=True, timeout=300)
+
+
+def write_space_corpus(folder: Path, revision: bool, omnibus: bool = False) -> Path:
+    """The bundled space articles; revision two appends a paragraph to every one of them. The omnibus is all
+    of them in one document, big enough to be staged over many transactions."""
+    folder.mkdir(parents=True, exist_ok=True)
+    texts = []
+    for source in sorted(SPACE.glob("*.md")):
+        text = source.read_text(encoding="utf-8")
+        if revision:
+            text += f"\n\n{MARK} of {source.stem}: the editors added this closing paragraph in the spring.\n"
+        (folder / source.name).write_text(text, encoding="utf-8")
+        texts.append(text)
+    if omnibus:
+        (folder / "omnibus.md").write_text("\n\n".join(texts), encoding="utf-8")
+    return folder
+
+
+GOOD = {"entities": [{"name": "Ada Lovelace", "type": "person", "description": "A mathematician."},
+                     {"name": "Analytical Engine", "type": "technology", "description": "A machine."},
+                     {"name": "Charles Babbage", "type": "PERSON", "description": "An inventor."}],
+        "relations": [{"source": "Ada Lovelace", "target": "Analytical Engine", "type": "wrote programs for",
+                       "description": "She wrote the first program for it.", "strength": 9},
+                      {"source": "Charles Babbage", "target": "Analytical Engine", "type": "DESIGNED",
+                       "description": "He designed it.", "strength": 10}]}
+TEXT = "Ada Lovelace wrote the first program for the Analytical Engine. Charles Babbage designed the machine."
+
+
+def is_glean(body: dict) -> bool:
+    return "were missed" in body["messages"][-1]["content"]
+
+
+def extractor_reply(first: str, glean: str = '{"entities": [], "relations": []}'):
+    def reply(body: dict):
+        return chat_reply(glean if is_glean(body) else first, prompt_tokens=100, completion_tokens=40)
+    return reply
+
+
+def ada_corpus(tmp_path: Path, text: str = TEXT) -> Path:
+    folder = tmp_path / "docs"
+    folder.mkdir(exist_ok=True)
+    (folder / "ada.md").write_text(text, encoding="utf-8")
+    return folder
