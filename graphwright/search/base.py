@@ -136,3 +136,10 @@ class SearchMode(ABC):
         if ctx.llm is not None:
             return generated_answer(query.question, found.chunks, ctx.llm)
         return retrieval_answer(found.chunks)
+
+
+class GraphMode(SearchMode, ABC):
+    """A mode that reads the entity graph and answers from graph context sections (local, global, path)."""
+
+    uses_graph = True
+    answer_style = "graph"

@@ -22,7 +22,7 @@ from graphwright.llm.json_repair import JSONRepairError, parse_json_object
 from graphwright.llm.prompts import render
 from graphwright.models import CommunityRef
 from graphwright.search.answer import cited_ids, graph_citations
-from graphwright.search.base import SearchContext, SearchMode, SearchQuery, ToolSpec
+from graphwright.search.base import GraphMode, SearchContext, SearchQuery, ToolSpec
 from graphwright.search.context import Item, pack_sections
 from graphwright.search.evidence import Answer, Retrieval
 from graphwright.search.local import community_ref
@@ -192,11 +192,9 @@ class GlobalSearch:
         return llm.chat(messages, use_cache=False).text
 
 
-class GlobalMode(SearchMode):
+class GlobalMode(GraphMode):
     name = "global"
     summary = "community reports, for questions about the whole corpus (map-reduce with an LLM)"
-    uses_graph = True
-    answer_style = "graph"
     tool = ToolSpec("global_search", "Community reports: themes across the whole collection.")
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:

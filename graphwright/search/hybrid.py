@@ -7,11 +7,10 @@ from graphwright.embeddings import Embedder
 from graphwright.graph_store import Neo4jStore
 from graphwright.graph_store.queries import MetadataFilter
 from graphwright.models import RetrievedChunk
-from graphwright.search.base import SearchContext, SearchMode, SearchQuery, ToolSpec
-from graphwright.search.evidence import Retrieval
+from graphwright.search.base import SearchContext, ToolSpec
 from graphwright.search.rerank import Reranker
 from graphwright.search.results import rows_to_chunks
-from graphwright.search.vector import VectorRetriever
+from graphwright.search.vector import PassageMode, VectorRetriever
 from graphwright.text.lucene import to_lucene
 
 # Candidates per side before fusion: enough depth for RRF to matter without scanning everything.
@@ -80,13 +79,10 @@ class HybridRetriever:
         return fused[:k]
 
 
-class HybridMode(SearchMode):
+class HybridMode(PassageMode):
     name = "hybrid"
     summary = "passages by BM25 and embedding similarity, fused by reciprocal rank (optionally reranked)"
-    filterable = True
-    accepts_hyde = True
     tool = ToolSpec("hybrid_search", "Passages by keywords (BM25) and meaning; best for names, codes, numbers.")
 
-    def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
-        retriever = HybridRetriever.from_settings(ctx.store, ctx.embedder, ctx.settings)
-        return Retrieval(chunks=retriever.retrieve(query.question, query.k, query.filters or None, query.embedding))
+    def retriever(self, ctx: SearchContext) -> HybridRetriever:
+        return HybridRetriever.from_settings(ctx.store, ctx.embedder, ctx.settings)

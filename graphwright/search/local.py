@@ -16,7 +16,7 @@ from graphwright.config import Settings
 from graphwright.graph_store import Neo4jStore
 from graphwright.graph_store.rows import CommunityRow, RelationRow
 from graphwright.models import CommunityRef, EntityRef, RelationRef, RetrievedChunk
-from graphwright.search.base import SearchContext, SearchMode, SearchQuery, ToolSpec
+from graphwright.search.base import GraphMode, SearchContext, SearchQuery, ToolSpec
 from graphwright.search.context import Item, pack_sections, parse_shares
 from graphwright.search.evidence import Retrieval
 from graphwright.search.hybrid import HybridRetriever, reciprocal_rank_fusion
@@ -159,11 +159,9 @@ class LocalSearch:
                          communities=communities, context=sections, notes=notes)
 
 
-class LocalMode(SearchMode):
+class LocalMode(GraphMode):
     name = "local"
     summary = "the named entities' neighbourhood: entities, relations, passages and their communities"
-    uses_graph = True
-    answer_style = "graph"
     tool = ToolSpec("local_search", "Entities named in the query, their neighbours, relations and passages.")
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:

@@ -15,7 +15,7 @@ from typing import Any
 from graphwright.errors import InvalidRequestError
 from graphwright.graph_store import Neo4jStore
 from graphwright.models import EntityRef, RelationRef, RetrievedChunk
-from graphwright.search.base import PathArgs, SearchContext, SearchMode, SearchQuery, ToolSpec
+from graphwright.search.base import GraphMode, PathArgs, SearchContext, SearchQuery, ToolSpec
 from graphwright.search.context import Item, pack_sections
 from graphwright.search.evidence import Retrieval
 from graphwright.search.linking import EntityLinker, Mention, question_words
@@ -192,11 +192,9 @@ class PathSearch:
                                                 answer_set=entities))
 
 
-class PathMode(SearchMode):
+class PathMode(GraphMode):
     name = "path"
     summary = "how two entities connect (shortest typed paths), or what they share (intersections)"
-    uses_graph = True
-    answer_style = "graph"
     tool = ToolSpec("find_paths", "Shortest typed paths between two entities, with evidence.", PathArgs)
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+from typing import Protocol
+
 from graphwright.embeddings import Embedder
 from graphwright.graph_store import Neo4jStore
 from graphwright.graph_store.queries import MetadataFilter
@@ -9,6 +12,11 @@ from graphwright.models import RetrievedChunk
 from graphwright.search.base import SearchContext, SearchMode, SearchQuery, ToolSpec
 from graphwright.search.evidence import Retrieval
 from graphwright.search.results import rows_to_chunks
+
+
+class Retriever(Protocol):
+    def retrieve(self, question: str, k: int, filters: list[MetadataFilter] | None = None,
+                 embedding: list[float] | None = None) -> list[RetrievedChunk]: ...
 
 
 class VectorRetriever:
@@ -22,13 +30,24 @@ class VectorRetriever:
         return rows_to_chunks(self.store.retrieval.vector_search(vector, k, filters), "vector")
 
 
-class VectorMode(SearchMode):
-    name = "vector"
-    summary = "passages by embedding similarity"
+class PassageMode(SearchMode, ABC):
+    """A mode that ranks passages with one retriever; it takes metadata filters and HyDE."""
+
     filterable = True
     accepts_hyde = True
-    tool = ToolSpec("vector_search", "Passages semantically close to the query.")
+
+    @abstractmethod
+    def retriever(self, ctx: SearchContext) -> Retriever: ...
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
-        retriever = VectorRetriever(ctx.store, ctx.embedder)
-        return Retrieval(chunks=retriever.retrieve(query.question, query.k, query.filters or None, query.embedding))
+        chunks = self.retriever(ctx).retrieve(query.question, query.k, query.filters or None, query.embedding)
+        return Retrieval(chunks=chunks)
+
+
+class VectorMode(PassageMode):
+    name = "vector"
+    summary = "passages by embedding similarity"
+    tool = ToolSpec("vector_search", "Passages semantically close to the query.")
+
+    def retriever(self, ctx: SearchContext) -> Retriever:
+        return VectorRetriever(ctx.store, ctx.embedder)
