@@ -14,6 +14,12 @@ def recall_at_k(ranked: list[str], gold: set[str], k: int) -> float:
     return len(gold & set(ranked[:k])) / len(gold) if gold else 0.0
 
 
+def all_found_at_k(ranked: list[str], gold: set[str], k: int) -> float:
+    """1 when every gold passage is in the top k, else 0: all-evidence recall ("perfect retrieval"), the
+    measure of fast-graphrag's published 2WikiMultiHopQA table. A multi-hop answer needs all of them."""
+    return float(bool(gold) and gold <= set(ranked[:k]))
+
+
 def reciprocal_rank(ranked: list[str], gold: set[str]) -> float:
     for rank, item in enumerate(ranked, start=1):
         if item in gold:

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from graphwright.errors import GraphStoreError, GraphwrightError
 from graphwright.evaluation.datasets import Dataset, EvalQuestion
 from graphwright.evaluation.metrics import (
+    all_found_at_k,
     exact_match,
     keyword_recall,
     percentile,
@@ -68,6 +69,7 @@ class SystemScores(BaseModel):
     kind: str  # "graphwright" or "peer"
     questions: int = 0
     recall: dict[int, float] = Field(default_factory=dict)
+    all_found: dict[int, float] = Field(default_factory=dict)  # k -> share of questions with every gold in top k
     mrr: float = 0.0
     keyword_recall: float | None = None
     exact_match: float | None = None
@@ -75,6 +77,7 @@ class SystemScores(BaseModel):
     p50_ms: float = 0.0
     p95_ms: float = 0.0
     by_type: dict[str, dict[int, float]] = Field(default_factory=dict)  # type -> k -> recall
+    by_type_all: dict[str, dict[int, float]] = Field(default_factory=dict)  # type -> k -> all-evidence recall
     errors: int = 0
 
 
@@ -95,7 +98,9 @@ class _Tally:
     def __init__(self, ks: list[int]) -> None:
         self.ks = ks
         self.recall: dict[int, list[float]] = {k: [] for k in ks}
+        self.all_found: dict[int, list[float]] = {k: [] for k in ks}
         self.typed: dict[str, dict[int, list[float]]] = {}
+        self.typed_all: dict[str, dict[int, list[float]]] = {}
         self.rr: list[float] = []
         self.keywords: list[float] = []
         self.em: list[float] = []
@@ -109,10 +114,14 @@ class _Tally:
         if gold:
             ranked = ranked_keys(chunks, by_title=not item.gold_doc_ids)
             typed = self.typed.setdefault(item.type, {k: [] for k in self.ks})
+            typed_all = self.typed_all.setdefault(item.type, {k: [] for k in self.ks})
             for k in self.ks:
                 value = recall_at_k(ranked, gold, k)
                 self.recall[k].append(value)
                 typed[k].append(value)
+                found = all_found_at_k(ranked, gold, k)
+                self.all_found[k].append(found)
+                typed_all[k].append(found)
             self.rr.append(reciprocal_rank(ranked, gold))
         if item.expected_keywords:
             self.keywords.append(keyword_recall([c.text for c in chunks[: max(self.ks)]], item.expected_keywords))
@@ -126,11 +135,13 @@ class _Tally:
 
         return SystemScores(
             system=system, kind=kind, questions=len(self.latency),
-            recall={k: mean(v) for k, v in self.recall.items()}, mrr=mean(self.rr),
+            recall={k: mean(v) for k, v in self.recall.items()},
+            all_found={k: mean(v) for k, v in self.all_found.items()}, mrr=mean(self.rr),
             keyword_recall=mean(self.keywords) if self.keywords else None,
             exact_match=mean(self.em) if self.em else None, f1=mean(self.f1) if self.f1 else None,
             p50_ms=percentile(self.latency, 0.5), p95_ms=percentile(self.latency, 0.95),
             by_type={t: {k: mean(v) for k, v in ks.items()} for t, ks in sorted(self.typed.items())},
+            by_type_all={t: {k: mean(v) for k, v in ks.items()} for t, ks in sorted(self.typed_all.items())},
             errors=self.errors)
 
 

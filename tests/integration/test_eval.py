@@ -29,7 +29,8 @@ def test_eval_cli_scores_modes_and_peers_in_one_run(space, cli_env, tmp_path: Pa
     out = run(["eval", str(DATASET), "--modes", "vector,hybrid,local", "--k", "1,5", "--peers", "--json",
                str(out_file), "-q"], cli_env, ROOT)
     assert out.returncode == 0, out.stderr
-    assert "space_eval: 8 questions" in out.stdout and "recall by question type" in out.stdout
+    assert "space_eval: 8 questions" in out.stdout and "all@5" in out.stdout
+    assert "all-evidence recall (all@k) by question type" in out.stdout
     report = json.loads(out_file.read_text())
     systems = {s["system"]: s for s in report["systems"]}
     assert list(systems) == ["vector", "hybrid", "local", "peer: bm25 (rank_bm25)", "peer: dense (numpy, exact)",
@@ -37,7 +38,9 @@ def test_eval_cli_scores_modes_and_peers_in_one_run(space, cli_env, tmp_path: Pa
     for s in systems.values():
         assert s["questions"] == 8 and s["errors"] == 0
         assert 0.0 <= s["recall"]["1"] <= s["recall"]["5"] <= 1.0 and 0.0 <= s["mrr"] <= 1.0
-        assert set(s["by_type"]) == {"comparison", "fact"}
+        assert set(s["by_type"]) == set(s["by_type_all"]) == {"comparison", "fact"}
+        # all gold passages found is at most the share of gold found, and grows with k
+        assert s["all_found"]["1"] <= s["all_found"]["5"] <= s["recall"]["5"]
     # The same embeddings over the same 28 chunks: exact dense search in numpy and the Neo4j vector index
     # (ours and neo4j-graphrag's) must rank documents alike, so their recall is equal.
     dense = systems["peer: dense (numpy, exact)"]["recall"]

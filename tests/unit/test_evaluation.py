@@ -9,6 +9,7 @@ import pytest
 
 from graphwright.evaluation.datasets import DatasetError, load_dataset
 from graphwright.evaluation.metrics import (
+    all_found_at_k,
     exact_match,
     keyword_recall,
     percentile,
@@ -29,6 +30,12 @@ def test_recall_mrr_and_keywords() -> None:
     assert keyword_recall(["Life imprisonment or DEATH"], ["death", "ten years"]) == 0.5
     found = keyword_recall(["故意杀人的，处死刑、无期徒刑"], ["死刑", "无期徒刑", "十年以上有期徒刑"])
     assert found == pytest.approx(2 / 3)
+
+
+def test_all_evidence_recall_needs_every_gold_passage() -> None:
+    ranked = ["a", "x", "b", "y"]
+    assert all_found_at_k(ranked, {"a", "b"}, 2) == 0.0 and all_found_at_k(ranked, {"a", "b"}, 3) == 1.0
+    assert all_found_at_k(ranked, {"a"}, 1) == 1.0 and all_found_at_k(ranked, set(), 4) == 0.0
 
 
 def test_squad_style_answer_scores() -> None:
