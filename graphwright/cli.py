@@ -391,27 +391,42 @@ def communities_show(level: int | None, top: int) -> None:
 
 @main.command("import-graph")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-def import_graph(file: Path) -> None:
+@click.option("--report", "report_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write every skipped record (JSON lines: source, cause, error) to this file.")
+def import_graph(file: Path, report_file: Path | None) -> None:
     """Import entities and relations extracted elsewhere (JSONL), tied to ingested chunks.
 
     \b
     Records (one per line):
       {"name": "Ada Lovelace", "type": "person", "description": "...", "document_id": "notes/ada.md"}
       {"source": "Ada Lovelace", "target": "Analytical Engine", "type": "WROTE_FOR", "chunk_id": "c_..."}
-    Without chunk_id/document_id, the chunks that mention the name(s) support the record.
+    Without chunk_id/document_id, the chunks that mention the name(s) support the record. With a
+    document_id and no chunk quoting the names (paraphrased triples), the document's best-supporting chunk.
+
+    Skipped records are summarized by cause; --report writes every one. Exits 1 only when the input has
+    malformed records or nothing could be imported.
 
     \b
     Example:
-      graphwright import-graph my_graph.jsonl
+      graphwright import-graph my_graph.jsonl --report skipped.jsonl
     """
     with _graph() as rag:
         report = rag.import_graph(file)
     console = _console()
-    console.print(f"Imported {report.entities} entities and {report.relations} relations; "
+    attached = f" ({report.attached} records tied to their document's best chunk)" if report.attached else ""
+    console.print(f"Imported {report.entities} entities and {report.relations} relations{attached}; "
                   f"{len(report.skipped)} records skipped")
-    for skipped in report.skipped:
-        console.print(f"[yellow]skipped:[/] {skipped.source}: {skipped.error}")
-    if report.skipped:
+    for cause, count in report.by_cause().items():
+        console.print(f"  {count:>7,}  {cause}")
+    for skipped in report.skipped[:5]:
+        console.print(f"[yellow]skipped:[/] {skipped.source}: {skipped.error}", markup=True, highlight=False)
+    if len(report.skipped) > 5:
+        console.print(f"... and {len(report.skipped) - 5:,} more" +
+                      ("" if report_file else " (--report FILE lists them all)"))
+    if report_file is not None:
+        report_file.write_text("".join(s.model_dump_json() + "\n" for s in report.skipped), encoding="utf-8")
+        console.print(f"skipped records written to {report_file}")
+    if report.malformed or not (report.entities or report.relations):
         sys.exit(EXIT_PARTIAL)
 
 

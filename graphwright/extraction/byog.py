@@ -7,25 +7,57 @@ One JSON object per line:
 A record names its support with `chunk_id` (or `chunk_ids`), or `document_id` (the chunks of that document
 that mention the name, both names for a relation), or nothing: then chunks anywhere that mention it. Records
 with no supporting chunk are reported and skipped; the graph only holds what some chunk supports.
+
+Real OpenIE triples paraphrase their object ("became monthly publication in 1963"), so with a document named
+and no chunk of it quoting every name, the record goes to the document's best-supporting chunk: the one that
+names the subject, else the one sharing the most words with the record. Only a record no chunk of its
+document shares a word with is skipped.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from graphwright.models import ChunkExtraction, ExtractedEntity, ExtractedRelation, FileFailure
+from graphwright.text.stopwords import STOPWORDS
 
 _MENTION_SCAN = 50
+_WORD_RE = re.compile(r"\w+")
+
+# Why a record was skipped; MALFORMED and NO_NAME are faults of the input, the others of its support.
+MALFORMED = "invalid record"
+NO_NAME = "record has no name (or source/target)"
+UNKNOWN_DOCUMENT = "its document_id names no ingested document"
+UNKNOWN_CHUNK = "its chunk_id names no ingested chunk"
+NO_SUPPORT = "no chunk mentions its name(s)"
+NO_SUPPORT_IN_DOCUMENT = "no chunk of its document shares a word with it"
+INPUT_FAULTS = (MALFORMED, NO_NAME)
+
+
+class ImportSkip(FileFailure):
+    """A skipped record: where (file:line), why (`cause`, one of the constants above) and the detail."""
+
+    cause: str
 
 
 @dataclass
 class ImportReport:
     entities: int = 0
     relations: int = 0
-    skipped: list[FileFailure] = field(default_factory=list)
+    attached: int = 0  # records of a named document tied to its best-supporting chunk (no chunk quoted them)
+    skipped: list[ImportSkip] = field(default_factory=list)
+
+    def by_cause(self) -> dict[str, int]:
+        return dict(Counter(s.cause for s in self.skipped).most_common())
+
+    @property
+    def malformed(self) -> int:
+        return sum(1 for s in self.skipped if s.cause in INPUT_FAULTS)
 
 
 def _phrase(name: str) -> str:
@@ -48,20 +80,28 @@ class GraphImporter:
         self.chunks = chunks
         self._doc_cache: dict[str, dict[str, str]] = {}
 
-    def _support(self, record: dict[str, Any], names: list[str]) -> dict[str, str]:
-        """chunk id -> text of the chunks that support this record."""
+    def _support(self, record: dict[str, Any], names: list[str], report: ImportReport) -> dict[str, str] | str:
+        """chunk id -> text of the chunks that support this record, or why none does (a skip cause)."""
         ids = record.get("chunk_ids") or ([record["chunk_id"]] if record.get("chunk_id") else [])
         if ids:
-            return self.chunks.chunks_by_id([str(i) for i in ids])
-        if record.get("document_id"):
-            doc = str(record["document_id"])
-            if doc not in self._doc_cache:
-                self._doc_cache[doc] = self.chunks.document_chunks(doc)
-            candidates = self._doc_cache[doc]
-        else:
+            return self.chunks.chunks_by_id([str(i) for i in ids]) or UNKNOWN_CHUNK
+        if not record.get("document_id"):
             candidates = self.chunks.chunks_matching(" AND ".join(_phrase(n) for n in names), _MENTION_SCAN)
-        return {cid: text for cid, text in candidates.items()
-                if all(n.lower() in text.lower() for n in names)}
+            return _quoting(candidates, names) or NO_SUPPORT
+        doc = str(record["document_id"])
+        if doc not in self._doc_cache:
+            self._doc_cache[doc] = self.chunks.document_chunks(doc)
+        candidates = self._doc_cache[doc]
+        if not candidates:
+            return UNKNOWN_DOCUMENT
+        quoting = _quoting(candidates, names)
+        if quoting:
+            return quoting
+        best = _best_chunk(candidates, names)
+        if best is None:
+            return NO_SUPPORT_IN_DOCUMENT
+        report.attached += 1
+        return {best: candidates[best]}
 
     def read(self, path: Path) -> tuple[list[ChunkExtraction], ImportReport]:
         report = ImportReport()
@@ -77,16 +117,17 @@ class GraphImporter:
                 if not isinstance(record, dict):
                     raise ValueError("not a JSON object")
             except ValueError as exc:
-                report.skipped.append(FileFailure(source=where, error=f"invalid record: {exc}"))
+                report.skipped.append(ImportSkip(source=where, cause=MALFORMED, error=f"{MALFORMED}: {exc}"))
                 continue
             is_relation = "source" in record and "target" in record
             names = [str(record["source"]), str(record["target"])] if is_relation else [str(record.get("name", ""))]
             if not all(n.strip() for n in names):
-                report.skipped.append(FileFailure(source=where, error="record has no name (or source/target)"))
+                report.skipped.append(ImportSkip(source=where, cause=NO_NAME, error=NO_NAME))
                 continue
-            support = self._support(record, names)
-            if not support:
-                report.skipped.append(FileFailure(source=where, error=f"no chunk supports {' -> '.join(names)}"))
+            support = self._support(record, names, report)
+            if isinstance(support, str):
+                report.skipped.append(ImportSkip(source=where, cause=support,
+                                                 error=f"{' -> '.join(names)}: {support}"))
                 continue
             texts.update(support)
             for chunk_id in support:
@@ -109,3 +150,23 @@ class GraphImporter:
             extraction.entities = [e for e in extraction.entities
                                    if e.type.upper() != "CONCEPT" or e.name.lower() not in typed]
         return list(per_chunk.values()), report
+
+
+def _quoting(candidates: dict[str, str], names: list[str]) -> dict[str, str]:
+    """The chunks that contain every name verbatim (case aside)."""
+    return {cid: text for cid, text in candidates.items() if all(n.lower() in text.lower() for n in names)}
+
+
+def _best_chunk(candidates: dict[str, str], names: list[str]) -> str | None:
+    """The chunk that names the subject (the first name), else the one sharing the most of the record's
+    words; None when no chunk shares a word. Ties go to the earlier chunk id, so the choice is stable."""
+    subject = names[0].lower()
+    wanted = {w.lower() for n in names for w in _WORD_RE.findall(n) if len(w) > 2 and w.lower() not in STOPWORDS}
+
+    def score(item: tuple[str, str]) -> tuple[bool, int]:
+        text = item[1].lower()
+        return subject in text, len(wanted & set(_WORD_RE.findall(text)))
+
+    best_id, best_text = max(sorted(candidates.items()), key=score)
+    named, shared = score((best_id, best_text))
+    return best_id if named or shared else None

@@ -50,3 +50,47 @@ def test_import_by_chunk_document_and_mention(rag, tmp_path: Path) -> None:
     rag.delete_document("docs/bab.md")
     names = {r["n"] for r in rag.store.read("MATCH (e:Entity) RETURN e.name AS n")}
     assert names == {"Ada Lovelace", "Analytical Engine"}
+
+
+def test_paraphrased_triples_go_to_their_documents_best_chunk_and_skips_are_summarized(rag, cli_env,
+                                                                                        tmp_path: Path) -> None:
+    from tests.integration.helpers import run
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    filler = " ".join(["Its pages carried news, letters and notices from the towns around it."] * 9)
+    (docs / "mag.md").write_text(f"The Gazette was founded in 1901 as a weekly paper. {filler}\n\n"
+                                 f"In 1963 it became a monthly publication edited in Leeds. {filler}", encoding="utf-8")
+    rag.ingest([docs], base=tmp_path, extractor="none")
+    good = [  # real OpenIE objects are paraphrases: no chunk quotes them, but the document is named
+        {"source": "The Gazette", "target": "became monthly publication in 1963", "type": "CHANGED_TO",
+         "document_id": "docs/mag.md"},
+        {"source": "monthly publication", "target": "Leeds editors", "type": "EDITED_BY", "document_id": "docs/mag.md"},
+    ]
+    unsupported = [
+        {"source": "Zorro", "target": "Quux", "type": "KNOWS", "document_id": "docs/mag.md"},  # shares no word
+        {"name": "The Gazette", "document_id": "docs/missing.md"},
+        {"name": "Nobody Mentioned"},
+    ]
+    graph = _jsonl(tmp_path / "graph.jsonl", good + unsupported * 3)
+    report = rag.import_graph(graph)
+    assert (report.relations, report.attached) == (2, 2) and report.malformed == 0
+    assert report.by_cause() == {"no chunk of its document shares a word with it": 3,
+                                 "its document_id names no ingested document": 3,
+                                 "no chunk mentions its name(s)": 3}
+    rows = rag.store.read("MATCH (c:Chunk)-[:MENTIONS]->(e:Entity) WHERE e.name IN ['The Gazette', "
+                          "'monthly publication'] RETURN e.name AS e, c.text AS text ORDER BY e")
+    assert [(r["e"], "founded in 1901" in r["text"], "In 1963" in r["text"]) for r in rows] == [
+        ("The Gazette", True, False), ("monthly publication", False, True)]  # each at the chunk naming it
+    # The CLI: a summary by cause, the first few lines, every skip in --report, exit 0 (some were imported)
+    out = run(["import-graph", str(graph), "--report", str(tmp_path / "skips.jsonl")], cli_env, tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "9 records skipped" in out.stdout and "3  no chunk mentions its name(s)" in out.stdout
+    assert out.stdout.count("skipped:") == 5 and "and 4 more" in out.stdout
+    skips = [json.loads(line) for line in (tmp_path / "skips.jsonl").read_text().splitlines()]
+    assert len(skips) == 9 and {s["cause"] for s in skips} == set(report.by_cause())
+    # malformed input, or nothing importable, is a failure
+    bad = _jsonl(tmp_path / "bad.jsonl", [good[0], "{not json"])
+    assert run(["import-graph", str(bad)], cli_env, tmp_path).returncode == 1
+    nothing = _jsonl(tmp_path / "nothing.jsonl", unsupported)
+    assert run(["import-graph", str(nothing)], cli_env, tmp_path).returncode == 1
