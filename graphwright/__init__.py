@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
-__all__ = ["GraphRAG", "SearchResult", "Settings", "__version__"]
+__all__ = ["GraphRAG", "GraphwrightError", "SearchResult", "Settings", "__version__"]
 
 if TYPE_CHECKING:
     from graphwright.api import GraphRAG
     from graphwright.config import Settings
+    from graphwright.errors import GraphwrightError
     from graphwright.models import SearchResult
 
 
@@ -23,6 +24,10 @@ def __getattr__(name: str) -> Any:
         from graphwright.config import Settings
 
         return Settings
+    if name == "GraphwrightError":
+        from graphwright.errors import GraphwrightError
+
+        return GraphwrightError
     if name == "SearchResult":
         from graphwright.models import SearchResult
 
