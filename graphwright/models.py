@@ -26,7 +26,14 @@ class Chunk(BaseModel):
     index: int
     text: str
     n_tokens: int
+    # What the chunk is part of (its document's title): embedded and full-text indexed with the text, so a
+    # passage that never repeats its subject's name is still found by it; never shown as the chunk's text.
+    context: str = ""
     embedding: list[float] | None = None
+
+    @property
+    def embedding_text(self) -> str:
+        return f"{self.context}\n{self.text}" if self.context else self.text
 
 
 class FileFailure(BaseModel):

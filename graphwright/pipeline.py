@@ -32,6 +32,8 @@ class ProgressCallback(Protocol):
     def __call__(self, stage: str, done: int, total: int, detail: str = "") -> None: ...
 
 log = logging.getLogger(__name__)
+# How a chunk's context enters what is embedded and indexed; part of the content hash, so a change re-indexes.
+CHUNK_CONTEXT = "title-v1"
 
 
 def chunk_id(document_id: str, index: int, text: str) -> str:
@@ -43,7 +45,7 @@ def chunk_id(document_id: str, index: int, text: str) -> str:
 def make_chunks(document: Document, size: int, overlap: int) -> list[Chunk]:
     return [
         Chunk(id=chunk_id(document.id, i, piece.text), document_id=document.id, index=i, text=piece.text,
-              n_tokens=piece.n_tokens)
+              n_tokens=piece.n_tokens, context=document.title)
         for i, piece in enumerate(chunk_text(document.text, size, overlap))
     ]
 
@@ -144,7 +146,8 @@ class IngestPipeline:
     def _ingest_wave(self, documents: list[Document], report: IngestReport, run: _Run) -> None:
         # The stored hash covers content *and* how it was indexed, so changing chunking or the
         # embedding model re-indexes on the next ingest instead of leaving stale chunks behind.
-        signature = f"{self.settings.chunk_size}|{self.settings.chunk_overlap}|{self.embedder.name}|{report.extractor}"
+        signature = (f"{self.settings.chunk_size}|{self.settings.chunk_overlap}|{self.embedder.name}|{report.extractor}"
+                     f"|{CHUNK_CONTEXT}")
         for doc in documents:
             doc.content_hash = hashlib.sha256(f"{doc.content_hash}|{signature}".encode()).hexdigest()
         existing: dict[str, str] = {}
@@ -178,7 +181,7 @@ class IngestPipeline:
     def _embed_and_extract(self, items: list[tuple[Document, list[Chunk]]], report: IngestReport,
                            run: _Run) -> list[ChunkExtraction]:
         chunks = [c for _, cs in items for c in cs]
-        for chunk, vector in zip(chunks, self.embedder.embed([c.text for c in chunks])):
+        for chunk, vector in zip(chunks, self.embedder.embed([c.embedding_text for c in chunks])):
             chunk.embedding = vector
         run.embedded += len(chunks)
         run.notify("embed", run.embedded, run.chunks)

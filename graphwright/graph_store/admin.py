@@ -21,6 +21,12 @@ class StoreAdmin:
         """Create what is missing; raise SchemaMismatchError on an incompatible existing index."""
         meta_rows = self.connection.read(q.GET_META)
         check_compatible(self.vector_index_dimensions(), meta_rows[0] if meta_rows else None, plan)
+        # A fulltext index whose properties changed between versions is rebuilt (Neo4j repopulates it from
+        # the nodes); `IF NOT EXISTS` alone would keep the old definition.
+        for row in self.indexes():
+            wanted = q.FULLTEXT_PROPERTIES.get(row["name"])
+            if row["type"] == "FULLTEXT" and wanted and list(row["properties"] or []) != wanted[1]:
+                self.connection.write(q.DROP_INDEX, name=row["name"])
         statements = plan.statements()
         for statement in statements:
             self.connection.write(statement)

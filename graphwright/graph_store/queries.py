@@ -44,15 +44,18 @@ def vector_index(name: str, dimension: int) -> str:
     )
 
 
+# The properties each fulltext index covers: a chunk's text and its context (its document's title).
+FULLTEXT_PROPERTIES = {CHUNK_FULLTEXT_INDEX: ("Chunk", ["text", "context"]),
+                       ENTITY_FULLTEXT_INDEX: ("Entity", ["name", "description"])}
+
+
 def fulltext_indexes(analyzer: str) -> list[str]:
     if analyzer not in _ANALYZERS:
         raise ValueError(f"unknown fulltext analyzer {analyzer!r}; choose one of {sorted(_ANALYZERS)}")
     options = f"OPTIONS {{indexConfig: {{`fulltext.analyzer`: '{analyzer}'}}}}"
-    return [
-        f"CREATE FULLTEXT INDEX {CHUNK_FULLTEXT_INDEX} IF NOT EXISTS FOR (n:Chunk) ON EACH [n.text] {options}",
-        f"CREATE FULLTEXT INDEX {ENTITY_FULLTEXT_INDEX} IF NOT EXISTS FOR (n:Entity) "
-        f"ON EACH [n.name, n.description] {options}",
-    ]
+    return [f"CREATE FULLTEXT INDEX {name} IF NOT EXISTS FOR (n:{label}) "
+            f"ON EACH [{', '.join(f'n.{p}' for p in properties)}] {options}"
+            for name, (label, properties) in FULLTEXT_PROPERTIES.items()]
 
 
 SHOW_VECTOR_INDEXES = """
@@ -93,7 +96,8 @@ WRITE_CHUNKS = """
 MATCH (d:Document {id: $document_id})
 UNWIND $rows AS row
 MERGE (c:Chunk {id: row.id})
-SET c.document_id = $document_id, c.index = row.index, c.text = row.text, c.n_tokens = row.n_tokens
+SET c.document_id = $document_id, c.index = row.index, c.text = row.text, c.context = row.context,
+    c.n_tokens = row.n_tokens
 MERGE (c)-[:PART_OF]->(d)
 WITH c, row
 CALL db.create.setNodeVectorProperty(c, 'embedding', row.embedding)
@@ -104,7 +108,7 @@ CLEAR_STAGED = "MATCH (c:StagedChunk {document_id: $id}) DETACH DELETE c"
 STAGE_CHUNKS = """
 UNWIND $rows AS row
 CREATE (c:StagedChunk {id: row.id, stage: $stage, document_id: $document_id, index: row.index, text: row.text,
-                       n_tokens: row.n_tokens})
+                       context: row.context, n_tokens: row.n_tokens})
 WITH c, row
 CALL db.create.setNodeVectorProperty(c, 'embedding', row.embedding)
 """

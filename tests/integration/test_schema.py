@@ -75,3 +75,20 @@ def test_reset_then_init_accepts_a_new_dimension(rag, settings) -> None:
     finally:
         other.store.admin.reset()
         other.close()
+
+
+def test_a_fulltext_index_of_an_older_version_is_rebuilt_over_text_and_context(rag, tmp_path) -> None:
+    rag.store.connection.write("DROP INDEX chunk_text")
+    rag.store.connection.write("CREATE FULLTEXT INDEX chunk_text FOR (n:Chunk) ON EACH [n.text]")  # before context
+    rag.init()
+    chunk_text = {r["name"]: list(r["properties"]) for r in rag.store.admin.indexes()}["chunk_text"]
+    assert chunk_text == ["text", "context"]
+    # the document's title is searched and embedded with each chunk, but never shown as its text
+    (tmp_path / "zephyrine-quartz.md").write_text("# Zephyrine Quartz\n\nA pale mineral.\n\n"
+                                                 + "It glows faintly under ultraviolet light. " * 30, encoding="utf-8")
+    rag.ingest([tmp_path / "zephyrine-quartz.md"], base=tmp_path, extractor="none")
+    chunks = rag.search("Zephyrine", mode="hybrid", k=10).chunks
+    late = [c for c in chunks if "Zephyrine" not in c.text]
+    assert late and all(c.scores.get("fulltext") for c in late)  # found by the title alone
+    stored = rag.store.read("MATCH (c:Chunk) RETURN DISTINCT c.context AS context")
+    assert stored == [{"context": "Zephyrine Quartz"}]
