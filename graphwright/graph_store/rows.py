@@ -195,10 +195,10 @@ class EntitySourceRow(TypedDict):
 class IndexRow(TypedDict):
     name: str
     type: str
-    labelsOrTypes: list[str] | None  # noqa: N815 - Neo4j's column name
+    labelsOrTypes: list[str] | None  # Neo4j's column names
     properties: list[str] | None
     state: str
-    populationPercent: float  # noqa: N815 - Neo4j's column name
+    populationPercent: float
 
 
 class IntegrityProblem(TypedDict):

@@ -81,7 +81,7 @@ def test_a_fulltext_index_of_an_older_version_is_rebuilt_over_text_and_context(r
     rag.store.connection.write("DROP INDEX chunk_text")
     rag.store.connection.write("CREATE FULLTEXT INDEX chunk_text FOR (n:Chunk) ON EACH [n.text]")  # before context
     rag.init()
-    chunk_text = {r["name"]: list(r["properties"]) for r in rag.store.admin.indexes()}["chunk_text"]
+    chunk_text = {r["name"]: list(r["properties"] or []) for r in rag.store.admin.indexes()}["chunk_text"]
     assert chunk_text == ["text", "context"]
     # the document's title is searched and embedded with each chunk, but never shown as its text
     (tmp_path / "zephyrine-quartz.md").write_text("# Zephyrine Quartz\n\nA pale mineral.\n\n"
