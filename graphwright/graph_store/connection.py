@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import neo4j
@@ -54,58 +55,53 @@ class Neo4jConnection:
         return self._run(cypher, params, RoutingControl.WRITE)
 
     def _run(self, query: str, params: dict[str, Any], routing: RoutingControl) -> list[Row]:
-        try:
-            records, _, _ = self.driver.execute_query(query, params, database_=self.database, routing_=routing)
-        except (ServiceUnavailable, SessionExpired) as exc:
-            raise GraphStoreError(f"Neo4j at {self.uri} became unreachable: {exc}") from exc
-        except AuthError as exc:
-            raise GraphStoreError(f"Neo4j at {self.uri} refused the credentials") from exc
-        except Neo4jError as exc:
-            error = QueryRejectedError if routing == RoutingControl.READ else WriteRejectedError
-            raise error(f"Neo4j refused the {'query' if routing == RoutingControl.READ else 'write'}: "
-                        f"{exc.message or exc}") from exc
+        refused = QueryRejectedError if routing == RoutingControl.READ else WriteRejectedError
+        with self._translated(refused):
+            try:
+                records, _, _ = self.driver.execute_query(query, params, database_=self.database, routing_=routing)
+            except AuthError as exc:
+                raise GraphStoreError(f"Neo4j at {self.uri} refused the credentials") from exc
         return [record.data() for record in records]
 
     def execute_write(self, work: Callable[[neo4j.ManagedTransaction], T]) -> T:
         """`work` in one managed write transaction: all of it commits, or none."""
-        try:
-            with self.driver.session(database=self.database) as session:
-                return session.execute_write(work)
-        except (ServiceUnavailable, SessionExpired) as exc:
-            raise GraphStoreError(f"Neo4j at {self.uri} became unreachable: {exc}") from exc
-        except Neo4jError as exc:
-            log.warning("write rolled back: %s", exc.message or exc)
-            raise WriteRejectedError(f"Neo4j refused the write: {exc.message or exc}") from exc
+        with self._translated(WriteRejectedError), self.driver.session(database=self.database) as session:
+            return session.execute_write(work)
 
     def execute_read(self, work: Callable[[neo4j.ManagedTransaction], T], timeout: float | None = None) -> T:
         """`work` in one READ transaction (the server refuses writes there), with an optional timeout."""
         unit = neo4j.unit_of_work(timeout=timeout)(work) if timeout is not None else work
-        try:
-            with self.driver.session(database=self.database, default_access_mode=neo4j.READ_ACCESS) as session:
-                return session.execute_read(unit)
-        except (ServiceUnavailable, SessionExpired) as exc:
-            raise GraphStoreError(f"Neo4j at {self.uri} became unreachable: {exc}") from exc
-        except Neo4jError as exc:
-            raise QueryRejectedError(f"Neo4j refused the query: {exc.message or exc}") from exc
+        with self._translated(QueryRejectedError), self._read_session() as session:
+            return session.execute_read(unit)
 
     def stream(self, cypher: str, /, **params: Any) -> Iterator[neo4j.Record]:
         """Records of a large read one at a time, without holding them all."""
-        try:
-            with self.driver.session(database=self.database, default_access_mode=neo4j.READ_ACCESS) as session:
-                yield from session.run(cypher, params)
-        except (ServiceUnavailable, SessionExpired) as exc:
-            raise GraphStoreError(f"Neo4j at {self.uri} became unreachable: {exc}") from exc
+        with self._translated(None), self._read_session() as session:
+            yield from session.run(cypher, params)
 
     def query_type(self, query: str) -> str:
         """Neo4j's own classification of `EXPLAIN query` ("r", "rw", "w" or "s"), run in a READ session."""
+        with self._translated(QueryRejectedError), self._read_session() as session:
+            return session.run(query).consume().query_type or "?"
+
+    def _read_session(self) -> neo4j.Session:
+        return self.driver.session(database=self.database, default_access_mode=neo4j.READ_ACCESS)
+
+    @contextmanager
+    def _translated(self, refused: type[QueryRejectedError] | type[WriteRejectedError] | None) -> Iterator[None]:
+        """Neo4j's failures as ours: the database gone is a GraphStoreError; one statement Neo4j refused is
+        `refused` (None: left as Neo4j raised it)."""
         try:
-            with self.driver.session(database=self.database, default_access_mode=neo4j.READ_ACCESS) as session:
-                return session.run(query).consume().query_type or "?"
+            yield
         except (ServiceUnavailable, SessionExpired) as exc:
             raise GraphStoreError(f"Neo4j at {self.uri} became unreachable: {exc}") from exc
         except Neo4jError as exc:
-            raise QueryRejectedError(f"Neo4j refused the query: {exc.message or exc}") from exc
-
+            if refused is None:
+                raise
+            if refused is WriteRejectedError:
+                log.warning("write rolled back: %s", exc.message or exc)
+            what = "query" if refused is QueryRejectedError else "write"
+            raise refused(f"Neo4j refused the {what}: {exc.message or exc}") from exc
 
 def run_batches(tx: neo4j.ManagedTransaction, query: str, key: str, items: list[Any], batch_size: int,
                 **params: Any) -> list[neo4j.Record]:

@@ -73,9 +73,7 @@ class SearchEngine:
         """The mode, or InvalidRequestError naming the parameter that is wrong."""
         if not question.strip():
             raise InvalidRequestError("the question is empty (`question`)")
-        if mode not in MODE_NAMES:
-            raise InvalidRequestError(f"unknown mode {mode!r} (`mode`); available: {', '.join(MODE_NAMES)}")
-        chosen = get_mode(mode)
+        chosen = get_mode(mode)  # InvalidRequestError naming `mode` when none is registered by that name
         if filters and not chosen.filterable:
             raise InvalidRequestError(f"metadata filters (`where`) apply to the "
                                       f"{_names(modes_where('filterable'))} modes only")
