@@ -693,7 +693,7 @@ def eval_command(dataset: Path, modes: str, ks: list[int], peers: bool, load_cor
     with _graph() as rag:
         notes = []
         if load_corpus:
-            notes += ingest_corpus(rag, data, extractor, any(m in modes_where("uses_graph") for m in chosen))
+            notes += ingest_corpus(rag, data, extractor, bool(set(chosen) & set(modes_where("uses_graph"))))
         with _progress(not quiet) as progress:
             report = evaluate(rag, data, chosen, ks, peers=peers, generate=not no_llm, progress=progress)
         report.notes = notes + report.notes

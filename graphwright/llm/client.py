@@ -59,8 +59,8 @@ class LLMClient:
              use_cache: bool = True) -> ChatResult:
         temp = self.settings.llm_temperature if temperature is None else temperature
         cache = self.cache if use_cache else None
-        key = ResponseCache.key(self.settings.llm_model, messages, temp) if cache is not None else None
-        if cache is not None and key is not None:
+        key = ResponseCache.key(self.settings.llm_model, messages, temp)
+        if cache is not None:
             cached = cache.get(key)
             if cached is not None:
                 cached.cached = True
@@ -75,10 +75,9 @@ class LLMClient:
         text = _THINK_RE.sub("", response.choices[0].message.content).strip()
         if not text:
             raise LLMEmptyAnswerError("LLM returned an empty answer")
-        usage = response.usage
-        result = ChatResult(text=text, prompt_tokens=(usage.prompt_tokens or 0) if usage else 0,
-                            completion_tokens=(usage.completion_tokens or 0) if usage else 0)
-        if cache is not None and key is not None:
+        usage = _usage(response)
+        result = ChatResult(text=text, prompt_tokens=usage.prompt_tokens, completion_tokens=usage.completion_tokens)
+        if cache is not None:
             cache.put(key, result)
         return result
 
@@ -117,7 +116,10 @@ class LLMClient:
             kept["tool_calls"] = [{"id": c.id, "type": "function",
                                    "function": {"name": c.function.name, "arguments": c.function.arguments}}
                                   for c in message.tool_calls]
-        usage = response.usage
-        return ToolTurn(content=content, tool_calls=calls, message=kept,
-                        usage=Usage(1, (usage.prompt_tokens or 0) if usage else 0,
-                                    (usage.completion_tokens or 0) if usage else 0))
+        return ToolTurn(content=content, tool_calls=calls, message=kept, usage=_usage(response))
+
+
+def _usage(response: Any) -> Usage:  # openai's ChatCompletion
+    """One call's tokens, as the endpoint reported them (zero when it did not)."""
+    usage = response.usage
+    return Usage(1, (usage.prompt_tokens or 0) if usage else 0, (usage.completion_tokens or 0) if usage else 0)

@@ -12,7 +12,7 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -32,6 +32,7 @@ from graphwright.search.registry import MODE_NAMES, mode_class
 from graphwright.search.results import evidence_chunks
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 _TEXT_CHARS = 600
 
@@ -107,15 +108,12 @@ class Agent:
         return lambda args: self._search(mode, args.search_query(self.ctx.settings.top_k))
 
     def _remember(self, evidence: Retrieval) -> None:
-        known = {c.chunk_id for c in self.seen.chunks}
-        self.seen.chunks += [c for c in evidence.chunks if c.chunk_id not in known]
-        have_entities = {x.id for x in self.seen.entities}
-        self.seen.entities += [x for x in evidence.entities if x.id not in have_entities]
-        have_relations = {x.id for x in self.seen.relations}
-        self.seen.relations += [x for x in evidence.relations if x.id not in have_relations]
-        have_communities = {x.id for x in self.seen.communities}
-        self.seen.communities += [x for x in evidence.communities if x.id not in have_communities]
-        self.seen.graph_paths += [p for p in evidence.graph_paths if p not in self.seen.graph_paths]
+        seen = self.seen
+        seen.chunks += _unseen(seen.chunks, evidence.chunks, lambda c: c.chunk_id)
+        seen.entities += _unseen(seen.entities, evidence.entities, lambda e: e.id)
+        seen.relations += _unseen(seen.relations, evidence.relations, lambda r: r.id)
+        seen.communities += _unseen(seen.communities, evidence.communities, lambda c: c.id)
+        seen.graph_paths += _unseen(seen.graph_paths, evidence.graph_paths, str)
 
     def _search(self, mode: str, query: SearchQuery) -> dict[str, Any]:
         result = self.ctx.run(mode, query, generate=False)
@@ -218,6 +216,12 @@ class Agent:
         notes.append(f"stopped at the limit of {self.max_steps} tool rounds")
         messages.append({"role": "user", "content": render("agent_limit")})
         return self.llm.chat(messages, use_cache=False).text, trace, notes
+
+
+def _unseen(have: list[T], more: list[T], key: Callable[[T], str]) -> list[T]:
+    """The items of `more` whose key none of `have` has."""
+    known = {key(x) for x in have}
+    return [x for x in more if key(x) not in known]
 
 
 def _argument_problem(exc: ValidationError) -> str:
