@@ -115,6 +115,7 @@ class GraphRAG:
             entity.embedding = vector
         if entities:
             self.store.writes.write_graph(entities, relations, self.settings.write_batch_size)
+            self.store.writes.link_similar(self.settings.write_batch_size)
         report.entities, report.relations = len(entities), len(relations)
         return report
 

@@ -68,14 +68,20 @@ class Settings(BaseSettings):
 
     # Search
     top_k: int = Field(5, ge=1)
-    rrf_k: int = Field(60, ge=1)
+    hybrid_vector_weight: float = Field(0.8, ge=0.0, le=1.0,
+                                        description="dense share of hybrid fusion; BM25 gets the rest")
     # Graph search (local, global, path)
     context_tokens: int = Field(3000, ge=200, description="token budget of the context an answer is built from")
     local_shares: str = Field("entities=0.15,relations=0.2,text_units=0.5,communities=0.15",
                               description="shares of context_tokens per local-search section")
     local_entities: int = Field(5, ge=1, description="entities linked to the question")
-    local_hops: int = Field(2, ge=0, le=2, description="hops expanded from the linked entities")
-    local_neighbours: int = Field(15, ge=0, description="neighbours kept per hop")
+    local_neighbours: int = Field(15, ge=0, description="entities the walk reaches that join the context")
+    # Personalized PageRank of local search (search/ppr.py), chosen on both shared eval sets together.
+    ppr_damping: float = Field(0.7, ge=0.0, lt=1.0, description="chance the walk follows an edge, not restart")
+    ppr_passage_weight: float = Field(0.3, ge=0.0, description="passage seeds' mass relative to entity seeds'")
+    ppr_passage_temperature: float = Field(0.05, gt=0.0, description="softmax temperature of passage seeds")
+    ppr_seed_passages: int = Field(20, ge=1, description="closest passages seeding the walk")
+    ppr_chunks_per_entity: int = Field(10, ge=1, description="an entity's passages in the walked neighbourhood")
     global_level: int | None = Field(None, description="community level for global search; unset = by relevance")
     global_reports: int = Field(8, ge=1, description="community reports in an offline global answer")
     global_batch_tokens: int = Field(2500, ge=200, description="report tokens per map call of global search")

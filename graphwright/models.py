@@ -18,6 +18,9 @@ class Document(BaseModel):
     text: str
     metadata: dict[str, Any] = Field(default_factory=dict)
     content_hash: str = ""
+    # What the document says it is about: a title it states (a record's `title`, a markdown heading), not
+    # one made up from its file name. Every chunk of the document mentions it as an entity.
+    subject: str = ""
 
 
 class Chunk(BaseModel):
@@ -71,7 +74,7 @@ class RetrievedChunk(BaseModel):
     rank: int
     title: str | None = None
     source: str | None = None
-    scores: dict[str, float] = Field(default_factory=dict)  # per retriever: vector, fulltext, rrf, rerank
+    scores: dict[str, float] = Field(default_factory=dict)  # per retriever: vector, fulltext, fused, ppr, rerank
 
 
 class Citation(BaseModel):

@@ -21,6 +21,7 @@ from graphwright.extraction.base import Extractor
 from graphwright.extraction.chunking import chunk_text
 from graphwright.extraction.loaders import iter_files, iter_loaded
 from graphwright.extraction.resolution import EntityIndex, Resolver
+from graphwright.extraction.subject import add_subject
 from graphwright.graph_store import Neo4jStore
 from graphwright.models import Chunk, ChunkExtraction, Document, Entity, FileFailure, IngestReport, Relation
 
@@ -32,8 +33,10 @@ class ProgressCallback(Protocol):
     def __call__(self, stage: str, done: int, total: int, detail: str = "") -> None: ...
 
 log = logging.getLogger(__name__)
-# How a chunk's context enters what is embedded and indexed; part of the content hash, so a change re-indexes.
+# How a chunk's context enters what is embedded and indexed, and how a document's subject joins its chunks'
+# entities; part of the content hash, so a change re-indexes.
 CHUNK_CONTEXT = "title-v1"
+SUBJECT_RULE = "subject-v1"
 
 
 def chunk_id(document_id: str, index: int, text: str) -> str:
@@ -138,6 +141,10 @@ class IngestPipeline:
                 wave, wave_chars = [], 0
         if wave:
             self._ingest_wave(wave, report, run)
+        if report.entities_written:
+            run.notify("synonyms", 0, 1)
+            self.store.writes.link_similar(self.settings.write_batch_size)
+            run.notify("synonyms", 1, 1)
         if self.extractor is not None:
             report.llm_usage = self.extractor.usage()
         report.seconds = time.perf_counter() - started
@@ -147,7 +154,7 @@ class IngestPipeline:
         # The stored hash covers content *and* how it was indexed, so changing chunking or the
         # embedding model re-indexes on the next ingest instead of leaving stale chunks behind.
         signature = (f"{self.settings.chunk_size}|{self.settings.chunk_overlap}|{self.embedder.name}|{report.extractor}"
-                     f"|{CHUNK_CONTEXT}")
+                     f"|{CHUNK_CONTEXT}|{SUBJECT_RULE}")
         for doc in documents:
             doc.content_hash = hashlib.sha256(f"{doc.content_hash}|{signature}".encode()).hexdigest()
         existing: dict[str, str] = {}
@@ -193,6 +200,9 @@ class IngestPipeline:
             lambda n: run.notify("extract", base + n, run.chunks, self._usage_line()))
         run.extracted += len(chunks)
         run.notify("extract", run.extracted, run.chunks, self._usage_line())
+        subjects = {c.id: doc.subject for doc, cs in items for c in cs}
+        for extraction in extractions:
+            add_subject(extraction, subjects.get(extraction.chunk_id, ""))
         self._record_failures(items, extractions, report)
         return extractions
 

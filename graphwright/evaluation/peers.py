@@ -1,6 +1,7 @@
 """Peers that `graphwright eval --peers` runs beside our modes, on the same chunks and the same questions:
 plain-Python BM25 (rank_bm25) and exact dense retrieval (numpy) over the chunks read out of Neo4j, and
-neo4j-graphrag's VectorRetriever and HybridRetriever on our Neo4j indexes, called with their defaults."""
+neo4j-graphrag's VectorRetriever and HybridRetriever on our Neo4j indexes, called with their defaults. Also
+`hybrid`'s lexical part alone (our fulltext index and query), so a run shows hybrid beside both its parts."""
 
 from __future__ import annotations
 
@@ -109,6 +110,16 @@ class Neo4jGraphRAGPeers:
         return self._chunks(found.records, "neo4j-graphrag hybrid")
 
 
+def fulltext_part(store: Neo4jStore) -> Peer:
+    """The chunk fulltext index queried as `hybrid` queries it (its vector part is the `vector` mode)."""
+    def search(question: str, embedding: list[float], k: int) -> list[RetrievedChunk]:
+        lucene = to_lucene(question)
+        rows = store.retrieval.fulltext_search(lucene, k) if lucene else []
+        return [_chunk(row, float(row["score"]), rank, "fulltext") for rank, row in enumerate(rows, start=1)]
+
+    return search
+
+
 def make_peers(store: Neo4jStore) -> tuple[dict[str, Peer], list[str], Callable[[], list[str]]]:
     """Every peer that can run here, a note for each that cannot, and a callable with the notes the run
     itself produced (questions neo4j-graphrag's Lucene parser refused)."""
@@ -116,6 +127,7 @@ def make_peers(store: Neo4jStore) -> tuple[dict[str, Peer], list[str], Callable[
     peers: dict[str, Peer] = {}
     notes: list[str] = []
     graphrag: Neo4jGraphRAGPeers | None = None
+    peers["part: fulltext (hybrid's lexical side)"] = fulltext_part(store)
     try:
         corpus = CorpusPeers(rows)
         peers["peer: bm25 (rank_bm25)"] = corpus.bm25

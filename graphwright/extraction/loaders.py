@@ -126,7 +126,7 @@ def record_to_document(record: Any, source: str, fallback_id: str, text_field: s
     extra = {k: v for k, v in record.items() if k not in {key, "id", "title"}}
     meta = {**_split_metadata(extra), **metadata}
     return Document(id=doc_id, source=source, title=title, text=text, metadata=meta,
-                    content_hash=content_hash(text, meta))
+                    content_hash=content_hash(text, meta), subject=str(record.get("title") or ""))
 
 
 def load_file(path: Path, base: Path, metadata: dict[str, Any], text_field: str | None = None,
@@ -152,10 +152,11 @@ def load_file(path: Path, base: Path, metadata: dict[str, Any], text_field: str 
         else:
             if not text.strip():
                 raise LoadError("file is empty")
-            title = (_markdown_title(text) if suffix in {".md", ".markdown"} else None) or path.stem
+            heading = _markdown_title(text) if suffix in {".md", ".markdown"} else None
             meta = dict(metadata)
-            result.documents.append(Document(id=doc_id, source=source, title=title, text=text, metadata=meta,
-                                             content_hash=content_hash(text, meta)))
+            result.documents.append(Document(id=doc_id, source=source, title=heading or path.stem, text=text,
+                                             metadata=meta, content_hash=content_hash(text, meta),
+                                             subject=heading or ""))
     except (LoadError, OSError) as exc:
         log.info("skipped %s: %s", source, exc)
         result.failures.append(FileFailure(source=source, error=str(exc)))

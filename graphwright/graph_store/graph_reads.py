@@ -11,11 +11,14 @@ from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
 from graphwright.graph_store.rows import (
     CatalogEntityRow,
+    ChunkEntitiesRow,
     CommonNeighbourRow,
+    EntityChunksRow,
+    EntityLinksRow,
     EntityProfileRow,
+    EntityRow,
     EntitySourceRow,
     KeyedEntityRow,
-    NeighbourRow,
     PathRow,
     RelationRow,
     ScoredEntityRow,
@@ -39,14 +42,25 @@ class GraphReads:
         return cast(list[ScoredEntityRow], self.connection.read(
             q.ENTITY_VECTOR_SEARCH, embedding=embedding, k=k, candidates=max(k * 10, 100)))
 
+    def entities_with_ids(self, ids: list[str]) -> list[EntityRow]:
+        """Entity rows in the order of `ids`; unknown ids are skipped."""
+        rows = {r["id"]: cast(EntityRow, r) for r in self.connection.read(q.ENTITIES_BY_ID, ids=ids)}
+        return [rows[i] for i in ids if i in rows]
+
     def entity_catalog(self) -> list[CatalogEntityRow]:
         return cast(list[CatalogEntityRow], self.connection.read(q.ENTITY_CATALOG))
 
     # --- neighbourhoods, relations, paths --------------------------------------------------------------
-    def entity_neighbours(self, seeds: list[dict[str, Any]], exclude: list[str], limit: int) -> list[NeighbourRow]:
-        """`seeds` are {id, score}; neighbours come ranked by seeds touched, weighted edges, degree."""
-        return cast(list[NeighbourRow], self.connection.read(q.ENTITY_NEIGHBOURS, seeds=seeds, exclude=exclude,
-                                                             limit=limit))
+    def chunk_entities(self, chunk_ids: list[str]) -> list[ChunkEntitiesRow]:
+        return cast(list[ChunkEntitiesRow], self.connection.read(q.CHUNK_ENTITIES, ids=chunk_ids))
+
+    def entity_top_chunks(self, entity_ids: list[str], embedding: list[float],
+                          per_entity: int) -> list[EntityChunksRow]:
+        return cast(list[EntityChunksRow], self.connection.read(q.ENTITY_TOP_CHUNKS, ids=entity_ids,
+                                                                embedding=embedding, per_entity=per_entity))
+
+    def entity_links(self, entity_ids: list[str]) -> list[EntityLinksRow]:
+        return cast(list[EntityLinksRow], self.connection.read(q.ENTITY_LINKS, ids=entity_ids))
 
     def relations_among(self, ids: list[str], seeds: list[str], limit: int) -> list[RelationRow]:
         return cast(list[RelationRow], self.connection.read(q.RELATIONS_AMONG, ids=ids, seeds=seeds, limit=limit))

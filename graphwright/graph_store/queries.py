@@ -157,6 +157,11 @@ RETURN documents, chunks, next_links, part_of_links, entities, relations, mentio
 # Provenance lives on the edges: MENTIONS from each chunk, and on every extracted relation the parallel
 # lists chunk_ids / chunk_weights / evidence (weight = their sum). Removing a chunk prunes exactly its share.
 _ENTITY_FIELDS = "e.id AS id, e.name AS name, e.type AS type, coalesce(e.description, '') AS description"
+ENTITIES_BY_ID = f"""
+UNWIND $ids AS eid
+MATCH (e:Entity {{id: eid}})
+RETURN {_ENTITY_FIELDS}
+"""
 ENTITY_VECTOR_SEARCH = f"""
 CALL db.index.vector.queryNodes('{ENTITY_VECTOR_INDEX}', $candidates, $embedding) YIELD node AS e, score
 RETURN {_ENTITY_FIELDS}, score
@@ -252,6 +257,23 @@ WITH r, row, [i IN keep | r.chunk_ids[i]] + row.chunk_ids AS ids,
 SET r.chunk_ids = ids, r.chunk_weights = ws, r.evidence = ev, r.weight = reduce(w = 0.0, x IN ws | w + x),
     r.description = CASE WHEN r.description CONTAINS row.description THEN r.description
                          ELSE left(trim(r.description + ' ' + row.description), $max_description) END
+"""
+# Synonym candidates: each new entity keeps the ids of its nearest entities by name embedding (at most $cap,
+# index score at least $min_score). A property, not relationships, so communities, paths and relation counts
+# never see them; only the walk of local search reads them, and it skips ids no longer in the graph.
+MISSING_SIMILAR = "MATCH (e:Entity) WHERE e.similar IS NULL AND e.embedding IS NOT NULL RETURN e.id AS id LIMIT $limit"
+LINK_SIMILAR = f"""
+UNWIND $ids AS eid
+MATCH (e:Entity {{id: eid}})
+WHERE e.embedding IS NOT NULL
+CALL {{
+  WITH e
+  CALL db.index.vector.queryNodes('{ENTITY_VECTOR_INDEX}', $candidates, e.embedding) YIELD node, score
+  WITH e, node, score
+  WHERE node <> e AND score >= $min_score
+  RETURN collect(node.id)[..$cap] AS near
+}}
+SET e.similar = near
 """
 UPDATE_DEGREES = """
 UNWIND $ids AS eid
@@ -412,15 +434,6 @@ RETURN {_ENTITY_FIELDS}, score
 """
 # Neighbours of the seeds ranked by how many seeds they touch, then the summed weight of those edges, then
 # degree: an entity tied to two linked entities says more about the question than a hub tied to one.
-ENTITY_NEIGHBOURS = f"""
-UNWIND $seeds AS seed
-MATCH (s:Entity {{id: seed.id}})-[r]-(e:Entity)
-WHERE NOT e.id IN $exclude
-WITH e, count(DISTINCT s) AS seeds, sum(coalesce(r.weight, 1.0) * seed.score) AS weight
-RETURN {_ENTITY_FIELDS}, seeds, weight, coalesce(e.degree, 0) AS degree
-ORDER BY seeds DESC, weight DESC, degree DESC, e.name
-LIMIT $limit
-"""
 _RELATION_FIELDS = """a.id AS source_id, a.name AS source, type(r) AS type, b.id AS target_id, b.name AS target,
        coalesce(r.description, '') AS description, coalesce(r.weight, 1.0) AS weight,
        coalesce(r.chunk_ids, []) AS chunk_ids, coalesce(r.evidence, []) AS evidence"""
@@ -436,31 +449,30 @@ LIMIT $limit
 # inverse document frequency (an entity in every chunk says nothing), with the chunk's similarity to the
 # question computed from the stored embedding.
 CHUNK_COUNT = "MATCH (c:Chunk) RETURN count(c) AS n"
-CHUNKS_MENTIONING = """
-UNWIND $entities AS ent
-MATCH (e:Entity {id: ent.id})
-WITH e, ent, COUNT { (:Chunk)-[:MENTIONS]->(e) } AS df
-MATCH (c:Chunk)-[:MENTIONS]->(e)
-WITH c, sum(ent.score * log(toFloat($n) / df)) AS link_score, count(*) AS linked
-ORDER BY link_score DESC
-LIMIT $candidates
-MATCH (c)-[:PART_OF]->(d:Document)
-RETURN c.id AS chunk_id, c.document_id AS document_id, c.text AS text, d.title AS title, d.source AS source,
-       link_score, linked, vector.similarity.cosine(c.embedding, $embedding) AS similarity
-"""
-# The second hop of a multi-hop question: chunks sharing rare entities with the best chunks found so far.
-BRIDGE_CHUNKS = """
-UNWIND $chunk_ids AS cid
+# The neighbourhood that Personalized PageRank runs on (search/ppr.py), fetched in three bounded reads.
+# Entities that chunks mention:
+CHUNK_ENTITIES = """
+UNWIND $ids AS cid
 MATCH (:Chunk {id: cid})-[:MENTIONS]->(e:Entity)
-WITH DISTINCT e, COUNT { (:Chunk)-[:MENTIONS]->(e) } AS df
-MATCH (c:Chunk)-[:MENTIONS]->(e)
-WHERE NOT c.id IN $chunk_ids
-WITH c, sum(log(toFloat($n) / df)) AS bridge_score
-ORDER BY bridge_score DESC
-LIMIT $candidates
-MATCH (c)-[:PART_OF]->(d:Document)
-RETURN c.id AS chunk_id, c.document_id AS document_id, c.text AS text, d.title AS title, d.source AS source,
-       bridge_score, vector.similarity.cosine(c.embedding, $embedding) AS similarity
+RETURN cid AS chunk_id, collect(e.id) AS entity_ids
+"""
+# Each entity's chunks closest to the question, at most $per_entity of them: a hub entity ("London")
+# adds the few passages that matter to this question, not all of its thousand.
+ENTITY_TOP_CHUNKS = """
+UNWIND $ids AS eid
+MATCH (:Entity {id: eid})<-[:MENTIONS]-(c:Chunk)
+WITH eid, c.id AS cid, vector.similarity.cosine(c.embedding, $embedding) AS similarity
+ORDER BY similarity DESC
+RETURN eid AS entity_id, collect(cid)[..$per_entity] AS chunk_ids
+"""
+# Each entity's full degree (chunks mentioning it, relations kept current in e.degree), its relations inside
+# the set and its synonym list: a walk divides by the full degree, so the mass an edge carries does not
+# depend on what was fetched.
+ENTITY_LINKS = """
+UNWIND $ids AS eid
+MATCH (e:Entity {id: eid})
+RETURN eid AS entity_id, COUNT { (e)<-[:MENTIONS]-() } AS mentions, coalesce(e.degree, 0) AS relations,
+       [(e)-[]->(o:Entity) WHERE o <> e AND o.id IN $ids | o.id] AS related, coalesce(e.similar, []) AS similar
 """
 ENTITY_COMMUNITIES = """
 UNWIND $ids AS eid

@@ -1,4 +1,4 @@
-"""Reads of chunks: vector and fulltext search, graph-ranked chunks, chunks by id, documents."""
+"""Reads of chunks: vector and fulltext search, chunks by id, documents."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import cast
 from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
 from graphwright.graph_store.queries import MetadataFilter
-from graphwright.graph_store.rows import ChunkRow, DocumentRow, EmbeddedChunkRow, GraphChunkRow, ScoredChunkRow
+from graphwright.graph_store.rows import ChunkRow, DocumentRow, EmbeddedChunkRow, ScoredChunkRow
 
 
 class RetrievalReads:
@@ -33,19 +33,6 @@ class RetrievalReads:
 
     def chunk_count(self) -> int:
         return int(self.connection.read(q.CHUNK_COUNT)[0]["n"])
-
-    def chunks_mentioning(self, entities: list[dict[str, object]], embedding: list[float], candidates: int,
-                          total_chunks: int) -> list[GraphChunkRow]:
-        """`entities` are {id, score}: chunks mentioning them, by IDF-weighted link score, with similarity."""
-        return cast(list[GraphChunkRow], self.connection.read(
-            q.CHUNKS_MENTIONING, entities=entities, embedding=embedding, candidates=candidates,
-            n=max(total_chunks, 1)))
-
-    def bridge_chunks(self, chunk_ids: list[str], embedding: list[float], candidates: int,
-                      total_chunks: int) -> list[GraphChunkRow]:
-        return cast(list[GraphChunkRow], self.connection.read(
-            q.BRIDGE_CHUNKS, chunk_ids=chunk_ids, embedding=embedding, candidates=candidates,
-            n=max(total_chunks, 1)))
 
     def co_mentions(self, a: str, b: str, limit: int) -> list[ChunkRow]:
         return cast(list[ChunkRow], self.connection.read(q.CO_MENTIONS, a=a, b=b, limit=limit))

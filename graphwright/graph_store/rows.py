@@ -28,14 +28,29 @@ class EmbeddedChunkRow(ChunkRow):
     embedding: list[float]
 
 
-class GraphChunkRow(ChunkRow, total=False):
-    """A chunk found through the graph: its similarity to the question and the graph signal that found it
-    (`link_score` and `linked` for CHUNKS_MENTIONING, `bridge_score` for BRIDGE_CHUNKS)."""
+class ChunkEntitiesRow(TypedDict):
+    """The entities a chunk mentions (CHUNK_ENTITIES)."""
 
-    similarity: float
-    link_score: float
-    linked: int
-    bridge_score: float
+    chunk_id: str
+    entity_ids: list[str]
+
+
+class EntityChunksRow(TypedDict):
+    """An entity's chunks closest to the question, best first (ENTITY_TOP_CHUNKS)."""
+
+    entity_id: str
+    chunk_ids: list[str]
+
+
+class EntityLinksRow(TypedDict):
+    """An entity's full degree, its relations to the other entities asked about, and its synonym list
+    (ENTITY_LINKS)."""
+
+    entity_id: str
+    mentions: int
+    relations: int
+    related: list[str]
+    similar: list[str]
 
 
 class EntityRow(TypedDict):
@@ -51,12 +66,6 @@ class ScoredEntityRow(EntityRow):
 
 class KeyedEntityRow(EntityRow):
     key: str
-    degree: int
-
-
-class NeighbourRow(EntityRow):
-    seeds: int
-    weight: float
     degree: int
 
 

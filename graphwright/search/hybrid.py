@@ -1,4 +1,13 @@
-"""Hybrid RAG: fulltext (BM25) and vector candidates fused by reciprocal rank fusion, optionally reranked."""
+"""Hybrid RAG: fulltext (BM25) and vector candidates fused by a convex combination of their scores, each
+scaled by its own best, optionally reranked.
+
+Why scores and not ranks: reciprocal rank fusion throws away how far apart candidates are, so a passage
+that one side ranks 2nd by a hair and the other does not see at all ties with a clear winner. Scaled
+scores keep that margin. Why 0.8 on the dense side: of the weights tried (0.5 to 0.9) it is the one whose
+hybrid is at least as good as the better of its two parts at R@2 and R@5 on both shared eval sets at once
+(docs/benchmarks.md); dense similarity carries paraphrase, BM25 the exact names it adds. A question holding
+an identifier (QX-7719-ZB) is the other way round: a sentence embedding sees the code as sub-word noise
+while BM25 matches it exactly, so there the weights swap."""
 
 from __future__ import annotations
 
@@ -10,21 +19,23 @@ from graphwright.models import RetrievedChunk
 from graphwright.search.base import SearchContext, ToolSpec
 from graphwright.search.rerank import Reranker
 from graphwright.search.results import rows_to_chunks
-from graphwright.search.vector import PassageMode, VectorRetriever
-from graphwright.text.lucene import to_lucene
+from graphwright.search.vector import PassageMode, VectorRetriever, cosine
+from graphwright.text.lucene import has_identifier, to_lucene
 
-# Candidates per side before fusion: enough depth for RRF to matter without scanning everything.
+# Candidates per side before fusion: enough depth for a passage one side ranks low to still count.
 _CANDIDATE_FACTOR = 4
 _MIN_CANDIDATES = 20
 
 
-def reciprocal_rank_fusion(rankings: dict[str, list[RetrievedChunk]], k: int = 60,
-                           weights: dict[str, float] | None = None) -> list[RetrievedChunk]:
-    """score(d) = sum over rankings of weight / (k + rank) (weight 1 unless given); each side's own score is
-    kept in `scores`."""
+def convex_fusion(rankings: dict[str, list[RetrievedChunk]], weights: dict[str, float]) -> list[RetrievedChunk]:
+    """score(d) = sum over rankings of weight * score / (that ranking's best score); a side that did not
+    find d adds nothing. Each side's own score and rank are kept in `scores`."""
     fused: dict[str, RetrievedChunk] = {}
     totals: dict[str, float] = {}
     for name, ranking in rankings.items():
+        best = max((c.score for c in ranking), default=0.0)
+        if best <= 0:
+            continue
         for chunk in ranking:
             entry = fused.get(chunk.chunk_id)
             if entry is None:
@@ -32,22 +43,22 @@ def reciprocal_rank_fusion(rankings: dict[str, list[RetrievedChunk]], k: int = 6
                 fused[chunk.chunk_id] = entry
             entry.scores[name] = chunk.score
             entry.scores[f"{name}_rank"] = float(chunk.rank)
-            weight = (weights or {}).get(name, 1.0)
-            totals[chunk.chunk_id] = totals.get(chunk.chunk_id, 0.0) + weight / (k + chunk.rank)
+            share = weights.get(name, 1.0) * max(chunk.score, 0.0) / best
+            totals[chunk.chunk_id] = totals.get(chunk.chunk_id, 0.0) + share
     ordered = sorted(fused.values(), key=lambda c: (-totals[c.chunk_id], c.chunk_id))
     for rank, chunk in enumerate(ordered, start=1):
         chunk.score = totals[chunk.chunk_id]
-        chunk.scores["rrf"] = chunk.score
+        chunk.scores["fused"] = chunk.score
         chunk.rank = rank
     return ordered
 
 
 class HybridRetriever:
-    def __init__(self, store: Neo4jStore, embedder: Embedder, rrf_k: int = 60,
+    def __init__(self, store: Neo4jStore, embedder: Embedder, vector_weight: float = 0.8,
                  reranker: Reranker | None = None) -> None:
         self.store = store
         self.vector = VectorRetriever(store, embedder)
-        self.rrf_k = rrf_k
+        self.weights = {"vector": vector_weight, "fulltext": 1.0 - vector_weight}
         self.reranker = reranker
 
     @classmethod
@@ -58,7 +69,7 @@ class HybridRetriever:
             from graphwright.search.rerank import CrossEncoderReranker
 
             reranker = CrossEncoderReranker(settings.rerank_model, settings.embedding_device)
-        return cls(store, embedder, settings.rrf_k, reranker)
+        return cls(store, embedder, settings.hybrid_vector_weight, reranker)
 
     def fulltext(self, question: str, k: int, filters: list[MetadataFilter] | None = None) -> list[RetrievedChunk]:
         lucene = to_lucene(question)
@@ -69,11 +80,12 @@ class HybridRetriever:
     def retrieve(self, question: str, k: int, filters: list[MetadataFilter] | None = None,
                  embedding: list[float] | None = None) -> list[RetrievedChunk]:
         depth = max(k * _CANDIDATE_FACTOR, _MIN_CANDIDATES)
-        fused = reciprocal_rank_fusion(
-            {"fulltext": self.fulltext(question, depth, filters),
-             "vector": self.vector.retrieve(question, depth, filters, embedding)},
-            self.rrf_k,
-        )
+        dense = [c.model_copy(update={"score": cosine(c.score)})
+                 for c in self.vector.retrieve(question, depth, filters, embedding)]
+        weights = self.weights
+        if has_identifier(question):
+            weights = {"vector": self.weights["fulltext"], "fulltext": self.weights["vector"]}
+        fused = convex_fusion({"fulltext": self.fulltext(question, depth, filters), "vector": dense}, weights)
         if self.reranker is not None:
             fused = self.reranker.rerank(question, fused[:depth])
         return fused[:k]
@@ -81,7 +93,7 @@ class HybridRetriever:
 
 class HybridMode(PassageMode):
     name = "hybrid"
-    summary = "passages by BM25 and embedding similarity, fused by reciprocal rank (optionally reranked)"
+    summary = "passages by BM25 and embedding similarity, fused by their scaled scores (optionally reranked)"
     tool = ToolSpec("hybrid_search", "Passages by keywords (BM25) and meaning; best for names, codes, numbers.")
 
     def retriever(self, ctx: SearchContext) -> HybridRetriever:

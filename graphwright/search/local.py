@@ -1,16 +1,16 @@
-"""Local search: the neighbourhood of the entities a question names.
+"""Local search: the neighbourhood of the entities a question names, ranked by Personalized PageRank.
 
-Link the question to entities, expand one or two hops (neighbours ranked by how many linked entities they
-touch, edge weight, degree), then gather four context sections within the token budget: entities,
-relations, text units and the linked entities' community reports. Text units are ranked by reciprocal rank
-fusion of three signals: the graph (how strongly a chunk mentions the selected entities, then similarity),
-dense similarity and BM25; so a question whose entities the graph missed still gets the hybrid ranking."""
+Link the question to entities; cut the bounded neighbourhood of those entities and of the question's closest
+passages out of the graph (search/neighbourhood.py); walk it from those seeds (search/ppr.py). Passages and
+entities are ranked by the walk's visit share, so a passage about a bridge entity (the director of the film
+the question names) ranks with the passage the question names. Then gather four context sections within the
+token budget: entities, relations, text units and the linked entities' community reports."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from typing import Any
+import math
+from collections.abc import Sequence
 
 from graphwright.config import Settings
 from graphwright.graph_store import Neo4jStore
@@ -19,19 +19,16 @@ from graphwright.models import CommunityRef, EntityRef, RelationRef, RetrievedCh
 from graphwright.search.base import GraphMode, SearchContext, SearchQuery, ToolSpec
 from graphwright.search.context import Item, pack_sections, parse_shares
 from graphwright.search.evidence import Retrieval
-from graphwright.search.hybrid import HybridRetriever, reciprocal_rank_fusion
 from graphwright.search.linking import EntityLinker
+from graphwright.search.neighbourhood import CHUNK, ENTITY, Neighbourhood, fetch_neighbourhood
+from graphwright.search.ppr import personalized_pagerank
+from graphwright.search.vector import VectorRetriever, cosine
 
-# How much an entity reached by a hop counts, relative to the linked entity it came from.
-_HOP_DECAY = (1.0, 0.35, 0.12)
-_FUZZY_LINK_WEIGHT = 0.5  # a fulltext/vector link counts half an exact name match at best
-_GRAPH_CANDIDATES = 200
-# Measured on hotpotqa-dev (docs/benchmarks.md): the offline co-occurrence graph is a weaker ranking than
-# dense or BM25 on their own, so it counts half in the fusion; its similarity share is kept small.
-_GRAPH_WEIGHT = 0.5
-_SIGNAL_SHARE = 0.01
-_BRIDGE_ANCHORS = 2
+# A fulltext or vector link is a guess: at best a fifth of an exact name match as a seed. Chosen with the
+# walk's other constants on both shared sets together (docs/benchmarks.md); one setting for every corpus.
+_FUZZY_LINK_WEIGHT = 0.2
 _TEXT_UNITS = 20
+_REACHED_FLOOR = 0.01
 _RELATIONS = 40
 _COMMUNITIES = 3
 _DESCRIPTION_CHARS = 240
@@ -46,19 +43,6 @@ def community_ref(row: CommunityRow, score: float = 0.0) -> CommunityRef:
                         summary=row.get("summary") or "", findings=[f for f in findings if f],
                         rating=float(row.get("rating") or 0.0), score=score,
                         cited_chunks=list(row.get("cited_chunks") or []))
-
-
-def ranked_rows(rows: Sequence[Mapping[str, Any]], signal: str, limit: int) -> list[RetrievedChunk]:
-    """Chunk rows ordered by similarity plus a small share of the graph `signal`: the graph decides among
-    chunks the question matches about equally, without overruling a clearly closer passage."""
-    def score(row: Mapping[str, Any]) -> float:
-        return float(row["similarity"]) + _SIGNAL_SHARE * float(row[signal])
-
-    ordered = sorted(rows, key=lambda r: (-score(r), r["chunk_id"]))[:limit]
-    return [RetrievedChunk(chunk_id=r["chunk_id"], document_id=r["document_id"], text=r["text"], score=score(r),
-                           rank=rank, title=r["title"], source=r["source"],
-                           scores={signal: float(r[signal]), "similarity": float(r["similarity"])})
-            for rank, r in enumerate(ordered, start=1)]
 
 
 def relation_refs(rows: Sequence[RelationRow]) -> list[RelationRef]:
@@ -85,67 +69,81 @@ def community_item(community: CommunityRef) -> Item:
 
 
 class LocalSearch:
-    def __init__(self, store: Neo4jStore, hybrid: HybridRetriever, settings: Settings) -> None:
+    def __init__(self, store: Neo4jStore, vector: VectorRetriever, settings: Settings) -> None:
         self.store = store
-        self.hybrid = hybrid
+        self.vector = vector
         self.settings = settings
         self.linker = EntityLinker(store)
         self.shares = parse_shares(settings.local_shares)
 
-    def entities(self, question: str, embedding: list[float]) -> tuple[list[EntityRef], list[str]]:
-        """Linked entities and their neighbours, each with a weight in [0, 1] for ranking chunks."""
+    def link(self, question: str, embedding: list[float]) -> tuple[list[EntityRef], list[str]]:
+        """Linked entities, each weighted in [0, 1]: an exact name match 1, a fuzzy one less."""
         linked, _ = self.linker.link(question, embedding, self.settings.local_entities)
-        notes = [f"linked: {', '.join(f'{e.name} ({e.how})' for e in linked) or 'nothing'}"]
-        top_fuzzy = max((e.score for e in linked if e.how != "exact"), default=1.0)
+        top_fuzzy = max((e.score for e in linked if e.how != "exact"), default=1.0) or 1.0
         for entity in linked:
             entity.score = 1.0 if entity.how == "exact" else _FUZZY_LINK_WEIGHT * entity.score / top_fuzzy
-        selected = list(linked)
-        frontier = linked
-        for hop in range(1, self.settings.local_hops + 1):
-            if not frontier or not self.settings.local_neighbours:
-                break
-            rows = self.store.graph.entity_neighbours([{"id": e.id, "score": e.score} for e in frontier],
-                                                      [e.id for e in selected], self.settings.local_neighbours)
-            top = max((r["weight"] for r in rows), default=1.0) or 1.0
-            strongest = max(e.score for e in frontier)
-            frontier = [EntityRef(id=r["id"], name=r["name"], type=r["type"], description=r["description"],
-                                  score=_HOP_DECAY[hop] * strongest * (0.5 + 0.5 * r["weight"] / top), how=f"hop{hop}")
-                        for r in rows]
-            selected += frontier
-        return selected, notes
+        return linked, [f"linked: {', '.join(f'{e.name} ({e.how})' for e in linked) or 'nothing'}"]
 
-    def text_units(self, question: str, embedding: list[float], entities: list[EntityRef],
-                   k: int) -> list[RetrievedChunk]:
-        """Two rounds. First: the graph ranking (chunks mentioning the selected entities, by IDF-weighted
-        link score plus similarity) fused with dense and BM25. Second, for multi-hop questions: chunks that
-        share rare entities with the two best first-round chunks (the bridge) join the ranking below them."""
-        total = self.store.retrieval.chunk_count()
-        depth = max(k, _TEXT_UNITS)
-        rows = self.store.retrieval.chunks_mentioning([{"id": e.id, "score": e.score} for e in entities],
-                                                      embedding, _GRAPH_CANDIDATES, total) if entities else []
-        graph = ranked_rows(rows, "link_score", depth)
-        first = reciprocal_rank_fusion(
-            {"graph": graph, "vector": self.hybrid.vector.retrieve(question, depth, None, embedding),
-             "fulltext": self.hybrid.fulltext(question, depth)},
-            self.settings.rrf_k, {"graph": _GRAPH_WEIGHT})
-        anchors = first[:_BRIDGE_ANCHORS]
-        if not anchors:
-            return []
-        bridge_rows = self.store.retrieval.bridge_chunks([c.chunk_id for c in anchors], embedding,
-                                                         _GRAPH_CANDIDATES, total)
-        rest = reciprocal_rank_fusion({"first": first[_BRIDGE_ANCHORS:depth],
-                                       "bridge": ranked_rows(bridge_rows, "bridge_score", depth)},
-                                      self.settings.rrf_k)
-        ranked = anchors + [c for c in rest if c.chunk_id not in {a.chunk_id for a in anchors}]
-        for rank, chunk in enumerate(ranked, start=1):
-            chunk.rank = rank
-        return ranked
+    def seeds(self, linked: list[EntityRef], dense: list[RetrievedChunk],
+              mentions: dict[str, int]) -> dict[str, float]:
+        """Where the walk restarts. An entity counts by its link weight over the passages mentioning it: a
+        rare name says more about the question than a common one (HippoRAG's node specificity). The closest
+        passages share `ppr_passage_weight` of the entities' mass, by a softmax of their similarity, so the walk
+        never forgets plain similarity; with no entity linked they are the only seeds."""
+        seeds = {ENTITY + e.id: e.score / max(1, mentions.get(e.id, 1)) for e in linked if e.score > 0}
+        if dense:
+            best = max(cosine(c.score) for c in dense)
+            temperature = self.settings.ppr_passage_temperature
+            weights = {CHUNK + c.chunk_id: math.exp((cosine(c.score) - best) / temperature) for c in dense}
+            total = sum(weights.values())
+            budget = self.settings.ppr_passage_weight * sum(seeds.values()) if seeds else 1.0
+            for node, weight in weights.items():
+                seeds[node] = seeds.get(node, 0.0) + budget * weight / total
+        return seeds
+
+    def walk(self, question: str, embedding: list[float],
+             linked: list[EntityRef]) -> tuple[Neighbourhood, dict[str, float], dict[str, float]]:
+        """The neighbourhood, the walk's visit shares, and each seed passage's similarity."""
+        dense = self.vector.retrieve(question, self.settings.ppr_seed_passages, None, embedding)
+        hood = fetch_neighbourhood(self.store, [e.id for e in linked], [c.chunk_id for c in dense], embedding,
+                                   self.settings.ppr_chunks_per_entity)
+        mass = personalized_pagerank(hood.graph, self.seeds(linked, dense, hood.mentions),
+                                     self.settings.ppr_damping)
+        return hood, mass, {c.chunk_id: cosine(c.score) for c in dense}
+
+    def text_units(self, hood: Neighbourhood, mass: dict[str, float], similarity: dict[str, float],
+                   limit: int) -> list[RetrievedChunk]:
+        ranked = sorted(hood.chunks, key=lambda c: (-mass.get(CHUNK + c, 0.0), c))[:limit]
+        chunks = []
+        for rank, row in enumerate(self.store.retrieval.chunks_with_ids(ranked), start=1):
+            score = mass.get(CHUNK + row["chunk_id"], 0.0)
+            scores = {"ppr": score}
+            if row["chunk_id"] in similarity:
+                scores["similarity"] = similarity[row["chunk_id"]]
+            chunks.append(RetrievedChunk(chunk_id=row["chunk_id"], document_id=row["document_id"], text=row["text"],
+                                         score=score, rank=rank, title=row["title"], source=row["source"],
+                                         scores=scores))
+        return chunks
+
+    def reached(self, hood: Neighbourhood, mass: dict[str, float], linked: list[EntityRef]) -> list[EntityRef]:
+        """The entities the walk visits most, besides the linked ones; one it barely reaches (under 1% of
+        the best one's share) is not about the question."""
+        skip = {e.id for e in linked}
+        top = sorted((e for e in hood.entities if e not in skip), key=lambda e: (-mass.get(ENTITY + e, 0.0), e))
+        floor = _REACHED_FLOOR * mass.get(ENTITY + top[0], 0.0) if top else 0.0
+        top = [e for e in top if mass.get(ENTITY + e, 0.0) > floor]
+        return [EntityRef(id=row["id"], name=row["name"], type=row["type"], description=row["description"],
+                          score=mass.get(ENTITY + row["id"], 0.0), how="walk")
+                for row in self.store.graph.entities_with_ids(top[: self.settings.local_neighbours])]
 
     def search(self, question: str, embedding: list[float], k: int) -> Retrieval:
-        entities, notes = self.entities(question, embedding)
-        chunks = self.text_units(question, embedding, entities, k)
+        linked, notes = self.link(question, embedding)
+        hood, mass, similarity = self.walk(question, embedding, linked)
+        notes.append(f"walked {len(hood.chunks)} passages and {len(hood.entities)} entities")
+        chunks = self.text_units(hood, mass, similarity, max(k, _TEXT_UNITS))
+        entities = linked + self.reached(hood, mass, linked)
         ids = [e.id for e in entities]
-        seeds = [e.id for e in entities if not e.how.startswith("hop")]
+        seeds = [e.id for e in linked]
         relations = relation_refs(self.store.graph.relations_among(ids, seeds, _RELATIONS)) if len(ids) > 1 else []
         communities = [community_ref(r, float(r["hits"]))
                        for r in self.store.communities.entity_communities(seeds, _COMMUNITIES)]
@@ -155,8 +153,8 @@ class LocalSearch:
              "text_units": [chunk_item(c) for c in chunks[:_TEXT_UNITS]],
              "communities": [community_item(c) for c in communities]},
             self.shares, self.settings.context_tokens)
-        return Retrieval(entities=entities, relations=relations, chunks=chunks[: max(k, _TEXT_UNITS)],
-                         communities=communities, context=sections, notes=notes)
+        return Retrieval(entities=entities, relations=relations, chunks=chunks, communities=communities,
+                         context=sections, notes=notes)
 
 
 class LocalMode(GraphMode):
@@ -165,6 +163,5 @@ class LocalMode(GraphMode):
     tool = ToolSpec("local_search", "Entities named in the query, their neighbours, relations and passages.")
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
-        hybrid = HybridRetriever.from_settings(ctx.store, ctx.embedder, ctx.settings)
-        searcher = LocalSearch(ctx.store, hybrid, ctx.settings)
+        searcher = LocalSearch(ctx.store, VectorRetriever(ctx.store, ctx.embedder), ctx.settings)
         return searcher.search(query.question, query.vector(), query.k)

@@ -19,6 +19,11 @@ class Retriever(Protocol):
                  embedding: list[float] | None = None) -> list[RetrievedChunk]: ...
 
 
+def cosine(index_score: float) -> float:
+    """Neo4j's cosine vector index scores (1 + cos) / 2; fusion and the walk's seeds work in cosine."""
+    return 2.0 * index_score - 1.0
+
+
 class VectorRetriever:
     def __init__(self, store: Neo4jStore, embedder: Embedder) -> None:
         self.store = store

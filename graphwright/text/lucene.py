@@ -12,6 +12,15 @@ CODE_RE = re.compile(r"^\w+(?:[-/._:]\w+)+$")
 _EDGE_PUNCTUATION = ".,;:!?()[]{}'\""
 
 
+def has_identifier(text: str) -> bool:
+    """A code that mixes letters and digits (QX-7719-ZB, v2.3.1, U-20); a year range (1945-1949) is not one."""
+    for word in text.split():
+        core = word.strip(_EDGE_PUNCTUATION)
+        if CODE_RE.match(core) and any(ch.isdigit() for ch in core) and any(ch.isalpha() for ch in core):
+            return True
+    return False
+
+
 def to_lucene(question: str) -> str:
     """Plain words for the Lucene parser: specials escaped, operators neutralized, so any question parses."""
     terms = []

@@ -33,7 +33,8 @@ def test_eval_cli_scores_modes_and_peers_in_one_run(space, cli_env, tmp_path: Pa
     assert "all-evidence recall (all@k) by question type" in out.stdout
     report = json.loads(out_file.read_text())
     systems = {s["system"]: s for s in report["systems"]}
-    assert list(systems) == ["vector", "hybrid", "local", "peer: bm25 (rank_bm25)", "peer: dense (numpy, exact)",
+    assert list(systems) == ["vector", "hybrid", "local", "part: fulltext (hybrid's lexical side)",
+                             "peer: bm25 (rank_bm25)", "peer: dense (numpy, exact)",
                              "neo4j-graphrag VectorRetriever", "neo4j-graphrag HybridRetriever"]
     for s in systems.values():
         assert s["questions"] == 8 and s["errors"] == 0

@@ -43,11 +43,15 @@ def test_paraphrase_only_dense_finds(indexed) -> None:
     assert "corpus/cats.md" in _docs(hybrid.retrieve(PARAPHRASE_QUERY, 3))
 
 
-def test_hybrid_scores_are_reciprocal_rank_fusion(indexed) -> None:
+def test_hybrid_scores_are_the_scaled_score_fusion(indexed) -> None:
     result = indexed.search(CODE_QUERY, mode="hybrid", k=3)
     target = next(c for c in result.chunks if c.document_id == "corpus/parts.md")
-    assert {"fulltext", "vector", "rrf"} <= set(target.scores)
-    expected = 1 / (60 + target.scores["fulltext_rank"]) + 1 / (60 + target.scores["vector_rank"])
+    assert {"fulltext", "vector", "fused"} <= set(target.scores)
+    vector = VectorRetriever(indexed.store, indexed.embedder).retrieve(CODE_QUERY, 20)
+    best_cosine = max(2 * c.score - 1 for c in vector)
+    best_bm25 = max(c.score for c in HybridRetriever(indexed.store, indexed.embedder).fulltext(CODE_QUERY, 20))
+    # an identifier question: BM25 weighs 0.8, dense 0.2
+    expected = 0.2 * target.scores["vector"] / best_cosine + 0.8 * target.scores["fulltext"] / best_bm25
     assert target.score == pytest.approx(expected)
     assert target.scores["fulltext_rank"] == 1
     assert [c.rank for c in result.chunks] == [1, 2, 3]

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from graphwright.models import RelationRef, RetrievedChunk
+from graphwright.models import RelationRef
 from graphwright.search.context import Item, pack_sections, parse_shares
 from graphwright.search.global_search import THEMATIC_RE, batches, parse_points
-from graphwright.search.hybrid import reciprocal_rank_fusion
 from graphwright.search.linking import Mention, candidate_spans, question_words
 from graphwright.search.path import nearest_mention, relation_words, render_path, words_match
 
@@ -105,15 +104,6 @@ def test_thematic_wording() -> None:
     assert THEMATIC_RE.search("What are the main themes of this corpus?")
     assert THEMATIC_RE.search("Give me an overview")
     assert not THEMATIC_RE.search("Who founded Acme Corp?")
-
-
-def test_weighted_fusion() -> None:
-    def chunk(cid: str, rank: int) -> RetrievedChunk:
-        return RetrievedChunk(chunk_id=cid, document_id="d", text="", score=1.0, rank=rank)
-
-    fused = reciprocal_rank_fusion({"graph": [chunk("g", 1)], "vector": [chunk("v", 1)]}, 60, {"graph": 0.5})
-    assert [c.chunk_id for c in fused] == ["v", "g"]
-    assert fused[1].score == pytest.approx(0.5 / 61)
 
 
 def test_name_query_adds_fuzzy_variants_of_long_words_only() -> None:

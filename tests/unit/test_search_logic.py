@@ -6,7 +6,7 @@ from graphwright.graph_store.queries import MetadataFilter, filter_clause
 from graphwright.models import RetrievedChunk
 from graphwright.search.answer import retrieval_answer
 from graphwright.search.filters import parse_filter, parse_value
-from graphwright.search.hybrid import reciprocal_rank_fusion
+from graphwright.search.hybrid import convex_fusion
 from graphwright.text.lucene import to_lucene
 
 
@@ -14,21 +14,40 @@ def _chunk(cid: str, rank: int, score: float = 1.0) -> RetrievedChunk:
     return RetrievedChunk(chunk_id=cid, document_id=f"d{cid}", text=f"text {cid}", score=score, rank=rank)
 
 
-def test_rrf_rewards_agreement_and_keeps_side_scores() -> None:
-    fused = reciprocal_rank_fusion({
-        "fulltext": [_chunk("a", 1, 9.0), _chunk("b", 2, 5.0)],
-        "vector": [_chunk("b", 1, 0.9), _chunk("c", 2, 0.8)],
-    }, k=60)
-    assert [c.chunk_id for c in fused] == ["b", "a", "c"]
-    assert fused[0].score == pytest.approx(1 / 62 + 1 / 61)
-    assert fused[0].scores == {"fulltext": 5.0, "fulltext_rank": 2.0, "vector": 0.9, "vector_rank": 1.0,
-                               "rrf": pytest.approx(1 / 62 + 1 / 61)}
+def test_fusion_scales_each_side_by_its_best_and_keeps_side_scores() -> None:
+    fused = convex_fusion({
+        "fulltext": [_chunk("a", 1, 9.0), _chunk("b", 2, 4.5)],
+        "vector": [_chunk("b", 1, 0.8), _chunk("c", 2, 0.4)],
+    }, {"vector": 0.8, "fulltext": 0.2})
+    assert [c.chunk_id for c in fused] == ["b", "c", "a"]
+    assert fused[0].score == pytest.approx(0.8 * 1.0 + 0.2 * 0.5)
+    assert fused[1].score == pytest.approx(0.8 * 0.5)
+    assert fused[2].score == pytest.approx(0.2)
+    assert fused[0].scores == {"fulltext": 4.5, "fulltext_rank": 2.0, "vector": 0.8, "vector_rank": 1.0,
+                               "fused": pytest.approx(0.9)}
     assert [c.rank for c in fused] == [1, 2, 3]
 
 
-def test_rrf_ties_break_deterministically() -> None:
-    a = reciprocal_rank_fusion({"x": [_chunk("z", 1)], "y": [_chunk("m", 1)]})
+def test_fusion_keeps_a_clear_margin_that_ranks_would_erase() -> None:
+    """Rank fusion ties a near-miss on one side with a clear winner on the other; scaled scores do not."""
+    fused = convex_fusion({
+        "vector": [_chunk("near", 1, 0.90), _chunk("far", 2, 0.30)],
+        "fulltext": [_chunk("far", 1, 5.0), _chunk("near", 2, 4.9)],
+    }, {"vector": 0.5, "fulltext": 0.5})
+    assert [c.chunk_id for c in fused] == ["near", "far"]
+
+
+def test_fusion_ties_break_deterministically_and_ignore_an_empty_side() -> None:
+    a = convex_fusion({"x": [_chunk("z", 1)], "y": [_chunk("m", 1)], "empty": []}, {"x": 0.5, "y": 0.5})
     assert [c.chunk_id for c in a] == ["m", "z"]
+
+
+def test_identifiers_mix_letters_and_digits() -> None:
+    from graphwright.text.lucene import has_identifier
+
+    assert has_identifier("error QX-7719-ZB?") and has_identifier("in v2.3.1") and has_identifier("FIFA U-20")
+    assert not has_identifier("From 1945-1949 he played") and not has_identifier("state-of-the-art")
+    assert not has_identifier("Apollo 11 landed")
 
 
 def test_lucene_escaping() -> None:
