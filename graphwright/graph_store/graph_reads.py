@@ -54,10 +54,10 @@ class GraphReads:
     def chunk_entities(self, chunk_ids: list[str]) -> list[ChunkEntitiesRow]:
         return cast(list[ChunkEntitiesRow], self.connection.read(q.CHUNK_ENTITIES, ids=chunk_ids))
 
-    def entity_top_chunks(self, entity_ids: list[str], embedding: list[float],
-                          per_entity: int) -> list[EntityChunksRow]:
-        return cast(list[EntityChunksRow], self.connection.read(q.ENTITY_TOP_CHUNKS, ids=entity_ids,
-                                                                embedding=embedding, per_entity=per_entity))
+    def entity_top_chunks(self, entity_ids: list[str], seeds: list[str], embedding: list[float], per_entity: int,
+                          hub: int) -> list[EntityChunksRow]:
+        return cast(list[EntityChunksRow], self.connection.read(q.ENTITY_TOP_CHUNKS, ids=entity_ids, seeds=seeds,
+                                                                embedding=embedding, per_entity=per_entity, hub=hub))
 
     def entity_links(self, entity_ids: list[str]) -> list[EntityLinksRow]:
         return cast(list[EntityLinksRow], self.connection.read(q.ENTITY_LINKS, ids=entity_ids))

@@ -456,11 +456,14 @@ UNWIND $ids AS cid
 MATCH (:Chunk {id: cid})-[:MENTIONS]->(e:Entity)
 RETURN cid AS chunk_id, collect(e.id) AS entity_ids
 """
-# Each entity's chunks closest to the question, at most $per_entity of them: a hub entity ("London")
-# adds the few passages that matter to this question, not all of its thousand.
+# Each entity's chunks closest to the question, at most $per_entity of them. A hub that is not a seed (named in
+# more than $hub chunks) adds none: a walk through it passes each of its chunks under 1/$hub of what reaches
+# it, so the chunks only it leads to never rank, and ranking thousands of them would cost the most.
 ENTITY_TOP_CHUNKS = """
 UNWIND $ids AS eid
-MATCH (:Entity {id: eid})<-[:MENTIONS]-(c:Chunk)
+MATCH (e:Entity {id: eid})
+WHERE eid IN $seeds OR COUNT { (e)<-[:MENTIONS]-() } <= $hub
+MATCH (e)<-[:MENTIONS]-(c:Chunk)
 WITH eid, c.id AS cid, vector.similarity.cosine(c.embedding, $embedding) AS similarity
 ORDER BY similarity DESC
 RETURN eid AS entity_id, collect(cid)[..$per_entity] AS chunk_ids

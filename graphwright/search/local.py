@@ -106,7 +106,7 @@ class LocalSearch:
         """The neighbourhood, the walk's visit shares, and each seed passage's similarity."""
         dense = self.vector.retrieve(question, self.settings.ppr_seed_passages, None, embedding)
         hood = fetch_neighbourhood(self.store, [e.id for e in linked], [c.chunk_id for c in dense], embedding,
-                                   self.settings.ppr_chunks_per_entity)
+                                   self.settings.ppr_chunks_per_entity, self.settings.ppr_hub_mentions)
         mass = personalized_pagerank(hood.graph, self.seeds(linked, dense, hood.mentions),
                                      self.settings.ppr_damping)
         return hood, mass, {c.chunk_id: cosine(c.score) for c in dense}

@@ -26,11 +26,11 @@ class Neighbourhood:
 
 
 def fetch_neighbourhood(store: Neo4jStore, entity_ids: list[str], chunk_ids: list[str], embedding: list[float],
-                        per_entity: int) -> Neighbourhood:
+                        per_entity: int, hub: int) -> Neighbourhood:
     graph = WalkGraph()
     first = store.graph.chunk_entities(chunk_ids)
-    hubs = list(dict.fromkeys(entity_ids + [e for row in first for e in row["entity_ids"]]))
-    reached = store.graph.entity_top_chunks(hubs, embedding, per_entity) if hubs else []
+    named = list(dict.fromkeys(entity_ids + [e for row in first for e in row["entity_ids"]]))
+    reached = store.graph.entity_top_chunks(named, entity_ids, embedding, per_entity, hub) if named else []
     seen = set(chunk_ids)
     more = list(dict.fromkeys(c for row in reached for c in row["chunk_ids"] if c not in seen))
     rows = first + (store.graph.chunk_entities(more) if more else [])
