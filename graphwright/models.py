@@ -91,7 +91,7 @@ class EntityRef(BaseModel):
     type: str = "CONCEPT"
     description: str = ""
     score: float = 0.0
-    how: str = ""  # why it was selected: exact, fulltext, vector, hop1, hop2, path
+    how: str = ""  # why it was selected: exact, fulltext, vector, walk (reached by local's walk), path
 
 
 class RelationRef(BaseModel):

@@ -60,7 +60,8 @@ class GraphReads:
                                                                 embedding=embedding, per_entity=per_entity, hub=hub))
 
     def entity_links(self, entity_ids: list[str]) -> list[EntityLinksRow]:
-        return cast(list[EntityLinksRow], self.connection.read(q.ENTITY_LINKS, ids=entity_ids))
+        return cast(list[EntityLinksRow], self.connection.read(q.ENTITY_LINKS, ids=entity_ids,
+                                                               inside=dict.fromkeys(entity_ids, True)))
 
     def relations_among(self, ids: list[str], seeds: list[str], limit: int) -> list[RelationRow]:
         return cast(list[RelationRow], self.connection.read(q.RELATIONS_AMONG, ids=ids, seeds=seeds, limit=limit))
