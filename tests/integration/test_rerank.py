@@ -41,7 +41,7 @@ def test_reranker_orders_hybrid_candidates_by_cross_encoder_score(rag, tmp_path:
     assert [c.rank for c in reranked] == [1, 2, 3, 4, 5]
     scores = [c.scores["rerank"] for c in reranked]
     assert scores == sorted(scores, reverse=True)
-    assert all(c.score == c.scores["rerank"] and "rrf" in c.scores for c in reranked)
+    assert all(c.score == c.scores["rerank"] and "fused" in c.scores for c in reranked)
     # the reported score is what the model says about that (question, passage) pair
     direct = reranker.scores(question, [c.text for c in reranked])
     assert direct == pytest.approx(scores, rel=1e-4)
