@@ -448,7 +448,6 @@ LIMIT $limit
 # Text units: chunks that mention the selected entities, each entity counting its link weight times its
 # inverse document frequency (an entity in every chunk says nothing), with the chunk's similarity to the
 # question computed from the stored embedding.
-CHUNK_COUNT = "MATCH (c:Chunk) RETURN count(c) AS n"
 # The neighbourhood that Personalized PageRank runs on (search/ppr.py), fetched in three bounded reads.
 # Entities that chunks mention:
 CHUNK_ENTITIES = """

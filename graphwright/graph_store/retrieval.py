@@ -31,9 +31,6 @@ class RetrievalReads:
             rows = self.connection.read(q.FULLTEXT_SEARCH, query=lucene_query, k=k)
         return cast(list[ScoredChunkRow], rows)
 
-    def chunk_count(self) -> int:
-        return int(self.connection.read(q.CHUNK_COUNT)[0]["n"])
-
     def co_mentions(self, a: str, b: str, limit: int) -> list[ChunkRow]:
         return cast(list[ChunkRow], self.connection.read(q.CO_MENTIONS, a=a, b=b, limit=limit))
 
