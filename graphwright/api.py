@@ -20,7 +20,7 @@ from graphwright.search.filters import parse_filter
 from graphwright.search.registry import ModeName
 
 if TYPE_CHECKING:
-    from graphwright.communities.upkeep import CommunityRun
+    from graphwright.communities.upkeep import CommunityRun, RefreshRun
     from graphwright.extraction.byog import ImportReport
 
 log = logging.getLogger(__name__)
@@ -94,9 +94,10 @@ class GraphRAG:
         report = pipeline.ingest([Path(p) for p in paths], Path(base) if base else None, metadata, glob,
                                  text_field, progress)
         if update_communities and report.documents_written and self.store.communities.community_levels():
-            run = self.build_communities()
+            run = self.build_communities(budget=self.settings.report_budget)
             report.communities = {"kept": run.kept, "rewritten": run.rewritten, "created": run.created,
-                                  "removed": run.removed}
+                                  "removed": run.removed, "reused": run.reused, "llm_calls": run.llm_calls,
+                                  "stale": run.stale}
         return report
 
     def import_graph(self, path: str | Path) -> ImportReport:
@@ -124,18 +125,30 @@ class GraphRAG:
         number of chunks removed, None if unknown. Existing communities are brought up to date."""
         removed = self.store.writes.delete_document(document_id)
         if removed is not None and update_communities and self.store.communities.community_levels():
-            self.build_communities()
+            self.build_communities(budget=self.settings.report_budget)
         return removed
 
     def build_communities(self, max_cluster_size: int = 10, seed: int = 42,
-                          progress: ProgressCallback | None = None) -> CommunityRun:
-        """Hierarchical Leiden over the entity graph plus a report per community; unchanged communities
-        keep their reports. With an LLM configured the reports are written by it, else extractive."""
+                          progress: ProgressCallback | None = None, *, full: bool = False,
+                          budget: int | None = None) -> CommunityRun:
+        """Hierarchical Leiden over the entity graph plus a report per community. Communities whose members'
+        relations did not change are kept with their reports (`full` detects everything anew). With an LLM
+        configured reports are written by it, at most `budget` of them (None: no cap), else extractive."""
         from graphwright.communities.upkeep import CommunityBuilder
 
         self.init()
         builder = CommunityBuilder(self.store, self.embedder, self.settings, self.llm)
-        return builder.build(max_cluster_size, seed, progress)
+        return builder.build(max_cluster_size, seed, progress, full=full, budget=budget)
+
+    def refresh_communities(self, budget: int | None = None, level: int | None = None,
+                            progress: ProgressCallback | None = None) -> RefreshRun:
+        """Rewrite stale community reports with the LLM, the most important first (rating, size, change);
+        `budget` defaults to GRAPHWRIGHT_REPORT_BUDGET. Needs an LLM."""
+        from graphwright.communities.upkeep import CommunityBuilder
+
+        self.init()
+        builder = CommunityBuilder(self.store, self.embedder, self.settings, self.llm)
+        return builder.refresh(self.settings.report_budget if budget is None else budget, level, progress)
 
     def stats(self) -> dict[str, int]:
         return self.store.admin.counts()

@@ -311,7 +311,8 @@ def ingest(paths: tuple[Path, ...], glob_pattern: str | None, meta: tuple[str, .
         if report.communities:
             c = report.communities
             console.print(f"Communities updated: {c['kept']} kept, {c['rewritten']} rewritten, {c['created']} "
-                          f"created, {c['removed']} removed")
+                          f"created, {c['removed']} removed; {c.get('reused', 0)} reports kept by overlap, "
+                          f"{c.get('llm_calls', 0)} LLM report calls, {c.get('stale', 0)} reports stale")
         for failure in report.extraction_failures:
             console.print(f"[yellow]extraction failed:[/] {failure.source}: {failure.error}")
         for warning in report.warnings:
@@ -328,8 +329,10 @@ def _print_community_run(run: Any) -> None:
         f"Communities: {run.kept} kept, {run.rewritten} rewritten, {run.created} created, {run.removed} removed "
         f"({levels}); {run.isolated_entities} entities without relations are in no community. "
         f"Detection {run.detect_seconds:.1f}s, reports {run.report_seconds:.1f}s, embeddings "
-        f"{run.embed_seconds:.1f}s, write {run.write_seconds:.1f}s"
-        + (f"; {run.llm_failures} LLM reports fell back to extractive" if run.llm_failures else ""))
+        f"{run.embed_seconds:.1f}s, write {run.write_seconds:.1f}s. Modularity (level 0) {run.modularity:.4f}. "
+        f"Reports: {run.reused} kept by overlap, {run.llm_calls} LLM calls, {run.stale} stale"
+        + (f"; {run.llm_failures} LLM reports fell back to extractive" if run.llm_failures else "")
+        + (" (run `graphwright communities refresh` to rewrite stale reports)" if run.stale else ""))
 
 
 @main.group()
@@ -346,24 +349,57 @@ def communities() -> None:
 @click.option("--max-cluster-size", default=10, show_default=True, type=click.IntRange(2, 100_000),
               help="Communities larger than this are split into a deeper level.")
 @click.option("--seed", default=42, show_default=True, help="Same graph and seed give the same communities.")
+@click.option("--full", is_flag=True,
+              help="Detect every community anew; by default communities whose relations did not change are kept.")
+@click.option("--budget", type=click.IntRange(0), default=None,
+              help="At most this many LLM report calls; the rest are extractive and marked stale. Default: no cap.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
 @click.option("--json", "as_json", is_flag=True, help="Print the run's figures as JSON.")
-def communities_build(max_cluster_size: int, seed: int, quiet: bool = False, as_json: bool = False) -> None:
+def communities_build(max_cluster_size: int, seed: int, full: bool = False, budget: int | None = None,
+                      quiet: bool = False, as_json: bool = False) -> None:
     """Detect communities and write a report for each new or changed one.
 
     \b
     Example:
       graphwright communities build --max-cluster-size 10 --seed 42
-      graphwright communities build -q --json
+      graphwright communities build --full --budget 200 -q --json
     """
     import dataclasses
 
     with _graph() as rag, _progress(not quiet and not as_json) as progress:
-        run = rag.build_communities(max_cluster_size, seed, progress)
+        run = rag.build_communities(max_cluster_size, seed, progress, full=full, budget=budget)
     if as_json:
         click.echo(json.dumps(dataclasses.asdict(run), indent=2))
         return
     _print_community_run(run)
+
+
+@communities.command("refresh")
+@click.option("--budget", type=click.IntRange(0), default=None,
+              help="At most this many LLM calls. Default: GRAPHWRIGHT_REPORT_BUDGET.")
+@click.option("--level", type=int, default=None, help="Only reports of this level (0 = the coarsest).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
+def communities_refresh(budget: int | None, level: int | None, quiet: bool = False) -> None:
+    """Rewrite stale community reports with the LLM, the most important first (rating, size, change).
+
+    A report is stale when its community changed since the LLM wrote it, or when an ingest's report budget
+    ran out. Needs an LLM (GRAPHWRIGHT_OPENAI_BASE_URL / OPENAI_API_KEY).
+
+    \b
+    Example:
+      graphwright communities refresh --budget 50 --level 0
+    """
+    from graphwright.errors import LLMRequiredError
+
+    try:
+        with _graph() as rag, _progress(not quiet) as progress:
+            run = rag.refresh_communities(budget, level, progress)
+    except LLMRequiredError as exc:
+        _fail(str(exc))
+        return
+    _console().print(f"Reports rewritten: {run.rewritten}"
+                     + (f", {run.llm_failures} failed (kept extractive, still stale)" if run.llm_failures else "")
+                     + f"; {run.stale_left} still stale; {run.seconds:.1f}s")
 
 
 @communities.command("show")

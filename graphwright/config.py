@@ -83,6 +83,8 @@ class Settings(BaseSettings):
     ppr_seed_passages: int = Field(20, ge=1, description="closest passages seeding the walk")
     ppr_chunks_per_entity: int = Field(5, ge=1, description="an entity's passages in the walked neighbourhood")
     ppr_hub_mentions: int = Field(50, ge=1, description="an entity named in more passages adds none (unless linked)")
+    report_budget: int = Field(100, ge=0, description="LLM report calls an ingest or delete may make")
+    report_reuse_overlap: float = Field(0.8, gt=0, le=1, description="member overlap that keeps an LLM report")
     global_level: int | None = Field(None, description="community level for global search; unset = by relevance")
     global_reports: int = Field(8, ge=1, description="community reports in an offline global answer")
     global_batch_tokens: int = Field(2500, ge=200, description="report tokens per map call of global search")

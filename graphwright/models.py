@@ -125,6 +125,7 @@ class CommunityRef(BaseModel):
     rating: float = 0.0
     score: float = 0.0
     cited_chunks: list[str] = Field(default_factory=list)
+    stale: bool = False  # the community changed since its report was written
 
 
 class ContextSection(BaseModel):

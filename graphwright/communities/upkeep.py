@@ -1,8 +1,9 @@
-"""Build and keep the community layer current: detect, reuse unchanged reports, write the rest.
+"""Build and keep the community layer current: detect, keep what did not change, write the rest.
 
-A community's id is its level and member set, so after an ingest or delete only communities whose members
-changed get a new report (no LLM call for the others); vanished ones are removed. "Rewritten" counts new
-communities that replace an old one at the same level (at least half the members in common)."""
+Detection pins every community whose members' relations did not change (see `leiden`), so an ingest
+rewrites only the communities it touches and their ancestors. A community's id is its level and member set:
+a kept id keeps its report with no LLM call. A new member set keeps its predecessor's LLM report when the
+overlap is high (`report_plan`), else it gets a new report, from the LLM within the run's budget."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from graphwright.communities.leiden import DetectedCommunity, detect
+from graphwright.communities.leiden import DetectedCommunity, PreviousCommunity, detect, member_hash, modularity
+from graphwright.communities.report_plan import ReportPlan, jaccard, plan_reports, priority, reused_report
 from graphwright.communities.reports import (
     Report,
     extractive_report,
@@ -21,6 +23,7 @@ from graphwright.communities.reports import (
     llm_report_prompt,
     parse_llm_report,
 )
+from graphwright.errors import LLMRequiredError
 
 if TYPE_CHECKING:
     from graphwright.config import Settings
@@ -32,25 +35,43 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 _CONTEXT_BATCH = 200
+Progress = Callable[[str, int, int], None]
 
 
 @dataclass
 class CommunityRun:
     kept: int = 0
-    rewritten: int = 0
+    rewritten: int = 0  # new member sets replacing an old community at the same level (half the members shared)
     created: int = 0
     removed: int = 0
+    reused: int = 0  # new member sets that kept their predecessor's LLM report (marked stale)
+    llm_calls: int = 0  # report calls made to the LLM
+    stale: int = 0  # reports marked stale after the run (all communities)
     isolated_entities: int = 0
     levels: dict[int, int] = field(default_factory=dict)
     llm_failures: int = 0
+    modularity: float = 0.0  # of level 0
+    full: bool = False
     detect_seconds: float = 0.0
     report_seconds: float = 0.0
     embed_seconds: float = 0.0
     write_seconds: float = 0.0
 
 
-def _jaccard(a: set[str], b: set[str]) -> float:
-    return len(a & b) / len(a | b) if a or b else 0.0
+@dataclass
+class RefreshRun:
+    rewritten: int = 0
+    llm_failures: int = 0
+    stale_left: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class _Written:
+    report: Report
+    stale: bool
+    changed: float
+    report_members: list[str] | None
 
 
 class CommunityBuilder:
@@ -58,87 +79,167 @@ class CommunityBuilder:
                  llm: LLM | None = None) -> None:
         self.store, self.embedder, self.settings, self.llm = store, embedder, settings, llm
 
-    def build(self, max_cluster_size: int = 10, seed: int = 42,
-              progress: Callable[[str, int, int], None] | None = None) -> CommunityRun:
-        """`progress(stage, done, total)` is told about detect, reports, embed and write as they go."""
-        run = CommunityRun()
+    def build(self, max_cluster_size: int = 10, seed: int = 42, progress: Progress | None = None, *,
+              full: bool = False, budget: int | None = None) -> CommunityRun:
+        """`full` detects from scratch instead of keeping untouched communities; `budget` caps the LLM
+        report calls (None: no cap). `progress(stage, done, total)` hears of detect, reports, embed, write."""
+        run = CommunityRun(full=full)
         tell = progress or (lambda stage, done, total: None)
         tell("detect", 0, 1)
         started = time.perf_counter()
         edges = self.store.communities.entity_edges()
-        detected = detect(edges, max_cluster_size, seed)
+        existing = {row["id"]: row for row in self.store.communities.community_catalog()}
+        previous = [] if full else [
+            PreviousCommunity(r["id"], r["level"], tuple(r["members"] or []), r["parent"], r["graph_hash"])
+            for r in existing.values()]
+        detected = detect(edges, max_cluster_size, seed, previous)
         connected = {n for a, b, _ in edges for n in (a, b)}
         run.isolated_entities = len(set(self.store.communities.entity_ids()) - connected)
+        run.modularity = modularity(edges, {m: c.id for c in detected if c.level == 0 for m in c.members})
         run.detect_seconds = time.perf_counter() - started
         tell("detect", 1, 1)
 
-        existing = {row["id"]: row for row in self.store.communities.community_catalog()}
         new_ids = {c.id for c in detected}
         created = [c for c in detected if c.id not in existing]
-        removed = [cid for cid in existing if cid not in new_ids]
-        run.kept = len(detected) - len(created)
-        run.removed = len(removed)
+        removed = [existing[cid] for cid in existing if cid not in new_ids]
+        run.kept, run.removed = len(detected) - len(created), len(removed)
         old_by_level: dict[int, list[set[str]]] = {}
-        for cid in removed:
-            old_by_level.setdefault(existing[cid]["level"], []).append(set(existing[cid]["members"] or []))
-        for c in created:
-            members = set(c.members)
-            if any(_jaccard(members, old) >= 0.5 for old in old_by_level.get(c.level, [])):
-                run.rewritten += 1
+        for row in removed:
+            old_by_level.setdefault(row["level"], []).append(set(row["members"] or []))
+        run.rewritten = sum(1 for c in created
+                            if any(jaccard(set(c.members), old) >= 0.5 for old in old_by_level.get(c.level, [])))
         run.created = len(created) - run.rewritten
         for c in detected:
             run.levels[c.level] = run.levels.get(c.level, 0) + 1
 
         started = time.perf_counter()
-        reports = self._reports(created, existing, run, tell)
-        rows = [{"id": c.id, "level": c.level, "size": len(c.members), "member_hash": c.member_hash,
-                 "members": c.members, "title": reports[c.id].title, "summary": reports[c.id].summary,
-                 "findings": findings_json(reports[c.id]), "rating": reports[c.id].rating,
-                 "rating_explanation": reports[c.id].rating_explanation, "report_kind": reports[c.id].kind,
-                 "cited_chunks": reports[c.id].cited_chunks} for c in created]
+        written = self._reports(created, removed, existing, budget, run, tell)
+        rows = [self._row(c, written[c.id]) for c in created]
         run.report_seconds = time.perf_counter() - started
+        stale_kept = sum(1 for c in detected if c.id in existing and existing[c.id]["stale"])
+        run.stale = stale_kept + sum(1 for w in written.values() if w.stale)
+        hashes = [{"id": c.id, "graph_hash": c.graph_hash} for c in detected
+                  if c.id in existing and existing[c.id]["graph_hash"] != c.graph_hash]
+        self._write([row["id"] for row in removed], rows, created, detected, hashes, run, tell)
+        log.info("communities: %d kept, %d rewritten, %d created, %d removed, %d reports reused, %d LLM calls",
+                 run.kept, run.rewritten, run.created, run.removed, run.reused, run.llm_calls)
+        return run
+
+    def refresh(self, budget: int | None = None, level: int | None = None,
+                progress: Progress | None = None) -> RefreshRun:
+        """Rewrite stale reports with the LLM, the most important first, at most `budget` of them."""
+        if self.llm is None:
+            raise LLMRequiredError("refreshing reports needs an LLM: set GRAPHWRIGHT_OPENAI_BASE_URL (or "
+                                   "OPENAI_API_KEY); offline reports are extractive and never stale")
+        started = time.perf_counter()
+        tell = progress or (lambda stage, done, total: None)
+        existing = {row["id"]: row for row in self.store.communities.community_catalog()}
+        stale = [r for r in existing.values() if r["stale"] and (level is None or r["level"] == level)]
+        largest = max((len(r["members"] or []) for r in stale), default=1)
+
+        def importance(r: CommunityCatalogRow) -> float:
+            basis = set(r["report_members"] or [])
+            changed = 1 - jaccard(set(r["members"] or []), basis) if basis else 1.0
+            return priority(float(r["rating"]), len(r["members"] or []), largest, changed)
+
+        chosen = sorted(stale, key=lambda r: (-importance(r), r["id"]))[:budget]
+        communities = [DetectedCommunity(id=r["id"], level=r["level"], members=list(r["members"] or []),
+                                         member_hash=member_hash(r["members"] or []),
+                                         graph_hash=r["graph_hash"] or "",
+                                         children=[cid for cid, c in existing.items() if c["parent"] == r["id"]])
+                       for r in chosen]
+        run = CommunityRun()
+        plans = [ReportPlan(c, "llm", None, list(c.members), 1.0) for c in communities]
+        written = self._generate(plans, existing, run, tell)
+        rows = [self._row(c, written[c.id]) for c in communities]
+        self._write([], rows, [], [], [], run, tell)
+        left = len(stale) - sum(1 for w in written.values() if not w.stale)
+        return RefreshRun(rewritten=len(rows) - run.llm_failures, llm_failures=run.llm_failures,
+                          stale_left=left, seconds=time.perf_counter() - started)
+
+    @staticmethod
+    def _row(c: DetectedCommunity, w: _Written) -> dict[str, Any]:
+        r = w.report
+        return {"id": c.id, "level": c.level, "size": len(c.members), "member_hash": c.member_hash,
+                "members": c.members, "graph_hash": c.graph_hash, "title": r.title, "summary": r.summary,
+                "findings": findings_json(r), "rating": r.rating, "rating_explanation": r.rating_explanation,
+                "report_kind": r.kind, "cited_chunks": r.cited_chunks, "stale": w.stale,
+                "changed": round(w.changed, 4), "report_members": w.report_members}
+
+    def _write(self, removed: list[str], rows: list[dict[str, Any]], created: Sequence[DetectedCommunity],
+               detected: Sequence[DetectedCommunity], hashes: list[dict[str, str]], run: CommunityRun,
+               tell: Progress) -> None:
         started = time.perf_counter()
         tell("embed", 0, 1)
         # Title and the start of the summary: embedding dominates the cost of many small communities.
         vectors = self.embedder.embed([f"{r['title']}. {r['summary']}"[:200] for r in rows]) if rows else []
         run.embed_seconds = time.perf_counter() - started
         tell("embed", 1, 1)
-
         tell("write", 0, 1)
         started = time.perf_counter()
+        new = {c.id for c in created}
         self.store.communities.write_communities(
             removed, rows, [{"id": r["id"], "embedding": v} for r, v in zip(rows, vectors)],
-            [{"entity": m, "community": c.id} for c in detected for m in c.members],
-            [{"parent": c.parent, "child": c.id} for c in detected if c.parent])
+            [{"entity": m, "community": c.id} for c in created for m in c.members],
+            [{"parent": c.parent, "child": c.id} for c in detected if c.parent and (c.id in new or c.parent in new)],
+            hashes)
         run.write_seconds = time.perf_counter() - started
         tell("write", 1, 1)
-        log.info("communities: %d kept, %d rewritten, %d created, %d removed", run.kept, run.rewritten,
-                 run.created, run.removed)
-        return run
 
-    def _reports(self, created: list[DetectedCommunity], existing: Mapping[str, CommunityCatalogRow],
-                 run: CommunityRun, tell: Callable[[str, int, int], None]) -> dict[str, Report]:
+    def _reports(self, created: list[DetectedCommunity], removed: list[CommunityCatalogRow],
+                 existing: Mapping[str, CommunityCatalogRow], budget: int | None, run: CommunityRun,
+                 tell: Progress) -> dict[str, _Written]:
+        context = self._context(created)
+        fresh = {c.id: self._extractive(c, context) for c in created}
+        plans = plan_reports(created, removed, {cid: r.rating for cid, r in fresh.items()},
+                             llm=self.llm is not None, budget=budget,
+                             threshold=self.settings.report_reuse_overlap)
+        run.reused = sum(1 for p in plans if p.action == "reuse")
+        written: dict[str, _Written] = {}
+        for p in plans:
+            if p.action == "reuse" and p.previous is not None:
+                written[p.community.id] = _Written(reused_report(p.previous, fresh[p.community.id]), p.stale,
+                                                   p.changed, p.basis)
+            elif p.action == "extractive":
+                # offline, extractive is the report's final form; with an LLM it waits for a refresh
+                written[p.community.id] = _Written(fresh[p.community.id], p.stale, 0.0 if not p.stale else p.changed,
+                                                   None if p.stale else list(p.community.members))
+        written.update(self._generate([p for p in plans if p.action == "llm"], existing, run, tell, context,
+                                      written))
+        return written
+
+    def _context(self, communities: Sequence[DetectedCommunity]) -> dict[str, CommunityContextRow]:
         context: dict[str, CommunityContextRow] = {}
-        for start in range(0, len(created), _CONTEXT_BATCH):
-            part = created[start:start + _CONTEXT_BATCH]
-            context.update(self.store.communities.community_context([{"id": c.id, "members": c.members} for c in part]))
-        reports: dict[str, Report] = {}
-        summaries = {cid: {"title": row.get("title") or "", "summary": row.get("summary") or ""}
+        for start in range(0, len(communities), _CONTEXT_BATCH):
+            part = communities[start:start + _CONTEXT_BATCH]
+            context.update(self.store.communities.community_context([{"id": c.id, "members": c.members}
+                                                                      for c in part]))
+        return context
+
+    def _generate(self, plans: Sequence[ReportPlan], existing: Mapping[str, CommunityCatalogRow],
+                  run: CommunityRun, tell: Progress, context: Mapping[str, CommunityContextRow] | None = None,
+                  done: Mapping[str, _Written] | None = None) -> dict[str, _Written]:
+        """LLM reports, deepest level first: a parent's report can then read its children's."""
+        llm = self.llm
+        if not plans or llm is None:
+            return {}
+        context = context if context is not None else self._context([p.community for p in plans])
+        summaries = {cid: {"title": row["title"] or "", "summary": row["summary"] or ""}
                      for cid, row in existing.items()}
-        # deepest level first: a parent's LLM report can then read its children's
-        for level in sorted({c.level for c in created}, reverse=True):
-            batch = [c for c in created if c.level == level]
-            llm = self.llm
-            if llm is None:
-                made = [self._extractive(c, context) for c in batch]
-            else:
-                with ThreadPoolExecutor(max_workers=self.settings.llm_concurrency) as pool:
-                    made = list(pool.map(lambda c, llm=llm: self._llm(llm, c, context, summaries, run), batch))
+        summaries.update({cid: {"title": w.report.title, "summary": w.report.summary}
+                          for cid, w in (done or {}).items()})
+        written: dict[str, _Written] = {}
+        for level in sorted({p.community.level for p in plans}, reverse=True):
+            batch = [p.community for p in plans if p.community.level == level]
+            with ThreadPoolExecutor(max_workers=self.settings.llm_concurrency) as pool:
+                made = list(pool.map(lambda c: self._llm(llm, c, context, summaries, run), batch))
+            run.llm_calls += len(batch)
             for c, report in zip(batch, made):
-                reports[c.id] = report
+                failed = report.kind != "llm"
+                written[c.id] = _Written(report, failed, 1.0 if failed else 0.0, None if failed else c.members)
                 summaries[c.id] = {"title": report.title, "summary": report.summary}
-            tell("reports", len(reports), len(created))
-        return reports
+            tell("reports", len(written), len(plans))
+        return written
 
     @staticmethod
     def _extractive(c: DetectedCommunity, context: Mapping[str, CommunityContextRow]) -> Report:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, cast
 
 import neo4j
@@ -45,10 +46,10 @@ class CommunityStore:
 
     def write_communities(self, removed: list[str], rows: list[dict[str, Any]], embeddings: list[dict[str, Any]],
                           members: list[dict[str, str]], parents: list[dict[str, str]],
-                          batch_size: int = 5000) -> None:
-        """Replace the community layer in bounded transactions: one transaction for 100k entities' links
-        exceeds Neo4j's transaction memory limit (measured), so new reports land first, then links are
-        rebuilt in batches, then vanished communities go."""
+                          graph_hashes: Sequence[dict[str, str]] = (), batch_size: int = 5000) -> None:
+        """Write new or rewritten reports, link new communities, then remove vanished ones, in bounded
+        transactions (one transaction for 100k entities' links exceeds Neo4j's transaction memory limit,
+        measured). Kept communities are not touched but for their `graph_hash`."""
         def run_batches(statement: str, data: list[Any], key: str) -> None:
             for start in range(0, len(data), batch_size):
                 part = data[start:start + batch_size]
@@ -60,12 +61,10 @@ class CommunityStore:
 
         run_batches(q.WRITE_COMMUNITIES, rows, "rows")
         run_batches(q.SET_COMMUNITY_EMBEDDINGS, embeddings, "rows")
-        while self.connection.write(q.CLEAR_COMMUNITY_LINKS, batch=20_000)[0]["deleted"]:
-            pass
-        self.connection.write(q.CLEAR_PARENT_LINKS)
+        run_batches(q.SET_GRAPH_HASHES, list(graph_hashes), "rows")
+        run_batches(q.DELETE_COMMUNITIES, removed, "ids")
         run_batches(q.LINK_MEMBERS, members, "rows")
         run_batches(q.LINK_PARENTS, parents, "rows")
-        run_batches(q.DELETE_COMMUNITIES, removed, "ids")
 
     def communities(self, level: int | None = None, limit: int = 20) -> list[CommunityRow]:
         return cast(list[CommunityRow], self.connection.read(q.COMMUNITIES_BY_LEVEL, level=level, limit=limit))

@@ -296,21 +296,29 @@ RETURN a.id AS source, b.id AS target, sum(coalesce(r.weight, 1.0)) AS weight
 ENTITY_IDS = "MATCH (e:Entity) RETURN e.id AS id"
 COMMUNITY_CATALOG = """
 MATCH (c:Community)
-RETURN c.id AS id, c.level AS level, c.member_hash AS member_hash, c.members AS members, c.title AS title,
-       c.summary AS summary
+OPTIONAL MATCH (p:Community)-[:PARENT_OF]->(c)
+RETURN c.id AS id, c.level AS level, c.members AS members, c.graph_hash AS graph_hash, p.id AS parent,
+       c.title AS title, c.summary AS summary, c.findings AS findings, coalesce(c.rating, 0.0) AS rating,
+       c.rating_explanation AS rating_explanation, c.report_kind AS report_kind,
+       coalesce(c.stale, false) AS stale, c.report_members AS report_members,
+       coalesce(c.cited_chunks, []) AS cited_chunks
 """
 DELETE_COMMUNITIES = "UNWIND $ids AS cid MATCH (c:Community {id: cid}) DETACH DELETE c"
-CLEAR_COMMUNITY_LINKS = """
-MATCH (:Entity)-[r:IN_COMMUNITY]->(:Community) WITH r LIMIT $batch DELETE r RETURN count(*) AS deleted
-"""
-CLEAR_PARENT_LINKS = "MATCH (:Community)-[r:PARENT_OF]->(:Community) DELETE r"
+# A community's id is its level and member set: the member links of one that is kept are already right, so
+# only new communities are linked, and vanished ones leave with their links (DETACH DELETE).
 WRITE_COMMUNITIES = """
 UNWIND $rows AS row
 MERGE (c:Community {id: row.id})
 SET c.level = row.level, c.size = row.size, c.member_hash = row.member_hash, c.members = row.members,
-    c.title = row.title, c.summary = row.summary, c.findings = row.findings, c.rating = row.rating,
-    c.rating_explanation = row.rating_explanation, c.report_kind = row.report_kind,
-    c.cited_chunks = row.cited_chunks, c.updated_at = datetime()
+    c.graph_hash = row.graph_hash, c.title = row.title, c.summary = row.summary, c.findings = row.findings,
+    c.rating = row.rating, c.rating_explanation = row.rating_explanation, c.report_kind = row.report_kind,
+    c.cited_chunks = row.cited_chunks, c.stale = row.stale, c.changed = row.changed,
+    c.report_members = row.report_members, c.updated_at = datetime()
+"""
+SET_GRAPH_HASHES = """
+UNWIND $rows AS row
+MATCH (c:Community {id: row.id})
+SET c.graph_hash = row.graph_hash
 """
 SET_COMMUNITY_EMBEDDINGS = set_embeddings("Community")
 LINK_MEMBERS = """
@@ -490,7 +498,7 @@ LIMIT $limit
 """
 _COMMUNITY_FIELDS = """c.id AS id, c.level AS level, c.title AS title, c.summary AS summary, c.findings AS findings,
        coalesce(c.rating, 0.0) AS rating, coalesce(c.cited_chunks, []) AS cited_chunks, c.size AS size,
-       c.members AS members"""
+       c.members AS members, coalesce(c.stale, false) AS stale"""
 COMMUNITY_VECTOR_SEARCH = f"""
 CALL db.index.vector.queryNodes('{COMMUNITY_VECTOR_INDEX}', $candidates, $embedding) YIELD node AS c, score
 WHERE $level IS NULL OR c.level = $level

@@ -118,18 +118,29 @@ class CommunityRow(TypedDict, total=False):
     cited_chunks: list[str]
     size: int | None
     members: list[str] | None
+    stale: bool
     score: float | None
     hits: int
     report_kind: str | None
 
 
 class CommunityCatalogRow(TypedDict):
+    """A stored community with its report, as upkeep reads it to decide what to keep."""
+
     id: str
     level: int
-    member_hash: str | None
     members: list[str] | None
+    graph_hash: str | None
+    parent: str | None
     title: str | None
     summary: str | None
+    findings: str | None
+    rating: float
+    rating_explanation: str | None
+    report_kind: str | None
+    stale: bool
+    report_members: list[str] | None
+    cited_chunks: list[str]
 
 
 class CommunityLevelRow(TypedDict):

@@ -97,7 +97,8 @@ def offline_graph_answer(mode: str, context: Retrieval, k: int) -> Answer:
             return Answer(text="\n".join(lines + ["No community reports matched."]), kind="retrieval", citations=[])
         lines.append("Community reports most relevant to the question:")
         for rank, c in enumerate(context.communities, start=1):
-            lines.append(f"[{rank}] {c.title}  (community {c.id}, level {c.level}, rating {c.rating:.1f})")
+            stale = ", stale report" if c.stale else ""
+            lines.append(f"[{rank}] {c.title}  (community {c.id}, level {c.level}, rating {c.rating:.1f}{stale})")
             lines.append(f"    {_snippet(c.summary)}")
             lines += [f"    - {_snippet(f, 200)}" for f in c.findings[:3]]
         return Answer(text="\n".join(lines), kind="retrieval", citations=graph_citations(context))

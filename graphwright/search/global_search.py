@@ -54,7 +54,8 @@ class GlobalResult:
 
 def report_text(community: CommunityRef) -> str:
     findings = "\n".join(f"  - {f}" for f in community.findings[:5])
-    return f"[{community.id}] {community.title} (level {community.level}, rating {community.rating:.1f})\n" \
+    stale = ", stale: its members changed since it was written" if community.stale else ""
+    return f"[{community.id}] {community.title} (level {community.level}, rating {community.rating:.1f}{stale})\n" \
            f"{community.summary}\n{findings}".rstrip()
 
 
@@ -157,6 +158,11 @@ class GlobalSearch:
                                      for i, p in enumerate(points)], **candidates}
         shares = {"points": 0.5, "reports": 0.5} if points else {"reports": 1.0}
         sections = pack_sections(candidates, shares, self.settings.context_tokens)
+        stale = [c.id for c in communities if c.stale]
+        if stale:
+            notes = [*notes, f"{len(stale)} of {len(communities)} reports used are stale (their communities changed "
+                             f"since they were written): {', '.join(stale)}; `graphwright communities refresh` "
+                             "rewrites them"]
         return Retrieval(communities=communities, chunks=chunks, context=sections, notes=notes)
 
     def map(self, question: str, communities: list[CommunityRef], notes: list[str], llm: LLM) -> list[Point]:

@@ -42,7 +42,7 @@ def community_ref(row: CommunityRow, score: float = 0.0) -> CommunityRef:
     return CommunityRef(id=row["id"], level=row["level"], title=row.get("title") or row["id"],
                         summary=row.get("summary") or "", findings=[f for f in findings if f],
                         rating=float(row.get("rating") or 0.0), score=score,
-                        cited_chunks=list(row.get("cited_chunks") or []))
+                        cited_chunks=list(row.get("cited_chunks") or []), stale=bool(row.get("stale")))
 
 
 def relation_refs(rows: Sequence[RelationRow]) -> list[RelationRef]:
