@@ -112,6 +112,12 @@ class _Detector:
             self.children[None if p.level == 0 else p.parent].append(p)
         self.untouched = {p.id for p in previous
                           if p.graph_hash and p.graph_hash == graph_hash(p.members, self.signatures)}
+        # untouched communities by member, coarsest first: kept whole when a touched ancestor is re-split
+        self.atoms: dict[str, list[PreviousCommunity]] = defaultdict(list)
+        for p in sorted(previous, key=lambda p: (p.level, p.id)):
+            if p.id in self.untouched:
+                for m in p.members:
+                    self.atoms[m].append(p)
         self.found: list[DetectedCommunity] = []
 
     def run(self) -> list[DetectedCommunity]:
@@ -182,12 +188,31 @@ class _Detector:
                     start[node], fresh = fresh, fresh + 1
             resolution = sum(w for _, _, w in edges) / total
             _, found = gn.leiden(edges, starting_communities=start, resolution=resolution, seed=self.seed)
+            self._keep_atoms_whole(rest, found)
         by_label: dict[int, list[str]] = defaultdict(list)
         for node in sorted(rest):  # nodes without edges inside the rest stand alone
             by_label[found.get(node, -1 - len(by_label))].append(node)
         for members in by_label.values():
             groups.extend((part, None) for part in _components(members, self.graph))
         return sorted(groups, key=lambda g: g[0])
+
+
+    def _keep_atoms_whole(self, rest: set[str], found: dict[str, int]) -> None:
+        """An untouched deeper community that Leiden cut in two goes whole to the side holding most of it,
+        so re-detecting a touched parent does not rewrite its untouched children."""
+        done: set[str] = set()
+        atoms = {p.id: p for node in rest for p in self.atoms.get(node, [])}
+        for atom in sorted(atoms.values(), key=lambda p: (p.level, p.id)):
+            members = [m for m in atom.members if m in found]
+            if atom.id in done or len(members) < len(atom.members) or not set(members) <= rest:
+                continue
+            counts: dict[int, int] = defaultdict(int)
+            for m in members:
+                counts[found[m]] += 1
+            label = max(counts, key=lambda k: (counts[k], -k))
+            for m in members:
+                found[m] = label
+            done.update(p.id for m in members for p in self.atoms[m])  # it and everything inside it
 
 
 def detect(edges: Sequence[Edge], max_cluster_size: int = 10, seed: int = 42,

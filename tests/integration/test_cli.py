@@ -14,6 +14,7 @@ pytestmark = pytest.mark.integration
 
 COMMANDS = [[], ["db"], ["db", "start"], ["db", "build"], ["db", "stop"], ["db", "status"], ["init"], ["reset"],
             ["ingest"], ["import-graph"], ["index"], ["communities"], ["communities", "build"],
+            ["communities", "refresh"],
             ["communities", "show"], ["delete"], ["stats"], ["query"], ["eval"], ["show"], ["show", "entity"],
             ["browser"], ["check"]]
 
@@ -67,6 +68,11 @@ def test_bad_file_exit_code_and_names(rag, cli_env, tmp_path: Path) -> None:
     assert "failed" in out.stdout
     counts = run(["stats"], cli_env, tmp_path)
     assert counts.returncode == 0 and "documents" in counts.stdout
+
+
+def test_refresh_without_an_llm_is_one_clear_line(rag, cli_env, tmp_path: Path) -> None:
+    out = run(["communities", "refresh", "--budget", "5"], cli_env, tmp_path)
+    assert out.returncode == 2 and "needs an LLM" in out.stderr and "Traceback" not in out.stderr
 
 
 def test_bad_filter_is_a_usage_error(cli_env, tmp_path: Path) -> None:
