@@ -108,8 +108,11 @@ class _Detector:
         self.graph, self.max_cluster_size, self.seed = graph, max_cluster_size, seed
         self.signatures = node_signatures(graph)
         self.children: dict[str | None, list[PreviousCommunity]] = defaultdict(list)
+        self.holder: dict[tuple[int, str], PreviousCommunity] = {}  # (level, member) -> its community then
         for p in sorted(previous, key=lambda p: p.id):
             self.children[None if p.level == 0 else p.parent].append(p)
+            for m in p.members:
+                self.holder[(p.level, m)] = p
         self.untouched = {p.id for p in previous
                           if p.graph_hash and p.graph_hash == graph_hash(p.members, self.signatures)}
         # untouched communities by member, coarsest first: kept whole when a touched ancestor is re-split
@@ -122,11 +125,11 @@ class _Detector:
 
     def run(self) -> list[DetectedCommunity]:
         top = self.children.get(None, [])
-        self._emit(self._partition(set(self.graph), top), 0, None, top)
+        self._emit(self._partition(set(self.graph), top), 0, None)
         return sorted(self.found, key=lambda c: (c.level, -len(c.members), c.id))
 
     def _emit(self, parts: list[tuple[list[str], PreviousCommunity | None]], level: int,
-              parent: DetectedCommunity | None, before: Sequence[PreviousCommunity]) -> None:
+              parent: DetectedCommunity | None) -> None:
         for members, pinned in parts:
             if pinned is not None:
                 self._keep(pinned, parent)
@@ -137,11 +140,12 @@ class _Detector:
                                           parent=parent.id if parent else None)
             self._add(community, parent)
             if len(members) > self.max_cluster_size:
-                inside = set(members)
-                below = [child for p in before if inside & set(p.members) for child in self.children.get(p.id, [])]
-                split = self._partition(inside, below)
+                # the previous communities one level down, under those that held these members
+                held = {self.holder[(level, m)].id for m in members if (level, m) in self.holder}
+                below = [child for pid in sorted(held) for child in self.children.get(pid, [])]
+                split = self._partition(set(members), below)
                 if len(split) > 1:  # else Leiden could not split it: it stays a leaf
-                    self._emit(split, level + 1, community, below)
+                    self._emit(split, level + 1, community)
 
     def _add(self, community: DetectedCommunity, parent: DetectedCommunity | None) -> None:
         self.found.append(community)
