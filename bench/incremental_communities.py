@@ -29,7 +29,7 @@ from rich.table import Table
 from bench.ingest_novels import NOVELS
 from bench.record import record
 
-STEPS = (1, 10, 100)
+STEPS = (1, 10, 100)  # documents added in turn
 
 
 def _report(body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -39,21 +39,21 @@ def _report(body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
                                   "findings": [{"summary": "finding", "explanation": "why"}]}))
 
 
-def novel_documents(count: int) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
+def novel_documents(count: int, steps: tuple[int, ...]) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
     records = [json.loads(line) for line in NOVELS.read_text(encoding="utf-8").splitlines() if line.strip()]
     base, extra = records[:count], records[count]
     words = extra["text"].split()
     start = len(words) // 10  # past the front matter
     parts = [{"id": f"{extra['id']}-part{i}", "title": f"{extra['title']} part {i}",
-              "text": " ".join(words[start + 200 * i:start + 200 * (i + 1)])} for i in range(sum(STEPS))]
+              "text": " ".join(words[start + 200 * i:start + 200 * (i + 1)])} for i in range(sum(steps))]
     return base, parts
 
 
-def dataset_documents(folder: Path) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
+def dataset_documents(folder: Path, steps: tuple[int, ...]) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
     corpus = json.loads((folder / "corpus.json").read_text(encoding="utf-8"))
     records = [{"id": title, "title": title, "text": " ".join(texts) if isinstance(texts, list) else texts}
                for title, texts in corpus.items()]
-    return records[:-sum(STEPS)], records[-sum(STEPS):]
+    return records[:-sum(steps)], records[-sum(steps):]
 
 
 def _write(records: list[dict[str, str]], folder: Path, name: str) -> Path:
@@ -90,6 +90,7 @@ def main() -> None:
     parser.add_argument("--novels", type=int, help="base: this many novels")
     parser.add_argument("--dataset", type=Path, help="a HotpotQA-style folder with corpus.json")
     parser.add_argument("--label", default="", help="a name for this code version in the table")
+    parser.add_argument("--steps", default=",".join(map(str, STEPS)), help="documents added in turn")
     parser.add_argument("--yes-reset", action="store_true")
     parser.add_argument("--record", action="store_true")
     args = parser.parse_args()
@@ -101,7 +102,8 @@ def main() -> None:
     from graphwright.config import Settings
     from tests.stub_openai import StubOpenAI
 
-    base, added = novel_documents(args.novels) if args.novels else dataset_documents(args.dataset)
+    steps_n = tuple(int(n) for n in args.steps.split(","))
+    base, added = novel_documents(args.novels, steps_n) if args.novels else dataset_documents(args.dataset, steps_n)
     graph_name = f"{args.novels} novels" if args.novels else args.dataset.name
     console = Console(record=True, width=175)
     table = Table(title=f"incremental communities on {graph_name} {args.label} (nlp extraction, stub LLM reports)")
@@ -120,7 +122,7 @@ def main() -> None:
         ingest_s = time.perf_counter() - started
         steps: list[tuple[str, list[dict[str, str]]]] = [("base", [])]
         offset = 0
-        for n in STEPS:
+        for n in steps_n:
             steps.append((f"+{n}", added[offset:offset + n]))
             offset += n
         for name, docs in steps:

@@ -43,3 +43,9 @@ def test_large_file_bench_on_a_small_file(rag, cli_env) -> None:
     env = {**cli_env, "GRAPHWRIGHT_INGEST_GROUP_CHUNKS": "64"}
     out = bench(["bench.large_file", "--megabytes", "0.1", "--yes-reset"], env)
     assert "One large file" in out and "clean" in out  # staged in several groups, swapped in whole
+
+
+def test_incremental_communities_bench_on_the_mini_set(rag, cli_env) -> None:
+    out = bench(["bench.incremental_communities", "--dataset", "tests/data/hotpot_mini", "--steps", "1,2",
+                 "--yes-reset"], cli_env)
+    assert "incremental communities on hotpot_mini" in out and "+2" in out and "LLM report" in out

@@ -104,6 +104,9 @@ def test_the_report_budget_caps_ingest_calls_and_refresh_rewrites_stale_reports(
 
     # refresh: the most important first, within its budget, until none is left
     calls = len(stub.requests)
+    levels = {r["level"] for r in rag.store.read("MATCH (c:Community {stale: true}) RETURN c.level AS level")}
+    other = stingy.refresh_communities(budget=100, level=max(levels) + 1)  # --level: only that level's reports
+    assert other.rewritten == 0 and len(stub.requests) == calls
     one = stingy.refresh_communities(budget=1)
     assert one.rewritten == 1 and one.stale_left == len(stale) - 1 and len(stub.requests) == calls + 1
     rest = stingy.refresh_communities(budget=100)
