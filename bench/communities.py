@@ -3,6 +3,7 @@ entity), and the community levels of whatever graph is loaded (e.g. the novels) 
 
     .venv/bin/python -m bench.communities --entities 10000 --entities 100000 --yes-reset [--record]
     .venv/bin/python -m bench.communities --current [--record]      # no reset: the graph as it is
+    .venv/bin/python -m bench.communities --detect-only --entities 10000 --entities 100000   # no database
 
 WARNING: without --current it empties the database NEO4J_URI points at.
 """
@@ -41,14 +42,53 @@ def load_synthetic(rag: GraphRAG, n: int, tmp: Path) -> tuple[int, int, float]:
     return len(entities), len(relations), time.perf_counter() - started
 
 
+def detect_only(sizes: list[int], max_cluster_size: int, console: Console) -> Table:
+    """Detection alone, in memory: graspologic's native hierarchical Leiden, our stable detection from scratch,
+    and our incremental detection after one new entity joins, on the same planted graphs."""
+    import graspologic_native as gn
+
+    from graphwright.communities.leiden import PreviousCommunity, detect
+
+    table = Table(title=f"detection only, in memory (max cluster size {max_cluster_size})")
+    for column in ("entities", "relations", "communities", "native hierarchical_leiden s", "detect (full) s",
+                   "detect (incremental, one new entity) s", "communities changed"):
+        table.add_column(column, justify="right")
+    for n in sizes:
+        entities, relations, _ = planted_partition(groups=n // 100, size=100, chunk_id="c", intra_degree=5.6,
+                                                   inter_degree=0.4, seed=11)
+        edges = sorted({(min(r.source_id, r.target_id), max(r.source_id, r.target_id), 1.0) for r in relations})
+        started = time.perf_counter()
+        gn.hierarchical_leiden(edges, max_cluster_size=max_cluster_size, seed=42)
+        native = time.perf_counter() - started
+        started = time.perf_counter()
+        found = detect(edges, max_cluster_size, 42)
+        full = time.perf_counter() - started
+        previous = [PreviousCommunity(c.id, c.level, tuple(c.members), c.parent, c.graph_hash) for c in found]
+        started = time.perf_counter()
+        after = detect([*edges, ("newcomer", edges[0][0], 1.0)], max_cluster_size, 42, previous)
+        incremental = time.perf_counter() - started
+        changed = len({c.id for c in found} ^ {c.id for c in after})
+        table.add_row(f"{len(entities):,}", f"{len(edges):,}", f"{len(found):,}", f"{native:.1f}", f"{full:.1f}",
+                      f"{incremental:.1f}", str(changed))
+    console.print(table)
+    return table
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--entities", type=int, action="append")
     parser.add_argument("--current", action="store_true", help="measure the graph already loaded")
+    parser.add_argument("--detect-only", action="store_true", help="time detection in memory, no database")
     parser.add_argument("--max-cluster-size", type=int, default=10)
     parser.add_argument("--yes-reset", action="store_true")
     parser.add_argument("--record", action="store_true")
     args = parser.parse_args()
+    if args.detect_only:
+        console = Console(record=True, width=140)
+        detect_only(args.entities or [10_000], args.max_cluster_size, console)
+        if args.record:
+            record("Community detection in memory", "bench.communities", console)
+        return
     if not args.current and not args.yes_reset:
         parser.error("this empties the database; pass --yes-reset (or --current)")
     settings = Settings()

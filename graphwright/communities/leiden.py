@@ -132,7 +132,7 @@ class _Detector:
               parent: DetectedCommunity | None) -> None:
         for members, pinned in parts:
             if pinned is not None:
-                self._keep(pinned, parent)
+                self._keep(pinned, parent, level)
                 continue
             digest = member_hash(members)
             community = DetectedCommunity(id=f"L{level}-{digest[:16]}", level=level, members=members,
@@ -144,6 +144,10 @@ class _Detector:
                 held = {self.holder[(level, m)].id for m in members if (level, m) in self.holder}
                 below = [child for pid in sorted(held) for child in self.children.get(pid, [])]
                 split = self._partition(set(members), below)
+                while len(split) == 1 and split[0][1] is not None:
+                    # it is exactly an untouched community of the level below: split as that one was split
+                    below = self.children.get(split[0][1].id, [])
+                    split = self._partition(set(members), below)
                 if len(split) > 1:  # else Leiden could not split it: it stays a leaf
                     self._emit(split, level + 1, community)
 
@@ -152,15 +156,18 @@ class _Detector:
         if parent is not None:
             parent.children.append(community.id)
 
-    def _keep(self, previous: PreviousCommunity, parent: DetectedCommunity | None) -> None:
-        """An untouched community and its subtree, exactly as they were."""
-        community = DetectedCommunity(id=previous.id, level=previous.level, members=sorted(previous.members),
-                                      member_hash=member_hash(previous.members),
+    def _keep(self, previous: PreviousCommunity, parent: DetectedCommunity | None, level: int) -> None:
+        """An untouched community and its subtree, exactly as they were; when a re-split above moved it to
+        another level, the same members under the new level's ids (its report can be reused: same members)."""
+        same = previous.level == level
+        digest = member_hash(previous.members)
+        community = DetectedCommunity(id=previous.id if same else f"L{level}-{digest[:16]}", level=level,
+                                      members=sorted(previous.members), member_hash=digest,
                                       graph_hash=previous.graph_hash or "", parent=parent.id if parent else None,
-                                      pinned=True)
+                                      pinned=same)
         self._add(community, parent)
         for child in self.children.get(previous.id, []):
-            self._keep(child, community)
+            self._keep(child, community, level + 1)
 
     def _partition(self, nodes: set[str], before: Sequence[PreviousCommunity]
                    ) -> list[tuple[list[str], PreviousCommunity | None]]:

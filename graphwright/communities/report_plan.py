@@ -49,20 +49,20 @@ def priority(rating: float, size: int, largest: int, changed: float) -> float:
 
 def predecessors(created: Sequence[DetectedCommunity], removed: Sequence[CommunityCatalogRow]
                  ) -> dict[str, CommunityCatalogRow]:
-    """For each new community, the vanished one at its level whose report members it shares most with."""
-    by_member: dict[tuple[int, str], list[CommunityCatalogRow]] = defaultdict(list)
+    """For each new community, the vanished one whose report members it shares most with (the same level
+    first on a tie: a re-split can move an unchanged member set to another level, and its report still fits)."""
+    by_member: dict[str, list[CommunityCatalogRow]] = defaultdict(list)
     for row in removed:
         for m in row.get("report_members") or row.get("members") or []:
-            by_member[(row["level"], m)].append(row)
+            by_member[m].append(row)
     found: dict[str, CommunityCatalogRow] = {}
     for c in created:
         members = set(c.members)
-        candidates = {r["id"]: r for m in c.members for r in by_member.get((c.level, m), [])}
-        scored = [(jaccard(members, set(r.get("report_members") or r.get("members") or [])), rid)
-                  for rid, r in candidates.items()]
+        candidates = {r["id"]: r for m in c.members for r in by_member.get(m, [])}
+        scored = [(jaccard(members, set(r.get("report_members") or r.get("members") or [])), r["level"] == c.level,
+                   rid) for rid, r in candidates.items()]
         if scored:
-            _, best = max(scored)
-            found[c.id] = candidates[best]
+            found[c.id] = candidates[max(scored)[2]]
     return found
 
 

@@ -38,6 +38,21 @@ def _chain(found: list[DetectedCommunity], node: str) -> set[str]:
     return {c.id for c in found if node in c.members}
 
 
+def _assert_consistent(found: list[DetectedCommunity], edges: list[tuple[str, str, float]]) -> None:
+    by_id = {c.id: c for c in found}
+    assert len(by_id) == len(found)
+    for c in found:
+        if c.level == 0:
+            assert c.parent is None
+        else:
+            parent = by_id[c.parent]
+            assert parent.level == c.level - 1 and set(c.members) <= set(parent.members) and c.id in parent.children
+    for level in {c.level for c in found}:
+        members = [m for c in found if c.level == level for m in c.members]
+        assert len(members) == len(set(members))
+    assert {m for c in found if c.level == 0 for m in c.members} == {n for a, b, _ in edges for n in (a, b)}
+
+
 def _shape(found: list[DetectedCommunity]) -> set[tuple[str, str | None]]:
     return {(c.id, c.parent) for c in found}
 
@@ -69,6 +84,7 @@ def test_a_change_in_one_community_rewrites_only_it_and_its_ancestors() -> None:
     removed = {c.id for c in first} - {c.id for c in after}
     assert removed == touched
     assert any("newcomer" in c.members for c in after)
+    _assert_consistent(after, edges + [("newcomer", node, 1.0)])
     kept = {c.id: c.parent for c in after if c.pinned}
     assert len(kept) == len(first) - len(touched)
     # the kept ones keep their parent unless the parent was rewritten
@@ -89,6 +105,26 @@ def test_a_deleted_member_rewrites_its_communities_only() -> None:
     assert all(cid in touched or parent[cid] in touched for cid in removed), removed - touched
     assert len(removed) < len(first) / 10
     assert all(node not in c.members for c in after)
+
+
+def test_a_resplit_that_lifts_an_untouched_community_a_level_keeps_the_hierarchy_whole() -> None:
+    from tests.synthetic import planted_partition
+
+    _, relations, _ = planted_partition(groups=200, size=100, chunk_id="c", intra_degree=5.6, inter_degree=0.4,
+                                        seed=11)
+    edges = sorted({(min(r.source_id, r.target_id), max(r.source_id, r.target_id), 1.0) for r in relations})
+    first = detect(edges, 10, 42)
+    changed = edges + [("newcomer", edges[0][0], 1.0)]
+    after = detect(changed, 10, 42, _previous(first))
+    _assert_consistent(after, changed)
+    levels = {tuple(c.members): c.level for c in first}
+    lifted = [c for c in after if levels.get(tuple(c.members), c.level) != c.level]
+    assert lifted  # the touched community split into pieces one of which is an untouched child
+    old = {tuple(c.members): c for c in first}
+    assert any(old[tuple(c.members)].children for c in lifted)
+    for c in lifted:  # same members one level up, with the subtree below them, one level up too
+        below = [tuple(k.members) for k in first if k.parent == old[tuple(c.members)].id]
+        assert sorted(below) == sorted(tuple(k.members) for k in after if k.parent == c.id)
 
 
 def test_same_graph_seed_and_history_give_the_same_result() -> None:
@@ -193,3 +229,10 @@ def test_a_reused_report_keeps_its_text_and_adds_new_findings() -> None:
     assert (kept.title, kept.summary, kept.rating, kept.kind) == ("T old", "S old", 5.0, "llm")
     assert [f.summary for f in kept.findings] == ["old finding", "X joined"]
     assert kept.cited_chunks == ["c1", "c9"]
+
+
+def test_a_member_set_lifted_to_another_level_keeps_its_report_as_it_is() -> None:
+    old = {**_old("L2-old", _members(6)), "level": 2}
+    lifted = _community("L1-new", _members(6), level=1)
+    plan, = plan_reports([lifted], [old], {}, llm=True, budget=10, threshold=0.8)
+    assert plan.action == "reuse" and not plan.stale and plan.changed == 0
