@@ -51,7 +51,7 @@ def detect_only(sizes: list[int], max_cluster_size: int, console: Console) -> Ta
 
     table = Table(title=f"detection only, in memory (max cluster size {max_cluster_size})")
     for column in ("entities", "relations", "communities", "native hierarchical_leiden s", "detect (full) s",
-                   "detect (incremental, one new entity) s", "communities changed"):
+                   "detect (incremental, one new entity) s", "ids changed", "new member sets"):
         table.add_column(column, justify="right")
     for n in sizes:
         entities, relations, _ = planted_partition(groups=n // 100, size=100, chunk_id="c", intra_degree=5.6,
@@ -68,8 +68,9 @@ def detect_only(sizes: list[int], max_cluster_size: int, console: Console) -> Ta
         after = detect([*edges, ("newcomer", edges[0][0], 1.0)], max_cluster_size, 42, previous)
         incremental = time.perf_counter() - started
         changed = len({c.id for c in found} ^ {c.id for c in after})
+        sets = len({tuple(c.members) for c in after} - {tuple(c.members) for c in found})
         table.add_row(f"{len(entities):,}", f"{len(edges):,}", f"{len(found):,}", f"{native:.1f}", f"{full:.1f}",
-                      f"{incremental:.1f}", str(changed))
+                      f"{incremental:.1f}", str(changed), str(sets))
     console.print(table)
     return table
 

@@ -44,7 +44,7 @@ class CommunityRun:
     rewritten: int = 0  # new member sets replacing an old community at the same level (half the members shared)
     created: int = 0
     removed: int = 0
-    reused: int = 0  # new member sets that kept their predecessor's LLM report (marked stale)
+    reused: int = 0  # new member sets that kept their predecessor's LLM report (stale unless same members)
     llm_calls: int = 0  # report calls made to the LLM
     stale: int = 0  # reports marked stale after the run (all communities)
     isolated_entities: int = 0
@@ -60,10 +60,12 @@ class CommunityRun:
 
 @dataclass
 class RefreshRun:
-    rewritten: int = 0
-    llm_failures: int = 0
-    stale_left: int = 0
-    seconds: float = 0.0
+    """What a refresh did; a report whose LLM call failed stays extractive and stale."""
+
+    rewritten: int
+    llm_failures: int
+    stale_left: int
+    seconds: float
 
 
 @dataclass
