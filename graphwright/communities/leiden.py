@@ -207,7 +207,6 @@ class _Detector:
             groups.extend((part, None) for part in _components(members, self.graph))
         return sorted(groups, key=lambda g: g[0])
 
-
     def _keep_atoms_whole(self, rest: set[str], found: dict[str, int]) -> None:
         """An untouched deeper community that Leiden cut in two goes whole to the side holding most of it,
         so re-detecting a touched parent does not rewrite its untouched children."""

@@ -145,10 +145,13 @@ class CommunityBuilder:
             return priority(float(r["rating"]), len(r["members"] or []), largest, changed)
 
         chosen = sorted(stale, key=lambda r: (-importance(r), r["id"]))[:budget]
+        children: dict[str, list[str]] = {}
+        for cid, row in existing.items():
+            if row["parent"]:
+                children.setdefault(row["parent"], []).append(cid)
         communities = [DetectedCommunity(id=r["id"], level=r["level"], members=list(r["members"] or []),
                                          member_hash=member_hash(r["members"] or []),
-                                         graph_hash=r["graph_hash"] or "",
-                                         children=[cid for cid, c in existing.items() if c["parent"] == r["id"]])
+                                         graph_hash=r["graph_hash"] or "", children=children.get(r["id"], []))
                        for r in chosen]
         run = CommunityRun()
         plans = [ReportPlan(c, "llm", None, list(c.members), 1.0) for c in communities]
