@@ -319,8 +319,23 @@ def ingest(paths: tuple[Path, ...], glob_pattern: str | None, meta: tuple[str, .
             console.print(f"[yellow]warning:[/] {warning}")
         for failure in report.failures:
             console.print(f"[red]failed:[/] {failure.source}: {failure.error}")
+        if report.skipped:
+            console.print(f"[yellow]skipped:[/] {_skipped_line(report.skipped)}")
+    if report.found_nothing:
+        # a folder of PDFs "ingested" as 0 documents with exit 0 reads like success; it is not
+        _fail(f"nothing to ingest in {', '.join(map(str, paths))}: no file of a supported type"
+              + (f" ({len(report.skipped)} of other types skipped)" if report.skipped else ""))
     if report.failures or report.extraction_failures:
         sys.exit(EXIT_PARTIAL)
+
+
+def _skipped_line(skipped: list[str], shown: int = 10) -> str:
+    from graphwright.extraction.loaders import SUPPORTED_SUFFIXES
+
+    types = sorted({Path(s).suffix.lower() or "(no extension)" for s in skipped})
+    names = ", ".join(skipped[:shown]) + (f" and {len(skipped) - shown} more" if len(skipped) > shown else "")
+    return (f"{len(skipped)} file(s) of a type graphwright does not read ({', '.join(types)}): {names}. "
+            f"Supported: {', '.join(sorted(SUPPORTED_SUFFIXES))}")
 
 
 def _print_community_run(run: Any) -> None:

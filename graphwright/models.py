@@ -58,12 +58,18 @@ class IngestReport(BaseModel):
     llm_usage: dict[str, float] = Field(default_factory=dict)
     communities: dict[str, int] = Field(default_factory=dict)  # kept/rewritten/created/removed, when updated
     failures: list[FileFailure] = Field(default_factory=list)
+    skipped: list[str] = Field(default_factory=list)  # files in the given folders of a type we do not read
     warnings: list[str] = Field(default_factory=list)
     seconds: float = 0.0
 
     @property
     def ok(self) -> bool:
         return not self.failures
+
+    @property
+    def found_nothing(self) -> bool:
+        """No document and no failure: the paths held nothing we read."""
+        return not self.documents_seen and not self.failures
 
 
 class RetrievedChunk(BaseModel):

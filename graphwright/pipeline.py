@@ -125,7 +125,9 @@ class IngestPipeline:
         started = time.perf_counter()
         report = IngestReport(extractor=self.extractor.name if self.extractor else "none")
         run = _Run(notify=progress or (lambda stage, done, total, detail="": None))
-        files = list(iter_files(paths, glob))
+        skipped: list[Path] = []
+        files = list(iter_files(paths, glob, skipped))
+        report.skipped = [str(p) for p in skipped]
         wave: list[Document] = []
         wave_chars = 0
         for done, one in enumerate(iter_loaded(files, base or Path.cwd(), metadata, text_field,

@@ -48,16 +48,19 @@ def content_hash(text: str, metadata: dict[str, Any]) -> str:
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
-def iter_files(paths: list[Path], glob: str | None = None) -> Iterator[Path]:
-    """Expand files and folders (recursively) into the supported files, in a stable order."""
+def iter_files(paths: list[Path], glob: str | None = None, skipped: list[Path] | None = None) -> Iterator[Path]:
+    """Expand files and folders (recursively) into the supported files, in a stable order. Files in a folder
+    that `glob` selects but whose type we do not read go to `skipped`, so the run can name them."""
     for path in paths:
         if path.is_dir():
             for child in sorted(p for p in path.rglob("*") if p.is_file()):
                 if any(part.startswith(".") for part in child.relative_to(path).parts):
                     continue
-                if child.suffix.lower() not in SUPPORTED_SUFFIXES:
-                    continue
                 if glob and not fnmatch.fnmatch(child.name, glob) and not fnmatch.fnmatch(str(child), glob):
+                    continue
+                if child.suffix.lower() not in SUPPORTED_SUFFIXES:
+                    if skipped is not None:
+                        skipped.append(child)
                     continue
                 yield child
         else:
