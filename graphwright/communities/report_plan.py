@@ -42,6 +42,11 @@ def jaccard(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b) if a or b else 0.0
 
 
+def report_basis(row: CommunityCatalogRow) -> list[str]:
+    """The members a stored report was written for (its members, for a report from before this was kept)."""
+    return list(row.get("report_members") or row.get("members") or [])
+
+
 def priority(rating: float, size: int, largest: int, changed: float) -> float:
     """Rating, size and change, each scaled to [0, 1] and weighed alike (no set of questions to fit them to)."""
     return rating / 10 + math.log1p(size) / math.log1p(max(largest, 1)) + changed
@@ -53,14 +58,14 @@ def predecessors(created: Sequence[DetectedCommunity], removed: Sequence[Communi
     first on a tie: a re-split can move an unchanged member set to another level, and its report still fits)."""
     by_member: dict[str, list[CommunityCatalogRow]] = defaultdict(list)
     for row in removed:
-        for m in row.get("report_members") or row.get("members") or []:
+        for m in report_basis(row):
             by_member[m].append(row)
     found: dict[str, CommunityCatalogRow] = {}
     for c in created:
         members = set(c.members)
         candidates = {r["id"]: r for m in c.members for r in by_member.get(m, [])}
-        scored = [(jaccard(members, set(r.get("report_members") or r.get("members") or [])), r["level"] == c.level,
-                   rid) for rid, r in candidates.items()]
+        scored = [(jaccard(members, set(report_basis(r))), r["level"] == c.level, rid)
+                  for rid, r in candidates.items()]
         if scored:
             found[c.id] = candidates[max(scored)[2]]
     return found
@@ -75,7 +80,7 @@ def plan_reports(created: Sequence[DetectedCommunity], removed: Sequence[Communi
     plans: list[ReportPlan] = []
     for c in created:
         previous = before.get(c.id)
-        basis = list((previous.get("report_members") or previous.get("members") or []) if previous else [])
+        basis = report_basis(previous) if previous else []
         overlap = jaccard(set(c.members), set(basis)) if previous else 0.0
         if previous and previous.get("report_kind") == "llm" and overlap >= threshold:
             plans.append(ReportPlan(c, "reuse", previous, basis, 1 - overlap, stale=overlap < 1))

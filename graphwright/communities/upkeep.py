@@ -207,7 +207,7 @@ class CommunityBuilder:
                                                    p.changed, p.basis)
             elif p.action == "extractive":
                 # offline, extractive is the report's final form; with an LLM it waits for a refresh
-                written[p.community.id] = _Written(fresh[p.community.id], p.stale, 0.0 if not p.stale else p.changed,
+                written[p.community.id] = _Written(fresh[p.community.id], p.stale, p.changed if p.stale else 0.0,
                                                    None if p.stale else list(p.community.members))
         written.update(self._generate([p for p in plans if p.action == "llm"], existing, run, tell, context,
                                       written))
