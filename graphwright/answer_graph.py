@@ -86,7 +86,7 @@ def answer_graph_html(result: SearchResult) -> str:
                    f'{html.escape(name)}</text></g>')
     svg.append("</svg>")
     legend = " ".join(f'<span><i style="background:{c}"></i>{t.title()}</span>' for t, c in TYPE_COLOURS.items())
-    passages = "".join(f"<li><code>{html.escape(c.chunk_id)}</code> {html.escape(c.title or c.document_id)}: "
+    passages = "".join(f"<li><code>{html.escape(c.chunk_id)}</code> {html.escape(c.cited_as)}: "
                        f"{html.escape(c.text[:300])}</li>" for c in result.chunks[:10])
     paths = "".join(f"<li>{html.escape(p)}</li>" for p in result.graph_paths)
     return f"""<!doctype html>

@@ -861,7 +861,8 @@ def _print_result(result: Any, show_context: bool = False, verbose: bool = False
                                 title_align="left"))
     table = Table("#", "score", "chunk", "document", title="Evidence passages", title_justify="left")
     for c in result.chunks[:max(len(result.citations), 5)]:
-        table.add_row(str(c.rank), f"{c.score:.3f}", c.chunk_id, Text(c.document_id))
+        table.add_row(str(c.rank), f"{c.score:.3f}", c.chunk_id,
+                      Text(c.document_id + (f" p.{c.pages}" if c.pages else "")))
     console.print(table)
     cited = [c for c in result.citations if c.kind in ("entity", "relation", "community")]
     if cited:

@@ -11,6 +11,14 @@ MAX_DESCRIPTION = 1000
 MAX_EVIDENCE = 500
 
 
+class DocumentPart(BaseModel):
+    """A stretch of a document that says where it is: a PDF page, a Word or HTML section. Chunks keep it."""
+
+    text: str
+    page: int | None = None  # 1-based page of a PDF
+    section: str = ""  # heading path, "Chapter 2 › Results"
+
+
 class Document(BaseModel):
     id: str
     source: str
@@ -21,6 +29,15 @@ class Document(BaseModel):
     # What the document says it is about: a title it states (a record's `title`, a markdown heading), not
     # one made up from its file name. Every chunk of the document mentions it as an entity.
     subject: str = ""
+    # Set by the PDF, Word and HTML loaders: the text in located parts (then `text` is them joined).
+    parts: list[DocumentPart] = Field(default_factory=list)
+
+
+def page_span(start: int | None, end: int | None) -> str | None:
+    """ "3" or "3–4", the way a citation shows pages; None when the text has no pages."""
+    if start is None:
+        return None
+    return str(start) if end in (None, start) else f"{start}–{end}"
 
 
 class Chunk(BaseModel):
@@ -33,6 +50,13 @@ class Chunk(BaseModel):
     # passage that never repeats its subject's name is still found by it; never shown as the chunk's text.
     context: str = ""
     embedding: list[float] | None = None
+    page_start: int | None = None
+    page_end: int | None = None
+    section: str = ""
+
+    @property
+    def pages(self) -> str | None:
+        return page_span(self.page_start, self.page_end)
 
     @property
     def embedding_text(self) -> str:
@@ -81,6 +105,16 @@ class RetrievedChunk(BaseModel):
     title: str | None = None
     source: str | None = None
     scores: dict[str, float] = Field(default_factory=dict)  # per retriever: vector, fulltext, fused, ppr, rerank
+    pages: str | None = None  # "3–4" for a PDF passage
+    section: str | None = None  # heading path of a Word or HTML passage
+
+    @property
+    def cited_as(self) -> str:
+        """How a citation names the passage: "report.pdf p.3–4", or the document's title."""
+        if self.pages:
+            name = (self.source or "").replace("\\", "/").rsplit("/", 1)[-1] or self.title or self.document_id
+            return f"{name} p.{self.pages}"
+        return self.title or self.document_id
 
 
 class Citation(BaseModel):

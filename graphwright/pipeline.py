@@ -18,12 +18,21 @@ from graphwright.config import Settings
 from graphwright.embeddings import Embedder
 from graphwright.errors import WriteRejectedError
 from graphwright.extraction.base import Extractor
-from graphwright.extraction.chunking import chunk_text
+from graphwright.extraction.chunking import chunk_parts
 from graphwright.extraction.loaders import iter_files, iter_loaded
 from graphwright.extraction.resolution import EntityIndex, Resolver
 from graphwright.extraction.subject import add_subject
 from graphwright.graph_store import Neo4jStore
-from graphwright.models import Chunk, ChunkExtraction, Document, Entity, FileFailure, IngestReport, Relation
+from graphwright.models import (
+    Chunk,
+    ChunkExtraction,
+    Document,
+    DocumentPart,
+    Entity,
+    FileFailure,
+    IngestReport,
+    Relation,
+)
 
 
 class ProgressCallback(Protocol):
@@ -46,10 +55,12 @@ def chunk_id(document_id: str, index: int, text: str) -> str:
 
 
 def make_chunks(document: Document, size: int, overlap: int) -> list[Chunk]:
+    parts = document.parts or [DocumentPart(text=document.text)]
     return [
         Chunk(id=chunk_id(document.id, i, piece.text), document_id=document.id, index=i, text=piece.text,
-              n_tokens=piece.n_tokens, context=document.title)
-        for i, piece in enumerate(chunk_text(document.text, size, overlap))
+              n_tokens=piece.n_tokens, context=document.title, page_start=piece.page_start,
+              page_end=piece.page_end, section=piece.section)
+        for i, piece in enumerate(chunk_parts(parts, size, overlap))
     ]
 
 

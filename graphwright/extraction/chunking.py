@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from graphwright.models import DocumentPart
 from graphwright.text.sentences import split_sentences
 from graphwright.text.tokens import count_tokens
 
@@ -22,12 +23,17 @@ class _Unit:
     text: str
     n_tokens: int
     starts_paragraph: bool
+    page: int | None = None
+    section: str = ""
 
 
 @dataclass(frozen=True)
 class TextChunk:
     text: str
     n_tokens: int
+    page_start: int | None = None
+    page_end: int | None = None
+    section: str = ""
 
 
 
@@ -50,17 +56,26 @@ def _split_long(sentence: str, size: int) -> list[str]:
     return pieces
 
 
-def _units(text: str, size: int) -> list[_Unit]:
+def _units(parts: list[DocumentPart], size: int) -> list[_Unit]:
     units: list[_Unit] = []
-    for paragraph in _PARAGRAPH_RE.split(text):
-        first = True
-        for sentence in split_sentences(" ".join(paragraph.split())):
-            n = count_tokens(sentence)
-            pieces = _split_long(sentence, size) if n > size else [sentence]
-            for piece in pieces:
-                units.append(_Unit(piece, count_tokens(piece), first))
-                first = False
+    for part in parts:
+        for paragraph in _PARAGRAPH_RE.split(part.text):
+            first = True
+            for sentence in split_sentences(" ".join(paragraph.split())):
+                n = count_tokens(sentence)
+                pieces = _split_long(sentence, size) if n > size else [sentence]
+                for piece in pieces:
+                    units.append(_Unit(piece, count_tokens(piece), first, part.page, part.section))
+                    first = False
     return units
+
+
+def _chunk(units: list[_Unit], n_tokens: int, fresh: int) -> TextChunk:
+    """The page span covers every unit; the section is that of the chunk's first new unit (the overlap
+    carried over belongs to the previous chunk's section)."""
+    pages = [u.page for u in units if u.page is not None]
+    return TextChunk(_join(units), n_tokens, min(pages, default=None), max(pages, default=None),
+                     units[len(units) - fresh].section)
 
 
 def _join(units: list[_Unit]) -> str:
@@ -73,17 +88,23 @@ def _join(units: list[_Unit]) -> str:
 
 
 def chunk_text(text: str, size: int = 200, overlap: int = 40) -> list[TextChunk]:
+    return chunk_parts([DocumentPart(text=text)], size, overlap)
+
+
+def chunk_parts(parts: list[DocumentPart], size: int = 200, overlap: int = 40) -> list[TextChunk]:
+    """Chunks flow across parts (a sentence cut by a page break still joins its neighbours), and each
+    records the pages and section it came from."""
     if overlap >= size:
         raise ValueError("overlap must be smaller than size")
     chunks: list[TextChunk] = []
     current: list[_Unit] = []
     fresh = 0  # units in `current` that no earlier chunk holds
-    for unit in _units(text, size):
+    for unit in _units(parts, size):
         count = sum(u.n_tokens for u in current)
         full = count + unit.n_tokens > size
         paragraph_break = unit.starts_paragraph and fresh and count >= size * _PARAGRAPH_BREAK_FILL
         if current and fresh and (full or paragraph_break):
-            chunks.append(TextChunk(_join(current), count))
+            chunks.append(_chunk(current, count, fresh))
             tail: list[_Unit] = []
             for prev in reversed(current):
                 if sum(u.n_tokens for u in tail) + prev.n_tokens > overlap:
@@ -95,5 +116,5 @@ def chunk_text(text: str, size: int = 200, overlap: int = 40) -> list[TextChunk]
         current.append(unit)
         fresh += 1
     if current and fresh:
-        chunks.append(TextChunk(_join(current), sum(u.n_tokens for u in current)))
+        chunks.append(_chunk(current, sum(u.n_tokens for u in current), fresh))
     return chunks

@@ -1,4 +1,4 @@
-"""Load .txt, .md, .json and .jsonl files into Documents, reporting each bad file by name."""
+"""Load .txt, .md, .json, .jsonl, .pdf, .docx and .html files into Documents, reporting each bad file by name."""
 
 from __future__ import annotations
 
@@ -13,11 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from graphwright.errors import GraphwrightError
-from graphwright.models import Document, FileFailure
+from graphwright.extraction.formats import FormatError, ReadFile, read_docx, read_html, read_pdf
+from graphwright.models import Document, DocumentPart, FileFailure
 
 log = logging.getLogger(__name__)
 
-SUPPORTED_SUFFIXES = {".txt", ".md", ".markdown", ".json", ".jsonl"}
+SUPPORTED_SUFFIXES = {".txt", ".md", ".markdown", ".json", ".jsonl", ".pdf", ".docx", ".html", ".htm"}
+_BINARY_SUFFIXES = {".pdf", ".docx"}
 TEXT_FIELDS = ("text", "content", "body", "abstract", "paragraph")
 RESERVED_PROPERTIES = {"id", "source", "title", "content_hash", "ingested_at", "n_chunks", "text"}
 
@@ -42,9 +44,12 @@ class LoadResult:
     warnings: list[str] = field(default_factory=list)
 
 
-def content_hash(text: str, metadata: dict[str, Any]) -> str:
-    """Hash of what gets stored: a changed text *or* changed metadata is a changed document."""
-    payload = json.dumps({"t": text, "m": metadata}, sort_keys=True, ensure_ascii=False, default=str)
+def content_hash(text: str, metadata: dict[str, Any], parts: list[DocumentPart] | None = None) -> str:
+    """Hash of what gets stored: a changed text, metadata *or* page/section layout is a changed document."""
+    body: dict[str, Any] = {"t": text, "m": metadata}
+    if parts:
+        body["p"] = [[p.page, p.section, len(p.text)] for p in parts]
+    payload = json.dumps(body, sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
@@ -79,7 +84,7 @@ def decode(raw: bytes, source: str, warnings: list[str]) -> str:
     if not raw.strip():
         raise LoadError("file is empty")
     if b"\x00" in raw[:8192]:
-        raise LoadError("file looks binary (NUL bytes); only text, markdown, JSON and JSONL are ingested")
+        raise LoadError("file looks binary (NUL bytes) but its name says text; rename it if it is a PDF or Word file")
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -141,14 +146,24 @@ def load_file(path: Path, base: Path, metadata: dict[str, Any], text_field: str 
         if not path.exists():
             raise LoadError("no such file or folder")
         if path.suffix.lower() not in SUPPORTED_SUFFIXES:
-            raise LoadError(f"unsupported file type {path.suffix or '(none)'}; use .txt, .md, .json or .jsonl")
+            raise LoadError(f"unsupported file type {path.suffix or '(none)'}; "
+                            f"supported: {', '.join(sorted(SUPPORTED_SUFFIXES))}")
         size = path.stat().st_size
         if size > max_bytes:
             raise LoadError(f"file is {size} bytes, above the limit of {max_bytes} (GRAPHWRIGHT_MAX_FILE_BYTES)")
-        text = decode(path.read_bytes(), source, result.warnings)
+        raw = path.read_bytes()
         doc_id = document_id_for(path, base)
         suffix = path.suffix.lower()
-        if suffix == ".jsonl":
+        if suffix in _BINARY_SUFFIXES:
+            if not raw.strip():
+                raise LoadError("file is empty")
+            read = read_pdf(raw) if suffix == ".pdf" else read_docx(raw)
+            result.documents.append(_located_document(read, path, doc_id, metadata, result.warnings))
+            return result
+        text = decode(raw, source, result.warnings)
+        if suffix in {".html", ".htm"}:
+            result.documents.append(_located_document(read_html(text), path, doc_id, metadata, result.warnings))
+        elif suffix == ".jsonl":
             _load_jsonl(text, source, doc_id, text_field, metadata, result)
         elif suffix == ".json":
             _load_json(text, source, doc_id, text_field, metadata, result)
@@ -160,10 +175,22 @@ def load_file(path: Path, base: Path, metadata: dict[str, Any], text_field: str 
             result.documents.append(Document(id=doc_id, source=source, title=heading or path.stem, text=text,
                                              metadata=meta, content_hash=content_hash(text, meta),
                                              subject=heading or ""))
-    except (LoadError, OSError) as exc:
+    except (LoadError, FormatError, OSError) as exc:
         log.info("skipped %s: %s", source, exc)
         result.failures.append(FileFailure(source=source, error=str(exc)))
     return result
+
+
+def _located_document(read: ReadFile, path: Path, doc_id: str, metadata: dict[str, Any],
+                      warnings: list[str]) -> Document:
+    """A PDF, Word or HTML file as one document whose parts keep their pages and sections."""
+    warnings.extend(f"{path}: {w}" for w in read.warnings)
+    text = "\n\n".join(p.text for p in read.parts)
+    meta = dict(metadata)
+    if read.pages:
+        meta.setdefault("pages", read.pages)
+    return Document(id=doc_id, source=str(path), title=read.title or path.stem, text=text, metadata=meta,
+                    content_hash=content_hash(text, meta, read.parts), subject=read.title, parts=read.parts)
 
 
 def _load_json(text: str, source: str, doc_id: str, text_field: str | None, metadata: dict[str, Any],

@@ -97,7 +97,8 @@ MATCH (d:Document {id: $document_id})
 UNWIND $rows AS row
 MERGE (c:Chunk {id: row.id})
 SET c.document_id = $document_id, c.index = row.index, c.text = row.text, c.context = row.context,
-    c.n_tokens = row.n_tokens
+    c.n_tokens = row.n_tokens, c.page_start = row.page_start, c.page_end = row.page_end, c.pages = row.pages,
+    c.section = row.section
 MERGE (c)-[:PART_OF]->(d)
 WITH c, row
 CALL db.create.setNodeVectorProperty(c, 'embedding', row.embedding)
@@ -108,7 +109,8 @@ CLEAR_STAGED = "MATCH (c:StagedChunk {document_id: $id}) DETACH DELETE c"
 STAGE_CHUNKS = """
 UNWIND $rows AS row
 CREATE (c:StagedChunk {id: row.id, stage: $stage, document_id: $document_id, index: row.index, text: row.text,
-                       context: row.context, n_tokens: row.n_tokens})
+                       context: row.context, n_tokens: row.n_tokens, page_start: row.page_start,
+                       page_end: row.page_end, pages: row.pages, section: row.section})
 WITH c, row
 CALL db.create.setNodeVectorProperty(c, 'embedding', row.embedding)
 """
@@ -364,7 +366,7 @@ MATCH (c:Community) RETURN c.level AS level, count(*) AS communities, sum(c.size
 # --- retrieval ---------------------------------------------------------------------------------------
 _CHUNK_RETURN = """
 RETURN c.id AS chunk_id, c.document_id AS document_id, c.text AS text, score,
-       d.title AS title, d.source AS source
+       d.title AS title, d.source AS source, c.pages AS pages, c.section AS section
 ORDER BY score DESC
 LIMIT $k
 """
@@ -535,7 +537,8 @@ ORDER BY name
 CO_MENTIONS = """
 MATCH (:Entity {id: $a})<-[:MENTIONS]-(c:Chunk)-[:MENTIONS]->(:Entity {id: $b})
 MATCH (c)-[:PART_OF]->(d:Document)
-RETURN c.id AS chunk_id, c.document_id AS document_id, c.text AS text, d.title AS title, d.source AS source
+RETURN c.id AS chunk_id, c.document_id AS document_id, c.text AS text, d.title AS title, d.source AS source,
+       c.pages AS pages, c.section AS section
 ORDER BY c.document_id, c.index
 LIMIT $limit
 """
@@ -548,11 +551,13 @@ RELATION_TYPES = "CALL db.relationshipTypes() YIELD relationshipType RETURN rela
 CHUNKS_BY_IDS = """
 UNWIND $ids AS cid
 MATCH (c:Chunk {id: cid})-[:PART_OF]->(d:Document)
-RETURN c.id AS chunk_id, c.document_id AS document_id, c.text AS text, d.title AS title, d.source AS source
+RETURN c.id AS chunk_id, c.document_id AS document_id, c.text AS text, d.title AS title, d.source AS source,
+       c.pages AS pages, c.section AS section
 """
 ALL_CHUNKS = """
 MATCH (c:Chunk)-[:PART_OF]->(d:Document)
 RETURN c.id AS chunk_id, c.document_id AS document_id, c.text AS text, d.title AS title, d.source AS source,
+       c.pages AS pages, c.section AS section,
        c.embedding AS embedding
 ORDER BY c.id
 """
@@ -639,7 +644,8 @@ def evidence_browser_query(chunk_ids: list[str], entity_ids: list[str], communit
     return (f"MATCH (n) WHERE (n:Chunk AND n.id IN {listed(chunk_ids)})\n"
             f"  OR (n:Entity AND n.id IN {listed(entity_ids)})\n"
             f"  OR (n:Community AND n.id IN {listed(community_ids)})\n"
-            "OPTIONAL MATCH (n:Chunk)-[p:PART_OF]->(d:Document)\nRETURN n, p, d")
+            "OPTIONAL MATCH (n:Chunk)-[p:PART_OF]->(d:Document)\n"
+            "RETURN n, p, d, n.pages AS pages, n.section AS section")
 
 
 # Printed by `graphwright browser` for users to run in Neo4j Browser (with :param name / :param other).

@@ -14,6 +14,8 @@ class ChunkRow(TypedDict):
     text: str
     title: str | None
     source: str | None
+    pages: str | None  # "3–4" for a PDF passage
+    section: str | None
 
 
 class ScoredChunkRow(ChunkRow):

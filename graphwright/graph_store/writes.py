@@ -116,7 +116,8 @@ def _upsert_document(tx: neo4j.ManagedTransaction, document: Document, n_chunks:
 
 def _chunk_rows(chunks: list[Chunk]) -> list[dict[str, Any]]:
     return [{"id": c.id, "index": c.index, "text": c.text, "context": c.context, "n_tokens": c.n_tokens,
-             "embedding": c.embedding} for c in chunks]
+             "embedding": c.embedding, "page_start": c.page_start, "page_end": c.page_end, "pages": c.pages,
+             "section": c.section or None} for c in chunks]
 
 
 def _link_and_settle(tx: neo4j.ManagedTransaction, documents: list[list[Chunk]], entities: list[Entity] | None,

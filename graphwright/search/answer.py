@@ -22,7 +22,7 @@ def _snippet(text: str, limit: int = _SNIPPET_CHARS) -> str:
 
 
 def chunk_citations(chunks: list[RetrievedChunk]) -> list[Citation]:
-    citations = [Citation(kind="chunk", id=c.chunk_id, label=c.title) for c in chunks]
+    citations = [Citation(kind="chunk", id=c.chunk_id, label=c.cited_as) for c in chunks]
     seen: set[str] = set()
     for c in chunks:
         if c.document_id not in seen:
@@ -36,13 +36,13 @@ def retrieval_answer(chunks: list[RetrievedChunk]) -> Answer:
         return Answer(text="No passages matched the question.", kind="retrieval", citations=[])
     lines = [RETRIEVAL_HEADER]
     for c in chunks:
-        lines.append(f"[{c.rank}] {c.title or c.document_id}  (chunk {c.chunk_id}, score {c.score:.3f})")
+        lines.append(f"[{c.rank}] {c.cited_as}  (chunk {c.chunk_id}, score {c.score:.3f})")
         lines.append(f"    {_snippet(c.text)}")
     return Answer(text="\n".join(lines), kind="retrieval", citations=chunk_citations(chunks))
 
 
 def build_context(chunks: list[RetrievedChunk]) -> str:
-    return "\n\n".join(f"[{c.chunk_id}] (from {c.title or c.document_id})\n{c.text}" for c in chunks)
+    return "\n\n".join(f"[{c.chunk_id}] (from {c.cited_as})\n{c.text}" for c in chunks)
 
 
 def generated_answer(question: str, chunks: list[RetrievedChunk], llm: LLM) -> Answer:

@@ -22,6 +22,7 @@ from graphwright.search.evidence import Retrieval
 from graphwright.search.linking import EntityLinker
 from graphwright.search.neighbourhood import CHUNK, ENTITY, Neighbourhood, fetch_neighbourhood
 from graphwright.search.ppr import personalized_pagerank
+from graphwright.search.results import chunk_from_row
 from graphwright.search.vector import VectorRetriever, cosine
 
 # A fulltext or vector link is a guess: at best a fifth of an exact name match as a seed. Chosen with the
@@ -50,7 +51,7 @@ def relation_refs(rows: Sequence[RelationRow]) -> list[RelationRef]:
 
 
 def chunk_item(chunk: RetrievedChunk) -> Item:
-    return Item(chunk.chunk_id, f"[{chunk.chunk_id}] (from {chunk.title or chunk.document_id})\n{chunk.text}")
+    return Item(chunk.chunk_id, f"[{chunk.chunk_id}] (from {chunk.cited_as})\n{chunk.text}")
 
 
 def relation_item(relation: RelationRef) -> Item:
@@ -120,9 +121,7 @@ class LocalSearch:
             scores = {"ppr": score}
             if row["chunk_id"] in similarity:
                 scores["similarity"] = similarity[row["chunk_id"]]
-            chunks.append(RetrievedChunk(chunk_id=row["chunk_id"], document_id=row["document_id"], text=row["text"],
-                                         score=score, rank=rank, title=row["title"], source=row["source"],
-                                         scores=scores))
+            chunks.append(chunk_from_row(row, score, rank, scores))
         return chunks
 
     def reached(self, hood: Neighbourhood, mass: dict[str, float], linked: list[EntityRef]) -> list[EntityRef]:

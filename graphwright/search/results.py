@@ -8,18 +8,18 @@ from graphwright.graph_store.rows import ChunkRow, ScoredChunkRow
 from graphwright.models import RetrievedChunk
 
 
+def chunk_from_row(row: ChunkRow, score: float, rank: int, scores: dict[str, float]) -> RetrievedChunk:
+    return RetrievedChunk(chunk_id=row["chunk_id"], document_id=row["document_id"], text=row["text"], score=score,
+                          rank=rank, title=row.get("title"), source=row.get("source"), scores=scores,
+                          pages=row.get("pages"), section=row.get("section"))
+
+
 def rows_to_chunks(rows: Sequence[ScoredChunkRow], score_name: str) -> list[RetrievedChunk]:
-    return [
-        RetrievedChunk(chunk_id=row["chunk_id"], document_id=row["document_id"], text=row["text"],
-                       score=float(row["score"]), rank=rank, title=row.get("title"), source=row.get("source"),
-                       scores={score_name: float(row["score"])})
-        for rank, row in enumerate(rows, start=1)
-    ]
+    return [chunk_from_row(row, float(row["score"]), rank, {score_name: float(row["score"])})
+            for rank, row in enumerate(rows, start=1)]
 
 
 def evidence_chunks(rows: Sequence[ChunkRow], kind: str = "evidence") -> list[RetrievedChunk]:
     """Chunk rows that are evidence rather than a ranking (a path's edges, a report's findings): in the
     order given, scored 1/rank."""
-    return [RetrievedChunk(chunk_id=r["chunk_id"], document_id=r["document_id"], text=r["text"], score=1.0 / rank,
-                           rank=rank, title=r.get("title"), source=r.get("source"), scores={kind: 1.0})
-            for rank, r in enumerate(rows, start=1)]
+    return [chunk_from_row(r, 1.0 / rank, rank, {kind: 1.0}) for rank, r in enumerate(rows, start=1)]

@@ -73,18 +73,18 @@ def test_bad_file_exit_code_and_names(rag, cli_env, tmp_path: Path) -> None:
 def test_a_folder_of_unread_types_is_named_and_exits_non_zero(rag, cli_env, tmp_path: Path) -> None:
     folder = tmp_path / "docs"
     folder.mkdir()
-    for name in ("report.pdf", "notes.docx", "page.html"):
-        (folder / name).write_bytes(b"%PDF-1.4 not read here")
+    for name in ("slides.pptx", "sheet.xlsx", "scan.png"):
+        (folder / name).write_bytes(b"PK\x03\x04 not read here")
     out = run(["ingest", str(folder), "-q"], cli_env, tmp_path)
     assert out.returncode == 2 and "nothing to ingest" in out.stderr and "3 of other types skipped" in out.stderr
-    assert "skipped: 3 file(s)" in out.stdout and "(.docx, .html, .pdf)" in out.stdout
-    assert all(name in out.stdout for name in ("report.pdf", "notes.docx", "page.html"))
-    assert "Supported: .json, .jsonl, .markdown, .md, .txt" in out.stdout
+    assert "skipped: 3 file(s)" in out.stdout and "(.png, .pptx, .xlsx)" in out.stdout
+    assert all(name in out.stdout for name in ("slides.pptx", "sheet.xlsx", "scan.png"))
+    assert "Supported: .docx, .htm, .html, .json, .jsonl, .markdown, .md, .pdf, .txt" in out.stdout
     (folder / "note.md").write_text("# Note\nAda Lovelace wrote the first program.", encoding="utf-8")
     mixed = run(["ingest", str(folder), "-q", "--json"], cli_env, tmp_path)
     report = json.loads(mixed.stdout)
     assert mixed.returncode == 0 and report["documents_written"] == 1
-    assert sorted(Path(p).name for p in report["skipped"]) == ["notes.docx", "page.html", "report.pdf"]
+    assert sorted(Path(p).name for p in report["skipped"]) == ["scan.png", "sheet.xlsx", "slides.pptx"]
     empty = tmp_path / "empty"
     empty.mkdir()
     nothing = run(["ingest", str(empty), "-q"], cli_env, tmp_path)

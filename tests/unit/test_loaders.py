@@ -88,12 +88,12 @@ def test_content_hash_covers_text_and_metadata() -> None:
 def test_files_of_types_we_do_not_read_are_listed_as_skipped(tmp_path: Path) -> None:
     from graphwright.extraction.loaders import iter_files
 
-    for name in ("a.md", "b.pdf", "c.DOCX", "d.html", "sub/e.txt", "sub/f", ".hidden/g.pdf", "sub/.h.pdf"):
+    for name in ("a.md", "b.pptx", "c.XLSX", "d.odt", "sub/e.txt", "sub/f", ".hidden/g.pptx", "sub/.h.pptx"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("x", encoding="utf-8")
     skipped: list[Path] = []
     found = list(iter_files([tmp_path], None, skipped))
     assert [p.relative_to(tmp_path).as_posix() for p in found] == ["a.md", "sub/e.txt"]
-    assert [p.relative_to(tmp_path).as_posix() for p in skipped] == ["b.pdf", "c.DOCX", "d.html", "sub/f"]
-    only_pdf: list[Path] = []  # a glob is the user's filter: what it leaves out is not "skipped"
-    assert list(iter_files([tmp_path], "*.pdf", only_pdf)) == [] and [p.name for p in only_pdf] == ["b.pdf"]
+    assert [p.relative_to(tmp_path).as_posix() for p in skipped] == ["b.pptx", "c.XLSX", "d.odt", "sub/f"]
+    only_pptx: list[Path] = []  # a glob is the user's filter: what it leaves out is not "skipped"
+    assert list(iter_files([tmp_path], "*.pptx", only_pptx)) == [] and [p.name for p in only_pptx] == ["b.pptx"]

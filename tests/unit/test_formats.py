@@ -1,0 +1,142 @@
+"""PDF, Word and HTML files (written by the tests) read into located parts, and chunks that keep them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from graphwright.extraction.chunking import chunk_parts
+from graphwright.extraction.loaders import SUPPORTED_SUFFIXES, load_file
+from graphwright.models import DocumentPart, RetrievedChunk, page_span
+from tests.documents import ARTICLE_HTML, SCRIPT_HTML, make_docx, make_pdf, make_scanned_pdf
+
+CURIE = "Marie Curie studied radioactivity in Paris with Pierre Curie. "
+NOBEL = "The Nobel Prize in Physics of 1903 was shared by Henri Becquerel and the Curies. "
+
+
+def _one(path: Path):
+    result = load_file(path, path.parent, {})
+    assert not result.failures, result.failures
+    [doc] = result.documents
+    return doc, result
+
+
+def test_pdf_text_is_read_per_page_with_its_stated_title(tmp_path: Path) -> None:
+    pdf = make_pdf(tmp_path / "report.pdf", [CURIE * 3, NOBEL * 3, "Radium was discovered in 1898."],
+                   title="Curie report")
+    doc, _ = _one(pdf)
+    assert doc.title == doc.subject == "Curie report"
+    assert [p.page for p in doc.parts] == [1, 2, 3]
+    assert "Pierre Curie" in doc.parts[0].text and "Becquerel" in doc.parts[1].text
+    assert "Becquerel" not in doc.parts[0].text
+    assert doc.metadata["pages"] == 3
+    assert doc.text == "\n\n".join(p.text for p in doc.parts)
+
+
+def test_a_pdf_without_a_title_is_named_by_its_file(tmp_path: Path) -> None:
+    doc, _ = _one(make_pdf(tmp_path / "minutes.pdf", [CURIE]))
+    assert doc.title == "minutes" and doc.subject == ""
+
+
+def test_chunks_record_the_pages_they_span() -> None:
+    parts = [DocumentPart(text=CURIE * 12, page=1), DocumentPart(text=NOBEL * 12, page=2),
+             DocumentPart(text=CURIE * 12, page=3)]
+    chunks = chunk_parts(parts, size=120, overlap=20)
+    assert chunks[0].page_start == chunks[0].page_end == 1
+    assert chunks[-1].page_end == 3
+    spans = {(c.page_start, c.page_end) for c in chunks}
+    assert any(a != b for a, b in spans), "a chunk that crosses a page break spans both pages"
+    for c in chunks:
+        if "Becquerel" in c.text:
+            assert c.page_start <= 2 <= c.page_end
+    assert page_span(3, 4) == "3–4" and page_span(3, 3) == "3" and page_span(None, None) is None
+
+
+def test_a_citation_names_the_file_and_its_pages() -> None:
+    chunk = RetrievedChunk(chunk_id="c_1", document_id="docs/report.pdf", text="x", score=1.0, rank=1,
+                           title="Curie report", source="/data/docs/report.pdf", pages="3–4")
+    assert chunk.cited_as == "report.pdf p.3–4"
+    plain = chunk.model_copy(update={"pages": None})
+    assert plain.cited_as == "Curie report"
+
+
+def test_an_encrypted_pdf_is_named_as_such(tmp_path: Path) -> None:
+    result = load_file(make_pdf(tmp_path / "locked.pdf", [CURIE], user_password="pw"), tmp_path, {})
+    assert not result.documents
+    assert "encrypted PDF" in result.failures[0].error and "locked.pdf" in result.failures[0].source
+
+
+def test_a_scanned_pdf_is_reported_not_read(tmp_path: Path) -> None:
+    result = load_file(make_scanned_pdf(tmp_path / "scan.pdf", pages=2), tmp_path, {})
+    assert not result.documents
+    assert "scanned PDF" in result.failures[0].error and "OCR" in result.failures[0].error
+
+
+def test_scanned_pages_among_text_pages_are_named_in_a_warning(tmp_path: Path) -> None:
+    doc, result = _one(make_scanned_pdf(tmp_path / "mixed.pdf", pages=2, text_pages=[CURIE * 2]))
+    assert [p.page for p in doc.parts] == [1]
+    assert any("page(s) 2-3 of 3" in w and "scanned" in w for w in result.warnings), result.warnings
+
+
+def test_corrupt_and_truncated_pdfs_fail_by_name(tmp_path: Path) -> None:
+    good = make_pdf(tmp_path / "good.pdf", [CURIE * 20, NOBEL * 20]).read_bytes()
+    (tmp_path / "cut.pdf").write_bytes(good[: len(good) // 3])
+    (tmp_path / "fake.pdf").write_bytes(b"this is not a pdf at all")
+    for name, expected in (("cut.pdf", "PDF"), ("fake.pdf", "not a PDF")):
+        result = load_file(tmp_path / name, tmp_path, {})
+        assert not result.documents, name
+        assert expected in result.failures[0].error, result.failures
+
+
+def test_word_headings_become_the_section_path_and_tables_rows(tmp_path: Path) -> None:
+    path = make_docx(tmp_path / "notes.docx", [
+        ("h1", "Introduction"), ("p", "Alan Turing was a mathematician."),
+        ("h2", "Bletchley Park"), ("p", "Turing broke Enigma ciphers at Bletchley Park."),
+        ("table", [["Year", "Work"], ["1936", "On Computable Numbers"], ["1950", "Computing Machinery"]]),
+        ("h1", "Legacy"), ("p", "The Turing Award is named after him.")], title="Turing notes")
+    doc, _ = _one(path)
+    assert doc.title == "Turing notes"
+    assert [p.section for p in doc.parts] == ["Introduction", "Introduction › Bletchley Park", "Legacy"]
+    assert "1936 | On Computable Numbers" in doc.parts[1].text
+    chunks = chunk_parts(doc.parts, size=12, overlap=2)
+    assert {c.section for c in chunks} == {"Introduction", "Introduction › Bletchley Park", "Legacy"}
+    legacy = [c for c in chunks if "Turing Award" in c.text]
+    assert legacy and all(c.section == "Legacy" for c in legacy)
+
+
+def test_a_truncated_word_file_fails_by_name(tmp_path: Path) -> None:
+    good = make_docx(tmp_path / "good.docx", [("p", "Some text.")]).read_bytes()
+    (tmp_path / "cut.docx").write_bytes(good[: len(good) // 2])
+    result = load_file(tmp_path / "cut.docx", tmp_path, {})
+    assert not result.documents
+    assert "corrupt or truncated Word file" in result.failures[0].error
+
+
+def test_html_keeps_the_main_content_and_drops_boilerplate(tmp_path: Path) -> None:
+    path = tmp_path / "ada.html"
+    path.write_text(ARTICLE_HTML, encoding="utf-8")
+    doc, _ = _one(path)
+    assert doc.title == "Ada Lovelace"
+    assert "Analytical Engine" in doc.text and "Anne Isabella Milbanke" in doc.text
+    for noise in ("ANALYTICS_SCRIPT_TEXT", "INLINE_SCRIPT_TEXT", "NAVIGATION_LINK_TEXT", "FOOTER_BOILERPLATE_TEXT",
+                  "font-family"):
+        assert noise not in doc.text
+    assert [p.section for p in doc.parts] == ["Ada Lovelace", "Ada Lovelace › Early life", "Ada Lovelace › Work"]
+
+
+def test_an_html_page_that_is_mostly_script_has_no_text_to_ingest(tmp_path: Path) -> None:
+    path = tmp_path / "app.htm"
+    path.write_text(SCRIPT_HTML, encoding="utf-8")
+    result = load_file(path, tmp_path, {})
+    assert not result.documents
+    assert "no main text" in result.failures[0].error
+
+
+def test_the_new_types_are_supported_and_empty_files_fail() -> None:
+    assert {".pdf", ".docx", ".html", ".htm"} <= SUPPORTED_SUFFIXES
+
+
+def test_empty_rich_files_fail_by_name(tmp_path: Path) -> None:
+    for name in ("empty.pdf", "empty.docx", "empty.html"):
+        (tmp_path / name).write_bytes(b"")
+        result = load_file(tmp_path / name, tmp_path, {})
+        assert not result.documents and "empty" in result.failures[0].error, (name, result.failures)
