@@ -11,7 +11,7 @@ from graphwright.config import Settings
 from graphwright.embeddings import Embedder, make_embedder
 from graphwright.graph_store import Neo4jStore
 from graphwright.graph_store.queries import MetadataFilter
-from graphwright.graph_store.schema import SchemaPlan
+from graphwright.graph_store.schema import SchemaPlan, check_model
 from graphwright.llm import LLM, LLMClient
 from graphwright.models import EntityProfile, EntityRef, GraphStats, IngestReport, SearchResult
 from graphwright.pipeline import IngestPipeline, ProgressCallback
@@ -20,10 +20,18 @@ from graphwright.search.filters import parse_filter
 from graphwright.search.registry import ModeName
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from graphwright.communities.upkeep import CommunityRun, RefreshRun
     from graphwright.extraction.byog import ImportReport
+    from graphwright.reembed import ReembedReport
 
 log = logging.getLogger(__name__)
+
+
+def _embedding_usage(embedder: Embedder) -> dict[str, float] | None:
+    usage = getattr(embedder, "usage", None)
+    return {k: float(v) for k, v in vars(usage).items()} if usage is not None else None
 
 
 class GraphRAG:
@@ -68,6 +76,25 @@ class GraphRAG:
         return LLMClient(self.settings) if self.settings.llm_configured else None
 
     @cached_property
+    def _embedder_checked(self) -> bool:
+        check_model(self.store.admin.meta(), self.embedder.name)
+        return True
+
+    def _check_embedder(self) -> None:
+        """Once per instance: a question embedded by another model than the graph's would match noise."""
+        _ = self._embedder_checked
+
+    def reembed(self, progress: Callable[[str, int], None] | None = None) -> ReembedReport:
+        """Re-embed chunks, entities and community reports with the configured embedder, into new vector
+        indexes at its dimension; the graph is kept. Resumes an interrupted run. `progress(label, done)`."""
+        from graphwright.reembed import reembed
+
+        self.store.verify()
+        report = reembed(self.store, self.embedder, self.settings, progress=progress)
+        self.__dict__.pop("_embedder_checked", None)
+        return report
+
+    @cached_property
     def engine(self) -> SearchEngine:
         return SearchEngine(self.store, self.embedder, self.settings, self.llm)
 
@@ -91,8 +118,11 @@ class GraphRAG:
         chosen = make_extractor(self.settings, extractor, self.llm)
         self.init()
         pipeline = IngestPipeline(self.settings, self.store, self.embedder, chosen)
+        spent = _embedding_usage(self.embedder)
         report = pipeline.ingest([Path(p) for p in paths], Path(base) if base else None, metadata, glob,
                                  text_field, progress)
+        if spent is not None:  # an endpoint embedder: what this ingest cost, like the LLM's line
+            report.embedding_usage = {k: v - spent[k] for k, v in (_embedding_usage(self.embedder) or {}).items()}
         if update_communities and report.documents_written and self.store.communities.community_levels():
             run = self.build_communities(budget=self.settings.report_budget)
             report.communities = {"kept": run.kept, "rewritten": run.rewritten, "created": run.created,
@@ -208,4 +238,5 @@ class GraphRAG:
         needs an LLM) also searches with the embedding of a hypothetical answer. `agent`, `multihop` and
         `cypher` need an LLM. Bad parameters raise InvalidRequestError (a ValueError) naming them."""
         filters = [w if isinstance(w, MetadataFilter) else parse_filter(w) for w in where or []]
+        self._check_embedder()
         return self.engine.search(question, mode, k, filters, generate, level, source, target, hyde)

@@ -230,6 +230,34 @@ def reset(yes: bool) -> None:
         _console().print("Database emptied")
 
 
+@main.command()
+@click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
+def reembed(quiet: bool = False) -> None:
+    """Re-embed chunks, entities and community reports with the configured embedder.
+
+    Use it after changing GRAPHWRIGHT_EMBEDDING_BACKEND or GRAPHWRIGHT_EMBEDDING_MODEL: the vector indexes
+    are rebuilt at the new model's dimension and the graph (documents, entities, relations, communities) is
+    kept. Searches keep using the old vectors until the run's last step; an interrupted run resumes.
+
+    \b
+    Example:
+      GRAPHWRIGHT_EMBEDDING_BACKEND=openai GRAPHWRIGHT_EMBEDDING_MODEL=nomic-embed-text \\
+        GRAPHWRIGHT_EMBEDDING_BASE_URL=http://127.0.0.1:11434/v1 graphwright reembed
+    """
+    with _graph() as rag, _progress(not quiet) as tell:
+        counts = rag.stats()
+        totals = {"Chunk": counts.get("chunks", 0), "Entity": counts.get("entities", 0),
+                  "Community": counts.get("communities", 0)}
+        report = rag.reembed(progress=(lambda label, done: tell(f"embed {label}", done, totals[label]))
+                             if tell else None)
+    before = f"{report.previous_model} ({report.previous_dimension}d)" if report.previous_model else "nothing"
+    nouns = {"Chunk": "chunks", "Entity": "entities", "Community": "community reports"}
+    done = ", ".join(f"{n} {nouns[label]}" for label, n in report.embedded.items())
+    _console().print(f"Re-embedded {done} in {report.seconds:.1f}s: {before} -> {report.model} "
+                     f"({report.dimension}d)" + (f"; {report.resumed} kept from an interrupted run"
+                                                 if report.resumed else ""))
+
+
 def _parse_meta(values: tuple[str, ...]) -> dict[str, Any]:
     from graphwright.search.filters import parse_value
 
@@ -308,6 +336,10 @@ def ingest(paths: tuple[Path, ...], glob_pattern: str | None, meta: tuple[str, .
             console.print(f"LLM: {usage.get('calls', 0):.0f} calls ({usage.get('cached', 0):.0f} cached), "
                           f"{usage.get('prompt_tokens', 0):.0f} prompt + {usage.get('completion_tokens', 0):.0f} "
                           f"completion tokens{cost}")
+        if report.embedding_usage:
+            usage = report.embedding_usage
+            console.print(f"Embeddings: {usage.get('calls', 0):.0f} calls for {usage.get('texts', 0):.0f} texts "
+                          f"({usage.get('cached', 0):.0f} cached), {usage.get('tokens', 0):.0f} tokens")
         if report.communities:
             c = report.communities
             console.print(f"Communities updated: {c['kept']} kept, {c['rewritten']} rewritten, {c['created']} "

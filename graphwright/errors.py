@@ -9,9 +9,11 @@
     ├── SchemaMismatchError                     the indexes were built for another embedding model
     ├── LocalServerError                        the bundled Neo4j cannot be built or started
     ├── LLMError                                the LLM endpoint failed after retries or answered nothing usable
+    ├── EmbeddingError                          the embeddings endpoint failed after retries or answered wrongly
     ├── JSONRepairError (also ValueError)       an LLM reply with no readable JSON object
     ├── PromptError                             a prompt file missing or filled with the wrong values
     ├── LoadError (also ValueError)             one input file cannot be read
+    ├── FormatError (also ValueError)           a PDF, Word or HTML file that is encrypted, corrupt or has no text
     ├── ExtractorNotAvailableError              an extractor asked for that cannot run here
     ├── CypherRejectedError (also ValueError)   a query that is not provably read-only
     ├── CalculationError (also ValueError)      an expression the calculator tool does not accept
@@ -53,3 +55,7 @@ class WriteRejectedError(GraphwrightError):
 
 class LLMError(GraphwrightError):
     """The LLM endpoint failed after retries, or answered with nothing usable."""
+
+
+class EmbeddingError(GraphwrightError):
+    """The embeddings endpoint failed after retries, or answered with vectors that do not fit."""

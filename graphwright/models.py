@@ -60,7 +60,22 @@ class Chunk(BaseModel):
 
     @property
     def embedding_text(self) -> str:
-        return f"{self.context}\n{self.text}" if self.context else self.text
+        return chunk_embedding_text(self.context, self.text)
+
+
+def chunk_embedding_text(context: str, text: str) -> str:
+    return f"{context}\n{text}" if context else text
+
+
+def entity_embedding_text(name: str, type_: str, description: str) -> str:
+    """Name, type and the start of the description: enough to link a question to an entity, and short,
+    because on a 2-core machine entity embeddings cost as much as chunk embeddings (measured on a novel)."""
+    return f"{name} ({type_.lower()}): {description}"[:100]
+
+
+def community_embedding_text(title: str, summary: str) -> str:
+    """Title and the start of the summary: embedding dominates the cost of many small communities."""
+    return f"{title}. {summary}"[:200]
 
 
 class FileFailure(BaseModel):
@@ -80,6 +95,7 @@ class IngestReport(BaseModel):
     extractor: str = "none"
     extraction_failures: list[FileFailure] = Field(default_factory=list)
     llm_usage: dict[str, float] = Field(default_factory=dict)
+    embedding_usage: dict[str, float] = Field(default_factory=dict)  # endpoint embedder: calls, tokens, cached
     communities: dict[str, int] = Field(default_factory=dict)  # kept/rewritten/created/removed, when updated
     failures: list[FileFailure] = Field(default_factory=list)
     skipped: list[str] = Field(default_factory=list)  # files in the given folders of a type we do not read

@@ -32,6 +32,7 @@ from graphwright.models import (
     FileFailure,
     IngestReport,
     Relation,
+    entity_embedding_text,
 )
 
 
@@ -83,9 +84,7 @@ def _groups(items: list[tuple[Document, list[Chunk]]],
 
 
 def entity_text(entity: Entity) -> str:
-    """Name, type and the start of the description: enough to link a question to an entity, and short,
-    because on a 2-core machine entity embeddings cost as much as chunk embeddings (measured on a novel)."""
-    return f"{entity.name} ({entity.type.lower()}): {entity.description}"[:100]
+    return entity_embedding_text(entity.name, entity.type, entity.description)
 
 
 def slice_graph(entities: list[Entity], relations: list[Relation],

@@ -113,3 +113,26 @@ class StubOpenAI:
     def __exit__(self, *exc: object) -> None:
         self._server.shutdown()
         self._server.server_close()
+
+
+def embedding_reply(dimension: int = 64) -> Callable[[dict[str, Any]], Reply]:
+    """An /v1/embeddings answer for any input: hashed bag-of-words vectors, so texts sharing words are close
+    (enough for retrieval to find the passage a question names), with token usage like OpenAI's."""
+    import hashlib
+    import re
+
+    def vector(text: str) -> list[float]:
+        out = [0.0] * dimension
+        for word in re.findall(r"\w+", text.lower()):
+            out[int(hashlib.md5(word.encode()).hexdigest(), 16) % dimension] += 1.0
+        return out if any(out) else [1.0] + [0.0] * (dimension - 1)
+
+    def reply(body: dict[str, Any]) -> Reply:
+        texts = body.get("input")
+        texts = [texts] if isinstance(texts, str) else list(texts or [])
+        data = [{"object": "embedding", "index": i, "embedding": vector(t)} for i, t in enumerate(texts)]
+        tokens = sum(len(t.split()) for t in texts)
+        return 200, {"object": "list", "data": data, "model": body.get("model"),
+                     "usage": {"prompt_tokens": tokens, "total_tokens": tokens}}
+
+    return reply

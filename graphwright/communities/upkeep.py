@@ -24,6 +24,7 @@ from graphwright.communities.reports import (
     parse_llm_report,
 )
 from graphwright.errors import LLMRequiredError
+from graphwright.models import community_embedding_text
 
 if TYPE_CHECKING:
     from graphwright.config import Settings
@@ -176,8 +177,8 @@ class CommunityBuilder:
                tell: Progress) -> None:
         started = time.perf_counter()
         tell("embed", 0, 1)
-        # Title and the start of the summary: embedding dominates the cost of many small communities.
-        vectors = self.embedder.embed([f"{r['title']}. {r['summary']}"[:200] for r in rows]) if rows else []
+        vectors = self.embedder.embed([community_embedding_text(r["title"], r["summary"]) for r in rows]) \
+            if rows else []
         run.embed_seconds = time.perf_counter() - started
         tell("embed", 1, 1)
         tell("write", 0, 1)

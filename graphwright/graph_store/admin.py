@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
-from graphwright.graph_store.rows import IndexRow, IntegrityProblem
+from graphwright.graph_store.rows import EmbeddingSourceRow, IndexRow, IntegrityProblem, MetaRow
 from graphwright.graph_store.schema import SchemaPlan, check_compatible
 
 
@@ -19,8 +19,7 @@ class StoreAdmin:
 
     def ensure_schema(self, plan: SchemaPlan) -> list[str]:
         """Create what is missing; raise SchemaMismatchError on an incompatible existing index."""
-        meta_rows = self.connection.read(q.GET_META)
-        check_compatible(self.vector_index_dimensions(), meta_rows[0] if meta_rows else None, plan)
+        check_compatible(self.vector_index_dimensions(), self.meta(), plan)
         # A fulltext index whose properties changed between versions is rebuilt (Neo4j repopulates it from
         # the nodes); `IF NOT EXISTS` alone would keep the old definition.
         for row in self.indexes():
@@ -33,6 +32,41 @@ class StoreAdmin:
         self.connection.write(q.SET_META, model=plan.embedding_model, dimension=plan.dimension)
         self.connection.write(q.AWAIT_INDEXES, seconds=300)
         return statements
+
+    def meta(self) -> MetaRow | None:
+        """What the graph was embedded with (None for an empty database)."""
+        rows = self.connection.read(q.GET_META)
+        return cast(MetaRow, rows[0]) if rows else None
+
+    # --- re-embedding (graphwright reembed) ------------------------------------------------------------
+    def begin_reembed(self, model: str, batch: int = 10_000) -> None:
+        """Vectors staged by an interrupted run for *another* model are dropped; for this model they are kept,
+        so a re-run resumes."""
+        meta = self.meta()
+        if meta is None or meta.get("reembed_model") != model:
+            while self.connection.write(q.CLEAR_NEXT_EMBEDDINGS, batch=batch)[0]["n"]:
+                pass
+            self.connection.write(q.SET_REEMBED_MODEL, model=model)
+
+    def embedding_page(self, label: str, after: str, limit: int) -> list[EmbeddingSourceRow]:
+        return cast(list[EmbeddingSourceRow], self.connection.read(q.embedding_page(label), after=after,
+                                                                     limit=limit))
+
+    def stage_embeddings(self, label: str, rows: list[dict[str, Any]]) -> None:
+        self.connection.write(q.set_next_embeddings(label), rows=rows)
+
+    def finish_reembed(self, plan: SchemaPlan, batch: int = 2_000) -> None:
+        """Drop the vector indexes, move every staged vector into `embedding`, and build the indexes again
+        at the new dimension. The graph itself (nodes, relations, text) is never touched."""
+        for name in q.VECTOR_INDEXES:
+            self.connection.write(q.DROP_INDEX, name=name)
+        for label in q.EMBEDDING_LABELS:
+            while self.connection.write(q.swap_embeddings(label), batch=batch)[0]["n"]:
+                pass
+        for name in q.VECTOR_INDEXES:
+            self.connection.write(q.vector_index(name, plan.dimension))
+        self.connection.write(q.FINISH_REEMBED, model=plan.embedding_model, dimension=plan.dimension)
+        self.connection.write(q.AWAIT_INDEXES, seconds=600)
 
     def indexes(self) -> list[IndexRow]:
         return cast(list[IndexRow], self.connection.read(q.SHOW_INDEXES))

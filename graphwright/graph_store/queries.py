@@ -64,12 +64,59 @@ RETURN name, options.indexConfig['vector.dimensions'] AS dimension, state
 """
 SHOW_INDEXES = "SHOW INDEXES YIELD name, type, labelsOrTypes, properties, state, populationPercent RETURN *"
 AWAIT_INDEXES = "CALL db.awaitIndexes($seconds)"
-GET_META = "MATCH (m:GraphwrightMeta {id: 'schema'}) RETURN m.embedding_model AS model, m.dimension AS dimension"
+GET_META = """
+MATCH (m:GraphwrightMeta {id: 'schema'})
+RETURN m.embedding_model AS model, m.dimension AS dimension, m.reembed_model AS reembed_model
+"""
 SET_META = """
 MERGE (m:GraphwrightMeta {id: 'schema'})
 SET m.embedding_model = $model, m.dimension = $dimension, m.updated_at = datetime()
 """
 DROP_INDEX = "DROP INDEX $name IF EXISTS"
+
+# --- re-embedding: new vectors go to `embedding_next` first, so a failed run leaves the old ones in use ----
+# What each label's embedding is made from (the same fields the ingest embeds).
+_EMBEDDING_FIELDS = {
+    "Chunk": "{context: coalesce(n.context, ''), text: n.text}",
+    "Entity": "{name: n.name, type: coalesce(n.type, 'CONCEPT'), description: coalesce(n.description, '')}",
+    "Community": "{title: coalesce(n.title, ''), summary: coalesce(n.summary, '')}",
+}
+
+
+def _embedded_label(label: str) -> str:
+    """Labels are formatted into these queries, so only the allowlisted ones pass."""
+    if label not in _EMBEDDING_FIELDS:
+        raise ValueError(f"no embeddings on label {label!r}")
+    return label
+
+
+def embedding_page(label: str) -> str:
+    return (f"MATCH (n:{_embedded_label(label)}) WHERE n.id > $after\n"
+            f"RETURN n.id AS id, {_EMBEDDING_FIELDS[label]} AS fields, n.embedding_next IS NOT NULL AS done\n"
+            "ORDER BY n.id LIMIT $limit")
+
+
+def set_next_embeddings(label: str) -> str:
+    return f"UNWIND $rows AS row MATCH (n:{_embedded_label(label)} {{id: row.id}}) SET n.embedding_next = row.embedding"
+
+
+def swap_embeddings(label: str) -> str:
+    return (f"MATCH (n:{_embedded_label(label)}) WHERE n.embedding_next IS NOT NULL WITH n LIMIT $batch\n"
+            "CALL db.create.setNodeVectorProperty(n, 'embedding', n.embedding_next)\n"
+            "REMOVE n.embedding_next RETURN count(*) AS n")
+
+
+EMBEDDING_LABELS = tuple(_EMBEDDING_FIELDS)
+CLEAR_NEXT_EMBEDDINGS = """
+MATCH (n) WHERE n.embedding_next IS NOT NULL WITH n LIMIT $batch
+REMOVE n.embedding_next RETURN count(*) AS n
+"""
+SET_REEMBED_MODEL = "MERGE (m:GraphwrightMeta {id: 'schema'}) SET m.reembed_model = $model"
+FINISH_REEMBED = """
+MERGE (m:GraphwrightMeta {id: 'schema'})
+SET m.embedding_model = $model, m.dimension = $dimension, m.updated_at = datetime()
+REMOVE m.reembed_model
+"""
 LIST_DROPPABLE = """
 SHOW INDEXES YIELD name, type, owningConstraint
 WHERE owningConstraint IS NULL AND type <> 'LOOKUP'

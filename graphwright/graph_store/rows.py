@@ -226,3 +226,19 @@ class IndexRow(TypedDict):
 class IntegrityProblem(TypedDict):
     n: int
     examples: list[Any]
+
+
+class MetaRow(TypedDict):
+    """What the graph was embedded with; `reembed_model` while a `graphwright reembed` is unfinished."""
+
+    model: str | None
+    dimension: int | None
+    reembed_model: str | None
+
+
+class EmbeddingSourceRow(TypedDict):
+    """A node whose embedding `graphwright reembed` recomputes: the fields its text is made from."""
+
+    id: str
+    fields: dict[str, str]
+    done: bool

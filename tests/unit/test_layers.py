@@ -1,5 +1,5 @@
 """The package's imports point one way: entry points -> api -> {pipeline, search, communities, evaluation}
--> {extraction, graph_store} -> {text, llm, embeddings, models, config, errors}. Read from the source with
+-> {extraction, graph_store} -> embeddings -> llm -> {text, models, config} -> errors. Read from the source with
 `ast` (imports under TYPE_CHECKING and inside functions count too), so a wrong-way import fails here."""
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ PACKAGE = Path(__file__).resolve().parents[2] / "graphwright"
 LAYERS: list[set[str]] = [
     {"errors"},
     {"config", "models", "text"},
-    {"llm", "embeddings"},
+    {"llm"},
+    {"embeddings"},  # its endpoint backend uses the llm package's `openai` client
     {"extraction", "graph_store"},
-    {"pipeline", "search", "communities", "evaluation", "answer_graph"},
+    {"pipeline", "reembed", "search", "communities", "evaluation", "answer_graph"},
     {"api"},
     {"cli"},
 ]

@@ -97,3 +97,20 @@ def test_files_of_types_we_do_not_read_are_listed_as_skipped(tmp_path: Path) -> 
     assert [p.relative_to(tmp_path).as_posix() for p in skipped] == ["b.pptx", "c.XLSX", "d.odt", "sub/f"]
     only_pptx: list[Path] = []  # a glob is the user's filter: what it leaves out is not "skipped"
     assert list(iter_files([tmp_path], "*.pptx", only_pptx)) == [] and [p.name for p in only_pptx] == ["b.pptx"]
+
+
+def test_the_embedding_check_names_reembed_and_an_unfinished_run() -> None:
+    import pytest
+
+    from graphwright.graph_store.queries import embedding_page
+    from graphwright.graph_store.schema import SchemaMismatchError, check_model
+
+    check_model(None, "any")  # an empty database fits every model
+    check_model({"model": "m1", "dimension": 384, "reembed_model": None}, "m1")
+    with pytest.raises(SchemaMismatchError, match="graphwright reembed"):
+        check_model({"model": "m1", "dimension": 384, "reembed_model": None}, "m2")
+    with pytest.raises(SchemaMismatchError, match="did not finish"):
+        check_model({"model": "m1", "dimension": 384, "reembed_model": "m2"}, "m2")
+    check_model({"model": "m1", "dimension": 384, "reembed_model": "m2"}, "m1")  # the old model still serves
+    with pytest.raises(ValueError, match="no embeddings on label"):
+        embedding_page("Document) DETACH DELETE (n")
