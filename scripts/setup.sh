@@ -27,5 +27,7 @@ if ! command -v chromium >/dev/null 2>&1; then
     echo "warning: chromium is missing (install Debian's chromium package); the browser tests will be skipped"
   fi
 fi
+echo "==> preparing the embedding model (the bundled weights exported to ONNX int8, once)"
+.venv/bin/python -m graphwright.embeddings.onnx_export
 echo "==> building the local Neo4j (Maven; first time downloads Neo4j Community)"
 .venv/bin/graphwright db build

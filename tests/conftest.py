@@ -42,9 +42,10 @@ def test_password() -> str:
 
 @pytest.fixture(scope="session")
 def embedder():
-    from graphwright.embeddings import SentenceTransformerEmbedder
+    from graphwright.config import Settings
+    from graphwright.embeddings import make_embedder
 
-    model = SentenceTransformerEmbedder()
+    model = make_embedder(Settings(_env_file=None))  # the default, as the CLI builds it
     _ = model.dimension
     return model
 

@@ -108,7 +108,7 @@ def test_ingest_on_an_endpoint_counts_its_usage_and_survives_faults(rag, endpoin
 
 
 def test_an_interrupted_reembed_keeps_the_old_vectors_serving_and_resumes(world, endpoint_factory, stub) -> None:
-    remote = endpoint_factory(embedding_cache=False, embedding_batch_size=8)
+    remote = endpoint_factory(embedding_cache=False, embedding_endpoint_batch=8)
     served = world.search("Where does the Vega launcher fly from?", mode="vector", k=3)
     answered = [0]
 

