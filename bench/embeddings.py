@@ -1,0 +1,102 @@
+"""Embedding throughput per backend on the same chunks (the first novels, chunked as ingest chunks them),
+side by side in one run, with how close each backend's vectors are to sentence-transformers on torch.
+
+    .venv/bin/python -m bench.embeddings [--chunks 2000] [--record]
+
+Backends: the bundled all-MiniLM-L6-v2 on torch at batch 64 (the default before issue 17) and at batch 8,
+the same model exported to ONNX (fp32) and with int8 weights (the default now), and an OpenAI-compatible
+endpoint: the test stub over loopback HTTP, whose hashed vectors cost nothing, so that row is the client's
+own overhead (batching, HTTP, JSON, cache writes), not a model's speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+from bench.ingest_novels import NOVELS
+from bench.record import record
+from graphwright.config import Settings
+from graphwright.embeddings import OnnxEmbedder, SentenceTransformerEmbedder, default_cache_dir
+from graphwright.extraction.chunking import chunk_text
+
+
+def novel_chunks(limit: int) -> list[str]:
+    settings = Settings(_env_file=None)
+    texts: list[str] = []
+    for line in NOVELS.read_text(encoding="utf-8").splitlines():
+        record_ = json.loads(line)
+        texts += [c.text for c in chunk_text(record_["text"], settings.chunk_size, settings.chunk_overlap)]
+        if len(texts) >= limit:
+            break
+    return texts[:limit]
+
+
+def timed(embedder, texts: list[str]) -> tuple[float, float, np.ndarray]:
+    started = time.perf_counter()
+    embedder.embed(texts[:8])  # load the model: reported apart from the rate
+    load = time.perf_counter() - started
+    started = time.perf_counter()
+    vectors = np.array(embedder.embed(texts), dtype=np.float32)
+    return load, len(texts) / (time.perf_counter() - started), vectors
+
+
+def endpoint_embedder(base_url: str, home: Path):
+    from graphwright.embeddings import EndpointEmbedder
+
+    settings = Settings(_env_file=None, embedding_backend="openai", embedding_model="stub-embed",
+                        embedding_base_url=base_url, home=home, embedding_cache=False)
+    return EndpointEmbedder(settings)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--chunks", type=int, default=2000)
+    parser.add_argument("--record", action="store_true")
+    args = parser.parse_args()
+    texts = novel_chunks(args.chunks)
+    cache = default_cache_dir()
+    backends = [
+        ("torch (sentence-transformers)", 64, lambda: SentenceTransformerEmbedder(batch_size=64)),
+        ("torch (sentence-transformers)", 8, lambda: SentenceTransformerEmbedder(batch_size=8)),
+        ("onnx fp32 (onnxruntime)", 8, lambda: OnnxEmbedder(cache, quantized=False, batch_size=8)),
+        ("onnx int8 (onnxruntime), default", 8, lambda: OnnxEmbedder(cache, quantized=True, batch_size=8)),
+        ("onnx int8 (onnxruntime)", 32, lambda: OnnxEmbedder(cache, quantized=True, batch_size=32)),
+    ]
+    console = Console(record=True, width=140)
+    table = Table(title=f"embedding {len(texts)} novel chunks (~{np.mean([len(t) for t in texts]):.0f} chars), "
+                        "2 cores")
+    for column in ("backend", "batch", "model load s", "chunks/s", "vs torch batch 64", "cosine to torch mean",
+                   "min"):
+        table.add_column(column, justify="left" if column == "backend" else "right")
+    reference: np.ndarray | None = None
+    base_rate = 0.0
+    for name, batch, make in backends:
+        load, rate, vectors = timed(make(), texts)
+        if reference is None:
+            reference, base_rate = vectors, rate
+        cosine = (vectors * reference).sum(axis=1)
+        table.add_row(name, str(batch), f"{load:.1f}", f"{rate:.1f}", f"{rate / base_rate:.2f}x",
+                      f"{cosine.mean():.4f}", f"{cosine.min():.4f}")
+    from tests.stub_openai import StubOpenAI, embedding_reply
+
+    with StubOpenAI() as stub, tempfile.TemporaryDirectory() as home:
+        stub.default = embedding_reply(384)
+        load, rate, _ = timed(endpoint_embedder(stub.base_url, Path(home)), texts)
+        table.add_row("OpenAI-compatible endpoint (loopback stub, no model)", "64", f"{load:.1f}", f"{rate:.1f}",
+                      f"{rate / base_rate:.2f}x", "-", "-")
+    console.print(table)
+    if args.record:
+        record("Embedding throughput per backend", "bench.embeddings", console,
+               "Model load is the first call (for ONNX: onnxruntime and the cached export, no torch)")
+
+
+if __name__ == "__main__":
+    main()

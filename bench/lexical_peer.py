@@ -1,0 +1,121 @@
+"""Text-only ingest side by side with a peer, in one run on the same server and corpus: graphwright's
+`ingest --extractor none` against neo4j-graphrag's own lexical-graph pipeline (its FixedSizeSplitter,
+TextChunkEmbedder around SentenceTransformerEmbeddings with the same bundled model, LexicalGraphBuilder and
+Neo4jWriter), as chunks/s and their ratio.
+
+    .venv/bin/python -m bench.lexical_peer --novels 3 --yes-reset [--record]
+
+WARNING: empties the database NEO4J_URI points at before each row. The peer's splitter counts characters; it
+is set to the characters of our average chunk (and our overlap), so both write about as many chunks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import tempfile
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from bench.ingest_novels import NOVELS
+from bench.record import record
+from graphwright.api import GraphRAG
+from graphwright.config import Settings
+from graphwright.embeddings.onnx_export import bundled_model_dir
+
+
+def ours(settings: Settings, folder: Path) -> tuple[int, float]:
+    with GraphRAG(settings) as rag:
+        rag.store.admin.reset()
+        _ = rag.embedder.embed(["warm up"])  # model load is not ingest
+        started = time.perf_counter()
+        report = rag.ingest([folder], base=folder, extractor="none", update_communities=False)
+        return report.chunks_written, time.perf_counter() - started
+
+
+def peer(settings: Settings, texts: dict[str, str], chunk_chars: int, overlap_chars: int) -> tuple[int, float]:
+    from neo4j_graphrag.embeddings import SentenceTransformerEmbeddings
+    from neo4j_graphrag.experimental.components.embedder import TextChunkEmbedder
+    from neo4j_graphrag.experimental.components.kg_writer import Neo4jWriter
+    from neo4j_graphrag.experimental.components.lexical_graph import LexicalGraphBuilder
+    from neo4j_graphrag.experimental.components.text_splitters.fixed_size_splitter import FixedSizeSplitter
+    from neo4j_graphrag.experimental.components.types import DocumentInfo
+
+    with GraphRAG(settings) as rag:
+        rag.store.admin.reset()
+        embedder = SentenceTransformerEmbeddings(model=str(bundled_model_dir()))
+        embedder.embed_query("warm up")
+        splitter = FixedSizeSplitter(chunk_size=chunk_chars, chunk_overlap=overlap_chars)
+        chunk_embedder = TextChunkEmbedder(embedder=embedder)
+        builder = LexicalGraphBuilder()
+        writer = Neo4jWriter(rag.store.driver, neo4j_database=settings.neo4j_database)
+
+        async def run() -> int:
+            written = 0
+            for name, text in texts.items():
+                chunks = await splitter.run(text)
+                embedded = await chunk_embedder.run(chunks)
+                graph = await builder.run(embedded, DocumentInfo(path=name))
+                result = await writer.run(graph.graph, graph.config)
+                if result.status != "SUCCESS":
+                    raise RuntimeError(f"neo4j-graphrag writer failed: {result.metadata}")
+                written += len(embedded.chunks)
+            return written
+
+        started = time.perf_counter()
+        written = asyncio.run(run())
+        return written, time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--novels", type=int, default=3)
+    parser.add_argument("--yes-reset", action="store_true")
+    parser.add_argument("--record", action="store_true")
+    args = parser.parse_args()
+    if not args.yes_reset:
+        parser.error("this empties the database; pass --yes-reset")
+    lines = NOVELS.read_text(encoding="utf-8").splitlines()[: args.novels]
+    texts = {f"novel-{i}.txt": json.loads(line)["text"] for i, line in enumerate(lines)}
+    settings = Settings()
+    console = Console(record=True, width=140)
+    table = Table(title=f"text-only ingest of {len(texts)} novels ({sum(map(len, texts.values())) / 1e6:.1f} M "
+                        "chars), same server, one run")
+    for column in ("pipeline", "chunks", "s", "chunks/s", "vs neo4j-graphrag"):
+        table.add_column(column, justify="left" if column == "pipeline" else "right")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        for name, text in texts.items():
+            (folder / name).write_text(text, encoding="utf-8")
+        rows = []
+        for label, runtime in (("graphwright (onnx int8, default)", "onnx-int8"),
+                               ("graphwright (torch, batch 64: before)", "torch")):
+            chunks, seconds = ours(settings.model_copy(update={"embedding_runtime": runtime,
+                                                               "embedding_batch_size": 8 if runtime != "torch"
+                                                               else 64}), folder)
+            rows.append((label, chunks, seconds))
+        from graphwright.extraction.chunking import chunk_text
+
+        pieces = [c.text for t in texts.values() for c in chunk_text(t, settings.chunk_size, settings.chunk_overlap)]
+        chars = round(sum(map(len, pieces)) / len(pieces))
+        overlap = round(chars * settings.chunk_overlap / settings.chunk_size)
+        chunks, seconds = peer(settings, texts, chars, overlap)
+        rows.append((f"neo4j-graphrag lexical pipeline ({chars} chars, overlap {overlap})", chunks, seconds))
+        with GraphRAG(settings) as rag:
+            rag.store.admin.reset()
+    peer_rate = rows[-1][1] / rows[-1][2]
+    for label, chunks, seconds in rows:
+        rate = chunks / seconds
+        table.add_row(label, str(chunks), f"{seconds:.1f}", f"{rate:.1f}", f"{rate / peer_rate:.2f}x")
+    console.print(table)
+    if args.record:
+        record("Text-only ingest against neo4j-graphrag's lexical pipeline", "bench.lexical_peer", console,
+               "Ours also builds vector and fulltext indexes and NEXT/PART_OF links; the peer's writer builds no index")
+
+
+if __name__ == "__main__":
+    main()
