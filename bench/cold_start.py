@@ -1,0 +1,64 @@
+"""Cold start of a CLI question: wall time of `graphwright query` in a fresh process (imports, model load,
+embedding the question, search, printing), per embedding runtime, on the bundled space corpus.
+
+    .venv/bin/python -m bench.cold_start --runs 5 --yes-reset [--record]
+
+WARNING: empties the database NEO4J_URI points at; for each runtime it ingests examples/space (text only)
+with that runtime, so the graph is embedded by the model that is then asked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from bench.record import record
+from graphwright.evaluation.metrics import percentile
+
+SPACE = Path(__file__).resolve().parents[1] / "examples" / "space"
+QUESTIONS = ["Who founded SpaceX?", "Which telescope orbits the Sun at L2?", "When did Apollo 11 land?"]
+
+
+def cli(args: list[str], env: dict[str, str]) -> float:
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "graphwright.cli", *args], env=env, capture_output=True,
+                          text=True, timeout=600)
+    if done.returncode != 0:
+        raise SystemExit(f"graphwright {' '.join(args)} failed: {done.stderr}")
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--yes-reset", action="store_true")
+    parser.add_argument("--record", action="store_true")
+    args = parser.parse_args()
+    if not args.yes_reset:
+        parser.error("this empties the database; pass --yes-reset")
+    console = Console(record=True, width=140)
+    table = Table(title="cold start: `graphwright query` in a new process, hybrid mode, no LLM")
+    for column in ("runtime", "questions", "p50 s", "p95 s", "min s"):
+        table.add_column(column, justify="left" if column == "runtime" else "right")
+    for runtime in ("torch", "onnx-int8"):
+        env = {**os.environ, "GRAPHWRIGHT_EMBEDDING_RUNTIME": runtime}
+        cli(["reset", "--yes"], env)
+        cli(["ingest", str(SPACE), "--extractor", "none", "-q"], env)
+        times = [cli(["query", QUESTIONS[i % len(QUESTIONS)], "--mode", "hybrid"], env) for i in range(args.runs)]
+        table.add_row(runtime + (" (default)" if runtime == "onnx-int8" else " (before)"), str(len(times)),
+                      f"{percentile(times, 0.5):.2f}", f"{percentile(times, 0.95):.2f}", f"{min(times):.2f}")
+    cli(["reset", "--yes"], {**os.environ})
+    console.print(table)
+    if args.record:
+        record("Query cold start per embedding runtime", "bench.cold_start", console)
+
+
+if __name__ == "__main__":
+    main()
