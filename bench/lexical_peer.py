@@ -92,11 +92,10 @@ def main() -> None:
         for name, text in texts.items():
             (folder / name).write_text(text, encoding="utf-8")
         rows = []
-        for label, runtime in (("graphwright (onnx int8, default)", "onnx-int8"),
-                               ("graphwright (torch, batch 64: before)", "torch")):
+        for label, runtime, batch in (("graphwright (onnx, default)", "onnx", None),
+                                      ("graphwright (torch, batch 64: before)", "torch", 64)):
             chunks, seconds = ours(settings.model_copy(update={"embedding_runtime": runtime,
-                                                               "embedding_batch_size": 8 if runtime != "torch"
-                                                               else 64}), folder)
+                                                               "embedding_batch_size": batch}), folder)
             rows.append((label, chunks, seconds))
         from graphwright.extraction.chunking import chunk_text
 

@@ -1,7 +1,8 @@
 """Sentence embeddings. The default is the bundled all-MiniLM-L6-v2, exported once to ONNX and run by
-onnxruntime without torch (`onnx.py`; `GRAPHWRIGHT_EMBEDDING_RUNTIME=onnx-int8` for int8 weights); `GRAPHWRIGHT_EMBEDDING_RUNTIME=torch` runs it, or any other
-sentence-transformers model, on torch (`local.py`); `GRAPHWRIGHT_EMBEDDING_BACKEND=openai` calls any
-OpenAI-compatible endpoint (`endpoint.py`). Heavy libraries are imported on first use only."""
+onnxruntime without torch (`onnx.py`; `GRAPHWRIGHT_EMBEDDING_RUNTIME=onnx-int8` for int8 weights).
+`GRAPHWRIGHT_EMBEDDING_RUNTIME=torch` runs it, or any other sentence-transformers model, on torch (`local.py`);
+`GRAPHWRIGHT_EMBEDDING_BACKEND=openai` calls any OpenAI-compatible endpoint (`endpoint.py`). Heavy libraries
+are imported on first use only."""
 
 from __future__ import annotations
 
