@@ -9,7 +9,6 @@ with that runtime, so the graph is embedded by the model that is then asked.
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
@@ -19,7 +18,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from bench.record import record
+from bench.record import arguments, parse, record
 from graphwright.evaluation.metrics import percentile
 
 SPACE = Path(__file__).resolve().parents[1] / "examples" / "space"
@@ -36,13 +35,9 @@ def cli(args: list[str], env: dict[str, str]) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = arguments(__doc__, resets=True)
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--yes-reset", action="store_true")
-    parser.add_argument("--record", action="store_true")
-    args = parser.parse_args()
-    if not args.yes_reset:
-        parser.error("this empties the database; pass --yes-reset")
+    args = parse(parser)
     console = Console(record=True, width=140)
     table = Table(title="cold start: `graphwright query` in a new process, hybrid mode, no LLM")
     for column in ("runtime", "questions", "p50 s", "p95 s", "min s"):

@@ -12,7 +12,6 @@ own overhead (batching, HTTP, JSON, cache writes), not a model's speed.
 
 from __future__ import annotations
 
-import argparse
 import json
 import tempfile
 import time
@@ -23,7 +22,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bench.ingest_novels import NOVELS
-from bench.record import record
+from bench.record import arguments, parse, record
 from graphwright.config import Settings
 from graphwright.embeddings import OnnxEmbedder, SentenceTransformerEmbedder, default_cache_dir
 from graphwright.extraction.chunking import chunk_text
@@ -77,10 +76,9 @@ def endpoint_embedder(base_url: str, home: Path):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = arguments(__doc__)
     parser.add_argument("--chunks", type=int, default=2000)
-    parser.add_argument("--record", action="store_true")
-    args = parser.parse_args()
+    args = parse(parser)
     texts = novel_chunks(args.chunks)
     cache = default_cache_dir()
     backends = [

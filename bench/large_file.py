@@ -10,7 +10,6 @@ each numbered so no two chunks are equal.
 
 from __future__ import annotations
 
-import argparse
 import resource
 import tempfile
 import time
@@ -20,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bench.ingest_novels import server_peak_mib
-from bench.record import record
+from bench.record import arguments, parse, record
 from graphwright.api import GraphRAG
 from graphwright.config import Settings
 
@@ -43,14 +42,10 @@ def write_large_file(path: Path, megabytes: float) -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = arguments(__doc__, resets=True)
     parser.add_argument("--megabytes", type=float, default=50.0)
     parser.add_argument("--extractor", choices=["none", "nlp"], default="none")
-    parser.add_argument("--yes-reset", action="store_true")
-    parser.add_argument("--record", action="store_true")
-    args = parser.parse_args()
-    if not args.yes_reset:
-        parser.error("this empties the database; pass --yes-reset")
+    args = parse(parser)
     console = Console(record=True, width=140)
     settings = Settings()
     with tempfile.TemporaryDirectory() as tmp, GraphRAG(settings) as rag:

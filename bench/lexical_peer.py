@@ -11,7 +11,6 @@ is set to the characters of our average chunk (and our overlap), so both write a
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import tempfile
@@ -22,7 +21,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bench.ingest_novels import NOVELS
-from bench.record import record
+from bench.record import arguments, parse, record
 from graphwright.api import GraphRAG
 from graphwright.config import Settings
 from graphwright.embeddings.onnx_export import bundled_model_dir
@@ -72,13 +71,9 @@ def peer(settings: Settings, texts: dict[str, str], chunk_chars: int, overlap_ch
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = arguments(__doc__, resets=True)
     parser.add_argument("--novels", type=int, default=3)
-    parser.add_argument("--yes-reset", action="store_true")
-    parser.add_argument("--record", action="store_true")
-    args = parser.parse_args()
-    if not args.yes_reset:
-        parser.error("this empties the database; pass --yes-reset")
+    args = parse(parser)
     lines = NOVELS.read_text(encoding="utf-8").splitlines()[: args.novels]
     texts = {f"novel-{i}.txt": json.loads(line)["text"] for i, line in enumerate(lines)}
     settings = Settings()

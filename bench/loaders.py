@@ -10,7 +10,6 @@ the share of the source's words found in what the library extracted. Real PDFs f
 
 from __future__ import annotations
 
-import argparse
 import html
 import json
 import re
@@ -22,7 +21,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bench.ingest_novels import NOVELS
-from bench.record import record
+from bench.record import arguments, parse, record
 from graphwright.extraction.loaders import load_file
 
 WORDS_PER_PAGE = 450
@@ -87,10 +86,9 @@ def best_of(fn, *args, runs: int = 3):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = arguments(__doc__)
     parser.add_argument("--pages", type=int, default=200)
-    parser.add_argument("--record", action="store_true")
-    args = parser.parse_args()
+    args = parse(parser)
     console = Console(record=True, width=140)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import datetime as dt
 import os
 import platform
@@ -32,3 +33,20 @@ def record(title: str, module: str, console: Console, remark: str = "") -> None:
     with BENCHMARKS.open("a", encoding="utf-8") as handle:
         handle.write(f"\n### {title}, {dt.date.today().isoformat()}\n\nMachine: {machine()}. Command: {command}"
                      f"{'. ' + remark if remark else ''}\n\n```\n{console.export_text()}```\n")
+
+
+def arguments(doc: str | None, resets: bool = False) -> argparse.ArgumentParser:
+    """The parser every benchmark starts from: its docstring as help, --record, and --yes-reset for those
+    that empty the database (`parse` refuses to run them without it)."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    if resets:
+        parser.add_argument("--yes-reset", action="store_true")
+    parser.add_argument("--record", action="store_true")
+    return parser
+
+
+def parse(parser: argparse.ArgumentParser) -> argparse.Namespace:
+    args = parser.parse_args()
+    if hasattr(args, "yes_reset") and not args.yes_reset:
+        parser.error("this empties the database; pass --yes-reset")
+    return args
