@@ -42,12 +42,13 @@ def main() -> None:
     table = Table(title="cold start: `graphwright query` in a new process, hybrid mode, no LLM")
     for column in ("runtime", "questions", "p50 s", "p95 s", "min s"):
         table.add_column(column, justify="left" if column == "runtime" else "right")
-    for runtime in ("torch", "onnx-int8"):
+    for runtime in ("torch", "onnx", "onnx-int8"):
         env = {**os.environ, "GRAPHWRIGHT_EMBEDDING_RUNTIME": runtime}
         cli(["reset", "--yes"], env)
         cli(["ingest", str(SPACE), "--extractor", "none", "-q"], env)
         times = [cli(["query", QUESTIONS[i % len(QUESTIONS)], "--mode", "hybrid"], env) for i in range(args.runs)]
-        table.add_row(runtime + (" (default)" if runtime == "onnx-int8" else " (before)"), str(len(times)),
+        label = {"torch": "torch (before)", "onnx": "onnx (default)"}.get(runtime, runtime)
+        table.add_row(label, str(len(times)),
                       f"{percentile(times, 0.5):.2f}", f"{percentile(times, 0.95):.2f}", f"{min(times):.2f}")
     cli(["reset", "--yes"], {**os.environ})
     console.print(table)
