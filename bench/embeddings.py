@@ -28,10 +28,10 @@ from graphwright.embeddings import OnnxEmbedder, SentenceTransformerEmbedder, de
 from graphwright.extraction.chunking import chunk_text
 
 
-def novel_chunks(limit: int) -> list[str]:
+def novel_chunks(limit: int, data: Path = NOVELS) -> list[str]:
     settings = Settings(_env_file=None)
     texts: list[str] = []
-    for line in NOVELS.read_text(encoding="utf-8").splitlines():
+    for line in data.read_text(encoding="utf-8").splitlines():
         record_ = json.loads(line)
         texts += [c.text for c in chunk_text(record_["text"], settings.chunk_size, settings.chunk_overlap)]
         if len(texts) >= limit:
@@ -78,8 +78,9 @@ def endpoint_embedder(base_url: str, home: Path):
 def main() -> None:
     parser = arguments(__doc__)
     parser.add_argument("--chunks", type=int, default=2000)
+    parser.add_argument("--data", type=Path, default=NOVELS, help="JSONL with a text field per line")
     args = parse(parser)
-    texts = novel_chunks(args.chunks)
+    texts = novel_chunks(args.chunks, args.data)
     cache = default_cache_dir()
     backends = [
         ("torch (sentence-transformers), before", "64", lambda: SentenceTransformerEmbedder(batch_size=64)),

@@ -90,8 +90,9 @@ def peer(settings: Settings, texts: dict[str, str], chunk_chars: int, overlap_ch
 def main() -> None:
     parser = arguments(__doc__, resets=True)
     parser.add_argument("--novels", type=int, default=3)
+    parser.add_argument("--data", type=Path, default=NOVELS, help="JSONL with a text field per line")
     args = parse(parser)
-    lines = NOVELS.read_text(encoding="utf-8").splitlines()[: args.novels]
+    lines = args.data.read_text(encoding="utf-8").splitlines()[: args.novels]
     texts = {f"novel-{i}.txt": json.loads(line)["text"] for i, line in enumerate(lines)}
     settings = Settings()
     console = Console(record=True, width=140)

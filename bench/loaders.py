@@ -37,11 +37,11 @@ def recall(source: str, extracted: str) -> float:
     return sum(w in found for w in words) / max(len(words), 1)
 
 
-def make_files(folder: Path, pages: int) -> tuple[str, dict[str, Path]]:
+def make_files(folder: Path, pages: int, data: Path = NOVELS) -> tuple[str, dict[str, Path]]:
     import docx
     from fpdf import FPDF
 
-    text = json.loads(NOVELS.read_text(encoding="utf-8").splitlines()[0])["text"]
+    text = json.loads(data.read_text(encoding="utf-8").splitlines()[0])["text"]
     words = text.encode("latin-1", "replace").decode("latin-1").split()[: pages * WORDS_PER_PAGE]
     page_texts = [" ".join(words[i:i + WORDS_PER_PAGE]) for i in range(0, len(words), WORDS_PER_PAGE)]
     pdf = FPDF()
@@ -88,11 +88,12 @@ def best_of(fn, *args, runs: int = 3):
 def main() -> None:
     parser = arguments(__doc__)
     parser.add_argument("--pages", type=int, default=200)
+    parser.add_argument("--data", type=Path, default=NOVELS, help="JSONL; the first line's text is used")
     args = parse(parser)
     console = Console(record=True, width=140)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        source, files = make_files(folder, args.pages)
+        source, files = make_files(folder, args.pages, args.data)
         libs = Table(title="PDF libraries on the same files (best of 3)")
         for column in ("file", "pages", "library", "s", "pages/s", "chars", "word recall", "words cut at a line end"):
             libs.add_column(column, justify="left" if column in ("file", "library") else "right")

@@ -49,3 +49,18 @@ def test_incremental_communities_bench_on_the_mini_set(rag, cli_env) -> None:
     out = bench(["bench.incremental_communities", "--dataset", "tests/data/hotpot_mini", "--steps", "1,2",
                  "--yes-reset"], cli_env)
     assert "incremental communities on hotpot_mini" in out and "+2" in out and "LLM report" in out
+
+
+def test_embeddings_loaders_and_cold_start_benches(rag, cli_env) -> None:
+    out = bench(["bench.embeddings", "--chunks", "12", "--data", "examples/space/missions.jsonl"], cli_env)
+    assert "onnx fp32, a 1-thread stream per core: default" in out and "OpenAI-compatible endpoint" in out
+    out = bench(["bench.loaders", "--pages", "1", "--data", "examples/space/missions.jsonl"], cli_env)
+    assert "pypdfium2 (chosen)" in out and "graphwright loaders" in out
+    out = bench(["bench.cold_start", "--runs", "1", "--yes-reset"], cli_env)
+    assert "onnx (default)" in out and "torch (before)" in out
+
+
+def test_lexical_peer_bench(rag, cli_env) -> None:
+    out = bench(["bench.lexical_peer", "--novels", "2", "--data", "examples/space/missions.jsonl", "--yes-reset"],
+                cli_env)
+    assert "neo4j-graphrag lexical pipeline" in out and "graphwright (onnx, default)" in out
