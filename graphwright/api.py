@@ -48,6 +48,7 @@ class GraphRAG:
                                          settings.neo4j_password.get_secret_value(), settings.neo4j_database)
         self._embedder = embedder
         self._llm = llm
+        self._embedder_checked = False
 
     @classmethod
     def from_env(cls, **overrides: Any) -> GraphRAG:
@@ -75,14 +76,11 @@ class GraphRAG:
             return self._llm
         return LLMClient(self.settings) if self.settings.llm_configured else None
 
-    @cached_property
-    def _embedder_checked(self) -> bool:
-        check_model(self.store.admin.meta(), self.embedder.name)
-        return True
-
     def _check_embedder(self) -> None:
         """Once per instance: a question embedded by another model than the graph's would match noise."""
-        _ = self._embedder_checked
+        if not self._embedder_checked:
+            check_model(self.store.admin.meta(), self.embedder.name)
+            self._embedder_checked = True
 
     def reembed(self, progress: Callable[[str, int], None] | None = None) -> ReembedReport:
         """Re-embed chunks, entities and community reports with the configured embedder, into new vector
@@ -91,7 +89,7 @@ class GraphRAG:
 
         self.store.verify()
         report = reembed(self.store, self.embedder, self.settings, progress=progress)
-        self.__dict__.pop("_embedder_checked", None)
+        self._embedder_checked = False
         return report
 
     @cached_property

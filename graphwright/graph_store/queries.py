@@ -279,11 +279,9 @@ SET e:$(row.label)
 
 def set_embeddings(label: str) -> str:
     """Vector property writes for our own labels only (the label is formatted in, so it is allowlisted)."""
-    if label not in {"Entity", "Community", "Chunk"}:
-        raise ValueError(f"no embeddings on {label!r}")
     return f"""
 UNWIND $rows AS row
-MATCH (n:{label} {{id: row.id}})
+MATCH (n:{_embedded_label(label)} {{id: row.id}})
 CALL db.create.setNodeVectorProperty(n, 'embedding', row.embedding)
 """
 

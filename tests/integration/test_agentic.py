@@ -73,7 +73,7 @@ def test_a_database_outage_during_an_agent_run_is_an_error_not_a_tool_message(ll
     rag = llm_rag_factory(neo4j_uri="bolt://127.0.0.1:9")  # nothing listens there: the database is gone
     # as if it went down after a first question: the once-per-instance embedder check is behind us, so the
     # outage meets the agent's tools (without this it is reported before the model is asked at all)
-    rag.__dict__["_embedder_checked"] = True
+    rag._embedder_checked = True
     with pytest.raises(GraphStoreError, match="unreachable"):
         rag.search("Which mine does Gamma Mining operate?", mode="agent")
     assert len(stub.requests) == 1  # the outage went to the caller, not back to the model as a tool result
