@@ -21,7 +21,9 @@ class OnnxEmbedder:
     (`bench/embeddings.py`)."""
 
     def __init__(self, cache_dir: Path, quantized: bool = False, batch_size: int = 1, streams: int = 0) -> None:
-        self.name = "all-MiniLM-L6-v2 (bundled" + (", onnx int8)" if quantized else ", onnx)")
+        # fp32 gives torch's vectors (cosine 1.0000, tested), so it keeps the torch embedder's name: a graph
+        # embedded by either needs no reembed; int8 vectors differ, so int8 is another model to the graph.
+        self.name = "all-MiniLM-L6-v2 (bundled, onnx int8)" if quantized else "all-MiniLM-L6-v2 (bundled)"
         self._cache_dir = cache_dir
         self._quantized = quantized
         self._batch_size = max(1, batch_size)
