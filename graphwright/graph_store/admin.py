@@ -33,6 +33,12 @@ class StoreAdmin:
         self.connection.write(q.AWAIT_INDEXES, seconds=300)
         return statements
 
+    def _in_batches(self, query: str, batch: int) -> None:
+        """A write that handles `$batch` nodes per transaction and returns how many as `n`, until none is left:
+        bounded transaction memory on any graph size."""
+        while self.connection.write(query, batch=batch)[0]["n"]:
+            pass
+
     def meta(self) -> MetaRow | None:
         """What the graph was embedded with (None for an empty database)."""
         rows = self.connection.read(q.GET_META)
@@ -44,8 +50,7 @@ class StoreAdmin:
         so a re-run resumes."""
         meta = self.meta()
         if meta is None or meta.get("reembed_model") != model:
-            while self.connection.write(q.CLEAR_NEXT_EMBEDDINGS, batch=batch)[0]["n"]:
-                pass
+            self._in_batches(q.CLEAR_NEXT_EMBEDDINGS, batch)
             self.connection.write(q.SET_REEMBED_MODEL, model=model)
 
     def embedding_page(self, label: str, after: str, limit: int) -> list[EmbeddingSourceRow]:
@@ -61,8 +66,7 @@ class StoreAdmin:
         for name in q.VECTOR_INDEXES:
             self.connection.write(q.DROP_INDEX, name=name)
         for label in q.EMBEDDING_LABELS:
-            while self.connection.write(q.swap_embeddings(label), batch=batch)[0]["n"]:
-                pass
+            self._in_batches(q.swap_embeddings(label), batch)
         for name in q.VECTOR_INDEXES:
             self.connection.write(q.vector_index(name, plan.dimension))
         self.connection.write(q.FINISH_REEMBED, model=plan.embedding_model, dimension=plan.dimension)
@@ -73,8 +77,7 @@ class StoreAdmin:
 
     def reset(self, batch: int = 10_000) -> None:
         """Delete every node, index and constraint (the local database belongs to graphwright)."""
-        while self.connection.write(q.DELETE_ALL_BATCH, batch=batch)[0]["deleted"]:
-            pass
+        self._in_batches(q.DELETE_ALL_BATCH, batch)
         for row in self.connection.read(q.LIST_DROPPABLE):
             self.connection.write(q.DROP_INDEX, name=row["name"])
         for row in self.connection.read(q.LIST_CONSTRAINTS):

@@ -125,7 +125,7 @@ RETURN name
 LIST_CONSTRAINTS = "SHOW CONSTRAINTS YIELD name RETURN name"
 DROP_CONSTRAINT = "DROP CONSTRAINT $name IF EXISTS"
 DELETE_ALL_BATCH = """
-MATCH (n) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS deleted
+MATCH (n) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS n
 """
 
 # --- documents and chunks ----------------------------------------------------------------------------
