@@ -17,6 +17,13 @@ TYPE_COLOURS = {"PERSON": "#e15759", "ORGANIZATION": "#4e79a7", "LOCATION": "#59
 _OTHER_COLOUR = "#bab0ac"
 
 
+def browser_base(neo4j_uri: str, http_port: int) -> str:
+    """The Neo4j Browser of the server behind `neo4j_uri` (its HTTP port is not in a bolt URI)."""
+    from urllib.parse import urlparse
+
+    return f"http://{urlparse(neo4j_uri).hostname or '127.0.0.1'}:{http_port}/browser/"
+
+
 def _layout(ids: list[str], edges: list[tuple[str, str]], seed: int = 7) -> dict[str, tuple[float, float]]:
     """Fruchterman-Reingold in the unit square, then scaled to the drawing; deterministic for a seed."""
     rng = random.Random(seed)

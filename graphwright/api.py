@@ -13,14 +13,24 @@ from graphwright.graph_store import Neo4jStore
 from graphwright.graph_store.queries import MetadataFilter
 from graphwright.graph_store.schema import SchemaPlan, check_model
 from graphwright.llm import LLM, LLMClient
-from graphwright.models import EntityProfile, EntityRef, GraphStats, IngestReport, SearchResult
+from graphwright.models import (
+    CypherRows,
+    DocumentInfo,
+    EntityProfile,
+    EntityRef,
+    GraphStats,
+    Health,
+    IngestReport,
+    SearchEvent,
+    SearchResult,
+)
 from graphwright.pipeline import IngestPipeline, ProgressCallback
 from graphwright.search.engine import SearchEngine
 from graphwright.search.filters import parse_filter
 from graphwright.search.registry import ModeName
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
     from graphwright.communities.upkeep import CommunityRun, RefreshRun
     from graphwright.extraction.byog import ImportReport
@@ -45,7 +55,8 @@ class GraphRAG:
                  llm: LLM | None = None) -> None:
         self.settings = settings
         self.store = store or Neo4jStore(settings.neo4j_uri, settings.neo4j_user,
-                                         settings.neo4j_password.get_secret_value(), settings.neo4j_database)
+                                         settings.neo4j_password.get_secret_value(), settings.neo4j_database,
+                                         settings.neo4j_retry_seconds)
         self._embedder = embedder
         self._llm = llm
         self._embedder_checked = False
@@ -181,6 +192,33 @@ class GraphRAG:
     def stats(self) -> dict[str, int]:
         return self.store.admin.counts()
 
+    def documents(self, offset: int = 0, limit: int = 100) -> list[DocumentInfo]:
+        """Stored documents by id, a page at a time."""
+        return [DocumentInfo(**row) for row in self.store.retrieval.list_documents(offset, limit)]
+
+    def read_cypher(self, query: str) -> CypherRows:
+        """Run a Cypher query only if it is provably read-only (the four locks of `search/cypher.py`), with
+        the row limit and timeout of the settings. CypherRejectedError says which lock refused it."""
+        from graphwright.search.cypher import run_read_only
+
+        rows, truncated = run_read_only(self.store, query, self.settings.cypher_max_rows, self.settings.cypher_timeout)
+        return CypherRows(rows=rows, truncated=truncated)
+
+    def health(self) -> Health:
+        """Neo4j reachable and every index online; never raises for a database that is down."""
+        from graphwright.errors import GraphStoreError, QueryRejectedError
+
+        try:
+            self.store.verify()
+            indexes = self.store.admin.indexes()
+        except (GraphStoreError, QueryRejectedError) as exc:
+            return Health(ok=False, neo4j=False, indexes_online=False, detail=str(exc))
+        waiting = [row["name"] for row in indexes if row["state"] != "ONLINE"]
+        meta = self.store.admin.meta()
+        return Health(ok=not waiting, neo4j=True, indexes_online=not waiting,
+                      detail=f"indexes not online: {', '.join(waiting)}" if waiting else "",
+                      embedding_model=meta["model"] if meta else None)
+
     def inspect(self) -> GraphStats:
         """Counts, entities and relations by type, communities by level, index states and, for the local
         server, the database's size on disk."""
@@ -238,3 +276,13 @@ class GraphRAG:
         filters = [w if isinstance(w, MetadataFilter) else parse_filter(w) for w in where or []]
         self._check_embedder()
         return self.engine.search(question, mode, k, filters, generate, level, source, target, hyde)
+
+    def search_stream(self, question: str, mode: ModeName = "hybrid", k: int | None = None,
+                      where: list[str] | list[MetadataFilter] | None = None, generate: bool = True,
+                      level: int | None = None, source: str | None = None, target: str | None = None,
+                      hyde: bool = False) -> Iterator[SearchEvent]:
+        """`search` as it happens: the Evidence when retrieval is done, then the answer in AnswerDelta pieces
+        (token by token with an LLM), then the SearchResult. Bad parameters raise before the first event."""
+        filters = [w if isinstance(w, MetadataFilter) else parse_filter(w) for w in where or []]
+        self._check_embedder()
+        return self.engine.stream(question, mode, k, filters, generate, level, source, target, hyde)

@@ -681,9 +681,9 @@ def show_entity(name: str, relations: int, as_json: bool) -> None:
 
 
 def _browser_base(settings: Settings) -> str:
-    from urllib.parse import urlparse
+    from graphwright.answer_graph import browser_base
 
-    return f"http://{urlparse(settings.neo4j_uri).hostname or '127.0.0.1'}:{settings.http_port}/browser/"
+    return browser_base(settings.neo4j_uri, settings.http_port)
 
 
 @main.command()
@@ -816,9 +816,13 @@ class _ModeOption(click.Option):
 @click.option("--graph", "graph_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write a self-contained HTML view (opens offline) of the entities, relations and paths used.")
 @click.option("--json", "as_json", is_flag=True, help="Print the SearchResult as JSON.")
+@click.option("--server", default=None, metavar="URL",
+              help="Ask this running `graphwright serve` (no model load here); default GRAPHWRIGHT_SERVER_URL, "
+                   "which falls back to searching locally when nothing answers there.")
+@click.option("--local", is_flag=True, help="Search in this process even when GRAPHWRIGHT_SERVER_URL is set.")
 def query(question: str, mode: str, k: int | None, where: tuple[str, ...], level: int | None, source: str | None,
           target: str | None, hyde: bool, no_llm: bool, show_context: bool, verbose: bool, graph_file: Path | None,
-          as_json: bool) -> None:
+          as_json: bool, server: str | None, local: bool) -> None:
     """Answer a question from the graph, citing the chunks, entities, relations and communities used.
 
     \b
@@ -830,6 +834,7 @@ def query(question: str, mode: str, k: int | None, where: tuple[str, ...], level
       graphwright query "How is Jeff Bezos connected to NASA?" --mode path --graph answer.html
       graphwright query "Who designed the rocket that launched Apollo 11?" --mode auto --verbose
       graphwright query "Which agency built the rocket that flew Apollo 11?" --mode agent --verbose
+      graphwright query "Who flew Apollo 11?" --server http://127.0.0.1:8000   # a running `graphwright serve`
     """
     if (source is None) != (target is None):
         raise click.BadParameter("give both --source and --target, or neither", param_hint="--source/--target")
@@ -841,13 +846,20 @@ def query(question: str, mode: str, k: int | None, where: tuple[str, ...], level
         raise click.BadParameter(str(exc), param_hint="--where") from exc
     from graphwright.errors import InvalidRequestError
 
-    with _graph() as rag:
-        settings = rag.settings
-        try:
-            result = rag.search(question, mode=mode, k=k, where=filters, generate=not no_llm,  # type: ignore[arg-type]
-                                level=level, source=source, target=target, hyde=hyde)
-        except InvalidRequestError as exc:
-            raise click.UsageError(_as_flags(str(exc))) from exc
+    settings = _settings()
+    url = server or settings.server_url
+    result = None
+    if url and not local:
+        result = _ask_server(url, settings, {
+            "question": question, "mode": mode, "k": k, "where": list(where), "generate": not no_llm,
+            "level": level, "source": source, "target": target, "hyde": hyde}, required=server is not None)
+    if result is None:
+        with _graph() as rag:
+            try:
+                result = rag.search(question, mode=mode, k=k, where=filters, generate=not no_llm,  # type: ignore[arg-type]
+                                    level=level, source=source, target=target, hyde=hyde)
+            except InvalidRequestError as exc:
+                raise click.UsageError(_as_flags(str(exc))) from exc
     if graph_file is not None:
         from graphwright.answer_graph import answer_graph_html
 
@@ -863,6 +875,78 @@ def query(question: str, mode: str, k: int | None, where: tuple[str, ...], level
     # Plain echo, not rich: a wrapped line would break the link and copy and paste.
     click.echo(f"\nThis answer's evidence in Neo4j Browser (connect, then press Run):\n"
                f"  {browser_url(_browser_base(settings), cypher)}\n\n{cypher}")
+
+
+def _ask_server(url: str, settings: Settings, body: dict[str, Any], required: bool) -> Any:
+    """The result from a running server; None (search locally) when none answers at a URL from the settings."""
+    from graphwright.errors import GraphwrightError, InvalidRequestError
+    from graphwright.server.client import ServerUnavailableError, search_remote
+
+    key = settings.server_key.get_secret_value() if settings.server_key else None
+    try:
+        return search_remote(url, body, key)
+    except InvalidRequestError as exc:
+        raise click.UsageError(_as_flags(str(exc))) from exc
+    except ServerUnavailableError as exc:
+        if required:
+            _fail(str(exc))
+        _console(stderr=True).print(f"[dim]{exc}; searching locally[/]")
+        return None
+    except GraphwrightError as exc:
+        _fail(str(exc))
+    return None
+
+
+# --- serve -------------------------------------------------------------------------------------------
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; anything but loopback needs GRAPHWRIGHT_API_KEYS.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info", "debug"]), default="info",
+              show_default=True)
+def serve(host: str, port: int, log_level: str) -> None:
+    """Serve the graph over HTTP: the API (/v1, docs at /docs), a web page at /, and MCP at /mcp.
+
+    One process holds the embedder, the LLM client and the Neo4j driver warm, so questions skip the cold
+    start. Keys: GRAPHWRIGHT_API_KEYS (full) and GRAPHWRIGHT_READ_API_KEYS (search only), comma-separated,
+    sent as `Authorization: Bearer <key>`; required to listen beyond loopback.
+
+    \b
+    Examples:
+      graphwright serve                      # http://127.0.0.1:8000
+      GRAPHWRIGHT_API_KEYS=s3cret graphwright serve --host 0.0.0.0 --port 8080
+      curl -s localhost:8000/v1/search -H 'content-type: application/json' -d '{"question": "Who flew Apollo 11?"}'
+    """
+    from graphwright.server import run_server
+    from graphwright.server.security import ServerConfigError
+
+    settings = _settings()
+    with _graph():  # Neo4j reachable, or one clear line now rather than 503s later
+        pass
+    _console(stderr=True).print(f"graphwright serving on http://{host}:{port}  (page /, API docs /docs, MCP /mcp)")
+    try:
+        run_server(settings, host, port, log_level)
+    except ServerConfigError as exc:
+        _fail(str(exc))
+
+
+@main.command("mcp")
+def mcp_command() -> None:
+    """Run the MCP server on stdin/stdout, for agents (Claude Desktop, Cursor...) that start it themselves.
+
+    Tools: search, show_entity, find_paths, cypher (read-only), stats. Under `graphwright serve` the same
+    server answers over streamable HTTP at /mcp.
+
+    \b
+    Example (an MCP client's configuration):
+      {"mcpServers": {"graphwright": {"command": "graphwright", "args": ["mcp"]}}}
+    """
+    from graphwright.server import run_mcp_stdio
+
+    settings = _settings()
+    with _graph():
+        pass
+    run_mcp_stdio(settings)
 
 
 def _as_flags(message: str) -> str:

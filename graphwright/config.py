@@ -31,6 +31,9 @@ class Settings(BaseSettings):
         SecretStr(LOCAL_DEFAULT_PASSWORD), validation_alias=_alias("NEO4J_PASSWORD", "neo4j_password")
     )
     neo4j_database: str = Field("neo4j", validation_alias=_alias("NEO4J_DATABASE", "neo4j_database"))
+    # How long a transaction is retried while Neo4j is unreachable before the caller is told (a server
+    # answers 503 then); rides over a restart.
+    neo4j_retry_seconds: float = Field(30.0, ge=0)
 
     # LLM: any OpenAI-compatible endpoint. Neither key nor base URL set means fully offline.
     openai_api_key: SecretStr | None = Field(None, validation_alias=_alias("OPENAI_API_KEY", "openai_api_key"))
@@ -113,6 +116,15 @@ class Settings(BaseSettings):
     cypher_max_rows: int = Field(50, ge=1, description="rows a read-only Cypher query may return")
     cypher_timeout: float = Field(10.0, gt=0, description="seconds a read-only Cypher query may run")
 
+    # `graphwright serve`: bearer keys (comma-separated; required off loopback), read-only keys that can
+    # search but not ingest or delete, the upload limit of one request, and CORS origins (none: off).
+    api_keys: SecretStr | None = None
+    read_api_keys: SecretStr | None = None
+    max_upload_bytes: int = Field(100 * 1024 * 1024, ge=1, description="bytes of one upload request")
+    cors_origins: str = ""
+    server_url: str | None = None  # a running `graphwright serve` that `graphwright query` asks first
+    server_key: SecretStr | None = None  # the key `graphwright query` sends to it
+
     # Local server managed by `graphwright db`
     home: Path = Path.home() / ".graphwright"
     neo4j_local_dir: Path | None = None  # the Maven project; found next to the package when unset
@@ -120,7 +132,7 @@ class Settings(BaseSettings):
     neo4j_heap: str = "1g"
     neo4j_pagecache: str = "512m"
 
-    @field_validator("openai_base_url", "embedding_base_url", "rerank_model", mode="before")
+    @field_validator("openai_base_url", "embedding_base_url", "rerank_model", "server_url", mode="before")
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value

@@ -228,6 +228,44 @@ class SearchResult(Evidence):
     token_usage: dict[str, int] = Field(default_factory=dict)
 
 
+class AnswerDelta(BaseModel):
+    """A piece of an answer as it is generated (streamed searches)."""
+
+    text: str
+
+
+# A streamed search: its Evidence, then AnswerDelta pieces, then the SearchResult.
+SearchEvent = Evidence | AnswerDelta | SearchResult
+
+
+class DocumentInfo(BaseModel):
+    """A stored document as a listing shows it."""
+
+    id: str
+    title: str | None = None
+    source: str | None = None
+    chunks: int | None = None
+    content_hash: str | None = None
+    ingested_at: str | None = None
+
+
+class CypherRows(BaseModel):
+    """Rows of a read-only Cypher query; `truncated` when the row limit cut it."""
+
+    rows: list[dict[str, Any]]
+    truncated: bool = False
+
+
+class Health(BaseModel):
+    """Whether the graph can serve: Neo4j reachable and every index online."""
+
+    ok: bool
+    neo4j: bool
+    indexes_online: bool
+    detail: str = ""
+    embedding_model: str | None = None
+
+
 class ExtractedEntity(BaseModel):
     name: str
     type: str = "CONCEPT"

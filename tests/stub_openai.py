@@ -65,6 +65,8 @@ class StubOpenAI:
         self.default: Reply | Callable[[dict[str, Any]], Reply] | None = None  # when the script is empty
         self.requests: list[dict[str, Any]] = []
         self.lock = threading.Lock()
+        self.stream_delay = 0.0  # seconds between streamed pieces
+        self.streams_broken = 0  # streamed answers whose reader went away before the end
         stub = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -89,6 +91,9 @@ class StubOpenAI:
                     self.connection.close()
                     self.close_connection = True
                     return
+                if body.get("stream") and status == 200 and "choices" in payload:
+                    self.stream(payload)
+                    return
                 retry_after = payload.pop("_retry_after", 0)
                 data = json.dumps(payload).encode()
                 self.send_response(status)
@@ -98,6 +103,30 @@ class StubOpenAI:
                     self.send_header("Retry-After", str(retry_after))
                 self.end_headers()
                 self.wfile.write(data)
+
+            def stream(self, payload: dict[str, Any]) -> None:
+                """A chat completion as OpenAI streams it: the content word by word, then the usage."""
+                content = payload["choices"][0]["message"].get("content") or ""
+                pieces = [w + " " for w in content.split(" ")]
+                pieces[-1] = pieces[-1][:-1]
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.end_headers()
+                base = {"id": "chatcmpl-stub", "object": "chat.completion.chunk", "created": 0, "model": "stub-model"}
+                frames = [{**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}}]}]
+                frames += [{**base, "choices": [{"index": 0, "delta": {"content": p}}]} for p in pieces]
+                frames.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+                frames.append({**base, "choices": [], "usage": payload.get("usage")})
+                try:
+                    for frame in frames:
+                        self.wfile.write(f"data: {json.dumps(frame)}\n\n".encode())
+                        self.wfile.flush()
+                        time.sleep(stub.stream_delay)
+                    self.wfile.write(b"data: [DONE]\n\n")
+                    self.wfile.flush()
+                except OSError:  # the client closed the stream
+                    stub.streams_broken += 1
+                self.close_connection = True
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)

@@ -22,12 +22,14 @@ Row = dict[str, Any]
 
 
 class Neo4jConnection:
-    def __init__(self, uri: str, user: str, password: str, database: str = "neo4j") -> None:
+    def __init__(self, uri: str, user: str, password: str, database: str = "neo4j",
+                 retry_seconds: float = 30.0) -> None:
         self.uri = uri
         self.database = database
         # Notifications (e.g. "label does not exist yet" on an empty graph) are noise for users.
-        self.driver = GraphDatabase.driver(uri, auth=(user, password), connection_timeout=10,
-                                           max_transaction_retry_time=30,
+        self.driver = GraphDatabase.driver(uri, auth=(user, password),
+                                           connection_timeout=min(10.0, max(retry_seconds, 1.0)),
+                                           max_transaction_retry_time=retry_seconds,
                                            notifications_min_severity=NotificationMinimumSeverity.OFF)
 
     def verify(self) -> None:

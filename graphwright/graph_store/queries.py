@@ -184,6 +184,13 @@ FOREACH (c IN chunks | DETACH DELETE c)
 DETACH DELETE d
 RETURN size(chunks) AS chunks
 """
+LIST_DOCUMENTS = """
+MATCH (d:Document)
+WITH d ORDER BY d.id SKIP $offset LIMIT $limit
+RETURN d.id AS id, d.title AS title, d.source AS source, d.n_chunks AS chunks, d.content_hash AS content_hash,
+       toString(d.ingested_at) AS ingested_at
+ORDER BY id
+"""
 GET_DOCUMENT = """
 MATCH (d:Document {id: $id})
 OPTIONAL MATCH (c:Chunk)-[:PART_OF]->(d)

@@ -7,7 +7,7 @@ from typing import cast
 from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
 from graphwright.graph_store.queries import MetadataFilter
-from graphwright.graph_store.rows import ChunkRow, DocumentRow, EmbeddedChunkRow, ScoredChunkRow
+from graphwright.graph_store.rows import ChunkRow, DocumentListRow, DocumentRow, EmbeddedChunkRow, ScoredChunkRow
 
 
 class RetrievalReads:
@@ -57,6 +57,10 @@ class RetrievalReads:
     def get_document(self, document_id: str) -> DocumentRow | None:
         rows = self.connection.read(q.GET_DOCUMENT, id=document_id)
         return cast(DocumentRow, rows[0]) if rows else None
+
+    def list_documents(self, offset: int = 0, limit: int = 100) -> list[DocumentListRow]:
+        """Documents by id, a page at a time."""
+        return cast(list[DocumentListRow], self.connection.read(q.LIST_DOCUMENTS, offset=offset, limit=limit))
 
     def known_documents(self, keys: list[str]) -> set[str]:
         """Which of `keys` name a document by id or title."""

@@ -189,6 +189,17 @@ class DocumentRow(TypedDict):
     chunks: list[DocumentChunk]
 
 
+class DocumentListRow(TypedDict):
+    """One document as a listing shows it (LIST_DOCUMENTS)."""
+
+    id: str
+    title: str | None
+    source: str | None
+    chunks: int | None
+    content_hash: str | None
+    ingested_at: str | None
+
+
 class TopEntityRow(TypedDict):
     name: str
     type: str

@@ -2,8 +2,8 @@
 its answer cache, JSON repair for replies, and every prompt as a file."""
 
 from graphwright.errors import LLMError
-from graphwright.llm.base import LLM, ChatResult, MeteredLLM, ToolCall, ToolTurn, Usage
+from graphwright.llm.base import LLM, ChatDelta, ChatResult, MeteredLLM, StreamingLLM, ToolCall, ToolTurn, Usage
 from graphwright.llm.client import LLMClient, LLMEmptyAnswerError, LLMNotConfiguredError
 
-__all__ = ["LLM", "ChatResult", "LLMClient", "LLMEmptyAnswerError", "LLMError", "LLMNotConfiguredError",
-           "MeteredLLM", "ToolCall", "ToolTurn", "Usage"]
+__all__ = ["LLM", "ChatDelta", "ChatResult", "LLMClient", "LLMEmptyAnswerError", "LLMError", "LLMNotConfiguredError",
+           "MeteredLLM", "StreamingLLM", "ToolCall", "ToolTurn", "Usage"]

@@ -4,6 +4,7 @@ that has these methods (the OpenAI-compatible client, a test double, another SDK
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -68,6 +69,22 @@ class ToolTurn:
     usage: Usage = field(default_factory=Usage)
 
 
+@dataclass(frozen=True)
+class ChatDelta:
+    """A piece of a streamed answer: text as it arrives; the last piece carries the call's usage."""
+
+    text: str = ""
+    usage: Usage | None = None
+
+
+@runtime_checkable
+class StreamingLLM(Protocol):
+    """An LLM that can also stream an answer as it is generated (the server's token events). Optional:
+    an LLM without it is streamed as one piece."""
+
+    def chat_stream(self, messages: list[Message], temperature: float | None = None) -> Iterator[ChatDelta]: ...
+
+
 @runtime_checkable
 class LLM(Protocol):
     """A chat model. `chat` may answer from a cache (`use_cache`); `forget` drops a cached answer the
@@ -114,3 +131,14 @@ class MeteredLLM:
 
     def forget(self, messages: list[Message], temperature: float | None = None) -> None:
         self.inner.forget(messages, temperature)
+
+    def chat_stream(self, messages: list[Message], temperature: float | None = None) -> Iterator[ChatDelta]:
+        """The answer as it is generated (never cached); in one piece when the inner LLM cannot stream."""
+        if not isinstance(self.inner, StreamingLLM):
+            result = self.chat(messages, temperature, use_cache=False)
+            yield ChatDelta(text=result.text)
+            return
+        for delta in self.inner.chat_stream(messages, temperature):
+            if delta.usage is not None:
+                self._add(delta.usage)
+            yield delta

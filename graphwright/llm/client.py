@@ -6,12 +6,13 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from graphwright.config import Settings
 from graphwright.errors import LLMError
-from graphwright.llm.base import ChatResult, Message, ToolCall, ToolTurn, Usage
+from graphwright.llm.base import ChatDelta, ChatResult, Message, ToolCall, ToolTurn, Usage
 from graphwright.llm.cache import ResponseCache
 
 log = logging.getLogger(__name__)
@@ -81,6 +82,33 @@ class LLMClient:
             cache.put(key, result)
         return result
 
+    def chat_stream(self, messages: list[Message], temperature: float | None = None) -> Iterator[ChatDelta]:
+        """The answer as the endpoint generates it, never cached; the last delta carries the usage (when the
+        endpoint reports it). Reasoning tags are dropped as they pass."""
+        import openai
+
+        temp = self.settings.llm_temperature if temperature is None else temperature
+        stream = self._create(messages=messages, temperature=temp, stream=True,
+                              stream_options={"include_usage": True})
+        thinking, usage, sent = False, Usage(1), False
+        try:
+            for chunk in stream:
+                if chunk.usage is not None:
+                    usage = _usage(chunk)
+                for choice in chunk.choices or []:
+                    piece = (choice.delta.content or "") if choice.delta else ""
+                    text, thinking = _drop_thinking(piece, thinking)
+                    if text:
+                        sent = True
+                        yield ChatDelta(text=text)
+        except openai.APIError as exc:  # the connection failed after the first bytes
+            raise LLMError(f"LLM stream broke off: {exc.__class__.__name__}") from exc
+        finally:
+            stream.close()  # a client that went away stops the generation upstream too
+        if not sent:
+            raise LLMEmptyAnswerError("LLM returned an empty answer")
+        yield ChatDelta(usage=usage)
+
     def _create(self, **kwargs: Any) -> Any:  # openai's ChatCompletion
         import openai
 
@@ -117,6 +145,25 @@ class LLMClient:
                                    "function": {"name": c.function.name, "arguments": c.function.arguments}}
                                   for c in message.tool_calls]
         return ToolTurn(content=content, tool_calls=calls, message=kept, usage=_usage(response))
+
+
+def _drop_thinking(piece: str, thinking: bool) -> tuple[str, bool]:
+    """The visible part of a streamed piece, and whether a <think> block is still open after it."""
+    out: list[str] = []
+    while piece:
+        if thinking:
+            end = piece.lower().find("</think>")
+            if end < 0:
+                return "".join(out), True
+            piece, thinking = piece[end + len("</think>"):], False
+        else:
+            start = piece.lower().find("<think>")
+            if start < 0:
+                out.append(piece)
+                break
+            out.append(piece[:start])
+            piece, thinking = piece[start + len("<think>"):], True
+    return "".join(out), thinking
 
 
 def _usage(response: Any) -> Usage:  # openai's ChatCompletion

@@ -4,8 +4,11 @@ generated from the context only, citing chunk ids."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from graphwright.llm import LLM, prompts
+from graphwright.llm.base import Message
 from graphwright.models import Citation, RelationRef, RetrievedChunk
 from graphwright.search.context import render
 from graphwright.search.evidence import Answer, Retrieval
@@ -14,6 +17,10 @@ RETRIEVAL_HEADER = "Retrieved passages (no LLM configured, so this is the retrie
 NOT_IN_CONTEXT = "I don't know: the indexed documents do not say."
 _SNIPPET_CHARS = 400
 
+
+
+def not_in_context() -> Answer:
+    return Answer(text=NOT_IN_CONTEXT, kind="generated", citations=[])
 
 
 def _snippet(text: str, limit: int = _SNIPPET_CHARS) -> str:
@@ -45,18 +52,38 @@ def build_context(chunks: list[RetrievedChunk]) -> str:
     return "\n\n".join(f"[{c.chunk_id}] (from {c.cited_as})\n{c.text}" for c in chunks)
 
 
-def generated_answer(question: str, chunks: list[RetrievedChunk], llm: LLM) -> Answer:
+@dataclass(frozen=True)
+class AnswerPrompt:
+    """What the LLM is asked to answer from, and how its text becomes an Answer (citations of the ids it
+    named): one prompt whether the answer comes back whole or streamed."""
+
+    messages: list[Message]
+    finish: Callable[[str], Answer]
+
+    def ask(self, llm: LLM) -> Answer:
+        return self.finish(llm.chat(self.messages, use_cache=False).text)  # a retried question: a fresh answer
+
+
+def passages_prompt(question: str, chunks: list[RetrievedChunk]) -> AnswerPrompt | None:
+    """The prompt of an answer from passages; None when there is nothing to answer from."""
     if not chunks:
-        return Answer(text=NOT_IN_CONTEXT, kind="generated", citations=[])
+        return None
     messages = [
         {"role": "system", "content": prompts.render("answer_system", not_in_context=NOT_IN_CONTEXT)},
         {"role": "user", "content": f"Context passages:\n\n{build_context(chunks)}\n\nQuestion: {question}"},
     ]
-    text = llm.chat(messages, use_cache=False).text  # a retried question deserves a fresh answer
     known = {c.chunk_id: c for c in chunks}
-    cited_ids = [cid for cid in dict.fromkeys(re.findall(r"c_[0-9a-f]{6,}", text)) if cid in known]
-    cited = [known[cid] for cid in cited_ids]
-    return Answer(text=text, kind="generated", citations=chunk_citations(cited))
+
+    def finish(text: str) -> Answer:
+        cited = [known[cid] for cid in dict.fromkeys(re.findall(r"c_[0-9a-f]{6,}", text)) if cid in known]
+        return Answer(text=text, kind="generated", citations=chunk_citations(cited))
+
+    return AnswerPrompt(messages, finish)
+
+
+def generated_answer(question: str, chunks: list[RetrievedChunk], llm: LLM) -> Answer:
+    prompt = passages_prompt(question, chunks)
+    return prompt.ask(llm) if prompt else not_in_context()
 
 
 # --- graph modes (local, global, path) ----------------------------------------------------------------
@@ -128,12 +155,13 @@ def offline_graph_answer(mode: str, context: Retrieval, k: int) -> Answer:
     return Answer(text="\n".join(lines), kind="retrieval", citations=graph_citations(trimmed))
 
 
-def generated_graph_answer(question: str, context: Retrieval, llm: LLM) -> Answer:
+def graph_prompt(question: str, context: Retrieval) -> AnswerPrompt | None:
+    """The prompt of an answer from graph context sections; None when there is nothing to answer from."""
     if not context.context:
-        return Answer(text=NOT_IN_CONTEXT, kind="generated", citations=[])
+        return None
     messages = [
         {"role": "system", "content": prompts.render("answer_graph_system", not_in_context=NOT_IN_CONTEXT)},
         {"role": "user", "content": f"Context:\n\n{render(context.context)}\n\nQuestion: {question}"},
     ]
-    text = llm.chat(messages, use_cache=False).text
-    return Answer(text=text, kind="generated", citations=graph_citations(context, cited_ids(text)))
+    return AnswerPrompt(messages, lambda text: Answer(text=text, kind="generated",
+                                                      citations=graph_citations(context, cited_ids(text))))

@@ -16,7 +16,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from graphwright.errors import LLMRequiredError
 from graphwright.graph_store.queries import MetadataFilter
-from graphwright.search.answer import generated_answer, generated_graph_answer, offline_graph_answer, retrieval_answer
+from graphwright.search.answer import (
+    AnswerPrompt,
+    graph_prompt,
+    not_in_context,
+    offline_graph_answer,
+    passages_prompt,
+    retrieval_answer,
+)
 from graphwright.search.evidence import Answer, Retrieval
 
 if TYPE_CHECKING:
@@ -129,13 +136,18 @@ class SearchMode(ABC):
 
     def answer(self, query: SearchQuery, found: Retrieval, ctx: SearchContext) -> Answer:
         """From the retrieval itself offline; from the LLM, citing ids, when there is one."""
+        if ctx.llm is None:
+            if self.answer_style == "graph":
+                return offline_graph_answer(self.name, found, query.k)
+            return retrieval_answer(found.chunks)
+        prompt = self.answer_prompt(query, found)
+        return prompt.ask(ctx.llm) if prompt else not_in_context()
+
+    def answer_prompt(self, query: SearchQuery, found: Retrieval) -> AnswerPrompt | None:
+        """What the LLM answers from (None: nothing to answer from); the server streams this answer."""
         if self.answer_style == "graph":
-            if ctx.llm is not None:
-                return generated_graph_answer(query.question, found, ctx.llm)
-            return offline_graph_answer(self.name, found, query.k)
-        if ctx.llm is not None:
-            return generated_answer(query.question, found.chunks, ctx.llm)
-        return retrieval_answer(found.chunks)
+            return graph_prompt(query.question, found)
+        return passages_prompt(query.question, found.chunks)
 
 
 class GraphMode(SearchMode, ABC):

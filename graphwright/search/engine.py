@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from graphwright.errors import InvalidRequestError, LLMRequiredError
 from graphwright.llm import MeteredLLM
 from graphwright.llm.prompts import render
-from graphwright.models import SearchResult, TraceStep
+from graphwright.models import AnswerDelta, Evidence, SearchEvent, SearchResult, TraceStep
 from graphwright.search.base import SearchContext, SearchMode, SearchQuery
 from graphwright.search.evidence import Retrieval
 from graphwright.search.registry import MODE_NAMES, get_mode, modes_where
@@ -37,7 +38,28 @@ class SearchEngine:
     def search(self, question: str, mode: str = "hybrid", k: int | None = None,
                filters: list[MetadataFilter] | None = None, generate: bool = True, level: int | None = None,
                source: str | None = None, target: str | None = None, hyde: bool = False) -> SearchResult:
+        for event in self._events(question, mode, k, filters, generate, level, source, target, hyde, stream=False):
+            if isinstance(event, SearchResult):
+                return event
+        raise AssertionError("a search always ends with its result")
+
+    def stream(self, question: str, mode: str = "hybrid", k: int | None = None,
+               filters: list[MetadataFilter] | None = None, generate: bool = True, level: int | None = None,
+               source: str | None = None, target: str | None = None, hyde: bool = False) -> Iterator[SearchEvent]:
+        """The search as it happens: its Evidence once retrieval is done, then the answer's text in pieces
+        (AnswerDelta) as the LLM writes it, then the SearchResult. Validation errors raise before the first
+        event. Offline, or for modes that write their answer while retrieving, the answer is one piece."""
+        return self._events(question, mode, k, filters, generate, level, source, target, hyde, stream=True)
+
+    def _events(self, question: str, mode: str, k: int | None, filters: list[MetadataFilter] | None,
+                generate: bool, level: int | None, source: str | None, target: str | None, hyde: bool,
+                stream: bool) -> Iterator[SearchEvent]:
         chosen = self._validate(question, mode, filters, generate, hyde)
+        return self._run_search(chosen, question, mode, k, filters, generate, level, source, target, hyde, stream)
+
+    def _run_search(self, chosen: SearchMode, question: str, mode: str, k: int | None,
+                    filters: list[MetadataFilter] | None, generate: bool, level: int | None, source: str | None,
+                    target: str | None, hyde: bool, stream: bool) -> Iterator[SearchEvent]:
         timings: dict[str, float] = {}
         started = time.perf_counter()
         _ = self.embedder.dimension  # loads the model once; timed apart from the query
@@ -57,16 +79,29 @@ class SearchEngine:
         started = time.perf_counter()
         found = chosen.retrieve(query, ctx)
         timings["retrieve_ms"] = _ms(started)
-        started = time.perf_counter()
-        answer = found.answer or chosen.answer(query, found, ctx)
-        timings["answer_ms"] = _ms(started)
         log.debug("%s search: %d chunks in %.0f ms", mode, len(found.chunks), timings["retrieve_ms"])
         evidence = found.evidence()
         evidence["trace"] = [*trace, *found.trace]
-        return SearchResult(question=question, mode=found.mode or mode, answer=answer.text,
-                            answer_kind=answer.kind, citations=answer.citations,
-                            timings_ms={**found.timings_ms, **timings},
-                            token_usage=meter.usage.as_dict() if meter else {}, **evidence)
+        if stream:
+            yield Evidence.model_validate(evidence)
+        started = time.perf_counter()
+        prompt = chosen.answer_prompt(query, found) if stream and meter is not None and found.answer is None else None
+        if prompt is not None and meter is not None:
+            pieces = []
+            for delta in meter.chat_stream(prompt.messages):
+                if delta.text:
+                    pieces.append(delta.text)
+                    yield AnswerDelta(text=delta.text)
+            answer = prompt.finish("".join(pieces).strip())
+        else:
+            answer = found.answer or chosen.answer(query, found, ctx)
+            if stream:
+                yield AnswerDelta(text=answer.text)
+        timings["answer_ms"] = _ms(started)
+        yield SearchResult(question=question, mode=found.mode or mode, answer=answer.text,
+                           answer_kind=answer.kind, citations=answer.citations,
+                           timings_ms={**found.timings_ms, **timings},
+                           token_usage=meter.usage.as_dict() if meter else {}, **evidence)
 
     def _validate(self, question: str, mode: str, filters: list[MetadataFilter] | None, generate: bool,
                   hyde: bool) -> SearchMode:

@@ -18,6 +18,7 @@ LAYERS: list[set[str]] = [
     {"extraction", "graph_store"},
     {"pipeline", "reembed", "search", "communities", "evaluation", "answer_graph"},
     {"api"},
+    {"server"},  # serve, mcp: entry points beside the CLI, which starts them
     {"cli"},
 ]
 RANK = {unit: rank for rank, units in enumerate(LAYERS) for unit in units}

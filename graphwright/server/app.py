@@ -1,0 +1,378 @@
+"""The HTTP API of `graphwright serve`: one warm GraphRAG (driver pool, embedder, LLM client) behind FastAPI.
+Routes are thin: each calls one GraphRAG method; errors become JSON with the right status, never a traceback."""
+
+from __future__ import annotations
+
+import logging
+import re
+import shutil
+import tempfile
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+
+from graphwright.errors import (
+    EmbeddingError,
+    GraphStoreError,
+    GraphwrightError,
+    InvalidRequestError,
+    LLMError,
+    QueryRejectedError,
+)
+from graphwright.models import AnswerDelta, DocumentInfo, EntityProfile, Evidence, GraphStats, Health, SearchResult
+from graphwright.server.jobs import Job, JobRunner, Progress
+from graphwright.server.schemas import (
+    ChatRequest,
+    DeleteResult,
+    DocumentsRequest,
+    ErrorBody,
+    SearchRequest,
+    ServedResult,
+)
+from graphwright.server.security import GuardMiddleware, KeyRing, RequestTooLarge, error_body
+from graphwright.server.streaming import in_thread, sse
+
+if TYPE_CHECKING:
+    from graphwright.api import GraphRAG
+    from graphwright.config import Settings
+
+log = logging.getLogger(__name__)
+
+_SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody, "description": what} for status, what in [
+        (400, "bad input"), (401, "missing or wrong API key"), (403, "read-only key"), (404, "not found"),
+        (413, "request too large"), (503, "Neo4j unreachable")]}
+
+
+def status_of(exc: Exception) -> int:
+    """The HTTP status of one of our errors: the caller's fault, the database's, or an upstream model's."""
+    from graphwright.graph_store.schema import SchemaMismatchError
+    from graphwright.search.cypher import CypherRejectedError
+
+    if isinstance(exc, (InvalidRequestError, CypherRejectedError, QueryRejectedError)):
+        return 400
+    if isinstance(exc, GraphStoreError):
+        return 503
+    if isinstance(exc, SchemaMismatchError):
+        return 409
+    if isinstance(exc, (LLMError, EmbeddingError)):
+        return 502
+    return 500
+
+
+def safe_upload_name(name: str | None, index: int) -> str:
+    """A file name of our own making: the client's base name, reduced to safe characters; never a path."""
+    base = (name or "").replace("\\", "/").rsplit("/", 1)[-1]
+    base = _SAFE_NAME.sub("_", base).strip("._") or f"upload-{index}"
+    return base[:120]
+
+
+class Server:
+    """What the routes share: the graph, the job runner and the settings. One per app, no globals."""
+
+    def __init__(self, rag: GraphRAG, settings: Settings) -> None:
+        self.rag = rag
+        self.settings = settings
+        self.jobs = JobRunner()
+        self.uploads = settings.home / "uploads"
+
+    def served(self, result: SearchResult) -> ServedResult:
+        from graphwright.answer_graph import browser_base, browser_url, evidence_browser_query
+
+        cypher = evidence_browser_query(result)
+        url = browser_url(browser_base(self.settings.neo4j_uri, self.settings.http_port), cypher)
+        return ServedResult(**result.model_dump(), browser_url=url, browser_cypher=cypher)
+
+    def ingest_job(self, folder: Path, extractor: str | None) -> Job:
+        def work(progress: Progress) -> dict[str, Any]:
+            with self.jobs.write_lock:
+                report = self.rag.ingest([folder], base=folder, extractor=extractor, progress=progress)
+            return report.model_dump(mode="json")
+
+        return self.jobs.submit("ingest", work, cleanup=lambda: shutil.rmtree(folder, ignore_errors=True))
+
+    def new_upload_folder(self) -> Path:
+        self.uploads.mkdir(parents=True, exist_ok=True)
+        return Path(tempfile.mkdtemp(prefix=f"{uuid.uuid4().hex[:8]}-", dir=self.uploads))
+
+
+def create_app(settings: Settings, rag: GraphRAG | None = None, host: str = "127.0.0.1") -> FastAPI:
+    """The app for `settings` (a GraphRAG is made from them unless given). Refuses a public `host` without
+    API keys."""
+    from graphwright.api import GraphRAG
+    from graphwright.server.mcp_tools import build_mcp
+
+    keys = KeyRing.from_strings(settings.api_keys.get_secret_value() if settings.api_keys else None,
+                                settings.read_api_keys.get_secret_value() if settings.read_api_keys else None)
+    keys.check_bind(host)
+    graph = rag or GraphRAG(settings)
+    server = Server(graph, settings)
+    mcp = build_mcp(graph)
+    mcp_app = mcp.streamable_http_app(streamable_http_path="/mcp", stateless_http=True, json_response=True,
+                                      host=host)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        try:
+            graph.embedder.embed(["warm up"])  # load the model now, not on the first question
+        except GraphwrightError as exc:
+            log.warning("embedder not ready: %s", exc)
+        async with mcp.session_manager.run():
+            yield
+        server.jobs.close()
+        if rag is None:
+            graph.close()
+
+    app = FastAPI(title="graphwright", version="0.1.0", lifespan=lifespan, responses=_ERRORS,
+                  description="GraphRAG on Neo4j: cited search over an entity graph, documents, jobs, MCP at /mcp.")
+    app.router.routes.extend(mcp_app.routes)
+    app.add_middleware(GuardMiddleware, keys=keys, max_body=settings.max_upload_bytes)
+    if settings.cors_origins.strip():
+        from fastapi.middleware.cors import CORSMiddleware
+
+        app.add_middleware(CORSMiddleware, allow_origins=[o.strip() for o in settings.cors_origins.split(",")],
+                           allow_methods=["GET", "POST", "DELETE"], allow_headers=["Authorization", "Content-Type"])
+    _errors(app)
+    _routes(app, server)
+    static = resources.files("graphwright.server") / "static"
+    app.mount("/static", StaticFiles(directory=str(static)), name="static")
+    return app
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse(error_body(status, message), status_code=status)
+
+
+def _errors(app: FastAPI) -> None:
+    @app.exception_handler(GraphwrightError)
+    async def ours(_: Request, exc: GraphwrightError) -> JSONResponse:
+        status = status_of(exc)
+        if status >= 500:
+            log.warning("%s: %s", exc.__class__.__name__, exc)
+        return _error(status, str(exc) if status != 500 else f"{exc.__class__.__name__}: {exc}")
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'] if p != 'body') or 'body'}: {e['msg']}"
+                             for e in exc.errors()[:5])
+        return _error(400, f"invalid request: {problems}")
+
+    @app.exception_handler(RequestTooLarge)
+    async def too_large(_: Request, exc: RequestTooLarge) -> JSONResponse:
+        return _error(413, str(exc))
+
+    @app.exception_handler(Exception)
+    async def unexpected(_: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error")  # the traceback goes to the log, never to the client
+        return _error(500, "internal error (see the server log)")
+
+
+def _search_events(server: Server, body: SearchRequest) -> Iterator[bytes]:
+    """The SSE frames of one search; an error after the first frame is an `error` event."""
+    events = server.rag.search_stream(body.question, mode=body.mode, k=body.k, where=body.where,
+                                      generate=body.generate, level=body.level, source=body.source,
+                                      target=body.target, hyde=body.hyde)
+    started = False
+    try:
+        for event in events:
+            if isinstance(event, SearchResult):
+                yield sse("result", server.served(event).model_dump(mode="json"))
+            elif isinstance(event, AnswerDelta):
+                yield sse("token", {"text": event.text})
+            elif isinstance(event, Evidence):
+                yield sse("retrieval", event.model_dump(mode="json"))
+            started = True
+    except GraphwrightError as exc:
+        if not started:  # nothing sent yet: a plain JSON error with its status
+            raise
+        yield sse("error", error_body(status_of(exc), str(exc)))
+    finally:
+        events.close()  # type: ignore[attr-defined]
+
+
+def _routes(app: FastAPI, server: Server) -> None:
+    rag = server.rag
+
+    @app.get("/", include_in_schema=False)
+    def page() -> HTMLResponse:
+        html = (resources.files("graphwright.server") / "static" / "index.html").read_text(encoding="utf-8")
+        return HTMLResponse(html)
+
+    @app.get("/healthz", response_model=Health, tags=["server"])
+    def healthz() -> JSONResponse:
+        """Neo4j reachable and every index online (503 otherwise)."""
+        health = rag.health()
+        return JSONResponse(health.model_dump(mode="json"), status_code=200 if health.ok else 503)
+
+    @app.post("/v1/search", response_model=ServedResult, tags=["search"])
+    def search(body: SearchRequest) -> ServedResult:
+        """Search with any mode; the answer cites chunk, entity, relation and community ids."""
+        return server.served(rag.search(body.question, mode=body.mode, k=body.k, where=body.where,
+                                        generate=body.generate, level=body.level, source=body.source,
+                                        target=body.target, hyde=body.hyde))
+
+    @app.post("/v1/search/stream", tags=["search"], response_class=StreamingResponse,
+              responses={200: {"content": {"text/event-stream": {}}}})
+    def search_stream(body: SearchRequest) -> StreamingResponse:
+        """Server-sent events: `retrieval` (the evidence), `token` (answer text as it is written), then
+        `result` (the SearchResult with its Browser link); `error` if the search fails midway."""
+        frames = _search_events(server, body)
+        first = next(frames)  # bad parameters fail here, as a plain 400, before the stream starts
+        return _event_stream(first, frames)
+
+    @app.post("/v1/answer-graph", response_class=HTMLResponse, tags=["search"])
+    def answer_graph(result: SearchResult) -> HTMLResponse:
+        """The self-contained SVG view of a SearchResult's entities, relations and passages."""
+        from graphwright.answer_graph import answer_graph_html
+
+        return HTMLResponse(answer_graph_html(result))
+
+    @app.post("/v1/documents", status_code=202, response_model=Job, tags=["documents"],
+              openapi_extra={"requestBody": {"content": {
+                  "multipart/form-data": {"schema": {"type": "object", "properties": {
+                      "files": {"type": "array", "items": {"type": "string", "format": "binary"}},
+                      "extractor": {"type": "string"}}}},
+                  "application/json": {"schema": DocumentsRequest.model_json_schema()}}}})
+    async def add_documents(request: Request) -> Job:
+        """Upload files (multipart `files`) or JSON records (`{"documents": [{"id", "title", "text", ...}]}`);
+        ingestion runs as a job: follow it at /v1/jobs/{id}."""
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        folder = server.new_upload_folder()
+        try:
+            if kind == "multipart/form-data":
+                extractor = await _save_files(request, folder, server.settings.max_upload_bytes)
+            elif kind == "application/json":
+                extractor = await _save_records(request, folder)
+            else:
+                raise InvalidRequestError("send files as multipart/form-data (field `files`) or JSON records")
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+        return server.ingest_job(folder, extractor)
+
+    @app.get("/v1/jobs/{job_id}", response_model=Job, tags=["documents"])
+    def job(job_id: str) -> Job | JSONResponse:
+        """A job's status, progress by stage and, when done, its report or error."""
+        found = server.jobs.get(job_id)
+        return found if found is not None else _error(404, f"no job {job_id!r}")
+
+    @app.get("/v1/documents", response_model=list[DocumentInfo], tags=["documents"])
+    def documents(offset: int = Query(0, ge=0), limit: int = Query(100, ge=1, le=1000)) -> list[DocumentInfo]:
+        """Stored documents by id, a page at a time."""
+        return rag.documents(offset, limit)
+
+    @app.delete("/v1/documents/{document_id:path}", response_model=DeleteResult, tags=["documents"])
+    def delete_document(document_id: str) -> DeleteResult | JSONResponse:
+        """Remove a document, its chunks and the graph only it supported; communities follow."""
+        with server.jobs.write_lock:
+            removed = rag.delete_document(document_id)
+        if removed is None:
+            return _error(404, f"no document {document_id!r}")
+        return DeleteResult(deleted=document_id, chunks=removed)
+
+    @app.get("/v1/entities/{name:path}", response_model=EntityProfile, tags=["graph"])
+    def entity(name: str) -> EntityProfile | JSONResponse:
+        """An entity by name (misspellings forgiven) with its relations, sources and communities."""
+        profile = rag.entity(name)
+        return profile if profile is not None else _error(404, f"no entity is named like {name!r}")
+
+    @app.get("/v1/stats", response_model=GraphStats, tags=["graph"])
+    def stats() -> GraphStats:
+        """Counts, types, communities by level and index states."""
+        return rag.inspect()
+
+    @app.post("/v1/communities/build", status_code=202, response_model=Job, tags=["graph"])
+    def build_communities(full: bool = False) -> Job:
+        """Detect communities and write their reports, as a job."""
+        def work(progress: Progress) -> dict[str, Any]:
+            with server.jobs.write_lock:
+                run = rag.build_communities(progress=progress, full=full, budget=server.settings.report_budget)
+            return {k: v for k, v in vars(run).items() if isinstance(v, (int, float, str, bool, dict, list))}
+
+        return server.jobs.submit("communities", work)
+
+    @app.get("/v1/models", tags=["openai"])
+    def models() -> dict[str, Any]:
+        """The chat models /v1/chat/completions accepts: one per search mode."""
+        from graphwright.search.registry import MODE_NAMES
+
+        names = ["graphwright", *(f"graphwright-{m}" for m in MODE_NAMES)]
+        return {"object": "list", "data": [{"id": n, "object": "model", "created": 0, "owned_by": "graphwright"}
+                                           for n in names]}
+
+    @app.post("/v1/chat/completions", tags=["openai"])
+    def chat(body: ChatRequest) -> Any:
+        """OpenAI-compatible: the last user message is the question, answered from the graph with its
+        sources listed; `model` "graphwright-<mode>" picks the mode. Streams when `stream` is true."""
+        from graphwright.server.chat import chat_completion, chat_stream
+
+        if body.stream:
+            frames = chat_stream(server, body)
+            first = next(frames)
+            return _event_stream(first, frames)
+        return chat_completion(server, body)
+
+
+def _event_stream(first: bytes, rest: Iterator[bytes]) -> StreamingResponse:
+    def frames() -> Iterator[bytes]:
+        yield first
+        yield from rest
+
+    return StreamingResponse(in_thread(frames()), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+async def _save_files(request: Request, folder: Path, limit: int) -> str | None:
+    form = await request.form(max_files=1000, max_fields=20, max_part_size=limit)
+    try:
+        uploads = [f for f in form.getlist("files") if not isinstance(f, str)]
+        if not uploads:
+            raise InvalidRequestError("no files: send them in the multipart field `files`")
+        taken: set[str] = set()
+        for index, upload in enumerate(uploads):
+            name = safe_upload_name(upload.filename, index)
+            stem, dot, suffix = name.rpartition(".")
+            while name in taken:  # two uploads of one name keep both
+                name = f"{stem or name}-{index}{dot}{suffix}" if dot else f"{name}-{index}"
+            taken.add(name)
+            with (folder / name).open("wb") as out:
+                shutil.copyfileobj(upload.file, out)
+        extractor = form.get("extractor")
+        return _extractor(extractor if isinstance(extractor, str) else None)
+    finally:
+        await form.close()
+
+
+async def _save_records(request: Request, folder: Path) -> str | None:
+    import hashlib
+    import json
+
+    from pydantic import ValidationError
+
+    try:
+        body = DocumentsRequest.model_validate_json(await request.body())
+    except ValidationError as exc:
+        raise RequestValidationError(exc.errors()) from exc
+    # A record without an id is named by its text, so posting it again updates it instead of adding a copy.
+    lines = [json.dumps({**d.model_dump(exclude_none=True),
+                         "id": d.id or "doc-" + hashlib.sha256(d.text.encode()).hexdigest()[:16]}, ensure_ascii=False)
+             for d in body.documents]
+    (folder / "records.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return body.extractor
+
+
+def _extractor(value: str | None) -> str | None:
+    if value in (None, ""):
+        return None
+    if value not in ("auto", "llm", "nlp", "none"):
+        raise InvalidRequestError(f"unknown extractor {value!r} (auto, llm, nlp, none)")
+    return value

@@ -1,0 +1,94 @@
+"""OpenAI's chat completions API over the graph, so chat front-ends (Open WebUI, LibreChat, the `openai`
+SDK) can point at `graphwright serve`: the last user message is searched, the answer lists its sources."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from graphwright.errors import GraphwrightError, InvalidRequestError
+from graphwright.models import AnswerDelta, SearchResult
+from graphwright.search.registry import MODE_NAMES
+from graphwright.server.schemas import ChatCitations, ChatRequest
+from graphwright.server.security import error_body
+
+if TYPE_CHECKING:
+    from graphwright.server.app import Server
+
+
+def mode_of(model: str) -> str:
+    """"graphwright" is hybrid search; "graphwright-local" is local search, and so on."""
+    name = model.strip().lower()
+    if name in ("graphwright", ""):
+        return "hybrid"
+    mode = name.removeprefix("graphwright-")
+    if mode not in MODE_NAMES:
+        raise InvalidRequestError(f"unknown model {model!r}: use graphwright or graphwright-<mode> "
+                                  f"({', '.join(MODE_NAMES)})")
+    return mode
+
+
+def question_of(body: ChatRequest) -> str:
+    for message in reversed(body.messages):
+        if message.role == "user" and message.text().strip():
+            return message.text().strip()
+    raise InvalidRequestError("no user message with text in `messages`")
+
+
+def sources(result: SearchResult) -> str:
+    """The citations as a list under the answer: what a chat window can show of the evidence."""
+    lines = [f"[{i}] {c.label or c.id} ({c.id})" for i, c in enumerate(
+        [c for c in result.citations if c.kind in ("chunk", "community")], start=1)]
+    return "\n\nSources:\n" + "\n".join(lines) if lines else ""
+
+
+def _extras(server: Server, result: SearchResult) -> dict[str, Any]:
+    served = server.served(result)
+    return ChatCitations(mode=result.mode, citations=result.citations, browser_url=served.browser_url).model_dump()
+
+
+def chat_completion(server: Server, body: ChatRequest) -> dict[str, Any]:
+    result = server.rag.search(question_of(body), mode=mode_of(body.model))  # type: ignore[arg-type]
+    prompt, completion = result.token_usage.get("prompt_tokens", 0), result.token_usage.get("completion_tokens", 0)
+    return {
+        "id": f"chatcmpl-{uuid.uuid4().hex}", "object": "chat.completion", "created": int(time.time()),
+        "model": body.model,
+        "choices": [{"index": 0, "finish_reason": "stop",
+                     "message": {"role": "assistant", "content": result.answer + sources(result)}}],
+        "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
+        "graphwright": _extras(server, result),
+    }
+
+
+def chat_stream(server: Server, body: ChatRequest) -> Iterator[bytes]:
+    """chat.completion.chunk events: the answer's pieces as they come, then the sources, then [DONE]."""
+    events = server.rag.search_stream(question_of(body), mode=mode_of(body.model))  # type: ignore[arg-type]
+    ident, created = f"chatcmpl-{uuid.uuid4().hex}", int(time.time())
+
+    def chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> bytes:
+        data = {"id": ident, "object": "chat.completion.chunk", "created": created, "model": body.model,
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}], **extra}
+        return f"data: {_json(data)}\n\n".encode()
+
+    yield chunk({"role": "assistant", "content": ""})
+    try:
+        for event in events:
+            if isinstance(event, SearchResult):
+                yield chunk({"content": sources(event)}, "stop", graphwright=_extras(server, event))
+            elif isinstance(event, AnswerDelta):
+                yield chunk({"content": event.text})
+    except GraphwrightError as exc:
+        from graphwright.server.app import status_of
+
+        yield f"data: {_json(error_body(status_of(exc), str(exc)))}\n\n".encode()
+    finally:
+        events.close()  # type: ignore[attr-defined]
+    yield b"data: [DONE]\n\n"
+
+
+def _json(data: dict[str, Any]) -> str:
+    import json
+
+    return json.dumps(data, ensure_ascii=False)

@@ -1,0 +1,75 @@
+"""The MCP server: graphwright's graph as tools for agents (search, show entity, find paths, read-only
+Cypher, stats), on stdio (`graphwright mcp`) or streamable HTTP under `graphwright serve` at /mcp. Built
+with the official `mcp` SDK; every tool goes through the same `GraphRAG` methods as the HTTP API."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from graphwright.search.registry import ModeName
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+
+    from graphwright.api import GraphRAG
+
+INSTRUCTIONS = ("graphwright answers questions from a knowledge graph in Neo4j built from the user's documents. "
+                "Use `search` first (mode hybrid for facts, local for an entity's neighbourhood, global for themes, "
+                "path to connect two named entities); cite chunk ids from its result. `show_entity` and "
+                "`find_paths` explore the graph; `cypher` runs read-only Cypher (writes are refused).")
+
+
+def _compact(result: Any) -> dict[str, Any]:
+    """A search result an agent can read in one go: the answer, citations and passages, without the raw
+    context sections (already in the answer's passages)."""
+    data: dict[str, Any] = result.model_dump(mode="json", exclude={"context", "timings_ms"})
+    for chunk in data.get("chunks", []):
+        chunk.pop("scores", None)
+    return data
+
+
+def build_mcp(rag: GraphRAG) -> MCPServer:
+    from mcp.server.mcpserver import MCPServer
+    from mcp_types import ToolAnnotations
+
+    server: MCPServer = MCPServer("graphwright", instructions=INSTRUCTIONS)
+    read_only = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
+
+    @server.tool(annotations=read_only)
+    def search(question: str, mode: ModeName = "hybrid", k: int = 5, where: list[str] | None = None,
+               level: int | None = None) -> dict[str, Any]:
+        """Answer a question from the graph with cited passages, entities and relations. `mode`: vector,
+        hybrid, local, global, path, auto (and agent, multihop, corrective, cypher with an LLM). `where`
+        filters documents by metadata, e.g. ["year>=2020"] (vector and hybrid)."""
+        return _compact(rag.search(question, mode=mode, k=max(1, min(k, 50)), where=where or [], level=level))
+
+    @server.tool(annotations=read_only)
+    def show_entity(name: str) -> dict[str, Any]:
+        """An entity (exact name first, else the closest name) with its relations, sources and communities."""
+        profile = rag.entity(name)
+        if profile is None:
+            raise ValueError(f"no entity is named like {name!r}")
+        return profile.model_dump(mode="json")
+
+    @server.tool(annotations=read_only)
+    def find_paths(source: str, target: str) -> dict[str, Any]:
+        """Shortest paths between two entities, each relation with the passage that supports it."""
+        result = rag.search(f"How is {source} connected to {target}?", mode="path", source=source, target=target,
+                            generate=False)
+        return {"paths": result.graph_paths, "notes": result.notes,
+                "relations": [r.model_dump(mode="json") for r in result.relations],
+                "chunks": [{"chunk_id": c.chunk_id, "title": c.title, "text": c.text} for c in result.chunks]}
+
+    @server.tool(annotations=read_only)
+    def cypher(query: str) -> dict[str, Any]:
+        """Run a read-only Cypher query (writes, admin commands and unknown procedures are refused; rows and
+        time are limited). Labels: Document, Chunk, Entity, Community."""
+        return rag.read_cypher(query).model_dump(mode="json")
+
+    @server.tool(annotations=read_only)
+    def stats() -> dict[str, Any]:
+        """Counts of documents, chunks, entities, relations and communities; entity and relation types."""
+        info = rag.inspect()
+        return info.model_dump(mode="json", exclude={"indexes"})
+
+    return server

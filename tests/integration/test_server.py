@@ -1,0 +1,263 @@
+"""`graphwright serve` over real HTTP (uvicorn in the test process) on the real Neo4j: every endpoint, keys,
+uploads good and bad, streaming, the OpenAI-compatible chat API through the real `openai` client."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from pydantic import SecretStr
+
+from tests.documents import make_pdf
+from tests.integration.helpers import write_space_corpus
+from tests.live_server import LiveServer
+
+pytestmark = pytest.mark.integration
+WRITE, READ = "write-key-0123456789", "read-key-0123456789"
+W = {"Authorization": f"Bearer {WRITE}"}
+R = {"Authorization": f"Bearer {READ}"}
+
+
+@pytest.fixture(scope="module")
+def live(neo4j_uri, test_password, embedder, tmp_path_factory):
+    """One server over the space articles (offline NLP graph), with a full and a read-only key."""
+    from graphwright.api import GraphRAG
+    from graphwright.config import Settings
+    from graphwright.server.app import create_app
+
+    home = tmp_path_factory.mktemp("serve")
+    settings = Settings(neo4j_uri=neo4j_uri, neo4j_password=test_password, home=home / "home", _env_file=None,
+                        openai_api_key=None, openai_base_url=None, api_keys=WRITE, read_api_keys=READ,
+                        max_upload_bytes=300_000)
+    rag = GraphRAG(settings, embedder=embedder)
+    rag.store.admin.reset()
+    rag.ingest([write_space_corpus(home / "space", False)], base=home / "space", extractor="nlp")
+    with LiveServer(create_app(settings, rag)) as server:
+        server.rag = rag
+        yield server
+    rag.close()
+
+
+def wait_job(url: str, job: dict, seconds: float = 120) -> dict:
+    deadline = time.monotonic() + seconds
+    while job["status"] in ("queued", "running") and time.monotonic() < deadline:
+        time.sleep(0.2)
+        job = httpx.get(f"{url}/v1/jobs/{job['id']}", headers=R).json()
+    assert job["status"] in ("succeeded", "failed"), job
+    return job
+
+
+def assert_json_error(response: httpx.Response, status: int, *words: str) -> None:
+    assert response.status_code == status, response.text
+    body = response.json()["error"]
+    assert body["status"] == status and body["message"] and body["type"]
+    assert "Traceback" not in response.text and 'File "' not in response.text
+    for word in words:
+        assert word.lower() in body["message"].lower(), body["message"]
+
+
+def test_open_paths_and_docs(live) -> None:
+    health = httpx.get(f"{live.url}/healthz")
+    assert health.status_code == 200 and health.json()["neo4j"] and health.json()["indexes_online"]
+    page = httpx.get(f"{live.url}/")
+    assert page.status_code == 200 and "<title>graphwright</title>" in page.text
+    assert httpx.get(f"{live.url}/static/app.js").status_code == 200
+    assert httpx.get(f"{live.url}/docs").status_code == 200
+    spec = httpx.get(f"{live.url}/openapi.json").json()
+    for path in ("/v1/search", "/v1/search/stream", "/v1/documents", "/v1/jobs/{job_id}", "/v1/stats",
+                 "/v1/entities/{name}", "/v1/communities/build", "/v1/chat/completions", "/healthz"):
+        assert path in spec["paths"], path
+    assert "CORS" not in str(httpx.options(f"{live.url}/v1/search").headers).upper()
+    assert "access-control-allow-origin" not in httpx.get(f"{live.url}/healthz",
+                                                         headers={"Origin": "http://evil.example"}).headers
+
+
+def test_keys_missing_wrong_and_read_only(live) -> None:
+    missing = httpx.get(f"{live.url}/v1/stats")
+    assert_json_error(missing, 401, "missing API key")
+    assert missing.headers["www-authenticate"] == "Bearer"
+    assert_json_error(httpx.get(f"{live.url}/v1/stats", headers={"Authorization": "Bearer nope"}), 401, "invalid")
+    assert_json_error(httpx.get(f"{live.url}/v1/stats", headers={"Authorization": WRITE}), 401)  # no scheme
+    assert_json_error(httpx.post(f"{live.url}/mcp", json={}), 401)
+    assert httpx.get(f"{live.url}/v1/stats", headers=R).status_code == 200
+    assert httpx.post(f"{live.url}/v1/search", json={"question": "Apollo 11"}, headers=R).status_code == 200
+    before = live.rag.stats()
+    assert_json_error(httpx.post(f"{live.url}/v1/documents", json={"documents": [{"text": "x y z"}]}, headers=R),
+                      403, "read-only")
+    assert_json_error(httpx.delete(f"{live.url}/v1/documents/apollo-11.md", headers=R), 403)
+    assert_json_error(httpx.post(f"{live.url}/v1/communities/build", headers=R), 403)
+    assert live.rag.stats() == before
+    # Keys never come back: not in errors, not in the spec.
+    assert WRITE not in httpx.get(f"{live.url}/openapi.json").text
+
+
+@pytest.mark.parametrize("mode", ["vector", "hybrid", "local", "path"])
+def test_search_cites_ids_that_exist(live, mode: str) -> None:
+    response = httpx.post(f"{live.url}/v1/search", headers=R, timeout=60,
+                          json={"question": "Which rocket launched Apollo 11 to the Moon?", "mode": mode, "k": 3})
+    assert response.status_code == 200, response.text
+    result = response.json()
+    assert result["mode"] == mode and result["answer"] and result["answer_kind"] == "retrieval"
+    chunk_ids = [c["id"] for c in result["citations"] if c["kind"] == "chunk"]
+    assert chunk_ids, result["citations"]
+    assert set(live.rag.store.retrieval.chunks_by_id(chunk_ids)) == set(chunk_ids)
+    assert result["browser_url"].startswith("http://127.0.0.1:") and "MATCH" in result["browser_cypher"]
+
+
+def test_search_bad_input_is_a_400(live) -> None:
+    url = f"{live.url}/v1/search"
+    assert_json_error(httpx.post(url, headers=R, json={"question": ""}), 400, "question")
+    assert_json_error(httpx.post(url, headers=R, json={"question": "   "}), 400, "question is empty")
+    assert_json_error(httpx.post(url, headers=R, json={"question": "x", "mode": "telepathy"}), 400, "mode")
+    assert_json_error(httpx.post(url, headers=R, json={"question": "x", "mode": "agent"}), 400, "needs an LLM")
+    assert_json_error(httpx.post(url, headers=R, json={"question": "x", "k": 0}), 400, "k")
+    assert_json_error(httpx.post(url, headers=R, json={"question": "x", "colour": "red"}), 400, "colour")
+    assert_json_error(httpx.post(url, headers=R, json={"question": "x", "mode": "local", "where": ["year>=2000"]}),
+                      400, "where")
+    assert_json_error(httpx.post(url, headers={**R, "content-type": "application/json"}, content=b"{not json"), 400)
+    assert_json_error(httpx.post(url, headers=R, json=["a list"]), 400)
+    # Hostile text is only ever a parameter: the graph is unchanged.
+    before = live.rag.stats()
+    hostile = "x'}) DETACH DELETE n // \" MATCH (m) DETACH DELETE m"
+    assert httpx.post(url, headers=R, json={"question": hostile, "mode": "local"}).status_code == 200
+    assert live.rag.stats() == before
+
+
+def sse_events(response: httpx.Response) -> list[tuple[str, dict]]:
+    events = []
+    for frame in response.text.split("\n\n"):
+        if frame.strip():
+            lines = dict(line.split(": ", 1) for line in frame.splitlines())
+            events.append((lines["event"], json.loads(lines["data"])))
+    return events
+
+
+def test_stream_sends_retrieval_then_answer_then_result(live) -> None:
+    response = httpx.post(f"{live.url}/v1/search/stream", headers=R, timeout=60,
+                          json={"question": "What did the Hubble Space Telescope observe?", "mode": "hybrid"})
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/event-stream")
+    events = sse_events(response)
+    names = [name for name, _ in events]
+    assert names[0] == "retrieval" and names[-1] == "result" and "token" in names, names
+    retrieval, result = events[0][1], events[-1][1]
+    assert retrieval["chunks"] and [c["chunk_id"] for c in retrieval["chunks"]] == [
+        c["chunk_id"] for c in result["chunks"]]
+    assert "".join(d["text"] for n, d in events if n == "token") == result["answer"]
+    assert_json_error(httpx.post(f"{live.url}/v1/search/stream", headers=R, json={"question": "x", "mode": "nope"}),
+                      400, "mode")
+
+
+def test_upload_files_job_list_search_delete(live, tmp_path: Path) -> None:
+    pdf = make_pdf(tmp_path / "z.pdf", ["The Zorblat Observatory opened in 1987 on Mount Quill.",
+                                         "Its first director was Imelda Farquhar."]).read_bytes()
+    files = [("files", ("zorblat.pdf", pdf, "application/pdf")),
+             ("files", ("../../../escape/notes.md", b"# Notes\n\nPelican Array telescopes watch comets.", "text/md")),
+             ("files", ("broken.pdf", b"%PDF-1.7 truncated", "application/pdf")),
+             ("files", ("tool.exe", b"MZ\x00\x01", "application/octet-stream"))]
+    before = live.rag.stats()["documents"]
+    response = httpx.post(f"{live.url}/v1/documents", headers=W, files=files, data={"extractor": "nlp"})
+    assert response.status_code == 202, response.text
+    job = wait_job(live.url, response.json())
+    assert job["status"] == "succeeded" and job["kind"] == "ingest", job
+    report = job["result"]
+    assert report["documents_written"] == 2
+    failed = {Path(f["source"]).name: f["error"] for f in report["failures"]}
+    assert set(failed) == {"broken.pdf"} and "pdf" in failed["broken.pdf"].lower()
+    assert [Path(p).name for p in report["skipped"]] == ["tool.exe"]  # a type we do not read, named
+    assert job["progress"] and all(p["done"] <= p["total"] or p["total"] == 0 for p in job["progress"].values())
+    assert not (tmp_path.parents[2] / "escape").exists()
+    listed = {d["id"]: d for d in httpx.get(f"{live.url}/v1/documents?limit=1000", headers=R).json()}
+    assert {"zorblat.pdf", "notes.md"} <= set(listed) and len(listed) == before + 2
+    assert listed["zorblat.pdf"]["chunks"] >= 1
+    found = httpx.post(f"{live.url}/v1/search", headers=R, json={"question": "Who directed the Zorblat Observatory?",
+                                                                   "mode": "vector", "k": 1}).json()
+    assert found["chunks"][0]["document_id"] == "zorblat.pdf" and found["chunks"][0]["pages"]
+    deleted = httpx.delete(f"{live.url}/v1/documents/zorblat.pdf", headers=W).json()
+    assert deleted == {"deleted": "zorblat.pdf", "chunks": listed["zorblat.pdf"]["chunks"]}
+    assert_json_error(httpx.delete(f"{live.url}/v1/documents/zorblat.pdf", headers=W), 404, "zorblat.pdf")
+    assert httpx.delete(f"{live.url}/v1/documents/notes.md", headers=W).status_code == 200
+    assert live.rag.stats()["documents"] == before
+    assert not any((live.rag.settings.home / "uploads").iterdir())  # the job's files are gone
+
+
+def test_upload_json_records_and_bad_uploads(live) -> None:
+    records = {"documents": [{"id": "memo-1", "title": "Memo", "text": "The Quokka Probe reached Ceres in 2031.",
+                              "year": 2031}, {"text": "An untitled note about the Quokka Probe."}]}
+    job = wait_job(live.url, httpx.post(f"{live.url}/v1/documents", headers=W, json=records).json())
+    assert job["status"] == "succeeded" and job["result"]["documents_written"] == 2
+    ids = {d["id"] for d in httpx.get(f"{live.url}/v1/documents?limit=1000", headers=R).json()}
+    assert "memo-1" in ids and any(i.startswith("doc-") for i in ids)
+    again = wait_job(live.url, httpx.post(f"{live.url}/v1/documents", headers=W, json=records).json())
+    assert again["result"]["documents_unchanged"] == 2  # same text, same ids: nothing rewritten
+    before = live.rag.stats()
+    assert_json_error(httpx.post(f"{live.url}/v1/documents", headers=W, json={"documents": []}), 400, "documents")
+    assert_json_error(httpx.post(f"{live.url}/v1/documents", headers=W, json={"documents": [{"title": "x"}]}), 400,
+                      "text")
+    assert_json_error(httpx.post(f"{live.url}/v1/documents", headers=W, content=b"plain", ), 400, "multipart")
+    assert_json_error(httpx.post(f"{live.url}/v1/documents", headers=W, files={"other": ("a.md", b"x")}), 400,
+                      "files")
+    big = b"word " * 70_000  # 350 kB, above this server's 300 kB limit
+    assert_json_error(httpx.post(f"{live.url}/v1/documents", headers=W, files={"files": ("big.md", big)}), 413,
+                      "limit")
+
+    def chunked():  # no Content-Length: the limit is enforced while reading
+        for _ in range(40):
+            yield b"x" * 10_000
+
+    response = httpx.post(f"{live.url}/v1/documents", headers={**W, "content-type": "application/json"},
+                          content=chunked())
+    assert_json_error(response, 413, "limit")
+    assert live.rag.stats() == before
+    for doc in ("memo-1", *[i for i in ids if i.startswith("doc-")]):
+        httpx.delete(f"{live.url}/v1/documents/{doc}", headers=W)
+
+
+def test_entities_stats_jobs_and_communities(live) -> None:
+    profile = httpx.get(f"{live.url}/v1/entities/Apollo 11", headers=R)
+    assert profile.status_code == 200 and profile.json()["entity"]["name"].lower().startswith("apollo")
+    assert profile.json()["relations"] or profile.json()["sources"]
+    assert_json_error(httpx.get(f"{live.url}/v1/entities/Qxzzvbn Wrrpt", headers=R), 404, "no entity")
+    assert_json_error(httpx.get(f"{live.url}/v1/jobs/nope", headers=R), 404, "no job")
+    stats = httpx.get(f"{live.url}/v1/stats", headers=R).json()
+    assert stats["counts"]["documents"] == 12 and stats["counts"]["entities"] > 0
+    job = httpx.post(f"{live.url}/v1/communities/build", headers=W)
+    assert job.status_code == 202
+    done = wait_job(live.url, job.json())
+    assert done["status"] == "succeeded" and done["kind"] == "communities"
+    stats = httpx.get(f"{live.url}/v1/stats", headers=R).json()
+    assert stats["community_levels"] and stats["counts"]["communities"] > 0
+    answer = httpx.post(f"{live.url}/v1/search", headers=R, json={"question": "main themes", "mode": "global"}).json()
+    assert any(c["kind"] == "community" for c in answer["citations"])
+
+
+def test_openai_client_chats_with_the_graph(live) -> None:
+    import openai
+
+    client = openai.OpenAI(base_url=f"{live.url}/v1", api_key=READ)
+    assert "graphwright-local" in [m.id for m in client.models.list().data]
+    reply = client.chat.completions.create(model="graphwright", messages=[
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "Which rocket launched Apollo 11?"}])
+    content = reply.choices[0].message.content
+    assert "Sources:" in content and "Saturn V" in content
+    streamed = client.chat.completions.create(model="graphwright-vector", stream=True, messages=[
+        {"role": "user", "content": "Which rocket launched Apollo 11?"}])
+    pieces = [c.choices[0].delta.content or "" for c in streamed if c.choices]
+    assert len(pieces) >= 3 and "Sources:" in "".join(pieces)
+    with pytest.raises(openai.BadRequestError, match="unknown model"):
+        client.chat.completions.create(model="gpt-4", messages=[{"role": "user", "content": "hi"}])
+    with pytest.raises(openai.AuthenticationError):
+        openai.OpenAI(base_url=f"{live.url}/v1", api_key="wrong", max_retries=0).models.list()
+
+
+def test_public_address_needs_keys(settings) -> None:
+    from graphwright.server.app import create_app
+    from graphwright.server.security import ServerConfigError
+
+    with pytest.raises(ServerConfigError, match="GRAPHWRIGHT_API_KEYS"):
+        create_app(settings, host="0.0.0.0")
+    create_app(settings, host="127.0.0.1")  # loopback may run open
+    create_app(settings.model_copy(update={"api_keys": SecretStr("k")}), host="0.0.0.0")
