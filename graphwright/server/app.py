@@ -6,8 +6,6 @@ from __future__ import annotations
 import logging
 import re
 import shutil
-import tempfile
-import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -20,15 +18,12 @@ from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 
 from graphwright.errors import (
-    EmbeddingError,
-    GraphStoreError,
     GraphwrightError,
     InvalidRequestError,
-    LLMError,
-    QueryRejectedError,
 )
 from graphwright.models import AnswerDelta, DocumentInfo, EntityProfile, Evidence, GraphStats, Health, SearchResult
-from graphwright.server.jobs import Job, JobRunner, Progress
+from graphwright.server.errors import error_body, status_of
+from graphwright.server.jobs import Job, Progress
 from graphwright.server.schemas import (
     ChatRequest,
     DeleteResult,
@@ -37,7 +32,8 @@ from graphwright.server.schemas import (
     SearchRequest,
     ServedResult,
 )
-from graphwright.server.security import GuardMiddleware, KeyRing, RequestTooLarge, error_body
+from graphwright.server.security import GuardMiddleware, KeyRing, RequestTooLarge
+from graphwright.server.state import Server
 from graphwright.server.streaming import in_thread, sse
 
 if TYPE_CHECKING:
@@ -53,56 +49,11 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
         (413, "request too large"), (503, "Neo4j unreachable")]}
 
 
-def status_of(exc: Exception) -> int:
-    """The HTTP status of one of our errors: the caller's fault, the database's, or an upstream model's."""
-    from graphwright.graph_store.schema import SchemaMismatchError
-    from graphwright.search.cypher import CypherRejectedError
-
-    if isinstance(exc, (InvalidRequestError, CypherRejectedError, QueryRejectedError)):
-        return 400
-    if isinstance(exc, GraphStoreError):
-        return 503
-    if isinstance(exc, SchemaMismatchError):
-        return 409
-    if isinstance(exc, (LLMError, EmbeddingError)):
-        return 502
-    return 500
-
-
 def safe_upload_name(name: str | None, index: int) -> str:
     """A file name of our own making: the client's base name, reduced to safe characters; never a path."""
     base = (name or "").replace("\\", "/").rsplit("/", 1)[-1]
     base = _SAFE_NAME.sub("_", base).strip("._") or f"upload-{index}"
     return base[:120]
-
-
-class Server:
-    """What the routes share: the graph, the job runner and the settings. One per app, no globals."""
-
-    def __init__(self, rag: GraphRAG, settings: Settings) -> None:
-        self.rag = rag
-        self.settings = settings
-        self.jobs = JobRunner()
-        self.uploads = settings.home / "uploads"
-
-    def served(self, result: SearchResult) -> ServedResult:
-        from graphwright.answer_graph import browser_base, browser_url, evidence_browser_query
-
-        cypher = evidence_browser_query(result)
-        url = browser_url(browser_base(self.settings.neo4j_uri, self.settings.http_port), cypher)
-        return ServedResult(**result.model_dump(), browser_url=url, browser_cypher=cypher)
-
-    def ingest_job(self, folder: Path, extractor: str | None) -> Job:
-        def work(progress: Progress) -> dict[str, Any]:
-            with self.jobs.write_lock:
-                report = self.rag.ingest([folder], base=folder, extractor=extractor, progress=progress)
-            return report.model_dump(mode="json")
-
-        return self.jobs.submit("ingest", work, cleanup=lambda: shutil.rmtree(folder, ignore_errors=True))
-
-    def new_upload_folder(self) -> Path:
-        self.uploads.mkdir(parents=True, exist_ok=True)
-        return Path(tempfile.mkdtemp(prefix=f"{uuid.uuid4().hex[:8]}-", dir=self.uploads))
 
 
 def create_app(settings: Settings, rag: GraphRAG | None = None, host: str = "127.0.0.1") -> FastAPI:

@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any
 from graphwright.errors import GraphwrightError, InvalidRequestError
 from graphwright.models import AnswerDelta, SearchResult
 from graphwright.search.registry import MODE_NAMES
+from graphwright.server.errors import error_body, status_of
 from graphwright.server.schemas import ChatCitations, ChatRequest
-from graphwright.server.security import error_body
 
 if TYPE_CHECKING:
-    from graphwright.server.app import Server
+    from graphwright.server.state import Server
 
 
 def mode_of(model: str) -> str:
@@ -80,8 +80,6 @@ def chat_stream(server: Server, body: ChatRequest) -> Iterator[bytes]:
             elif isinstance(event, AnswerDelta):
                 yield chunk({"content": event.text})
     except GraphwrightError as exc:
-        from graphwright.server.app import status_of
-
         yield f"data: {_json(error_body(status_of(exc), str(exc)))}\n\n".encode()
     finally:
         events.close()  # type: ignore[attr-defined]

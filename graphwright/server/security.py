@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from graphwright.errors import InvalidRequestError
+from graphwright.server.errors import error_body
 
 log = logging.getLogger(__name__)
 
@@ -148,15 +149,6 @@ class GuardMiddleware:
         except RequestTooLarge as exc:  # the app's own handler answers first when a route was reading
             if not started:
                 await _reply(send, 413, str(exc))
-
-
-_TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error", 404: "not_found_error",
-          409: "conflict_error", 413: "request_too_large", 502: "upstream_error", 503: "service_unavailable"}
-
-
-def error_body(status: int, message: str) -> dict[str, Any]:
-    """Every error the server sends, in OpenAI's shape so OpenAI clients show the message too."""
-    return {"error": {"message": message, "type": _TYPES.get(status, "server_error"), "status": status}}
 
 
 async def _reply(send: Send, status: int, message: str, extra: list[tuple[bytes, bytes]] | None = None) -> None:
