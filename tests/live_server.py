@@ -93,6 +93,8 @@ class TcpProxy:
     def cut(self) -> None:
         """Refuse new connections and reset the open ones."""
         if self._listener is not None:
+            with contextlib.suppress(OSError):  # wakes the accepting thread, so the port is really closed
+                self._listener.shutdown(socket.SHUT_RDWR)
             self._listener.close()
             self._listener = None
         with self._lock:

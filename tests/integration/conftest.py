@@ -7,7 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.integration.helpers import write_space_corpus
 from tests.integration.world import DOCS, ENTITIES, RELATIONS
+from tests.live_server import LiveServer
+
+WRITE, READ = "write-key-0123456789", "read-key-0123456789"
 
 
 @pytest.fixture
@@ -26,3 +30,23 @@ def world(rag, tmp_path: Path):
     assert (report.entities, report.relations, report.skipped) == (len(ENTITIES), len(RELATIONS), [])
     rag.build_communities(max_cluster_size=10, seed=42)
     return rag
+
+
+@pytest.fixture(scope="module")
+def live(neo4j_uri, test_password, embedder, tmp_path_factory):
+    """One server over the space articles (offline NLP graph), with a full and a read-only key."""
+    from graphwright.api import GraphRAG
+    from graphwright.config import Settings
+    from graphwright.server.app import create_app
+
+    home = tmp_path_factory.mktemp("serve")
+    settings = Settings(neo4j_uri=neo4j_uri, neo4j_password=test_password, home=home / "home", _env_file=None,
+                        openai_api_key=None, openai_base_url=None, api_keys=WRITE, read_api_keys=READ,
+                        max_upload_bytes=300_000)
+    rag = GraphRAG(settings, embedder=embedder)
+    rag.store.admin.reset()
+    rag.ingest([write_space_corpus(home / "space", False)], base=home / "space", extractor="nlp")
+    with LiveServer(create_app(settings, rag)) as server:
+        server.rag = rag
+        yield server
+    rag.close()

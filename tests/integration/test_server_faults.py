@@ -1,0 +1,142 @@
+"""The server when things go wrong or take time: an LLM answer streamed token by token (and a client that
+leaves mid-stream), Neo4j cut off under concurrent requests (503, then recovery without a restart)."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from urllib.parse import urlparse
+
+import httpx
+import pytest
+
+from tests.live_server import LiveServer, TcpProxy
+from tests.stub_openai import chat_reply
+
+pytestmark = pytest.mark.integration
+
+
+def citing_reply(words: int = 8):
+    """An LLM answer of `words` words that cites the first chunk id of the context it was given."""
+    def reply(body: dict):
+        context = body["messages"][-1]["content"]
+        chunk = re.search(r"c_[0-9a-f]{6,}", context)
+        text = " ".join(["Saturn", "V", "launched", "Apollo", "11"] + ["indeed"] * max(0, words - 5))
+        return chat_reply(f"{text} [{chunk.group(0) if chunk else 'none'}].", prompt_tokens=30, completion_tokens=words)
+    return reply
+
+
+def sse_events(text: str) -> list[tuple[str, dict]]:
+    out = []
+    for frame in text.split("\n\n"):
+        if frame.strip():
+            fields = dict(line.split(": ", 1) for line in frame.splitlines())
+            out.append((fields["event"], json.loads(fields["data"])))
+    return out
+
+
+@pytest.fixture
+def llm_server(world, llm_rag_factory, stub):
+    from graphwright.server.app import create_app
+
+    rag = llm_rag_factory()
+    with LiveServer(create_app(rag.settings, rag)) as server:
+        server.rag = rag
+        yield server
+
+
+def test_llm_answer_streams_token_by_token(llm_server, stub) -> None:
+    stub.default = citing_reply(8)
+    response = httpx.post(f"{llm_server.url}/v1/search/stream", timeout=60,
+                          json={"question": "Which rocket launched Apollo 11?", "mode": "vector", "k": 3})
+    events = sse_events(response.text)
+    names = [n for n, _ in events]
+    assert names[0] == "retrieval" and names[-1] == "result" and names.count("token") >= 8, names
+    result = events[-1][1]
+    assert result["answer_kind"] == "generated"
+    assert "".join(d["text"] for n, d in events if n == "token").strip() == result["answer"]
+    cited = re.search(r"c_[0-9a-f]{6,}", result["answer"]).group(0)
+    assert cited in {c["id"] for c in result["citations"] if c["kind"] == "chunk"}
+    assert result["token_usage"] == {"llm_calls": 1, "prompt_tokens": 30, "completion_tokens": 8}
+    assert stub.requests[-1]["body"]["stream"] is True
+    # The same answer through the OpenAI client, streamed.
+    import openai
+
+    client = openai.OpenAI(base_url=f"{llm_server.url}/v1", api_key="unused-on-loopback")
+    chunks = list(client.chat.completions.create(model="graphwright-local", stream=True, messages=[
+        {"role": "user", "content": "Which rocket launched Apollo 11?"}]))
+    text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+    assert text.startswith("Saturn V launched Apollo 11") and "Sources:" in text
+    # A graph-mode answer from the LLM, not streamed.
+    reply = httpx.post(f"{llm_server.url}/v1/search", json={"question": "Which rocket launched Apollo 11?",
+                                                             "mode": "local"}, timeout=60).json()
+    assert reply["answer_kind"] == "generated" and reply["answer"].startswith("Saturn V")
+
+
+def test_client_leaving_mid_stream_stops_the_llm(llm_server, stub) -> None:
+    stub.default = citing_reply(60)
+    stub.stream_delay = 0.15  # 60 words: about 9 s if nobody stopped it
+    with httpx.stream("POST", f"{llm_server.url}/v1/search/stream", timeout=60,
+                      json={"question": "Which rocket launched Apollo 11?", "mode": "vector"}) as response:
+        seen = []
+        for line in response.iter_lines():
+            if line.startswith("event: "):
+                seen.append(line[7:])
+            if seen.count("token") >= 3:
+                break
+    assert seen[0] == "retrieval"
+    deadline = time.monotonic() + 5
+    while stub.streams_broken == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert stub.streams_broken == 1, "the LLM kept generating for a client that had left"
+    stub.stream_delay = 0
+    stub.default = citing_reply(5)
+    again = httpx.post(f"{llm_server.url}/v1/search", json={"question": "Apollo 11", "mode": "vector"}, timeout=60)
+    assert again.status_code == 200 and again.json()["answer_kind"] == "generated"
+    assert httpx.get(f"{llm_server.url}/healthz").status_code == 200
+
+
+def test_neo4j_cut_mid_requests_gives_503_then_recovers(world, settings, embedder) -> None:
+    from graphwright.api import GraphRAG
+    from graphwright.server.app import create_app
+
+    proxy = TcpProxy(urlparse(settings.neo4j_uri).port or 7687)
+    proxy.start()
+    configured = settings.model_copy(update={"neo4j_uri": f"bolt://127.0.0.1:{proxy.port}", "neo4j_retry_seconds": 2.0})
+    rag = GraphRAG(configured, embedder=embedder)
+    try:
+        with LiveServer(create_app(configured, rag)) as server:
+            ask = {"question": "Which rocket launched Apollo 11?", "mode": "local"}
+            assert httpx.post(f"{server.url}/v1/search", json=ask, timeout=60).status_code == 200
+            results: list[httpx.Response] = []
+
+            def client() -> None:
+                for _ in range(3):
+                    results.append(httpx.post(f"{server.url}/v1/search", json=ask, timeout=60))
+
+            threads = [threading.Thread(target=client) for _ in range(4)]
+            for t in threads:
+                t.start()
+            time.sleep(0.3)
+            proxy.cut()
+            for t in threads:
+                t.join()
+            statuses = [r.status_code for r in results]
+            assert set(statuses) <= {200, 503} and 503 in statuses, statuses
+            for r in results:
+                if r.status_code == 503:
+                    body = r.json()["error"]
+                    assert "Neo4j" in body["message"] and "Traceback" not in r.text
+            health = httpx.get(f"{server.url}/healthz", timeout=30)
+            assert health.status_code == 503 and health.json()["neo4j"] is False
+            proxy.start()  # the database is back: the same server answers again
+            deadline = time.monotonic() + 30
+            while httpx.get(f"{server.url}/healthz", timeout=30).status_code != 200 and time.monotonic() < deadline:
+                time.sleep(0.2)
+            again = httpx.post(f"{server.url}/v1/search", json=ask, timeout=60)
+            assert again.status_code == 200 and again.json()["citations"]
+    finally:
+        proxy.cut()
+        rag.close()
