@@ -4,8 +4,11 @@ with the official `mcp` SDK; every tool goes through the same `GraphRAG` methods
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from graphwright.errors import GraphwrightError
 from graphwright.search.registry import ModeName
 
 if TYPE_CHECKING:
@@ -19,6 +22,24 @@ INSTRUCTIONS = ("graphwright answers questions from a knowledge graph in Neo4j b
                 "`find_paths` explore the graph; `cypher` runs read-only Cypher (writes are refused).")
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _as_tool_errors(fn: F) -> F:
+    """Our errors reach the agent with their message (a refused query says which lock refused it); anything
+    else stays a crash whose text the SDK keeps on the server."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except GraphwrightError as exc:
+            raise ToolError(str(exc)) from exc
+
+    return wrapper  # type: ignore[return-value]
+
+
 def _compact(result: Any) -> dict[str, Any]:
     """A search result an agent can read in one go: the answer, citations and passages, without the raw
     context sections (already in the answer's passages)."""
@@ -30,12 +51,14 @@ def _compact(result: Any) -> dict[str, Any]:
 
 def build_mcp(rag: GraphRAG) -> MCPServer:
     from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
     from mcp_types import ToolAnnotations
 
-    server: MCPServer = MCPServer("graphwright", instructions=INSTRUCTIONS)
+    server: MCPServer = MCPServer("graphwright", instructions=INSTRUCTIONS, log_level="WARNING")
     read_only = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
 
     @server.tool(annotations=read_only)
+    @_as_tool_errors
     def search(question: str, mode: ModeName = "hybrid", k: int = 5, where: list[str] | None = None,
                level: int | None = None) -> dict[str, Any]:
         """Answer a question from the graph with cited passages, entities and relations. `mode`: vector,
@@ -44,14 +67,16 @@ def build_mcp(rag: GraphRAG) -> MCPServer:
         return _compact(rag.search(question, mode=mode, k=max(1, min(k, 50)), where=where or [], level=level))
 
     @server.tool(annotations=read_only)
+    @_as_tool_errors
     def show_entity(name: str) -> dict[str, Any]:
         """An entity (exact name first, else the closest name) with its relations, sources and communities."""
         profile = rag.entity(name)
         if profile is None:
-            raise ValueError(f"no entity is named like {name!r}")
+            raise ToolError(f"no entity is named like {name!r}")
         return profile.model_dump(mode="json")
 
     @server.tool(annotations=read_only)
+    @_as_tool_errors
     def find_paths(source: str, target: str) -> dict[str, Any]:
         """Shortest paths between two entities, each relation with the passage that supports it."""
         result = rag.search(f"How is {source} connected to {target}?", mode="path", source=source, target=target,
@@ -61,12 +86,14 @@ def build_mcp(rag: GraphRAG) -> MCPServer:
                 "chunks": [{"chunk_id": c.chunk_id, "title": c.title, "text": c.text} for c in result.chunks]}
 
     @server.tool(annotations=read_only)
+    @_as_tool_errors
     def cypher(query: str) -> dict[str, Any]:
         """Run a read-only Cypher query (writes, admin commands and unknown procedures are refused; rows and
         time are limited). Labels: Document, Chunk, Entity, Community."""
         return rag.read_cypher(query).model_dump(mode="json")
 
     @server.tool(annotations=read_only)
+    @_as_tool_errors
     def stats() -> dict[str, Any]:
         """Counts of documents, chunks, entities, relations and communities; entity and relation types."""
         info = rag.inspect()
