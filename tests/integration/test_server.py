@@ -240,3 +240,31 @@ def test_public_address_needs_keys(settings) -> None:
         create_app(settings, host="0.0.0.0")
     create_app(settings, host="127.0.0.1")  # loopback may run open
     create_app(settings.model_copy(update={"api_keys": SecretStr("k")}), host="0.0.0.0")
+
+
+def test_cli_query_asks_a_running_server(live, cli_env, monkeypatch) -> None:
+    """`graphwright query --server` prints the server's answer; a GRAPHWRIGHT_SERVER_URL where nothing
+    answers falls back to searching locally, a --server where nothing answers fails clearly."""
+    from click.testing import CliRunner
+
+    from graphwright.cli import main
+
+    for name, value in {**cli_env, "GRAPHWRIGHT_SERVER_KEY": READ}.items():
+        monkeypatch.setenv(name, value)
+    runner = CliRunner()
+    asked = runner.invoke(main, ["query", "Which rocket launched Apollo 11?", "--server", live.url, "--json"])
+    assert asked.exit_code == 0, asked.output
+    result = json.loads(asked.output)
+    assert result["citations"] and result["browser_url"]
+    monkeypatch.setenv("GRAPHWRIGHT_SERVER_KEY", "wrong")
+    refused = runner.invoke(main, ["query", "Apollo 11", "--server", live.url])
+    assert refused.exit_code != 0 and "401" in refused.output and "invalid API key" in refused.output
+    bad = runner.invoke(main, ["query", "Apollo 11", "--server", live.url, "--mode", "agent"])
+    assert bad.exit_code == 2  # a usage error, as when searching locally
+    dead = "http://127.0.0.1:9"  # discard port: nothing listens
+    failed = runner.invoke(main, ["query", "Apollo 11", "--server", dead])
+    assert failed.exit_code != 0 and "no graphwright server" in failed.output
+    monkeypatch.setenv("GRAPHWRIGHT_SERVER_URL", dead)
+    local = runner.invoke(main, ["query", "Which rocket launched Apollo 11?", "--json"])
+    assert local.exit_code == 0, local.output
+    assert "searching locally" in local.output and '"citations"' in local.output
