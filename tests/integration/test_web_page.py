@@ -1,0 +1,68 @@
+"""The web page of `graphwright serve`, used the way a newcomer would in headless Chromium (Playwright):
+give the key, ask, see the answer, cited passages, answer graph and Browser link; upload a file and watch
+its job; stats. Screenshots are kept under .graphwright/screenshots/ (the README shows one)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.integration.conftest import READ, WRITE
+from tests.integration.test_browser import CHROMIUM_FLAGS, SHOTS
+
+pytestmark = [pytest.mark.integration,
+              pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")]
+
+
+def test_newcomer_asks_and_uploads_in_the_page(live, tmp_path: Path) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+    note = tmp_path / "kestrel-station.md"
+    note.write_text("# Kestrel Station\n\nKestrel Station is a research base on Europa run by Dr. Mara Voss.\n",
+                    encoding="utf-8")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    outside: list[str] = []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_FLAGS)
+        try:
+            page = browser.new_page(viewport={"width": 1300, "height": 1100})
+            page.on("request", lambda r: None if r.url.startswith((live.url, "about:", "data:"))
+                    else outside.append(r.url))
+            page.goto(live.url)
+            page.locator("#key-box").wait_for(state="visible", timeout=15000)  # the server wants a key
+            page.fill("#api-key", WRITE)
+            page.click("#save-key")
+            page.locator("#stats", has_text="12 documents").wait_for(timeout=15000)
+            assert page.locator("#mode option").count() >= 5
+            page.fill("#question", "Which rocket launched Apollo 11 to the Moon?")
+            page.select_option("#mode", "local")
+            page.click("#ask")
+            page.locator("#status", has_text="done in").wait_for(timeout=60000)
+            answer = page.inner_text("#answer")
+            assert "Saturn V" in answer, answer
+            assert "local" in page.inner_text("#answer-kind")
+            assert page.locator("#passages li").count() >= 1 and page.locator("#passages li.cited").count() >= 1
+            link = page.get_attribute("#browser-link", "href")
+            assert link and link.startswith("http://127.0.0.1:") and "/browser/" in link
+            graph = page.frame_locator("#graph")
+            graph.locator("svg .node").first.wait_for(timeout=15000)
+            assert graph.locator("svg .node").count() >= 2
+            page.screenshot(path=str(SHOTS / "serve-page.png"), full_page=True)
+
+            page.set_input_files("#files", str(note))
+            page.click("#upload")
+            page.locator("#job-status", has_text="succeeded").wait_for(timeout=120000)
+            assert "1 written" in page.inner_text("#job-status")
+            page.locator("#documents li", has_text="Kestrel Station").wait_for(timeout=15000)
+            page.locator("#stats", has_text="13 documents").wait_for(timeout=15000)
+            page.screenshot(path=str(SHOTS / "serve-page-upload.png"), full_page=True)
+        finally:
+            browser.close()
+    assert not outside, f"the page fetched from outside the server: {outside}"
+    hit = httpx.post(f"{live.url}/v1/search", headers={"Authorization": f"Bearer {READ}"},
+                     json={"question": "Who runs Kestrel Station?", "mode": "vector", "k": 1}).json()
+    assert hit["chunks"][0]["document_id"] == "kestrel-station.md"
+    assert httpx.delete(f"{live.url}/v1/documents/kestrel-station.md",
+                        headers={"Authorization": f"Bearer {WRITE}"}).status_code == 200
