@@ -838,28 +838,15 @@ def query(question: str, mode: str, k: int | None, where: tuple[str, ...], level
     """
     if (source is None) != (target is None):
         raise click.BadParameter("give both --source and --target, or neither", param_hint="--source/--target")
-    try:
-        from graphwright.search.filters import parse_filters
-
-        filters = parse_filters(list(where))
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--where") from exc
-    from graphwright.errors import InvalidRequestError
-
     settings = _settings()
     url = server or settings.server_url
     result = None
-    if url and not local:
+    if url and not local:  # the server checks the filters; this process never imports the store
         result = _ask_server(url, settings, {
             "question": question, "mode": mode, "k": k, "where": list(where), "generate": not no_llm,
             "level": level, "source": source, "target": target, "hyde": hyde}, required=server is not None)
     if result is None:
-        with _graph() as rag:
-            try:
-                result = rag.search(question, mode=mode, k=k, where=filters, generate=not no_llm,  # type: ignore[arg-type]
-                                    level=level, source=source, target=target, hyde=hyde)
-            except InvalidRequestError as exc:
-                raise click.UsageError(_as_flags(str(exc))) from exc
+        result = _search_here(question, mode, k, where, no_llm, level, source, target, hyde)
     if graph_file is not None:
         from graphwright.answer_graph import answer_graph_html
 
@@ -869,12 +856,31 @@ def query(question: str, mode: str, k: int | None, where: tuple[str, ...], level
         click.echo(result.model_dump_json(indent=2))
         return
     _print_result(result, show_context, verbose)
-    from graphwright.answer_graph import browser_url, evidence_browser_query
+    cypher, link = getattr(result, "browser_cypher", ""), getattr(result, "browser_url", "")
+    if not cypher:  # searched here; a server sends its own (it knows where its Neo4j is)
+        from graphwright.answer_graph import browser_url, evidence_browser_query
 
-    cypher = evidence_browser_query(result)
+        cypher = evidence_browser_query(result)
+        link = browser_url(_browser_base(settings), cypher)
     # Plain echo, not rich: a wrapped line would break the link and copy and paste.
-    click.echo(f"\nThis answer's evidence in Neo4j Browser (connect, then press Run):\n"
-               f"  {browser_url(_browser_base(settings), cypher)}\n\n{cypher}")
+    click.echo(f"\nThis answer's evidence in Neo4j Browser (connect, then press Run):\n  {link}\n\n{cypher}")
+
+
+def _search_here(question: str, mode: str, k: int | None, where: tuple[str, ...], no_llm: bool, level: int | None,
+                 source: str | None, target: str | None, hyde: bool) -> Any:
+    from graphwright.errors import InvalidRequestError
+    from graphwright.search.filters import parse_filters
+
+    try:
+        filters = parse_filters(list(where))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--where") from exc
+    with _graph() as rag:
+        try:
+            return rag.search(question, mode=mode, k=k, where=filters, generate=not no_llm,  # type: ignore[arg-type]
+                              level=level, source=source, target=target, hyde=hyde)
+        except InvalidRequestError as exc:
+            raise click.UsageError(_as_flags(str(exc))) from exc
 
 
 def _ask_server(url: str, settings: Settings, body: dict[str, Any], required: bool) -> Any:

@@ -1,8 +1,12 @@
 """Ask a running `graphwright serve` instead of loading the embedder in this process: what makes repeated
-`graphwright query` calls fast. Only httpx and the result model are imported here."""
+`graphwright query` calls fast. The standard library's HTTP client, because its import costs nothing next
+to an HTTP library's, and a CLI process pays every import on every question."""
 
 from __future__ import annotations
 
+import json
+import urllib.error
+import urllib.request
 from typing import Any
 
 from graphwright.errors import GraphwrightError, InvalidRequestError
@@ -18,22 +22,26 @@ class ServerRefusedError(GraphwrightError):
 
 
 def search_remote(url: str, body: dict[str, Any], key: str | None = None, timeout: float = 300.0) -> ServedResult:
-    import httpx
-
-    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    if not url.startswith(("http://", "https://")):
+        raise InvalidRequestError(f"the server URL must start with http:// or https:// (`server`), got {url!r}")
+    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {key}"} if key else {})}
+    request = urllib.request.Request(url.rstrip("/") + "/v1/search", data=json.dumps(body).encode(),
+                                     headers=headers, method="POST")
     try:
-        response = httpx.post(url.rstrip("/") + "/v1/search", json=body, headers=headers, timeout=timeout)
-    except httpx.TransportError as exc:
-        raise ServerUnavailableError(f"no graphwright server at {url} ({exc.__class__.__name__})") from exc
-    if response.status_code == 400:
-        raise InvalidRequestError(_message(response))
-    if response.status_code != 200:
-        raise ServerRefusedError(f"the server at {url} answered {response.status_code}: {_message(response)}")
-    return ServedResult.model_validate_json(response.content)
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return ServedResult.model_validate_json(response.read())
+    except urllib.error.HTTPError as exc:
+        message = _message(exc.read())
+        if exc.code == 400:
+            raise InvalidRequestError(message) from exc
+        raise ServerRefusedError(f"the server at {url} answered {exc.code}: {message}") from exc
+    except (urllib.error.URLError, OSError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise ServerUnavailableError(f"no graphwright server at {url} ({reason})") from exc
 
 
-def _message(response: Any) -> str:
+def _message(raw: bytes) -> str:
     try:
-        return str(response.json()["error"]["message"])
+        return str(json.loads(raw)["error"]["message"])
     except (ValueError, KeyError, TypeError):
-        return str(response.text[:300])
+        return raw[:300].decode("utf-8", "replace")
