@@ -64,3 +64,10 @@ def test_lexical_peer_bench(rag, cli_env) -> None:
     out = bench(["bench.lexical_peer", "--novels", "2", "--data", "examples/space/missions.jsonl", "--yes-reset"],
                 cli_env)
     assert "neo4j-graphrag lexical pipeline" in out and "graphwright (onnx, default)" in out
+
+
+def test_serve_bench_small(rag, cli_env) -> None:
+    out = bench(["bench.serve", "--yes-reset", "--runs", "1", "--requests", "12", "--clients", "2", "--novels", "0"],
+                cli_env)
+    assert "cold CLI vs warm server" in out and "12 searches from 2 concurrent clients" in out
+    assert "missing in Neo4j" in out and "12 / 12" in out
