@@ -28,6 +28,8 @@ Role = Literal["write", "read"]
 # the database is up). Everything else (the /v1 API and /mcp) needs a key once keys are set.
 _OPEN_PREFIXES = ("/static/", "/docs", "/redoc", "/openapi.json")
 _OPEN_PATHS = {"/", "/healthz", "/favicon.ico"}
+# Bodies of every route but uploads stay small: a question, a filter list, a search result to draw.
+SMALL_BODY = 2 * 1024 * 1024
 # Routes that change the graph: a read-only key gets 403 there.
 _WRITES = {("POST", "/v1/documents"), ("POST", "/v1/communities/build"), ("DELETE", "/v1/documents/")}
 
@@ -122,10 +124,11 @@ class GuardMiddleware:
             if role == "read" and is_write(method, path):
                 await _reply(send, 403, "this API key is read-only: it cannot ingest, delete or rebuild")
                 return
+        limit = self.max_body if (method, path) == ("POST", "/v1/documents") else min(self.max_body, SMALL_BODY)
         length = headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.max_body):
-            await _reply(send, 413, f"request body above the limit of {self.max_body} bytes "
-                                    "(GRAPHWRIGHT_MAX_UPLOAD_BYTES)")
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            await _reply(send, 413, f"request body above the limit of {limit} bytes"
+                                    + (" (GRAPHWRIGHT_MAX_UPLOAD_BYTES)" if limit == self.max_body else ""))
             return
         received = 0
         started = False
@@ -135,8 +138,8 @@ class GuardMiddleware:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.max_body:  # a chunked body with no length announced
-                    raise RequestTooLarge(self.max_body)
+                if received > limit:  # a chunked body with no length announced
+                    raise RequestTooLarge(limit)
             return message
 
         async def tracked_send(message: Message) -> None:

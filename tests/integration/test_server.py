@@ -98,6 +98,7 @@ def test_search_bad_input_is_a_400(live) -> None:
                       400, "where")
     assert_json_error(httpx.post(url, headers={**R, "content-type": "application/json"}, content=b"{not json"), 400)
     assert_json_error(httpx.post(url, headers=R, json=["a list"]), 400)
+    assert_json_error(httpx.post(url, headers=R, json={"question": "x" * 3_000_000}), 413, "limit")  # not an upload
     # Hostile text is only ever a parameter: the graph is unchanged.
     before = live.rag.stats()
     hostile = "x'}) DETACH DELETE n // \" MATCH (m) DETACH DELETE m"
