@@ -924,16 +924,18 @@ def serve(host: str, port: int, log_level: str) -> None:
       curl -s localhost:8000/v1/search -H 'content-type: application/json' -d '{"question": "Who flew Apollo 11?"}'
     """
     from graphwright.server import run_server
+    from graphwright.server.app import create_app
     from graphwright.server.security import ServerConfigError
 
     settings = _settings()
     with _graph():  # Neo4j reachable, or one clear line now rather than 503s later
         pass
-    _console(stderr=True).print(f"graphwright serving on http://{host}:{port}  (page /, API docs /docs, MCP /mcp)")
     try:
-        run_server(settings, host, port, log_level)
+        app = create_app(settings, host=host)
     except ServerConfigError as exc:
         _fail(str(exc))
+    _console(stderr=True).print(f"graphwright serving on http://{host}:{port}  (page /, API docs /docs, MCP /mcp)")
+    run_server(app, host, port, log_level)
 
 
 @main.command("mcp")

@@ -3,19 +3,17 @@ client `graphwright query` uses to ask a running server instead of loading the m
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from graphwright.config import Settings
 
 
-def run_server(settings: Settings, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info") -> None:
-    """Serve until interrupted. Raises ServerConfigError for a public host without API keys."""
+def run_server(app: Any, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info") -> None:
+    """Serve `app` (from `graphwright.server.app.create_app`, which refuses a public host without keys) until
+    interrupted."""
     import uvicorn
 
-    from graphwright.server.app import create_app
-
-    app = create_app(settings, host=host)
     # No access log: request lines would be noise at load, and URLs never carry keys anyway.
     uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False, server_header=False)
 

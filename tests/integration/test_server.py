@@ -4,6 +4,7 @@ uploads good and bad, streaming, the OpenAI-compatible chat API through the real
 from __future__ import annotations
 
 import json
+import logging
 import time
 from pathlib import Path
 
@@ -54,7 +55,8 @@ def test_open_paths_and_docs(live) -> None:
                                                          headers={"Origin": "http://evil.example"}).headers
 
 
-def test_keys_missing_wrong_and_read_only(live) -> None:
+def test_keys_missing_wrong_and_read_only(live, caplog) -> None:
+    caplog.set_level(logging.DEBUG)
     missing = httpx.get(f"{live.url}/v1/stats")
     assert_json_error(missing, 401, "missing API key")
     assert missing.headers["www-authenticate"] == "Bearer"
@@ -69,8 +71,9 @@ def test_keys_missing_wrong_and_read_only(live) -> None:
     assert_json_error(httpx.delete(f"{live.url}/v1/documents/apollo-11.md", headers=R), 403)
     assert_json_error(httpx.post(f"{live.url}/v1/communities/build", headers=R), 403)
     assert live.rag.stats() == before
-    # Keys never come back: not in errors, not in the spec.
+    # Keys never come back: not in errors, not in the spec, not in the log.
     assert WRITE not in httpx.get(f"{live.url}/openapi.json").text
+    assert not {WRITE, READ, "nope"} & set(caplog.text.split()) and WRITE not in caplog.text
 
 
 @pytest.mark.parametrize("mode", ["vector", "hybrid", "local", "path"])
@@ -231,6 +234,18 @@ def test_openai_client_chats_with_the_graph(live) -> None:
         client.chat.completions.create(model="gpt-4", messages=[{"role": "user", "content": "hi"}])
     with pytest.raises(openai.AuthenticationError):
         openai.OpenAI(base_url=f"{live.url}/v1", api_key="wrong", max_retries=0).models.list()
+
+
+def test_serve_refuses_a_public_address_without_keys(cli_env, monkeypatch) -> None:
+    from click.testing import CliRunner
+
+    from graphwright.cli import main
+
+    for name, value in cli_env.items():
+        monkeypatch.setenv(name, value)
+    refused = CliRunner().invoke(main, ["serve", "--host", "0.0.0.0", "--port", "8799"])
+    assert refused.exit_code == 2 and "refusing to listen on 0.0.0.0 without API keys" in refused.output
+    assert "graphwright serve --host 0.0.0.0" in CliRunner().invoke(main, ["serve", "--help"]).output
 
 
 def test_public_address_needs_keys(settings) -> None:
