@@ -18,7 +18,6 @@ NOT_IN_CONTEXT = "I don't know: the indexed documents do not say."
 _SNIPPET_CHARS = 400
 
 
-
 def not_in_context() -> Answer:
     return Answer(text=NOT_IN_CONTEXT, kind="generated", citations=[])
 

@@ -75,6 +75,24 @@ def test_llm_answer_streams_token_by_token(llm_server, stub) -> None:
     assert reply["answer_kind"] == "generated" and reply["answer"].startswith("Saturn V")
 
 
+def test_llm_failing_mid_search_is_an_error_event_after_the_evidence(llm_server, stub) -> None:
+    from tests.stub_openai import error_reply
+
+    stub.script = [error_reply(500, "model crashed")] * 3  # the first try and the client's two retries
+    response = httpx.post(f"{llm_server.url}/v1/search/stream", timeout=60,
+                          json={"question": "Which rocket launched Apollo 11?", "mode": "vector"})
+    events = sse_events(response.text)
+    assert [n for n, _ in events] == ["retrieval", "error"], events
+    error = events[-1][1]["error"]
+    assert error["status"] == 502 and "HTTP 500" in error["message"] and "Traceback" not in response.text
+    stub.script = [error_reply(500, "model crashed")] * 3
+    whole = httpx.post(f"{llm_server.url}/v1/search", json={"question": "Apollo 11", "mode": "vector"}, timeout=60)
+    assert whole.status_code == 502 and "HTTP 500" in whole.json()["error"]["message"]
+    stub.default = citing_reply(5)  # the next question is answered again
+    assert httpx.post(f"{llm_server.url}/v1/search", json={"question": "Apollo 11", "mode": "vector"},
+                      timeout=60).json()["answer_kind"] == "generated"
+
+
 def test_client_leaving_mid_stream_stops_the_llm(llm_server, stub) -> None:
     stub.default = citing_reply(60)
     stub.stream_delay = 0.15  # 60 words: about 9 s if nobody stopped it
