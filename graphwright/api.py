@@ -118,10 +118,11 @@ class GraphRAG:
     def ingest(self, paths: list[str | Path], *, base: str | Path | None = None,
                metadata: dict[str, Any] | None = None, glob: str | None = None, text_field: str | None = None,
                extractor: str | None = None, progress: ProgressCallback | None = None,
-               update_communities: bool = True) -> IngestReport:
+               update_communities: bool = True, relative_sources: bool = False) -> IngestReport:
         """Load, chunk, embed and write; with an extractor (default `auto`: the LLM when configured, else
         offline NLP; `none` skips it) also the typed entity graph, each fact tied to its chunks. When the
-        graph already has communities and something changed, they are brought up to date."""
+        graph already has communities and something changed, they are brought up to date. `relative_sources`
+        names files by their path below `base` (documents' sources, failures), not where they lie."""
         from graphwright.extraction.base import make_extractor
 
         chosen = make_extractor(self.settings, extractor, self.llm)
@@ -129,7 +130,7 @@ class GraphRAG:
         pipeline = IngestPipeline(self.settings, self.store, self.embedder, chosen)
         spent = _embedding_usage(self.embedder)
         report = pipeline.ingest([Path(p) for p in paths], Path(base) if base else None, metadata, glob,
-                                 text_field, progress)
+                                 text_field, progress, relative_sources)
         if spent is not None:  # an endpoint embedder: what this ingest cost, like the LLM's line
             report.embedding_usage = {k: v - spent[k] for k, v in (_embedding_usage(self.embedder) or {}).items()}
         if update_communities and report.documents_written and self.store.communities.community_levels():

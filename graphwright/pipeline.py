@@ -19,7 +19,7 @@ from graphwright.embeddings import Embedder
 from graphwright.errors import WriteRejectedError
 from graphwright.extraction.base import Extractor
 from graphwright.extraction.chunking import chunk_parts
-from graphwright.extraction.loaders import iter_files, iter_loaded
+from graphwright.extraction.loaders import iter_files, iter_loaded, source_of
 from graphwright.extraction.resolution import EntityIndex, Resolver
 from graphwright.extraction.subject import add_subject
 from graphwright.graph_store import Neo4jStore
@@ -129,19 +129,21 @@ class IngestPipeline:
 
     def ingest(self, paths: list[Path], base: Path | None = None, metadata: dict[str, Any] | None = None,
                glob: str | None = None, text_field: str | None = None,
-               progress: ProgressCallback | None = None) -> IngestReport:
+               progress: ProgressCallback | None = None, relative_sources: bool = False) -> IngestReport:
         """Files are read a wave at a time (about _WAVE_CHARS of text), so memory follows the largest file
-        and the group size, not the corpus."""
+        and the group size, not the corpus. `relative_sources`: files are named below `base` (documents'
+        sources, failures, skips), not where they happen to lie."""
         started = time.perf_counter()
         report = IngestReport(extractor=self.extractor.name if self.extractor else "none")
         run = _Run(notify=progress or (lambda stage, done, total, detail="": None))
         skipped: list[Path] = []
         files = list(iter_files(paths, glob, skipped))
-        report.skipped = [str(p) for p in skipped]
+        root = base or Path.cwd()
+        report.skipped = [source_of(p, root, relative_sources) for p in skipped]
         wave: list[Document] = []
         wave_chars = 0
-        for done, one in enumerate(iter_loaded(files, base or Path.cwd(), metadata, text_field,
-                                               self.settings.max_file_bytes), start=1):
+        for done, one in enumerate(iter_loaded(files, root, metadata, text_field, self.settings.max_file_bytes,
+                                               relative_sources), start=1):
             report.failures.extend(one.failures)
             report.warnings.extend(one.warnings)
             report.documents_seen += len(one.documents)

@@ -137,11 +137,17 @@ def record_to_document(record: Any, source: str, fallback_id: str, text_field: s
                     content_hash=content_hash(text, meta), subject=str(record.get("title") or ""))
 
 
+def source_of(path: Path, base: Path, relative: bool) -> str:
+    """How a document names its file: the path as given, or (`relative`) the path below `base`, for files
+    whose location means nothing to the reader (a server's uploads)."""
+    return document_id_for(path, base) if relative else str(path)
+
+
 def load_file(path: Path, base: Path, metadata: dict[str, Any], text_field: str | None = None,
-              max_bytes: int = 50 * 1024 * 1024) -> LoadResult:
+              max_bytes: int = 50 * 1024 * 1024, relative_source: bool = False) -> LoadResult:
     """Load one file; every problem becomes a named failure instead of an exception."""
     result = LoadResult()
-    source = str(path)
+    source = source_of(path, base, relative_source)
     try:
         if not path.exists():
             raise LoadError("no such file or folder")
@@ -158,11 +164,12 @@ def load_file(path: Path, base: Path, metadata: dict[str, Any], text_field: str 
             if not raw.strip():
                 raise LoadError("file is empty")
             read = read_pdf(raw) if suffix == ".pdf" else read_docx(raw)
-            result.documents.append(_located_document(read, path, doc_id, metadata, result.warnings))
+            result.documents.append(_located_document(read, path, source, doc_id, metadata, result.warnings))
             return result
         text = decode(raw, source, result.warnings)
         if suffix in {".html", ".htm"}:
-            result.documents.append(_located_document(read_html(text), path, doc_id, metadata, result.warnings))
+            result.documents.append(_located_document(read_html(text), path, source, doc_id, metadata,
+                                                      result.warnings))
         elif suffix == ".jsonl":
             _load_jsonl(text, source, doc_id, text_field, metadata, result)
         elif suffix == ".json":
@@ -181,15 +188,15 @@ def load_file(path: Path, base: Path, metadata: dict[str, Any], text_field: str 
     return result
 
 
-def _located_document(read: ReadFile, path: Path, doc_id: str, metadata: dict[str, Any],
+def _located_document(read: ReadFile, path: Path, source: str, doc_id: str, metadata: dict[str, Any],
                       warnings: list[str]) -> Document:
     """A PDF, Word or HTML file as one document whose parts keep their pages and sections."""
-    warnings.extend(f"{path}: {w}" for w in read.warnings)
+    warnings.extend(f"{source}: {w}" for w in read.warnings)
     text = "\n\n".join(p.text for p in read.parts)
     meta = dict(metadata)
     if read.pages:
         meta.setdefault("pages", read.pages)
-    return Document(id=doc_id, source=str(path), title=read.title or path.stem, text=text, metadata=meta,
+    return Document(id=doc_id, source=source, title=read.title or path.stem, text=text, metadata=meta,
                     content_hash=content_hash(text, meta, read.parts), subject=read.title, parts=read.parts)
 
 
@@ -237,12 +244,13 @@ def _load_jsonl(text: str, source: str, doc_id: str, text_field: str | None, met
 
 
 def iter_loaded(files: list[Path], base: Path, metadata: dict[str, Any] | None = None,
-                text_field: str | None = None, max_bytes: int = 50 * 1024 * 1024) -> Iterator[LoadResult]:
+                text_field: str | None = None, max_bytes: int = 50 * 1024 * 1024,
+                relative_sources: bool = False) -> Iterator[LoadResult]:
     """One LoadResult per file, read only when asked for (so a run holds one file's text at a time, not the
     corpus); duplicate document ids keep the first and report the rest."""
     seen: dict[str, str] = {}
     for path in files:
-        one = load_file(path, base, metadata or {}, text_field, max_bytes)
+        one = load_file(path, base, metadata or {}, text_field, max_bytes, relative_sources)
         kept = []
         for doc in one.documents:
             if doc.id in seen:

@@ -36,7 +36,9 @@ class Server:
     def ingest_job(self, folder: Path, extractor: str | None) -> Job:
         def work(progress: Progress) -> dict[str, Any]:
             with self.jobs.write_lock:
-                report = self.rag.ingest([folder], base=folder, extractor=extractor, progress=progress)
+                # Named by their upload names: where the server saved them means nothing to a client.
+                report = self.rag.ingest([folder], base=folder, extractor=extractor, progress=progress,
+                                         relative_sources=True)
             return report.model_dump(mode="json")
 
         return self.jobs.submit("ingest", work, cleanup=lambda: shutil.rmtree(folder, ignore_errors=True))

@@ -147,17 +147,20 @@ def test_upload_files_job_list_search_delete(live, tmp_path: Path) -> None:
     assert job["status"] == "succeeded" and job["kind"] == "ingest", job
     report = job["result"]
     assert report["documents_written"] == 2
-    failed = {Path(f["source"]).name: f["error"] for f in report["failures"]}
+    # Named as uploaded, never by where the server saved them.
+    failed = {f["source"]: f["error"] for f in report["failures"]}
     assert set(failed) == {"broken.pdf"} and "pdf" in failed["broken.pdf"].lower()
-    assert [Path(p).name for p in report["skipped"]] == ["tool.exe"]  # a type we do not read, named
+    assert report["skipped"] == ["tool.exe"]  # a type we do not read, named
+    assert str(live.rag.settings.home) not in json.dumps(job)
     assert job["progress"] and all(p["done"] <= p["total"] or p["total"] == 0 for p in job["progress"].values())
     assert not (tmp_path.parents[2] / "escape").exists()
     listed = {d["id"]: d for d in httpx.get(f"{live.url}/v1/documents?limit=1000", headers=R).json()}
     assert {"zorblat.pdf", "notes.md"} <= set(listed) and len(listed) == before + 2
-    assert listed["zorblat.pdf"]["chunks"] >= 1
+    assert listed["zorblat.pdf"]["chunks"] >= 1 and listed["zorblat.pdf"]["source"] == "zorblat.pdf"
     found = httpx.post(f"{live.url}/v1/search", headers=R, json={"question": "Who directed the Zorblat Observatory?",
                                                                    "mode": "vector", "k": 1}).json()
     assert found["chunks"][0]["document_id"] == "zorblat.pdf" and found["chunks"][0]["pages"]
+    assert any(c["label"].startswith("zorblat.pdf p.") for c in found["citations"] if c["kind"] == "chunk")
     deleted = httpx.delete(f"{live.url}/v1/documents/zorblat.pdf", headers=W).json()
     assert deleted == {"deleted": "zorblat.pdf", "chunks": listed["zorblat.pdf"]["chunks"]}
     assert_json_error(httpx.delete(f"{live.url}/v1/documents/zorblat.pdf", headers=W), 404, "zorblat.pdf")

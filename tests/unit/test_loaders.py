@@ -114,3 +114,15 @@ def test_the_embedding_check_names_reembed_and_an_unfinished_run() -> None:
     check_model({"model": "m1", "dimension": 384, "reembed_model": "m2"}, "m1")  # the old model still serves
     with pytest.raises(ValueError, match="no embeddings on label"):
         embedding_page("Document) DETACH DELETE (n")
+
+
+def test_relative_sources_name_files_below_base(tmp_path: Path) -> None:
+    """A server's uploads: documents and failures are named by their path below base, not where they lie."""
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "a.md").write_text("# A\n\nalpha", encoding="utf-8")
+    (tmp_path / "empty.txt").write_text("", encoding="utf-8")
+    doc = load_file(tmp_path / "sub" / "a.md", tmp_path, {}, relative_source=True).documents[0]
+    assert (doc.id, doc.source) == ("sub/a.md", "sub/a.md")
+    failed = load_file(tmp_path / "empty.txt", tmp_path, {}, relative_source=True).failures[0]
+    assert failed.source == "empty.txt"
+    assert load_file(tmp_path / "sub" / "a.md", tmp_path, {}).documents[0].source == str(tmp_path / "sub" / "a.md")
