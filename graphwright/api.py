@@ -274,9 +274,7 @@ class GraphRAG:
         level of `global`; `source` and `target` name the endpoints of `path`; `hyde` (vector and hybrid,
         needs an LLM) also searches with the embedding of a hypothetical answer. `agent`, `multihop` and
         `cypher` need an LLM. Bad parameters raise InvalidRequestError (a ValueError) naming them."""
-        filters = [w if isinstance(w, MetadataFilter) else parse_filter(w) for w in where or []]
-        self._check_embedder()
-        return self.engine.search(question, mode, k, filters, generate, level, source, target, hyde)
+        return self.engine.search(question, mode, k, self._filters(where), generate, level, source, target, hyde)
 
     def search_stream(self, question: str, mode: ModeName = "hybrid", k: int | None = None,
                       where: list[str] | list[MetadataFilter] | None = None, generate: bool = True,
@@ -284,6 +282,10 @@ class GraphRAG:
                       hyde: bool = False) -> Iterator[SearchEvent]:
         """`search` as it happens: the Evidence when retrieval is done, then the answer in AnswerDelta pieces
         (token by token with an LLM), then the SearchResult. Bad parameters raise before the first event."""
+        return self.engine.stream(question, mode, k, self._filters(where), generate, level, source, target, hyde)
+
+    def _filters(self, where: list[str] | list[MetadataFilter] | None) -> list[MetadataFilter]:
+        """`where` parsed, after the once-per-instance embedder check every search needs first."""
         filters = [w if isinstance(w, MetadataFilter) else parse_filter(w) for w in where or []]
         self._check_embedder()
-        return self.engine.stream(question, mode, k, filters, generate, level, source, target, hyde)
+        return filters

@@ -4,10 +4,21 @@ over real sockets without starting the embedder in another process."""
 from __future__ import annotations
 
 import contextlib
+import json
 import socket
 import threading
 import time
 from typing import Any
+
+
+def sse_events(text: str) -> list[tuple[str, dict]]:
+    """(event, data) pairs of a server-sent-events body."""
+    events = []
+    for frame in text.split("\n\n"):
+        if frame.strip():
+            fields = dict(line.split(": ", 1) for line in frame.splitlines())
+            events.append((fields["event"], json.loads(fields["data"])))
+    return events
 
 
 class LiveServer:

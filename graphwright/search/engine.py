@@ -38,7 +38,9 @@ class SearchEngine:
     def search(self, question: str, mode: str = "hybrid", k: int | None = None,
                filters: list[MetadataFilter] | None = None, generate: bool = True, level: int | None = None,
                source: str | None = None, target: str | None = None, hyde: bool = False) -> SearchResult:
-        for event in self._events(question, mode, k, filters, generate, level, source, target, hyde, stream=False):
+        chosen = self._validate(question, mode, filters, generate, hyde)
+        for event in self._run_search(chosen, question, mode, k, filters, generate, level, source, target, hyde,
+                                      stream=False):
             if isinstance(event, SearchResult):
                 return event
         raise AssertionError("a search always ends with its result")
@@ -47,15 +49,10 @@ class SearchEngine:
                filters: list[MetadataFilter] | None = None, generate: bool = True, level: int | None = None,
                source: str | None = None, target: str | None = None, hyde: bool = False) -> Iterator[SearchEvent]:
         """The search as it happens: its Evidence once retrieval is done, then the answer's text in pieces
-        (AnswerDelta) as the LLM writes it, then the SearchResult. Validation errors raise before the first
-        event. Offline, or for modes that write their answer while retrieving, the answer is one piece."""
-        return self._events(question, mode, k, filters, generate, level, source, target, hyde, stream=True)
-
-    def _events(self, question: str, mode: str, k: int | None, filters: list[MetadataFilter] | None,
-                generate: bool, level: int | None, source: str | None, target: str | None, hyde: bool,
-                stream: bool) -> Iterator[SearchEvent]:
+        (AnswerDelta) as the LLM writes it, then the SearchResult. Validation errors raise here, before the
+        first event. Offline, or for modes that write their answer while retrieving, the answer is one piece."""
         chosen = self._validate(question, mode, filters, generate, hyde)
-        return self._run_search(chosen, question, mode, k, filters, generate, level, source, target, hyde, stream)
+        return self._run_search(chosen, question, mode, k, filters, generate, level, source, target, hyde, stream=True)
 
     def _run_search(self, chosen: SearchMode, question: str, mode: str, k: int | None,
                     filters: list[MetadataFilter] | None, generate: bool, level: int | None, source: str | None,

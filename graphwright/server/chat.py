@@ -3,6 +3,7 @@ SDK) can point at `graphwright serve`: the last user message is searched, the an
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 from collections.abc import Iterator
@@ -70,7 +71,7 @@ def chat_stream(server: Server, body: ChatRequest) -> Iterator[bytes]:
     def chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> bytes:
         data = {"id": ident, "object": "chat.completion.chunk", "created": created, "model": body.model,
                 "choices": [{"index": 0, "delta": delta, "finish_reason": finish}], **extra}
-        return f"data: {_json(data)}\n\n".encode()
+        return f"data: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
 
     yield chunk({"role": "assistant", "content": ""})
     try:
@@ -80,13 +81,7 @@ def chat_stream(server: Server, body: ChatRequest) -> Iterator[bytes]:
             elif isinstance(event, AnswerDelta):
                 yield chunk({"content": event.text})
     except GraphwrightError as exc:
-        yield f"data: {_json(error_body(status_of(exc), str(exc)))}\n\n".encode()
+        yield f"data: {json.dumps(error_body(status_of(exc), str(exc)), ensure_ascii=False)}\n\n".encode()
     finally:
         events.close()  # type: ignore[attr-defined]
     yield b"data: [DONE]\n\n"
-
-
-def _json(data: dict[str, Any]) -> str:
-    import json
-
-    return json.dumps(data, ensure_ascii=False)

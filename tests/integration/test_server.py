@@ -14,6 +14,7 @@ from pydantic import SecretStr
 
 from tests.documents import make_pdf
 from tests.integration.conftest import READ, WRITE
+from tests.live_server import sse_events
 
 pytestmark = pytest.mark.integration
 
@@ -109,20 +110,11 @@ def test_search_bad_input_is_a_400(live) -> None:
     assert live.rag.stats() == before
 
 
-def sse_events(response: httpx.Response) -> list[tuple[str, dict]]:
-    events = []
-    for frame in response.text.split("\n\n"):
-        if frame.strip():
-            lines = dict(line.split(": ", 1) for line in frame.splitlines())
-            events.append((lines["event"], json.loads(lines["data"])))
-    return events
-
-
 def test_stream_sends_retrieval_then_answer_then_result(live) -> None:
     response = httpx.post(f"{live.url}/v1/search/stream", headers=R, timeout=60,
                           json={"question": "What did the Hubble Space Telescope observe?", "mode": "hybrid"})
     assert response.status_code == 200 and response.headers["content-type"].startswith("text/event-stream")
-    events = sse_events(response)
+    events = sse_events(response.text)
     names = [name for name, _ in events]
     assert names[0] == "retrieval" and names[-1] == "result" and "token" in names, names
     retrieval, result = events[0][1], events[-1][1]

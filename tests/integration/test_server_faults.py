@@ -3,7 +3,6 @@ leaves mid-stream), Neo4j cut off under concurrent requests (503, then recovery 
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 import time
@@ -12,7 +11,7 @@ from urllib.parse import urlparse
 import httpx
 import pytest
 
-from tests.live_server import LiveServer, TcpProxy
+from tests.live_server import LiveServer, TcpProxy, sse_events
 from tests.stub_openai import chat_reply
 
 pytestmark = pytest.mark.integration
@@ -26,15 +25,6 @@ def citing_reply(words: int = 8):
         text = " ".join(["Saturn", "V", "launched", "Apollo", "11"] + ["indeed"] * max(0, words - 5))
         return chat_reply(f"{text} [{chunk.group(0) if chunk else 'none'}].", prompt_tokens=30, completion_tokens=words)
     return reply
-
-
-def sse_events(text: str) -> list[tuple[str, dict]]:
-    out = []
-    for frame in text.split("\n\n"):
-        if frame.strip():
-            fields = dict(line.split(": ", 1) for line in frame.splitlines())
-            out.append((fields["event"], json.loads(fields["data"])))
-    return out
 
 
 @pytest.fixture
