@@ -198,12 +198,13 @@ class GraphRAG:
         return [DocumentInfo(**row) for row in self.store.retrieval.list_documents(offset, limit)]
 
     def read_cypher(self, query: str) -> CypherRows:
-        """Run a Cypher query only if it is provably read-only (the four locks of `search/cypher.py`), with
-        the row limit and timeout of the settings. CypherRejectedError says which lock refused it."""
+        """Run a Cypher query only if it is provably read-only (the locks of `graph_store/read_only.py`: its
+        text, Neo4j's plan, a READ transaction), within the row, byte and time limits of the settings.
+        CypherRejectedError says which lock refused it."""
         from graphwright.search.cypher import run_read_only
 
-        rows, truncated = run_read_only(self.store, query, self.settings.cypher_max_rows, self.settings.cypher_timeout)
-        return CypherRows(rows=rows, truncated=truncated)
+        found = run_read_only(self.store, query, self.settings)
+        return CypherRows(rows=found.rows, truncated=found.truncated, limit=found.reason)
 
     def health(self) -> Health:
         """Neo4j reachable and every index online; never raises for a database that is down."""

@@ -125,10 +125,17 @@ def db_start(timeout: float) -> None:
     Example:
       NEO4J_PASSWORD=my-secret-pw graphwright db start
     """
-    from graphwright.graph_store.local_server import LocalServerError
+    from graphwright.graph_store.local_server import LocalServerError, write_password_file
 
-    server = _local_server(_settings())
+    settings = _settings()
+    server = _local_server(settings)
     console = _console()
+    generated = False
+    if settings.password_source == "default" and server.pid() is None and server.bolt_state() == "down":
+        # A new local server gets a password of its own, not a well-known one.
+        write_password_file(settings.password_file)
+        settings, generated = _settings(), True
+        server = _local_server(settings)
     try:
         already = server.pid()
         with console.status("Starting Neo4j (the first start fetches it with Maven)..."):
@@ -137,8 +144,15 @@ def db_start(timeout: float) -> None:
         _fail(str(exc))
         return
     word = "already running" if already else "started"
-    console.print(f"Neo4j {word} (pid {pid})\n  Bolt:    {server.bolt_url}\n  Browser: {server.browser_url}"
-                  f"\n  Data:    {server.home}")
+    where = {"given": "NEO4J_PASSWORD",
+             "generated": f"in {settings.password_file} (user neo4j; readable by you only)",
+             "default": "the old local default; set NEO4J_PASSWORD, or stop and start the server for a generated one",
+             }[settings.password_source]
+    console.print(f"Neo4j {word} (pid {pid})\n  Bolt:     {server.bolt_url}\n  Browser:  {server.browser_url}"
+                  f"\n  Data:     {server.home}\n  Password: {where}")
+    if generated:
+        console.print(f"Generated a password for this server once, in {settings.password_file}; graphwright reads "
+                      "it from there. Set NEO4J_PASSWORD to choose your own.")
 
 
 @db.command("build")

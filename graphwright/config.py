@@ -5,11 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import AliasChoices, Field, SecretStr, ValidationInfo, field_validator
+from pydantic import AliasChoices, Field, SecretStr, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-# The documented password of the *local development* server only; production sets NEO4J_PASSWORD.
+# The password of a local server set up before `graphwright db start` generated one; production sets
+# NEO4J_PASSWORD.
 LOCAL_DEFAULT_PASSWORD = "graphwright-local"
+# Where `graphwright db start` keeps the password it generated (mode 0600), under GRAPHWRIGHT_HOME.
+PASSWORD_FILE = "neo4j-password"
 
 
 def _alias(*names: str) -> AliasChoices:
@@ -114,6 +117,7 @@ class Settings(BaseSettings):
     grade_use: float = Field(0.6, ge=0, le=1, description="grade at which corrective search uses the context")
     grade_refine: float = Field(0.35, ge=0, le=1, description="grade at which it refines instead of rewriting")
     cypher_max_rows: int = Field(50, ge=1, description="rows a read-only Cypher query may return")
+    cypher_max_bytes: int = Field(1_000_000, ge=1, description="bytes (as JSON) a read-only Cypher result may hold")
     cypher_timeout: float = Field(10.0, gt=0, description="seconds a read-only Cypher query may run")
 
     # `graphwright serve`: bearer keys (comma-separated; required off loopback), read-only keys that can
@@ -144,6 +148,27 @@ class Settings(BaseSettings):
         if value >= size:
             raise ValueError(f"chunk_overlap ({value}) must be smaller than chunk_size ({size})")
         return value
+
+    @model_validator(mode="after")
+    def _generated_password(self) -> Settings:
+        # No password given: the one `graphwright db start` generated for the local server, if any.
+        # (Set past pydantic's bookkeeping, so the field still counts as not given.)
+        if self.password_source == "generated":
+            stored = SecretStr(self.password_file.read_text(encoding="utf-8").strip())
+            object.__setattr__(self, "neo4j_password", stored)
+        return self
+
+    @property
+    def password_file(self) -> Path:
+        return self.home / PASSWORD_FILE
+
+    @property
+    def password_source(self) -> Literal["given", "generated", "default"]:
+        """Where the Neo4j password comes from: NEO4J_PASSWORD (or .env, or an argument), the file `db start`
+        generated, or the old local default."""
+        if "neo4j_password" in self.model_fields_set:
+            return "given"
+        return "generated" if self.password_file.is_file() else "default"
 
     @property
     def entity_type_list(self) -> tuple[str, ...]:

@@ -53,6 +53,10 @@ class WriteRejectedError(GraphwrightError):
     """Neo4j refused one write transaction (e.g. its memory limit); nothing of it was committed."""
 
 
+class CypherRejectedError(GraphwrightError, ValueError):
+    """A query that is not provably read-only; the message says which lock refused it and why."""
+
+
 class LLMError(GraphwrightError):
     """The LLM endpoint failed after retries, or answered with nothing usable."""
 

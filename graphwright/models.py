@@ -250,10 +250,11 @@ class DocumentInfo(BaseModel):
 
 
 class CypherRows(BaseModel):
-    """Rows of a read-only Cypher query; `truncated` when the row limit cut it."""
+    """Rows of a read-only Cypher query; `truncated` when a limit cut it, `limit` saying which."""
 
     rows: list[dict[str, Any]]
     truncated: bool = False
+    limit: str = ""
 
 
 class Health(BaseModel):

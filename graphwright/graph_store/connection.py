@@ -70,10 +70,12 @@ class Neo4jConnection:
         with self._translated(WriteRejectedError), self.driver.session(database=self.database) as session:
             return session.execute_write(work)
 
-    def execute_read(self, work: Callable[[neo4j.ManagedTransaction], T], timeout: float | None = None) -> T:
-        """`work` in one READ transaction (the server refuses writes there), with an optional timeout."""
+    def execute_read(self, work: Callable[[neo4j.ManagedTransaction], T], timeout: float | None = None,
+                     fetch_size: int | None = None) -> T:
+        """`work` in one READ transaction (the server refuses writes there), with an optional timeout and
+        the number of records fetched per round trip."""
         unit = neo4j.unit_of_work(timeout=timeout)(work) if timeout is not None else work
-        with self._translated(QueryRejectedError), self._read_session() as session:
+        with self._translated(QueryRejectedError), self._read_session(fetch_size) as session:
             return session.execute_read(unit)
 
     def stream(self, cypher: str, /, **params: Any) -> Iterator[neo4j.Record]:
@@ -81,13 +83,17 @@ class Neo4jConnection:
         with self._translated(None), self._read_session() as session:
             yield from session.run(cypher, params)
 
-    def query_type(self, query: str) -> str:
-        """Neo4j's own classification of `EXPLAIN query` ("r", "rw", "w" or "s"), run in a READ session."""
+    def explain(self, query: str) -> tuple[str, dict[str, Any] | None]:
+        """Neo4j's classification ("r", "rw", "w" or "s") and plan tree of an `EXPLAIN ...` query, run in a
+        READ session; nothing of the query is executed."""
         with self._translated(QueryRejectedError), self._read_session() as session:
-            return session.run(query).consume().query_type or "?"
+            summary = session.run(query).consume()
+            plan = summary.plan
+            return summary.query_type or "?", dict(plan) if isinstance(plan, dict) else None
 
-    def _read_session(self) -> neo4j.Session:
-        return self.driver.session(database=self.database, default_access_mode=neo4j.READ_ACCESS)
+    def _read_session(self, fetch_size: int | None = None) -> neo4j.Session:
+        extra: dict[str, Any] = {"fetch_size": fetch_size} if fetch_size else {}
+        return self.driver.session(database=self.database, default_access_mode=neo4j.READ_ACCESS, **extra)
 
     @contextmanager
     def _translated(self, refused: type[QueryRejectedError] | type[WriteRejectedError] | None) -> Iterator[None]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-import neo4j
 
 from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
+from graphwright.graph_store.read_only import ReadLimits, ReadOnlyRows, run_read_only
 from graphwright.graph_store.rows import (
     CatalogEntityRow,
     ChunkEntitiesRow,
@@ -92,23 +92,9 @@ class GraphReads:
         return cast(list[EntitySourceRow], self.connection.read(q.ENTITY_SOURCES, id=entity_id, limit=limit))
 
     # --- read-only Cypher ---------------------------------------------------------------------------------
-    def explain_query_type(self, query: str) -> str:
-        """Neo4j's own classification of a query without running it: "r", "rw", "w" or "s"."""
-        return self.connection.query_type(q.EXPLAIN_PREFIX + query)
-
-    def read_query(self, query: str, max_rows: int, timeout: float) -> tuple[list[dict[str, Any]], bool]:
-        """Rows of a query run in a READ transaction (the server refuses writes there) with a timeout;
-        at most `max_rows`, and whether more were left."""
-        def work(tx: neo4j.ManagedTransaction) -> list[dict[str, Any]]:
-            rows = []
-            for record in tx.run(query):
-                rows.append(record.data())
-                if len(rows) > max_rows:
-                    break
-            return rows
-
-        rows = self.connection.execute_read(work, timeout)
-        return rows[:max_rows], len(rows) > max_rows
+    def read_only(self, query: str, limits: ReadLimits) -> ReadOnlyRows:
+        """Cypher written outside graphwright, run only if every lock of `read_only.py` shows it reads."""
+        return run_read_only(self.connection, query, limits)
 
     def schema_text(self) -> str:
         """The live graph model as a prompt sees it: labels with their properties, relationship types."""

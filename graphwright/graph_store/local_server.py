@@ -200,6 +200,20 @@ class LocalServer:
             return "(no log)"
 
 
+def write_password_file(path: Path) -> None:
+    """A random password for a new local server, in a file only its owner can read (created 0600, never
+    overwritten: a second caller keeps the first password)."""
+    import secrets
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(secrets.token_urlsafe(24) + "\n")
+
+
 def _alive(pid: int) -> bool:
     with contextlib.suppress(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)  # reap it if it is our child

@@ -165,9 +165,8 @@ class Agent:
                               for r in relations]}
 
     def _cypher(self, args: CypherArgs) -> dict[str, Any]:
-        settings = self.ctx.settings
-        rows, truncated = run_read_only(self.ctx.store, args.query, settings.cypher_max_rows, settings.cypher_timeout)
-        return {"rows": rows, "truncated": truncated}
+        found = run_read_only(self.ctx.store, args.query, self.ctx.settings)
+        return {"rows": found.rows, "truncated": found.truncated, **({"limit": found.reason} if found.reason else {})}
 
     def call(self, call: ToolCall) -> tuple[str, str, bool]:
         """(output for the model, summary for the trace, ok) of one tool call. A bad call (unknown tool,

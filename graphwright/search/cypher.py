@@ -1,12 +1,6 @@
-"""Read-only Cypher: written by the LLM from the live schema (Text2Cypher), or passed by the agent's
-`cypher_read` tool. Four locks, any one of which stops a write:
-
-1. a lexical check (string literals and comments removed first) refuses write and admin clauses, LOAD CSV,
-   procedure calls outside a read-only allowlist, and more than one statement;
-2. `EXPLAIN` must parse it and Neo4j must classify it as read-only (query type "r");
-3. it runs in a READ transaction, which the server refuses to write in;
-4. with a row limit and a transaction timeout.
-An error goes back to the model once for repair."""
+"""Read-only Cypher written by the LLM from the live schema (Text2Cypher), or passed by the agent's
+`cypher_read` tool. Every query goes through the one gate of `graph_store/read_only.py` (the text, Neo4j's
+plan, a READ transaction, row/byte/time caps); an error goes back to the model once for repair."""
 
 from __future__ import annotations
 
@@ -15,62 +9,30 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphwright.errors import GraphwrightError, QueryRejectedError
+from graphwright.config import Settings
+from graphwright.errors import CypherRejectedError, QueryRejectedError
 from graphwright.graph_store import Neo4jStore
+from graphwright.graph_store.read_only import ReadLimits, ReadOnlyRows
 from graphwright.llm import LLM
 from graphwright.llm.prompts import render
 from graphwright.models import TraceStep
 from graphwright.search.base import SearchContext, SearchMode, SearchQuery
 from graphwright.search.evidence import Answer, Retrieval
 
-_STRING_RE = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
-_COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
-_BACKTICK_RE = re.compile(r"`[^`]*`")
-_FORBIDDEN = ("CREATE", "MERGE", "DELETE", "DETACH", "SET", "REMOVE", "DROP", "FOREACH", "ALTER", "GRANT",
-              "DENY", "REVOKE", "RENAME", "START", "STOP", "TERMINATE", "LOAD", "USE", "ENABLE", "SHOW")
-_FORBIDDEN_RE = re.compile(r"\b(" + "|".join(_FORBIDDEN) + r")\b|\bIN\s+TRANSACTIONS\b", re.IGNORECASE)
-_CALL_RE = re.compile(r"\bCALL\s+([A-Za-z_][\w.]*)\s*\(", re.IGNORECASE)
-_CALL_ANY_RE = re.compile(r"\bCALL\b", re.IGNORECASE)
-_SUBQUERY_CALL_RE = re.compile(r"\bCALL\s*(\(\s*[\w\s,]*\)\s*)?\{", re.IGNORECASE)
-READ_PROCEDURES = {"db.labels", "db.relationshiptypes", "db.propertykeys", "db.index.fulltext.querynodes",
-                   "db.index.fulltext.queryrelationships", "db.index.vector.querynodes",
-                   "db.schema.nodetypeproperties", "db.schema.reltypeproperties", "db.schema.visualization"}
+__all__ = ["CypherMode", "CypherRejectedError", "Text2Cypher", "extract_query", "read_limits", "run_read_only"]
+
 _FENCE_RE = re.compile(r"```(?:cypher)?\s*(.*?)```", re.DOTALL | re.IGNORECASE)
 
 
-
-class CypherRejectedError(GraphwrightError, ValueError):
-    """A query that is not provably read-only; the message says which rule it broke."""
-
-
-def _strip(query: str) -> str:
-    """The query without comments, string literals and `quoted` identifiers: what is left is Cypher code."""
-    text = _COMMENT_RE.sub(" ", query)
-    text = _STRING_RE.sub("''", text)
-    return _BACKTICK_RE.sub("x", text)
+def read_limits(settings: Settings) -> ReadLimits:
+    return ReadLimits(max_rows=settings.cypher_max_rows, max_bytes=settings.cypher_max_bytes,
+                      timeout=settings.cypher_timeout)
 
 
-def check_read_only(query: str) -> str:
-    """The query, trimmed, when it passes the lexical lock; CypherRejectedError otherwise."""
-    query = query.strip()
-    if not query:
-        raise CypherRejectedError("the query is empty")
-    code = _strip(query).strip()
-    if ";" in code.rstrip(";"):
-        raise CypherRejectedError("only one statement is allowed")
-    query = query.rstrip().rstrip(";").strip()
-    found = _FORBIDDEN_RE.search(code)
-    if found:
-        raise CypherRejectedError(f"{found.group(0).upper()} is not allowed: queries here are read-only")
-    procedures = _CALL_RE.findall(code)
-    for name in procedures:
-        if name.lower() not in READ_PROCEDURES:
-            raise CypherRejectedError(f"CALL {name} is not allowed (read-only procedures: "
-                                      f"{', '.join(sorted(READ_PROCEDURES))})")
-    calls = len(_CALL_ANY_RE.findall(code))
-    if calls > len(procedures) + len(_SUBQUERY_CALL_RE.findall(code)):
-        raise CypherRejectedError("CALL is only allowed for listed read-only procedures and subqueries")
-    return query
+def run_read_only(store: Neo4jStore, query: str, settings: Settings) -> ReadOnlyRows:
+    """The gate with the limits of `settings`: CypherRejectedError for its locks, QueryRejectedError for
+    what Neo4j refuses."""
+    return store.graph.read_only(query, read_limits(settings))
 
 
 def extract_query(text: str) -> str:
@@ -97,11 +59,10 @@ def run_read_only(store: Neo4jStore, query: str, max_rows: int, timeout: float) 
 
 
 class Text2Cypher:
-    def __init__(self, store: Neo4jStore, llm: LLM, max_rows: int = 50, timeout: float = 10.0) -> None:
+    def __init__(self, store: Neo4jStore, llm: LLM, settings: Settings) -> None:
         self.store = store
         self.llm = llm
-        self.max_rows = max_rows
-        self.timeout = timeout
+        self.settings = settings
 
     def run(self, question: str) -> CypherRun:
         messages = [{"role": "system", "content": render("cypher_system")},
@@ -110,8 +71,8 @@ class Text2Cypher:
         for attempt in range(2):  # the first try and one repair
             query = extract_query(self.llm.chat(messages, use_cache=False).text)
             try:
-                rows, truncated = run_read_only(self.store, query, self.max_rows, self.timeout)
-                return CypherRun(query=query, rows=rows, truncated=truncated, attempts=attempts)
+                found = run_read_only(self.store, query, self.settings)
+                return CypherRun(query=query, rows=found.rows, truncated=found.truncated, attempts=attempts)
             except (CypherRejectedError, QueryRejectedError) as exc:
                 attempts.append({"query": query, "error": str(exc)})
                 if attempt == 0:
@@ -129,8 +90,7 @@ class CypherMode(SearchMode):
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
         settings = ctx.settings
-        run = Text2Cypher(ctx.store, ctx.require_llm(), settings.cypher_max_rows, settings.cypher_timeout).run(
-            query.question)
+        run = Text2Cypher(ctx.store, ctx.require_llm(), settings).run(query.question)
         trace = [TraceStep(step=i, kind="cypher", name="rejected or failed", arguments={"query": a["query"]},
                            summary=a["error"], ok=False) for i, a in enumerate(run.attempts, start=1)]
         if run.error is None:

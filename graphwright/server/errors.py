@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphwright.errors import EmbeddingError, GraphStoreError, InvalidRequestError, LLMError, QueryRejectedError
+from graphwright.errors import (
+    CypherRejectedError,
+    EmbeddingError,
+    GraphStoreError,
+    InvalidRequestError,
+    LLMError,
+    QueryRejectedError,
+)
 
 _TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error", 404: "not_found_error",
           409: "conflict_error", 413: "request_too_large", 502: "upstream_error", 503: "service_unavailable"}
@@ -18,7 +25,6 @@ def error_body(status: int, message: str) -> dict[str, Any]:
 def status_of(exc: Exception) -> int:
     """The HTTP status of one of our errors: the caller's fault, the database's, or an upstream model's."""
     from graphwright.graph_store.schema import SchemaMismatchError
-    from graphwright.search.cypher import CypherRejectedError
 
     if isinstance(exc, (InvalidRequestError, CypherRejectedError, QueryRejectedError)):
         return 400

@@ -103,13 +103,16 @@ def test_injected_instructions_change_nothing(world, llm_rag_factory, stub, tmp_
 def test_the_database_itself_refuses_writes_on_the_read_path(world) -> None:
     from graphwright.errors import QueryRejectedError
 
-    assert world.store.graph.explain_query_type("MATCH (n) RETURN count(n)") == "r"
-    assert world.store.graph.explain_query_type("CREATE (:Probe)") in ("w", "rw")
-    with pytest.raises(QueryRejectedError, match="(?i)read|write"):
-        world.store.graph.read_query("CREATE (:Probe) RETURN 1", 10, 5.0)  # lock 3 alone, the checks bypassed
+    from graphwright.graph_store.read_only import ReadLimits
+
+    connection = world.store.connection
+    assert connection.explain("EXPLAIN MATCH (n) RETURN count(n)")[0] == "r"
+    assert connection.explain("EXPLAIN CREATE (:Probe)")[0] in ("w", "rw")
+    with pytest.raises(QueryRejectedError, match="(?i)read|write"):  # lock 3 alone, the checks bypassed
+        connection.execute_read(lambda tx: list(tx.run("CREATE (:Probe) RETURN 1")), 5.0)
     assert world.store.read("MATCH (p:Probe) RETURN count(p) AS n")[0]["n"] == 0
-    rows, truncated = world.store.graph.read_query("UNWIND range(1, 100) AS x RETURN x", 10, 5.0)
-    assert len(rows) == 10 and truncated
+    found = world.store.graph.read_only("UNWIND range(1, 100) AS x RETURN x", ReadLimits(max_rows=10))
+    assert len(found.rows) == 10 and found.truncated and found.reason == "more than 10 rows"
 
 
 def test_text2cypher_repairs_once_and_runs_read_only(world, llm_rag_factory, stub) -> None:

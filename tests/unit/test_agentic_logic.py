@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from graphwright.search.calculator import CalculationError, calculate
-from graphwright.search.cypher import CypherRejectedError, check_read_only, extract_query
+from graphwright.errors import CypherRejectedError
+from graphwright.graph_store.read_only import check_text as check_read_only
+from graphwright.search.cypher import extract_query
 from graphwright.search.multihop import substitute
 from graphwright.search.router import route_by_rules
 
@@ -47,6 +49,8 @@ def test_write_and_admin_cypher_is_refused(query: str, reason: str) -> None:
     "CALL db.index.fulltext.queryNodes('chunk_text', 'apollo') YIELD node RETURN node.id LIMIT 5",
     "MATCH (n) CALL (n) { MATCH (n)--(m) RETURN count(m) AS d } RETURN n.name, d LIMIT 5",
     "MATCH (n) RETURN n LIMIT 1;",
+    "MATCH (n) RETURN n.start, n.set LIMIT 1",  # property names, not keywords
+    "RETURN 'it\\'s // not a comment' AS a, \"x\" AS b",
 ])
 def test_read_queries_pass(query: str) -> None:
     assert check_read_only(query) == query.strip().rstrip(";").strip()

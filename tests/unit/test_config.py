@@ -19,13 +19,32 @@ def test_standard_variable_names(monkeypatch: pytest.MonkeyPatch) -> None:
     assert s.chunk_size == 300 and s.llm_model == "llama3.1" and s.llm_configured
 
 
-def test_defaults_are_offline(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_defaults_are_offline(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "NEO4J_PASSWORD"):
         monkeypatch.delenv(name, raising=False)
-    s = Settings(_env_file=None)
+    s = Settings(home=tmp_path, _env_file=None)
     assert not s.llm_configured
-    assert s.neo4j_password.get_secret_value() == LOCAL_DEFAULT_PASSWORD
+    assert s.neo4j_password.get_secret_value() == LOCAL_DEFAULT_PASSWORD and s.password_source == "default"
     assert s.embedding_model == "bundled"
+
+
+def test_a_generated_password_is_used_unless_one_is_given(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    import stat
+
+    from graphwright.graph_store.local_server import write_password_file
+
+    monkeypatch.delenv("NEO4J_PASSWORD", raising=False)
+    write_password_file(tmp_path / "neo4j-password")
+    first = (tmp_path / "neo4j-password").read_text()
+    write_password_file(tmp_path / "neo4j-password")  # never overwritten
+    assert (tmp_path / "neo4j-password").read_text() == first
+    assert stat.S_IMODE((tmp_path / "neo4j-password").stat().st_mode) == 0o600
+    s = Settings(home=tmp_path, _env_file=None)
+    assert s.password_source == "generated" and s.neo4j_password.get_secret_value() == first.strip()
+    assert len(first.strip()) >= 24 and first.strip() != LOCAL_DEFAULT_PASSWORD
+    monkeypatch.setenv("NEO4J_PASSWORD", "chosen-by-me")
+    s = Settings(home=tmp_path, _env_file=None)
+    assert s.password_source == "given" and s.neo4j_password.get_secret_value() == "chosen-by-me"
 
 
 def test_dotenv_file(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,6 +19,11 @@ import org.neo4j.server.NeoBootstrapper;
  * The password comes from the environment variable NEO4J_PASSWORD, never from the command line, so it
  * does not show in {@code ps}. The user "neo4j" is given that password at every start, so the local
  * server always follows the configured password.
+ *
+ * <p>Locked down beyond Neo4j's defaults: LOAD CSV may not read files (file URLs off, and the import
+ * directory is an empty folder of its own, not the server's home) nor reach any network address (every
+ * address is on Cypher's IP blocklist); the Browser's HTTP API answers cross-origin requests only from
+ * its own origin.
  */
 public final class Launcher {
     private Launcher() {}
@@ -43,6 +48,9 @@ public final class Launcher {
             Files.writeString(confFile, "# graphwright local server: settings are passed by the launcher\n");
         }
 
+        Path imports = home.resolve("import");
+        Files.createDirectories(imports);
+
         Map<String, String> settings = new HashMap<>();
         settings.put("server.default_listen_address", "127.0.0.1");
         settings.put("server.bolt.enabled", "true");
@@ -56,6 +64,10 @@ public final class Launcher {
         settings.put("dbms.usage_report.enabled", "false");
         settings.put("server.memory.pagecache.size", pagecache);
         settings.put("db.tx_log.rotation.retention_policy", "2 files");
+        settings.put("server.directories.import", imports.toString());
+        settings.put("dbms.security.allow_csv_import_from_file_urls", "false");
+        settings.put("internal.dbms.cypher_ip_blocklist", "0.0.0.0/0,::/0");
+        settings.put("dbms.security.http_access_control_allow_origin", "http://" + http);
 
         NeoBootstrapper server = new CommunityBootstrapper();
         int status = server.start(home, confFile, settings, false, false);

@@ -1,0 +1,285 @@
+"""The one gate for Cypher written outside graphwright (Text2Cypher's LLM, the agent's `cypher_read` tool, the
+MCP `cypher` tool, `GraphRAG.read_cypher`). A query runs only when every lock agrees it is a read:
+
+1. **lexical**: one pass over the text that knows strings (both quotes, escapes), backtick names, line and
+   block comments and Cypher's unicode escapes (`\\u0027` is a quote to Neo4j's parser, even outside a
+   string); it refuses write and admin keywords, `LOAD`, `IN TRANSACTIONS`, `PERIODIC COMMIT`, the `dbms.`,
+   `apoc.` and `gds.` namespaces, procedures outside a read allowlist and more than one statement;
+2. **plan**: Neo4j's own `EXPLAIN` must classify it as a read *and* every operator of the plan tree must be
+   on a read allowlist (a `LoadCSV`, a `TransactionApply`, a `Show*` or an unknown operator refuses it; a
+   `ProcedureCall` must name an allowed procedure). This is the lock that decides: it judges what the
+   database will execute, not what the text looks like;
+3. it runs in a READ transaction (the server refuses writes there) with a timeout;
+4. the result is capped by rows and by bytes.
+
+The lexical lock is defence in depth and refuses more than it must; the plan lock is the one that holds
+if a trick of the text ever gets past the first."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import neo4j
+
+from graphwright.errors import CypherRejectedError
+from graphwright.graph_store import queries as q
+from graphwright.graph_store.connection import Neo4jConnection
+
+READ_PROCEDURES = frozenset({
+    "db.labels", "db.relationshiptypes", "db.propertykeys", "db.index.fulltext.querynodes",
+    "db.index.fulltext.queryrelationships", "db.index.vector.querynodes", "db.index.vector.queryrelationships",
+    "db.schema.nodetypeproperties", "db.schema.reltypeproperties", "db.schema.visualization",
+})
+_FORBIDDEN_WORDS = frozenset({
+    "CREATE", "INSERT", "MERGE", "DELETE", "DETACH", "NODETACH", "SET", "REMOVE", "DROP", "FOREACH", "ALTER",
+    "GRANT", "DENY", "REVOKE", "RENAME", "START", "STOP", "TERMINATE", "LOAD", "CSV", "USE", "ENABLE", "SHOW",
+    "DEALLOCATE", "REALLOCATE", "PERIODIC", "COMMIT", "TRANSACTIONS", "EXPLAIN", "PROFILE",
+})
+_FORBIDDEN_NAMESPACES = frozenset({"dbms", "apoc", "gds"})
+# Operators of plans that only read (names as EXPLAIN reports them, without "@neo4j" and "(All)"-style
+# variants). Anything else (LoadCSV, Create, Merge, Set*, Delete*, Foreach, TransactionApply, Show*,
+# schema and admin commands, operators newer than this list) refuses the query: the list fails closed.
+READ_OPERATORS = frozenset({
+    # leaves
+    "AllNodesScan", "NodeByLabelScan", "NodeByIdSeek", "NodeByElementIdSeek", "NodeIndexSeek",
+    "NodeUniqueIndexSeek", "NodeIndexSeekByRange", "NodeUniqueIndexSeekByRange", "NodeIndexScan",
+    "NodeIndexContainsScan", "NodeIndexEndsWithScan", "MultiNodeIndexSeek", "AssertingMultiNodeIndexSeek",
+    "IntersectionNodeByLabelsScan", "UnionNodeByLabelsScan", "SubtractionNodeByLabelsScan",
+    "DirectedRelationshipByIdSeek", "UndirectedRelationshipByIdSeek", "DirectedRelationshipByElementIdSeek",
+    "UndirectedRelationshipByElementIdSeek", "DirectedRelationshipIndexSeek", "UndirectedRelationshipIndexSeek",
+    "DirectedRelationshipUniqueIndexSeek", "UndirectedRelationshipUniqueIndexSeek",
+    "DirectedRelationshipIndexSeekByRange", "UndirectedRelationshipIndexSeekByRange",
+    "DirectedRelationshipUniqueIndexSeekByRange", "UndirectedRelationshipUniqueIndexSeekByRange",
+    "DirectedRelationshipIndexScan", "UndirectedRelationshipIndexScan", "DirectedRelationshipIndexContainsScan",
+    "UndirectedRelationshipIndexContainsScan", "DirectedRelationshipIndexEndsWithScan",
+    "UndirectedRelationshipIndexEndsWithScan", "DirectedAllRelationshipsScan", "UndirectedAllRelationshipsScan",
+    "DirectedRelationshipTypeScan", "UndirectedRelationshipTypeScan", "DirectedUnionRelationshipTypesScan",
+    "UndirectedUnionRelationshipTypesScan", "AssertingMultiRelationshipIndexSeek", "NodeCountFromCountStore",
+    "RelationshipCountFromCountStore", "Argument", "ArgumentTracker", "EmptyRow", "Input",
+    # row operators
+    "ProduceResults", "Projection", "Filter", "Limit", "ExhaustiveLimit", "Skip", "Sort", "PartialSort", "Top",
+    "PartialTop", "Distinct", "OrderedDistinct", "Aggregation", "EagerAggregation", "OrderedAggregation",
+    "Eager", "EmptyResult", "CacheProperties", "Unwind", "ProjectEndpoints", "NullifyMetadata", "Optional",
+    "Anti", "PreserveOrder", "AssertSameNode", "AssertSameRelationship",
+    # traversal
+    "Expand", "OptionalExpand", "VarLengthExpand", "BFSPruningVarLengthExpand", "ShortestPath",
+    "StatefulShortestPath", "Repeat", "BidirectionalRepeat", "TriadicSelection", "TriadicBuild",
+    "TriadicFilter",
+    # joins and subqueries that run in the same transaction
+    "Apply", "SemiApply", "AntiSemiApply", "LetSemiApply", "LetAntiSemiApply", "SelectOrSemiApply",
+    "SelectOrAntiSemiApply", "LetSelectOrSemiApply", "LetSelectOrAntiSemiApply", "ConditionalApply",
+    "AntiConditionalApply", "RollUpApply", "CartesianProduct", "NodeHashJoin", "ValueHashJoin",
+    "NodeLeftOuterHashJoin", "NodeRightOuterHashJoin", "Union", "OrderedUnion",
+    # checked further: the procedure must be on READ_PROCEDURES
+    "ProcedureCall",
+})
+_PROCEDURE_NAME = re.compile(r"\s*([`\w.]+)\s*\(")
+# Cypher's parser reads \uXXXX (with one or more u's) anywhere in a query, as Java source does.
+_UNICODE_ESCAPE = re.compile(r"\\u+([0-9a-fA-F]{4})")
+_MAX_PLAN_OPERATORS = 10_000
+
+
+@dataclass(frozen=True)
+class ReadLimits:
+    """How much a read-only query may return and how long it may run."""
+
+    max_rows: int = 50
+    max_bytes: int = 1_000_000
+    timeout: float = 10.0
+
+
+@dataclass
+class ReadOnlyRows:
+    """Rows of a gated query; `truncated` says a limit cut it, and `reason` which one."""
+
+    rows: list[dict[str, Any]]
+    truncated: bool = False
+    reason: str = ""
+
+
+# --- lock 1: the text ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Token:
+    kind: str  # "word", "name" (a backtick name), "string", "punct"
+    value: str
+
+
+def _tokens(text: str) -> Iterator[_Token]:
+    """Cypher's tokens, comments and whitespace dropped; CypherRejectedError for text that never ends
+    (a string, name or comment left open) or a backslash outside a string."""
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c.isspace():
+            i += 1
+        elif text.startswith("//", i):
+            ends = [j for j in (text.find("\n", i), text.find("\r", i)) if j >= 0]
+            i = min(ends) + 1 if ends else n
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            if end < 0:
+                raise CypherRejectedError("a block comment is never closed")
+            i = end + 2
+        elif c in "'\"":
+            j = i + 1
+            while j < n and text[j] != c:
+                j += 2 if text[j] == "\\" else 1
+            if j >= n:
+                raise CypherRejectedError("a string literal is never closed")
+            yield _Token("string", text[i + 1:j])
+            i = j + 1
+        elif c == "`":
+            parts, j = [], i + 1
+            while True:
+                k = text.find("`", j)
+                if k < 0:
+                    raise CypherRejectedError("a `quoted` name is never closed")
+                if text.startswith("``", k):  # a doubled backtick is a backtick inside the name
+                    parts.append(text[j:k + 1])
+                    j = k + 2
+                    continue
+                parts.append(text[j:k])
+                break
+            yield _Token("name", "".join(parts))
+            i = k + 1
+        elif c.isalnum() or c == "_":
+            j = i + 1
+            while j < n and (text[j].isalnum() or text[j] == "_"):
+                j += 1
+            yield _Token("word", text[i:j])
+            i = j
+        elif c == "\\":
+            raise CypherRejectedError("a backslash outside a string literal is not allowed")
+        else:
+            yield _Token("punct", c)
+            i += 1
+
+
+def _decodings(query: str) -> list[str]:
+    """The texts Neo4j's parser may see: the query itself and, when it holds unicode escapes, the query
+    with them decoded (both by the Java rule, where an escaped backslash starts no escape, and naively, so
+    a disagreement between the two rules cannot hide anything)."""
+    if not _UNICODE_ESCAPE.search(query):
+        return [query]
+
+    def java(match: re.Match[str]) -> str:
+        backslashes = len(match.string[:match.start()]) - len(match.string[:match.start()].rstrip("\\"))
+        return match.group(0) if backslashes % 2 else chr(int(match.group(1), 16))
+
+    return [query, _UNICODE_ESCAPE.sub(java, query), _UNICODE_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), query)]
+
+
+def _check_tokens(tokens: list[_Token]) -> None:
+    while tokens and tokens[-1] == _Token("punct", ";"):
+        tokens.pop()
+    if not tokens:
+        raise CypherRejectedError("the query is empty")
+    for index, token in enumerate(tokens):
+        before = tokens[index - 1] if index else None
+        after = tokens[index + 1] if index + 1 < len(tokens) else None
+        if token == _Token("punct", ";"):
+            raise CypherRejectedError("only one statement is allowed")
+        if token.kind in ("word", "name") and token.value.lower() in _FORBIDDEN_NAMESPACES \
+                and after == _Token("punct", "."):
+            raise CypherRejectedError(f"{token.value.lower()}.* is not allowed: queries here are read-only")
+        # A word after `.` or `:` is a property, label or type name (n.start, :Set), not a keyword.
+        named = before is not None and before.kind == "punct" and before.value in ".:"
+        if token.kind == "word" and not named and token.value.upper() in _FORBIDDEN_WORDS:
+            raise CypherRejectedError(f"{token.value.upper()} is not allowed: queries here are read-only")
+        if token.kind == "word" and not named and token.value.upper() == "CALL":
+            _check_call(tokens[index + 1:])
+
+
+def _check_call(rest: list[_Token]) -> None:
+    """After CALL: a subquery (`{` or `(vars) {`) or a procedure on the read allowlist."""
+    if rest and rest[0].kind == "punct" and rest[0].value in "{(":
+        return
+    parts: list[str] = []
+    for index, token in enumerate(rest):
+        if index % 2 == 0:
+            if token.kind not in ("word", "name"):
+                break
+            parts.append(token.value)
+        elif token != _Token("punct", "."):
+            break
+    name = ".".join(parts)
+    if name.lower() not in READ_PROCEDURES:
+        raise CypherRejectedError(f"CALL {name or '(nothing)'} is not allowed (read-only procedures: "
+                                  f"{', '.join(sorted(READ_PROCEDURES))})")
+
+
+def check_text(query: str) -> str:
+    """The query, trimmed of whitespace and a final `;`, when its text passes the lexical lock;
+    CypherRejectedError (saying which rule) otherwise."""
+    if not query.strip():
+        raise CypherRejectedError("the query is empty")
+    for text in _decodings(query):
+        _check_tokens(list(_tokens(text)))
+    return query.strip().rstrip(";").strip()
+
+
+# --- lock 2: the plan ---------------------------------------------------------------------------------
+def operator_name(operator_type: str) -> str:
+    """"VarLengthExpand(All)@neo4j" -> "VarLengthExpand"."""
+    return operator_type.split("@", 1)[0].split("(", 1)[0].strip()
+
+
+def check_plan(query_type: str, plan: Mapping[str, Any] | None) -> None:
+    """Refuse a query unless Neo4j calls it a read and every operator of its plan only reads."""
+    if query_type != "r":
+        raise CypherRejectedError(f"Neo4j classifies this query as {query_type!r}, not read-only")
+    if not plan:
+        raise CypherRejectedError("Neo4j returned no plan for the query, so it cannot be shown to be read-only")
+    stack, seen = [plan], 0
+    while stack:
+        node = stack.pop()
+        seen += 1
+        if seen > _MAX_PLAN_OPERATORS:
+            raise CypherRejectedError("the query's plan is too large")
+        name = operator_name(str(node.get("operatorType", "")))
+        if name not in READ_OPERATORS:
+            raise CypherRejectedError(f"the plan holds the operator {name or '(unnamed)'}, which is not a read "
+                                      "(allowed: scans, seeks, expands, filters, projections, aggregations, "
+                                      "subqueries, listed read procedures)")
+        if name == "ProcedureCall":
+            arguments = node.get("args") or node.get("arguments") or {}
+            match = _PROCEDURE_NAME.match(str(arguments.get("Details", "")))
+            procedure = match.group(1).replace("`", "").lower() if match else ""
+            if procedure not in READ_PROCEDURES:
+                raise CypherRejectedError(f"the plan calls the procedure {procedure or '(unknown)'}, which is not "
+                                          "on the read-only list")
+        stack.extend(node.get("children") or [])
+
+
+# --- all four -----------------------------------------------------------------------------------------
+def _record_bytes(record: neo4j.Record) -> int:
+    return len(json.dumps(record.data(), ensure_ascii=False, default=str).encode())
+
+
+def run_read_only(connection: Neo4jConnection, query: str, limits: ReadLimits) -> ReadOnlyRows:
+    """Run `query` only if every lock agrees it reads; CypherRejectedError for the locks, QueryRejectedError
+    for what Neo4j itself refuses (a syntax error, a write in the READ transaction, the timeout)."""
+    query = check_text(query)
+    query_type, plan = connection.explain(q.EXPLAIN_PREFIX + query)
+    check_plan(query_type, plan)
+
+    def work(tx: neo4j.ManagedTransaction) -> ReadOnlyRows:
+        out = ReadOnlyRows(rows=[])
+        size = 0
+        for record in tx.run(query):
+            if len(out.rows) >= limits.max_rows:
+                out.truncated, out.reason = True, f"more than {limits.max_rows} rows"
+                break
+            size += _record_bytes(record)
+            if size > limits.max_bytes:
+                out.truncated, out.reason = True, f"more than {limits.max_bytes} bytes"
+                break
+            out.rows.append(record.data())
+        return out
+
+    # Fetch one batch beyond the row cap at most, so a huge result is never streamed to us.
+    return connection.execute_read(work, limits.timeout, fetch_size=limits.max_rows + 1)
