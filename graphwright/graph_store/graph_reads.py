@@ -3,8 +3,7 @@ Cypher written by a model or a user."""
 
 from __future__ import annotations
 
-from typing import Any, cast
-
+from typing import cast
 
 from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection

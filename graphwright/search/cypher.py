@@ -49,15 +49,6 @@ class CypherRun:
     attempts: list[dict[str, str]] = field(default_factory=list)  # {query, error} of each failed try
 
 
-def run_read_only(store: Neo4jStore, query: str, max_rows: int, timeout: float) -> tuple[list[dict[str, Any]], bool]:
-    """All four locks; CypherRejectedError for the checks, GraphStoreError for what Neo4j refuses."""
-    query = check_read_only(query)
-    kind = store.graph.explain_query_type(query)
-    if kind != "r":
-        raise CypherRejectedError(f"Neo4j classifies this query as {kind!r}, not read-only")
-    return store.graph.read_query(query, max_rows, timeout)
-
-
 class Text2Cypher:
     def __init__(self, store: Neo4jStore, llm: LLM, settings: Settings) -> None:
         self.store = store

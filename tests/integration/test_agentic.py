@@ -102,7 +102,6 @@ def test_injected_instructions_change_nothing(world, llm_rag_factory, stub, tmp_
 
 def test_the_database_itself_refuses_writes_on_the_read_path(world) -> None:
     from graphwright.errors import QueryRejectedError
-
     from graphwright.graph_store.read_only import ReadLimits
 
     connection = world.store.connection

@@ -19,8 +19,8 @@ def test_read_transactions_refuse_writes_at_the_server(rag) -> None:
     with pytest.raises(QueryRejectedError, match="read access mode") as refused:
         rag.store.read("CREATE (:Intruder) RETURN 1")
     assert isinstance(refused.value.__cause__, ClientError)  # the server's own refusal
-    with pytest.raises(QueryRejectedError, match="read access mode"):  # the Text2Cypher tool's runner
-        rag.store.graph.read_query("MERGE (:Intruder {id: 1}) RETURN 1", max_rows=5, timeout=5)
+    with pytest.raises(QueryRejectedError, match="read access mode"):  # the read-only gate's transaction
+        rag.store.connection.execute_read(lambda tx: list(tx.run("MERGE (:Intruder {id: 1}) RETURN 1")), 5.0)
     assert rag.store.read("MATCH (n:Intruder) RETURN count(n) AS n") == [{"n": 0}]
 
 

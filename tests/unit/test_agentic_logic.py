@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from graphwright.search.calculator import CalculationError, calculate
 from graphwright.errors import CypherRejectedError
 from graphwright.graph_store.read_only import check_text as check_read_only
+from graphwright.search.calculator import CalculationError, calculate
 from graphwright.search.cypher import extract_query
 from graphwright.search.multihop import substitute
 from graphwright.search.router import route_by_rules
