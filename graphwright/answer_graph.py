@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import math
 import random
+import re
 
 from graphwright.models import SearchResult
 
@@ -61,6 +62,25 @@ def _layout(ids: list[str], edges: list[tuple[str, str]], seed: int = 7) -> dict
             for i, p in pos.items()}
 
 
+_STEP = re.compile(r" (-\[([^\]]*)\]->|<-\[([^\]]*)\]-) ")
+
+
+def path_steps(paths: list[str]) -> set[tuple[str, str, str]]:
+    """The (source, type, target) steps of rendered paths ("A -[T]-> B <-[U]- C"), in one pass over their
+    text: what lets each relation be checked against every path in linear time."""
+    steps: set[tuple[str, str, str]] = set()
+    for path in paths:
+        pieces = _STEP.split(path)
+        # split() keeps the groups: name, arrow, forward type, backward type, name, ...
+        names, arrows = pieces[0::4], list(zip(pieces[2::4], pieces[3::4]))
+        for (left, right), (forward, backward) in zip(zip(names, names[1:]), arrows):
+            if forward is not None:
+                steps.add((left, forward, right))
+            else:
+                steps.add((right, backward, left))
+    return steps
+
+
 def answer_graph_html(result: SearchResult) -> str:
     names: dict[str, tuple[str, str]] = {e.id: (e.name, e.type) for e in result.entities}
     for r in result.relations:
@@ -70,8 +90,8 @@ def answer_graph_html(result: SearchResult) -> str:
     keep = set(ids)
     relations = [r for r in result.relations if r.source_id in keep and r.target_id in keep]
     pos = _layout(ids, [(r.source_id, r.target_id) for r in relations])
-    on_path = {(r.source_id, r.target_id) for r in relations
-               if any(r.source in p and r.target in p and f"[{r.type}]" in p for p in result.graph_paths)}
+    steps = path_steps(result.graph_paths)
+    on_path = {(r.source_id, r.target_id) for r in relations if (r.source, r.type, r.target) in steps}
     svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{_WIDTH}" height="{_HEIGHT}" '
            f'viewBox="0 0 {_WIDTH} {_HEIGHT}" role="img" aria-label="entities and relations of the answer">',
            '<defs><marker id="arrow" viewBox="0 0 10 10" refX="22" refY="5" markerWidth="7" markerHeight="7" '

@@ -123,7 +123,7 @@ class GraphRAG:
         offline NLP; `none` skips it) also the typed entity graph, each fact tied to its chunks. When the
         graph already has communities and something changed, they are brought up to date. `relative_sources`
         names files by their path below `base` (documents' sources, failures), not where they lie."""
-        from graphwright.extraction.base import make_extractor
+        from graphwright.extraction.registry import make_extractor
 
         chosen = make_extractor(self.settings, extractor, self.llm)
         self.init()

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from graphwright.config import EXTRACTOR_NAMES
 from graphwright.search.registry import MODE_NAMES  # names only: the mode classes load when a search runs
 
 if TYPE_CHECKING:
@@ -310,7 +311,7 @@ def _progress(enabled: bool) -> Iterator[Callable[..., None] | None]:
 @click.option("--text-field", help="Field holding the text in JSON/JSONL records (default: text, content, body).")
 @click.option("--base", type=click.Path(path_type=Path, file_okay=False),
               help="Document ids are paths relative to this folder (default: the current folder).")
-@click.option("--extractor", type=click.Choice(["auto", "llm", "nlp", "ner", "ner-only", "none"]), default=None,
+@click.option("--extractor", type=click.Choice(EXTRACTOR_NAMES), default=None,
               help="Entity graph from: llm, nlp (offline), none; auto (default) = llm when configured, else nlp.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
@@ -529,7 +530,7 @@ def import_graph(file: Path, report_file: Path | None) -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--extractor", type=click.Choice(["auto", "llm", "nlp", "ner", "ner-only", "none"]), default=None,
+@click.option("--extractor", type=click.Choice(EXTRACTOR_NAMES), default=None,
               help="Entity graph from: llm, nlp (offline); auto (default) = llm when configured, else nlp.")
 @click.option("--max-cluster-size", default=10, show_default=True, type=click.IntRange(2, 100_000))
 @click.option("--seed", default=42, show_default=True)
@@ -750,7 +751,7 @@ def _int_list(ctx: click.Context, param: click.Parameter, value: str) -> list[in
                    "on the same chunks (needs `pip install graphwright[eval]`).")
 @click.option("--load-corpus", is_flag=True,
               help="Ingest the dataset's own corpus first (HotpotQA-style folders ship one); idempotent.")
-@click.option("--extractor", type=click.Choice(["auto", "llm", "nlp", "ner", "ner-only", "none"]), default=None,
+@click.option("--extractor", type=click.Choice(EXTRACTOR_NAMES), default=None,
               help="Extractor for --load-corpus (default: GRAPHWRIGHT_EXTRACTOR).")
 @click.option("--limit", type=click.IntRange(1, None), default=None, help="Only the first N questions.")
 @click.option("--no-llm", is_flag=True, help="Score retrieval only, even when an LLM is configured.")

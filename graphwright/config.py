@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import AliasChoices, Field, SecretStr, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -13,6 +13,12 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 LOCAL_DEFAULT_PASSWORD = "graphwright-local"
 # Where `graphwright db start` keeps the password it generated (mode 0600), under GRAPHWRIGHT_HOME.
 PASSWORD_FILE = "neo4j-password"
+
+
+# The extractors a setting, a CLI flag or an upload may name; extraction/registry.py builds each of them
+# (a unit test checks that the two agree). auto = llm when configured, else nlp; none = no entity graph.
+ExtractorName = Literal["auto", "llm", "nlp", "ner", "ner-only", "none"]
+EXTRACTOR_NAMES: tuple[str, ...] = get_args(ExtractorName)
 
 
 def _alias(*names: str) -> AliasChoices:
@@ -47,7 +53,7 @@ class Settings(BaseSettings):
     llm_temperature: float = 0.0
 
     # Entity graph
-    extractor: Literal["auto", "llm", "nlp", "none"] = "auto"  # auto = llm when configured, else nlp
+    extractor: ExtractorName = "auto"  # auto = llm when configured, else nlp
     entity_types: str = "person,organization,location,event,product,technology,concept"
     resolution_threshold: float = Field(92.0, ge=0, le=100, description="rapidfuzz ratio to merge names")
     llm_concurrency: int = Field(4, ge=1)
@@ -84,6 +90,13 @@ class Settings(BaseSettings):
     # enough to bound memory; documents never straddle two groups, so each lands whole in one commit.
     ingest_group_chunks: int = Field(256, ge=1, description="chunks per embedding batch and transaction")
     max_file_bytes: int = Field(50 * 1024 * 1024, ge=1)
+    # What one file may cost to read, so a crafted file fails by name instead of filling memory or a core.
+    max_unpacked_bytes: int = Field(256 * 1024 * 1024, ge=1, description="bytes a Word file may unpack to")
+    max_unpack_ratio: int = Field(200, ge=1, description="unpacked/packed size of one Word part above which it "
+                                  "is taken for a zip bomb")
+    max_pdf_pages: int = Field(5000, ge=1, description="pages of one PDF")
+    max_pdf_seconds: float = Field(300.0, gt=0, description="seconds reading one PDF may take")
+    max_html_bytes: int = Field(10 * 1024 * 1024, ge=1, description="bytes of one HTML page")
     fulltext_analyzer: str = "standard-no-stop-words"
 
     # Search
@@ -111,6 +124,7 @@ class Settings(BaseSettings):
     path_max: int = Field(5, ge=1, description="shortest paths returned by path search")
     # Agentic modes (agent, multihop, corrective, cypher, auto)
     agent_max_steps: int = Field(6, ge=1, description="tool rounds before the agent must answer")
+    agent_max_tool_calls: int = Field(12, ge=1, description="tool calls one agent question may make in all")
     agent_tool_chars: int = Field(4000, ge=200, description="characters of one tool result shown to the model")
     multihop_max_hops: int = Field(4, ge=1, description="sub-questions a multihop question is split into")
     rewrite_attempts: int = Field(2, ge=0, description="query rewrites of corrective search before it gives up")
@@ -126,6 +140,12 @@ class Settings(BaseSettings):
     read_api_keys: SecretStr | None = None
     max_upload_bytes: int = Field(100 * 1024 * 1024, ge=1, description="bytes of one upload request")
     cors_origins: str = ""
+    # Host names the server answers besides loopback and the address it binds (comma-separated; "*" for
+    # any). A keyless server always checks the Host header; with keys, only when this is set.
+    allowed_hosts: str = ""
+    max_queued_jobs: int = Field(8, ge=1, description="upload and community jobs waiting at once; more get a 429")
+    max_json_bytes: int = Field(16 * 1024 * 1024, ge=1, description="bytes of one application/json upload "
+                                "(NDJSON streams up to max_upload_bytes)")
     server_url: str | None = None  # a running `graphwright serve` that `graphwright query` asks first
     server_key: SecretStr | None = None  # the key `graphwright query` sends to it
 

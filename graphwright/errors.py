@@ -16,6 +16,7 @@
     ├── FormatError (also ValueError)           a PDF, Word or HTML file that is encrypted, corrupt or has no text
     ├── ExtractorNotAvailableError              an extractor asked for that cannot run here
     ├── CypherRejectedError (also ValueError)   a query that is not provably read-only
+    ├── BusyError                               the server's job queue is full (HTTP 429 with Retry-After)
     ├── CalculationError (also ValueError)      an expression the calculator tool does not accept
     ├── ToolFailedError                         an agent tool that found nothing
     ├── DatasetError (also ValueError)          an evaluation dataset that cannot be read
@@ -51,6 +52,14 @@ class QueryRejectedError(GraphwrightError):
 
 class WriteRejectedError(GraphwrightError):
     """Neo4j refused one write transaction (e.g. its memory limit); nothing of it was committed."""
+
+
+class BusyError(GraphwrightError):
+    """The server's job queue is full; try again after `retry_after` seconds."""
+
+    def __init__(self, message: str, retry_after: int = 10) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class CypherRejectedError(GraphwrightError, ValueError):

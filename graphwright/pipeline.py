@@ -19,6 +19,7 @@ from graphwright.embeddings import Embedder
 from graphwright.errors import WriteRejectedError
 from graphwright.extraction.base import Extractor
 from graphwright.extraction.chunking import chunk_parts
+from graphwright.extraction.formats import FileLimits
 from graphwright.extraction.loaders import iter_files, iter_loaded, source_of
 from graphwright.extraction.resolution import EntityIndex, Resolver
 from graphwright.extraction.subject import add_subject
@@ -142,8 +143,12 @@ class IngestPipeline:
         report.skipped = [source_of(p, root, relative_sources) for p in skipped]
         wave: list[Document] = []
         wave_chars = 0
-        for done, one in enumerate(iter_loaded(files, root, metadata, text_field, self.settings.max_file_bytes,
-                                               relative_sources), start=1):
+        settings = self.settings
+        limits = FileLimits(max_unpacked_bytes=settings.max_unpacked_bytes, max_unpack_ratio=settings.max_unpack_ratio,
+                            max_pdf_pages=settings.max_pdf_pages, max_pdf_seconds=settings.max_pdf_seconds,
+                            max_html_bytes=settings.max_html_bytes)
+        for done, one in enumerate(iter_loaded(files, root, metadata, text_field, settings.max_file_bytes,
+                                               relative_sources, limits), start=1):
             report.failures.extend(one.failures)
             report.warnings.extend(one.warnings)
             report.documents_seen += len(one.documents)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 import zipfile
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,7 +28,25 @@ _SCANNED_PAGE_CHARS = 20
 
 
 class FormatError(GraphwrightError, ValueError):
-    """A PDF, Word or HTML file that cannot be read; the message says why (encrypted, corrupt, no text)."""
+    """A PDF, Word or HTML file that cannot be read; the message says why (encrypted, corrupt, no text, or
+    above one of the FileLimits)."""
+
+
+@dataclass(frozen=True)
+class FileLimits:
+    """What reading one file may cost: a crafted file (a zip bomb, a PDF of a million pages, a huge page of
+    HTML) fails by name instead of filling the memory or a core of the process that reads it."""
+
+    max_unpacked_bytes: int = 256 * 1024 * 1024
+    max_unpack_ratio: int = 200
+    max_pdf_pages: int = 5000
+    max_pdf_seconds: float = 300.0
+    max_html_bytes: int = 10 * 1024 * 1024
+
+
+# Parts that unpack to less than this are not judged by their ratio: small XML compresses very well.
+_RATIO_FLOOR = 8 * 1024 * 1024
+_MAX_ZIP_MEMBERS = 20_000
 
 
 @dataclass
@@ -57,9 +76,10 @@ def _clean_pdf_text(text: str) -> str:
     return text.replace("\x00", "").strip()
 
 
-def read_pdf(raw: bytes) -> ReadFile:
+def read_pdf(raw: bytes, limits: FileLimits | None = None) -> ReadFile:
     import pypdfium2 as pdfium
 
+    limits = limits or FileLimits()
     if not raw.lstrip()[:5].startswith(b"%PDF"):
         raise FormatError("not a PDF (no %PDF header)")
     try:
@@ -70,9 +90,16 @@ def read_pdf(raw: bytes) -> ReadFile:
             raise FormatError("encrypted PDF: it needs a password; decrypt it first (e.g. qpdf --decrypt)") from exc
         raise FormatError(f"corrupt or truncated PDF ({exc})") from exc
     try:
+        if len(pdf) > limits.max_pdf_pages:
+            raise FormatError(f"PDF has {len(pdf)} pages, above the limit of {limits.max_pdf_pages} "
+                              "(GRAPHWRIGHT_MAX_PDF_PAGES)")
         parts: list[DocumentPart] = []
         scanned: list[int] = []
+        started = time.monotonic()
         for number in range(1, len(pdf) + 1):
+            if time.monotonic() - started > limits.max_pdf_seconds:
+                raise FormatError(f"reading the PDF took more than {limits.max_pdf_seconds:g} s (stopped at page "
+                                  f"{number} of {len(pdf)}; GRAPHWRIGHT_MAX_PDF_SECONDS)")
             page = pdf[number - 1]
             textpage = page.get_textpage()
             text = _clean_pdf_text(textpage.get_text_range())
@@ -132,7 +159,30 @@ class _Sections:
         self.lines = []
 
 
-def read_docx(raw: bytes) -> ReadFile:
+def check_zip(raw: bytes, limits: FileLimits) -> None:
+    """Refuse a zip (a Word file is one) that would unpack past the limits. The sizes a zip declares bound
+    what `zipfile` will inflate (it stops at the declared size), so checking them is enough."""
+    import io
+
+    try:
+        members = zipfile.ZipFile(io.BytesIO(raw)).infolist()
+    except (zipfile.BadZipFile, ValueError) as exc:
+        raise FormatError(f"corrupt or truncated Word file (not a zip: {exc})") from exc
+    if len(members) > _MAX_ZIP_MEMBERS:
+        raise FormatError(f"Word file has {len(members)} parts, above {_MAX_ZIP_MEMBERS}: not a document")
+    total = sum(m.file_size for m in members)
+    if total > limits.max_unpacked_bytes:
+        raise FormatError(f"Word file unpacks to {total} bytes, above the limit of {limits.max_unpacked_bytes} "
+                          "(GRAPHWRIGHT_MAX_UNPACKED_BYTES): refused as a possible zip bomb")
+    for member in members:
+        ratio = member.file_size / max(member.compress_size, 1)
+        if member.file_size > _RATIO_FLOOR and ratio > limits.max_unpack_ratio:
+            raise FormatError(f"Word part {member.filename[:80]!r} unpacks {ratio:.0f} times its size, above "
+                              f"{limits.max_unpack_ratio} (GRAPHWRIGHT_MAX_UNPACK_RATIO): refused as a possible "
+                              "zip bomb")
+
+
+def read_docx(raw: bytes, limits: FileLimits | None = None) -> ReadFile:
     import io
 
     import docx
@@ -140,6 +190,7 @@ def read_docx(raw: bytes) -> ReadFile:
     from docx.table import Table
     from docx.text.paragraph import Paragraph
 
+    check_zip(raw, limits or FileLimits())
     try:
         document = docx.Document(io.BytesIO(raw))
     except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError) as exc:
@@ -175,10 +226,13 @@ def read_docx(raw: bytes) -> ReadFile:
 _MD_HEADING = re.compile(r"^(#{1,6})\s+(.*\S)\s*$")
 
 
-def read_html(html: str) -> ReadFile:
+def read_html(html: str, limits: FileLimits | None = None) -> ReadFile:
     """`html` is already decoded, by the same rule as every text file."""
     import trafilatura
 
+    limit = (limits or FileLimits()).max_html_bytes
+    if len(html) > limit or len(html.encode("utf-8", "replace")) > limit:
+        raise FormatError(f"HTML page is above the limit of {limit} bytes (GRAPHWRIGHT_MAX_HTML_BYTES)")
     options: dict[str, Any] = {"include_tables": True, "include_comments": False, "favor_recall": True}
     text = trafilatura.extract(html, output_format="markdown", include_formatting=True, **options)
     if not text or not text.strip():

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from graphwright.errors import GraphwrightError
-from graphwright.extraction.formats import FormatError, ReadFile, read_docx, read_html, read_pdf
+from graphwright.extraction.formats import FileLimits, FormatError, ReadFile, read_docx, read_html, read_pdf
 from graphwright.models import Document, DocumentPart, FileFailure
 
 log = logging.getLogger(__name__)
@@ -144,7 +144,8 @@ def source_of(path: Path, base: Path, relative: bool) -> str:
 
 
 def load_file(path: Path, base: Path, metadata: dict[str, Any], text_field: str | None = None,
-              max_bytes: int = 50 * 1024 * 1024, relative_source: bool = False) -> LoadResult:
+              max_bytes: int = 50 * 1024 * 1024, relative_source: bool = False,
+              limits: FileLimits | None = None) -> LoadResult:
     """Load one file; every problem becomes a named failure instead of an exception."""
     result = LoadResult()
     source = source_of(path, base, relative_source)
@@ -163,12 +164,12 @@ def load_file(path: Path, base: Path, metadata: dict[str, Any], text_field: str 
         if suffix in _BINARY_SUFFIXES:
             if not raw.strip():
                 raise LoadError("file is empty")
-            read = read_pdf(raw) if suffix == ".pdf" else read_docx(raw)
+            read = read_pdf(raw, limits) if suffix == ".pdf" else read_docx(raw, limits)
             result.documents.append(_located_document(read, path, source, doc_id, metadata, result.warnings))
             return result
         text = decode(raw, source, result.warnings)
         if suffix in {".html", ".htm"}:
-            result.documents.append(_located_document(read_html(text), path, source, doc_id, metadata,
+            result.documents.append(_located_document(read_html(text, limits), path, source, doc_id, metadata,
                                                       result.warnings))
         elif suffix == ".jsonl":
             _load_jsonl(text, source, doc_id, text_field, metadata, result)
@@ -245,12 +246,12 @@ def _load_jsonl(text: str, source: str, doc_id: str, text_field: str | None, met
 
 def iter_loaded(files: list[Path], base: Path, metadata: dict[str, Any] | None = None,
                 text_field: str | None = None, max_bytes: int = 50 * 1024 * 1024,
-                relative_sources: bool = False) -> Iterator[LoadResult]:
+                relative_sources: bool = False, limits: FileLimits | None = None) -> Iterator[LoadResult]:
     """One LoadResult per file, read only when asked for (so a run holds one file's text at a time, not the
     corpus); duplicate document ids keep the first and report the rest."""
     seen: dict[str, str] = {}
     for path in files:
-        one = load_file(path, base, metadata or {}, text_field, max_bytes, relative_sources)
+        one = load_file(path, base, metadata or {}, text_field, max_bytes, relative_sources, limits)
         kept = []
         for doc in one.documents:
             if doc.id in seen:

@@ -78,11 +78,14 @@ class Agent:
     """The tool loop. Tools are the registered modes that offer one (`SearchMode.tool`), plus reads of the
     graph; everything goes through the `SearchContext`, never through `GraphRAG`."""
 
-    def __init__(self, ctx: SearchContext, llm: LLM, max_steps: int, max_tool_chars: int) -> None:
+    def __init__(self, ctx: SearchContext, llm: LLM, max_steps: int, max_tool_chars: int,
+                 max_tool_calls: int = 12) -> None:
         self.ctx = ctx
         self.llm = llm
         self.max_steps = max_steps
         self.max_tool_chars = max_tool_chars
+        # Rounds bound the model's turns; this bounds the work, since one turn may ask for many calls.
+        self.max_tool_calls = max_tool_calls
         self.seen = Retrieval()
         self.tools: dict[str, _Tool] = {}
         for name in MODE_NAMES:
@@ -202,17 +205,28 @@ class Agent:
         trace: list[TraceStep] = []
         notes: list[str] = []
         tools = self.schemas()
+        calls = 0
         for _ in range(self.max_steps):
             turn = self.llm.chat_tools(messages, tools)
             messages.append(turn.message)
             if not turn.tool_calls:
                 return turn.content or "I don't know.", trace, notes
             for call in turn.tool_calls:
-                output, summary, ok = self.call(call)
+                calls += 1
+                if calls > self.max_tool_calls:  # every call still gets its answer, as the API requires
+                    output, summary, ok = self._error(f"tool-call budget of {self.max_tool_calls} used up; "
+                                                      "answer with what you have")
+                else:
+                    output, summary, ok = self.call(call)
                 trace.append(TraceStep(step=len(trace) + 1, kind="tool", name=call.name, arguments=call.arguments,
                                        summary=summary, ok=ok))
                 messages.append({"role": "tool", "tool_call_id": call.id, "content": output})
-        notes.append(f"stopped at the limit of {self.max_steps} tool rounds")
+            if calls >= self.max_tool_calls:
+                notes.append(f"stopped at the budget of {self.max_tool_calls} tool calls "
+                             f"({calls} asked for)")
+                break
+        else:
+            notes.append(f"stopped at the limit of {self.max_steps} tool rounds")
         messages.append({"role": "user", "content": render("agent_limit")})
         return self.llm.chat(messages, use_cache=False).text, trace, notes
 
@@ -240,7 +254,8 @@ class AgentMode(SearchMode):
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
         settings = ctx.settings
-        agent = Agent(ctx, ctx.require_llm(), settings.agent_max_steps, settings.agent_tool_chars)
+        agent = Agent(ctx, ctx.require_llm(), settings.agent_max_steps, settings.agent_tool_chars,
+                      settings.agent_max_tool_calls)
         text, trace, notes = agent.run(query.question)
         found = agent.seen
         found.trace, found.notes = trace, [*found.notes, *notes]

@@ -17,10 +17,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 
-from graphwright.errors import (
-    GraphwrightError,
-    InvalidRequestError,
-)
+from graphwright.errors import BusyError, GraphwrightError, InvalidRequestError
 from graphwright.models import AnswerDelta, DocumentInfo, EntityProfile, Evidence, GraphStats, Health, SearchResult
 from graphwright.server.errors import error_body, status_of
 from graphwright.server.jobs import Job, Progress
@@ -29,10 +26,12 @@ from graphwright.server.schemas import (
     DeleteResult,
     DocumentsRequest,
     ErrorBody,
+    JsonDocument,
     SearchRequest,
     ServedResult,
+    check_drawable,
 )
-from graphwright.server.security import GuardMiddleware, KeyRing, RequestTooLarge
+from graphwright.server.security import ROLE_STATE, GuardMiddleware, HostPolicy, KeyRing, RequestTooLarge
 from graphwright.server.state import Server
 from graphwright.server.streaming import in_thread, sse
 
@@ -42,7 +41,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-_SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+# Characters a saved name may not hold as they are: path separators, the escape character itself, controls,
+# and what shells and URLs treat specially. Each becomes %XX of its UTF-8 bytes, so two different client
+# names never become one saved name (the old rule made `a?.md` and `a!.md` both `a_.md`).
+_UNSAFE_CHAR = re.compile(r"[\x00-\x1f\x7f/\\%:*?\"<>|\u2028\u2029]")
+_MAX_NAME_BYTES = 200
 _ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorBody, "description": what} for status, what in [
         (400, "bad input"), (401, "missing or wrong API key"), (403, "read-only key"), (404, "not found"),
@@ -50,10 +53,23 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 def safe_upload_name(name: str | None, index: int) -> str:
-    """A file name of our own making: the client's base name, reduced to safe characters; never a path."""
-    base = (name or "").replace("\\", "/").rsplit("/", 1)[-1]
-    base = _SAFE_NAME.sub("_", base).strip("._") or f"upload-{index}"
-    return base[:120]
+    """A file name of our own making, never a path: the client's base name with unsafe characters as %XX
+    (letters of any script kept, so `名前.md` stays `名前.md`), one-to-one so names never collide, and the
+    extension kept when a long name is shortened."""
+    import unicodedata
+
+    base = unicodedata.normalize("NFC", (name or "").replace("\\", "/").rsplit("/", 1)[-1])
+    base = _UNSAFE_CHAR.sub(lambda m: "".join(f"%{b:02X}" for b in m.group(0).encode("utf-8")), base)
+    if base.startswith("."):  # no hidden files, no `..`
+        base = "%2E" + base[1:]
+    if not base.strip(" ."):
+        return f"upload-{index}"
+    stem, dot, suffix = base.rpartition(".")
+    if not dot or len(suffix.encode()) > 16:
+        stem, dot, suffix = base, "", ""
+    while len((stem + dot + suffix).encode()) > _MAX_NAME_BYTES:
+        stem = stem[:-1]
+    return f"{stem}{dot}{suffix}"
 
 
 def create_app(settings: Settings, rag: GraphRAG | None = None, host: str = "127.0.0.1") -> FastAPI:
@@ -65,6 +81,7 @@ def create_app(settings: Settings, rag: GraphRAG | None = None, host: str = "127
     keys = KeyRing.from_strings(settings.api_keys.get_secret_value() if settings.api_keys else None,
                                 settings.read_api_keys.get_secret_value() if settings.read_api_keys else None)
     keys.check_bind(host)
+    hosts = HostPolicy.build(host, settings.allowed_hosts, settings.cors_origins, keys.enabled)
     graph = rag or GraphRAG(settings)
     server = Server(graph, settings)
     mcp = build_mcp(graph)
@@ -73,6 +90,7 @@ def create_app(settings: Settings, rag: GraphRAG | None = None, host: str = "127
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        server.sweep_uploads()  # what a crash left behind
         try:
             graph.embedder.embed(["warm up"])  # load the model now, not on the first question
         except GraphwrightError as exc:
@@ -80,13 +98,14 @@ def create_app(settings: Settings, rag: GraphRAG | None = None, host: str = "127
         async with mcp.session_manager.run():
             yield
         server.jobs.close()
+        server.sweep_uploads()  # jobs cancelled at shutdown leave their folders
         if rag is None:
             graph.close()
 
     app = FastAPI(title="graphwright", version="0.1.0", lifespan=lifespan, responses=_ERRORS,
                   description="GraphRAG on Neo4j: cited search over an entity graph, documents, jobs, MCP at /mcp.")
     app.router.routes.extend(mcp_app.routes)
-    app.add_middleware(GuardMiddleware, keys=keys, max_body=settings.max_upload_bytes)
+    app.add_middleware(GuardMiddleware, keys=keys, max_body=settings.max_upload_bytes, hosts=hosts)
     if settings.cors_origins.strip():
         from fastapi.middleware.cors import CORSMiddleware
 
@@ -116,6 +135,12 @@ def _errors(app: FastAPI) -> None:
         problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'] if p != 'body') or 'body'}: {e['msg']}"
                              for e in exc.errors()[:5])
         return _error(400, f"invalid request: {problems}")
+
+    @app.exception_handler(BusyError)
+    async def busy(_: Request, exc: BusyError) -> JSONResponse:
+        response = _error(429, str(exc))
+        response.headers["Retry-After"] = str(exc.retry_after)
+        return response
 
     @app.exception_handler(RequestTooLarge)
     async def too_large(_: Request, exc: RequestTooLarge) -> JSONResponse:
@@ -159,10 +184,14 @@ def _routes(app: FastAPI, server: Server) -> None:
         return HTMLResponse(html)
 
     @app.get("/healthz", response_model=Health, tags=["server"])
-    def healthz() -> JSONResponse:
-        """Neo4j reachable and every index online (503 otherwise)."""
+    def healthz(request: Request) -> JSONResponse:
+        """Neo4j reachable and every index online (503 otherwise). Without a key (on a server that has
+        keys) only `{"ok": ...}`: the details name the database and its errors."""
         health = rag.health()
-        return JSONResponse(health.model_dump(mode="json"), status_code=200 if health.ok else 503)
+        status = 200 if health.ok else 503
+        if getattr(request.state, ROLE_STATE, None) is None:
+            return JSONResponse({"ok": health.ok}, status_code=status)
+        return JSONResponse(health.model_dump(mode="json"), status_code=status)
 
     @app.post("/v1/search", response_model=ServedResult, tags=["search"])
     def search(body: SearchRequest) -> ServedResult:
@@ -185,6 +214,7 @@ def _routes(app: FastAPI, server: Server) -> None:
         """The self-contained SVG view of a SearchResult's entities, relations and passages."""
         from graphwright.answer_graph import answer_graph_html
 
+        check_drawable(result)
         return HTMLResponse(answer_graph_html(result))
 
     @app.post("/v1/documents", status_code=202, response_model=Job, tags=["documents"],
@@ -202,9 +232,12 @@ def _routes(app: FastAPI, server: Server) -> None:
             if kind == "multipart/form-data":
                 extractor = await _save_files(request, folder, server.settings.max_upload_bytes)
             elif kind == "application/json":
-                extractor = await _save_records(request, folder)
+                extractor = await _save_records(request, folder, server.settings.max_json_bytes)
+            elif kind in _NDJSON:
+                extractor = await _stream_records(request, folder)
             else:
-                raise InvalidRequestError("send files as multipart/form-data (field `files`) or JSON records")
+                raise InvalidRequestError("send files as multipart/form-data (field `files`), JSON records "
+                                          "(application/json) or one record a line (application/x-ndjson)")
         except BaseException:
             shutil.rmtree(folder, ignore_errors=True)
             raise
@@ -288,13 +321,14 @@ async def _save_files(request: Request, folder: Path, limit: int) -> str | None:
         uploads = [f for f in form.getlist("files") if not isinstance(f, str)]
         if not uploads:
             raise InvalidRequestError("no files: send them in the multipart field `files`")
-        taken: set[str] = set()
+        names: dict[str, str] = {}
         for index, upload in enumerate(uploads):
             name = safe_upload_name(upload.filename, index)
-            stem, dot, suffix = name.rpartition(".")
-            while name in taken:  # two uploads of one name keep both
-                name = f"{stem or name}-{index}{dot}{suffix}" if dot else f"{name}-{index}"
-            taken.add(name)
+            if name in names:  # the same document twice in one request: which one should it be?
+                raise InvalidRequestError(f"two files of one upload are named {names[name]!r}; a name is a "
+                                          "document's id, so send each name once")
+            names[name] = upload.filename or name
+        for (name, _), upload in zip(names.items(), uploads):
             with (folder / name).open("wb") as out:
                 shutil.copyfileobj(upload.file, out)
         extractor = form.get("extractor")
@@ -303,27 +337,79 @@ async def _save_files(request: Request, folder: Path, limit: int) -> str | None:
         await form.close()
 
 
-async def _save_records(request: Request, folder: Path) -> str | None:
+# One NDJSON record may be this long: a line is held whole while it is checked.
+SMALL_LINE = 64 * 1024 * 1024
+_NDJSON = ("application/x-ndjson", "application/jsonl", "application/jsonlines", "application/json-seq")
+
+
+def _record_line(document: JsonDocument) -> str:
+    """One record as the .jsonl line the loader reads; a record without an id is named by its text, so
+    posting it again updates it instead of adding a copy."""
     import hashlib
     import json
 
+    ident = document.id or "doc-" + hashlib.sha256(document.text.encode()).hexdigest()[:16]
+    return json.dumps({**document.model_dump(exclude_none=True), "id": ident}, ensure_ascii=False)
+
+
+async def _save_records(request: Request, folder: Path, limit: int) -> str | None:
     from pydantic import ValidationError
 
+    body = bytearray()
+    async for piece in request.stream():
+        body += piece
+        if len(body) > limit:
+            raise RequestTooLarge(limit, "GRAPHWRIGHT_MAX_JSON_BYTES; send larger sets as application/x-ndjson, "
+                                         "one record a line, or as files")
     try:
-        body = DocumentsRequest.model_validate_json(await request.body())
+        parsed = DocumentsRequest.model_validate_json(bytes(body))
     except ValidationError as exc:
         raise RequestValidationError(exc.errors()) from exc
-    # A record without an id is named by its text, so posting it again updates it instead of adding a copy.
-    lines = [json.dumps({**d.model_dump(exclude_none=True),
-                         "id": d.id or "doc-" + hashlib.sha256(d.text.encode()).hexdigest()[:16]}, ensure_ascii=False)
-             for d in body.documents]
-    (folder / "records.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return body.extractor
+    del body
+    with (folder / "records.jsonl").open("w", encoding="utf-8") as out:
+        for document in parsed.documents:
+            out.write(_record_line(document) + "\n")
+    return parsed.extractor
+
+
+async def _stream_records(request: Request, folder: Path) -> str | None:
+    """NDJSON: one record a line, checked and written as it arrives, so the body is never held whole. The
+    extractor comes from the `extractor` query parameter."""
+    count, pending = 0, b""
+    with (folder / "records.jsonl").open("w", encoding="utf-8") as out:
+        async for piece in request.stream():
+            lines = (pending + piece).split(b"\n")
+            pending = lines.pop()
+            if len(pending) > SMALL_LINE:
+                raise InvalidRequestError(f"record {count + 1} is longer than {SMALL_LINE} bytes")
+            for line in lines:
+                count += _write_record(out, line, count)
+        count += _write_record(out, pending, count)
+    if not count:
+        raise InvalidRequestError("no records: send one JSON object a line")
+    return _extractor(request.query_params.get("extractor"))
+
+
+def _write_record(out: Any, line: bytes, count: int) -> int:
+    from pydantic import ValidationError
+
+    if not line.strip():
+        return 0
+    try:
+        document = JsonDocument.model_validate_json(line)
+    except ValidationError as exc:
+        problem = exc.errors()[0]
+        where = ".".join(str(p) for p in problem["loc"]) or "record"
+        raise InvalidRequestError(f"record {count + 1}: {where}: {problem['msg']}") from exc
+    out.write(_record_line(document) + "\n")
+    return 1
 
 
 def _extractor(value: str | None) -> str | None:
     if value in (None, ""):
         return None
-    if value not in ("auto", "llm", "nlp", "none"):
-        raise InvalidRequestError(f"unknown extractor {value!r} (auto, llm, nlp, none)")
+    from graphwright.config import EXTRACTOR_NAMES
+
+    if value not in EXTRACTOR_NAMES:
+        raise InvalidRequestError(f"unknown extractor {value!r} ({', '.join(EXTRACTOR_NAMES)})")
     return value

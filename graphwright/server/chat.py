@@ -13,7 +13,7 @@ from graphwright.errors import GraphwrightError, InvalidRequestError
 from graphwright.models import AnswerDelta, SearchResult
 from graphwright.search.registry import MODE_NAMES
 from graphwright.server.errors import error_body, status_of
-from graphwright.server.schemas import ChatCitations, ChatRequest
+from graphwright.server.schemas import ChatCitations, ChatRequest, check_question
 
 if TYPE_CHECKING:
     from graphwright.server.state import Server
@@ -34,7 +34,7 @@ def mode_of(model: str) -> str:
 def question_of(body: ChatRequest) -> str:
     for message in reversed(body.messages):
         if message.role == "user" and message.text().strip():
-            return message.text().strip()
+            return check_question(message.text().strip(), "the last user message")
     raise InvalidRequestError("no user message with text in `messages`")
 
 

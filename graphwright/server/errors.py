@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from graphwright.errors import (
+    BusyError,
     CypherRejectedError,
     EmbeddingError,
     GraphStoreError,
@@ -14,7 +15,8 @@ from graphwright.errors import (
 )
 
 _TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error", 404: "not_found_error",
-          409: "conflict_error", 413: "request_too_large", 502: "upstream_error", 503: "service_unavailable"}
+          409: "conflict_error", 413: "request_too_large", 429: "rate_limit_error", 502: "upstream_error",
+          503: "service_unavailable"}
 
 
 def error_body(status: int, message: str) -> dict[str, Any]:
@@ -30,6 +32,8 @@ def status_of(exc: Exception) -> int:
         return 400
     if isinstance(exc, GraphStoreError):
         return 503
+    if isinstance(exc, BusyError):
+        return 429
     if isinstance(exc, SchemaMismatchError):
         return 409
     if isinstance(exc, (LLMError, EmbeddingError)):

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from graphwright.errors import GraphwrightError
+from graphwright.errors import BusyError, GraphwrightError
 
 log = logging.getLogger(__name__)
 
@@ -54,9 +54,11 @@ Work = Callable[[Progress], dict[str, Any]]
 
 
 class JobRunner:
-    """Runs jobs one after another; keeps the last `keep` jobs to be asked about."""
+    """Runs jobs one after another, at most `max_waiting` queued or running at once (more are refused with a
+    BusyError, not queued without end); keeps the last `keep` jobs to be asked about."""
 
-    def __init__(self, keep: int = 200) -> None:
+    def __init__(self, keep: int = 200, max_waiting: int = 8) -> None:
+        self._max_waiting = max_waiting
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphwright-job")
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._lock = threading.Lock()
@@ -68,6 +70,10 @@ class JobRunner:
                cleanup: Callable[[], None] | None = None) -> Job:
         job = Job(id=uuid.uuid4().hex, kind=kind)
         with self._lock:
+            waiting = sum(1 for j in self._jobs.values() if j.status in ("queued", "running"))
+            if waiting >= self._max_waiting:
+                raise BusyError(f"{waiting} jobs are queued or running, the most this server takes "
+                                "(GRAPHWRIGHT_MAX_QUEUED_JOBS); try again when one has finished", retry_after=10)
             self._jobs[job.id] = job
             while len(self._jobs) > self._keep:
                 self._jobs.popitem(last=False)

@@ -8,8 +8,9 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from graphwright.errors import GraphwrightError
+from graphwright.errors import GraphwrightError, InvalidRequestError
 from graphwright.search.registry import ModeName
+from graphwright.server.schemas import MAX_NAME_CHARS, check_question
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -49,6 +50,11 @@ def _compact(result: Any) -> dict[str, Any]:
     return data
 
 
+def _check_name(name: str) -> None:
+    if len(name) > MAX_NAME_CHARS:
+        raise InvalidRequestError(f"an entity name is at most {MAX_NAME_CHARS} characters")
+
+
 def build_mcp(rag: GraphRAG) -> MCPServer:
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
@@ -64,12 +70,14 @@ def build_mcp(rag: GraphRAG) -> MCPServer:
         """Answer a question from the graph with cited passages, entities and relations. `mode`: vector,
         hybrid, local, global, path, auto (and agent, multihop, corrective, cypher with an LLM). `where`
         filters documents by metadata, e.g. ["year>=2020"] (vector and hybrid)."""
+        check_question(question)
         return _compact(rag.search(question, mode=mode, k=max(1, min(k, 50)), where=where or [], level=level))
 
     @server.tool(annotations=read_only)
     @_as_tool_errors
     def show_entity(name: str) -> dict[str, Any]:
         """An entity (exact name first, else the closest name) with its relations, sources and communities."""
+        _check_name(name)
         profile = rag.entity(name)
         if profile is None:
             raise ToolError(f"no entity is named like {name!r}")
@@ -79,6 +87,8 @@ def build_mcp(rag: GraphRAG) -> MCPServer:
     @_as_tool_errors
     def find_paths(source: str, target: str) -> dict[str, Any]:
         """Shortest paths between two entities, each relation with the passage that supports it."""
+        _check_name(source)
+        _check_name(target)
         result = rag.search(f"How is {source} connected to {target}?", mode="path", source=source, target=target,
                             generate=False)
         return {"paths": result.graph_paths, "notes": result.notes,

@@ -2,12 +2,36 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from graphwright.config import ExtractorName
+from graphwright.errors import InvalidRequestError
 from graphwright.models import Citation, SearchResult
 from graphwright.search.registry import ModeName
+
+# One cap for a question on every way in: /v1/search, the chat API, MCP tools and the page.
+MAX_QUESTION_CHARS = 4000
+MAX_NAME_CHARS = 400
+# What /v1/answer-graph draws at most; a client-made result above it is a 400, not minutes of CPU.
+DRAWABLE = {"entities": 500, "relations": 2000, "graph_paths": 200, "chunks": 200, "communities": 200}
+_MAX_PATH_CHARS = 4000
+
+
+def check_question(question: str, what: str = "question") -> str:
+    if len(question) > MAX_QUESTION_CHARS:
+        raise InvalidRequestError(f"{what} is {len(question)} characters, above the limit of {MAX_QUESTION_CHARS}")
+    return question
+
+
+def check_drawable(result: SearchResult) -> None:
+    for field, limit in DRAWABLE.items():
+        if len(getattr(result, field)) > limit:
+            raise InvalidRequestError(f"{field}: {len(getattr(result, field))} items, above the {limit} an answer "
+                                      "graph draws")
+    if any(len(p) > _MAX_PATH_CHARS for p in result.graph_paths):
+        raise InvalidRequestError(f"graph_paths: a path above {_MAX_PATH_CHARS} characters")
 
 
 class SearchRequest(BaseModel):
@@ -16,15 +40,15 @@ class SearchRequest(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra={
         "examples": [{"question": "Which rocket launched Apollo 11?", "mode": "hybrid", "k": 3}]})
 
-    question: str = Field(min_length=1, max_length=4000)
+    question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
     mode: ModeName = "hybrid"
     k: int | None = Field(None, ge=1, le=100)
     where: list[str] = Field(default_factory=list, max_length=20,
                              description='metadata filters, e.g. "year>=2020" (vector and hybrid)')
     generate: bool = Field(True, description="let a configured LLM write the answer; false: the retrieval itself")
     level: int | None = Field(None, ge=0, description="global: community level")
-    source: str | None = Field(None, max_length=400, description="path: first entity")
-    target: str | None = Field(None, max_length=400, description="path: second entity")
+    source: str | None = Field(None, max_length=MAX_NAME_CHARS, description="path: first entity")
+    target: str | None = Field(None, max_length=MAX_NAME_CHARS, description="path: second entity")
     hyde: bool = False
 
 
@@ -49,7 +73,7 @@ class DocumentsRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     documents: list[JsonDocument] = Field(min_length=1, max_length=10_000)
-    extractor: Literal["auto", "llm", "nlp", "none"] | None = None
+    extractor: ExtractorName | None = None
 
 
 class DeleteResult(BaseModel):

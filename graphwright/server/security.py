@@ -1,6 +1,7 @@
 """Who may call the server, and how much they may send: bearer keys (full or read-only), the loopback rule,
-and the request-size limit. A pure ASGI middleware, so streamed answers and the MCP endpoint pass through
-it untouched and every route is covered by one check."""
+the Host allowlist and the Origin check (so a web page the user visits cannot drive a keyless server, by a
+cross-site form post or by DNS rebinding), and the request-size limit. A pure ASGI middleware, so streamed
+answers and the MCP endpoint pass through it untouched and every route is covered by one check."""
 
 from __future__ import annotations
 
@@ -32,6 +33,12 @@ _OPEN_PATHS = {"/", "/healthz", "/favicon.ico"}
 SMALL_BODY = 2 * 1024 * 1024
 # Routes that change the graph: a read-only key gets 403 there.
 _WRITES = {("POST", "/v1/documents"), ("POST", "/v1/communities/build"), ("DELETE", "/v1/documents/")}
+
+
+_LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+_SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+# The request's role, for routes that show more to a caller with a key (the health check).
+ROLE_STATE = "graphwright_role"
 
 
 class ServerConfigError(InvalidRequestError):
@@ -84,6 +91,65 @@ class KeyRing:
                                     "(and optionally GRAPHWRIGHT_READ_API_KEYS), or bind to 127.0.0.1")
 
 
+def host_name(authority: str) -> str:
+    """"127.0.0.1:8000" -> "127.0.0.1", "[::1]:8000" -> "::1", lower case."""
+    authority = authority.strip().lower()
+    if authority.startswith("["):
+        return authority[1:authority.find("]")] if "]" in authority else authority
+    return authority.rsplit(":", 1)[0] if authority.count(":") == 1 else authority
+
+
+@dataclass(frozen=True)
+class HostPolicy:
+    """Which Host headers and browser Origins the server answers. A keyless server checks the Host always
+    (loopback names, the bound address, GRAPHWRIGHT_ALLOWED_HOSTS); with keys the key is the lock and the
+    Host is checked only when GRAPHWRIGHT_ALLOWED_HOSTS is set. A state-changing request (any method but
+    GET, HEAD, OPTIONS) from a browser must come from the server's own origin or a configured CORS origin."""
+
+    hosts: frozenset[str] = _LOOPBACK_NAMES
+    check_host: bool = True
+    cors_origins: frozenset[str] = frozenset()
+
+    @classmethod
+    def build(cls, bind_host: str, allowed: str, cors: str, keyed: bool) -> HostPolicy:
+        listed = {h.strip().lower() for h in allowed.split(",") if h.strip()}
+        hosts = set(_LOOPBACK_NAMES) | {host_name(h) for h in listed}
+        if bind_host not in ("0.0.0.0", "::", ""):
+            hosts.add(host_name(bind_host) if not bind_host.startswith("[") else bind_host.strip("[]").lower())
+        check = "*" not in listed and (not keyed or bool(listed))
+        origins = frozenset(o.strip().rstrip("/").lower() for o in cors.split(",") if o.strip())
+        return cls(frozenset(hosts), check, origins)
+
+    def host_refusal(self, host: str | None) -> str | None:
+        if not self.check_host:
+            return None
+        if not host:
+            return "the request has no Host header"
+        if host_name(host) not in self.hosts:
+            return (f"this server does not answer for the host {host_name(host)!r}; add it to "
+                    "GRAPHWRIGHT_ALLOWED_HOSTS if it is yours")
+        return None
+
+    def origin_refusal(self, method: str, headers: dict[str, str]) -> str | None:
+        if method in _SAFE_METHODS:
+            return None
+        origin = headers.get("origin")
+        if origin is None:
+            # No Origin: not a browser (curl, SDKs), or a browser's same-origin request; a cross-site one
+            # still says so in Sec-Fetch-Site.
+            if headers.get("sec-fetch-site", "") == "cross-site":
+                return "cross-site request refused"
+            return None
+        origin = origin.strip().rstrip("/").lower()
+        if origin in self.cors_origins:
+            return None
+        own = origin.split("://", 1)[-1]
+        if origin.startswith(("http://", "https://")) and own == headers.get("host", "").strip().lower():
+            return None
+        return (f"cross-origin request from {origin[:100]!r} refused: only this server's own page (or an "
+                "origin in GRAPHWRIGHT_CORS_ORIGINS) may change or query it from a browser")
+
+
 def is_write(method: str, path: str) -> bool:
     return any(method == m and (path == p or (p.endswith("/") and path.startswith(p))) for m, p in _WRITES)
 
@@ -95,17 +161,18 @@ def needs_key(path: str) -> bool:
 class RequestTooLarge(Exception):  # noqa: N818 - an HTTP condition, named as HTTP names it
     """A request body that grew past the limit while it was read (no Content-Length was announced)."""
 
-    def __init__(self, limit: int) -> None:
-        super().__init__(f"request body above the limit of {limit} bytes (GRAPHWRIGHT_MAX_UPLOAD_BYTES)")
+    def __init__(self, limit: int, setting: str = "GRAPHWRIGHT_MAX_UPLOAD_BYTES") -> None:
+        super().__init__(f"request body above the limit of {limit} bytes ({setting})")
 
 
 class GuardMiddleware:
     """Bearer keys and the body-size limit, before any route runs."""
 
-    def __init__(self, app: ASGIApp, keys: KeyRing, max_body: int) -> None:
+    def __init__(self, app: ASGIApp, keys: KeyRing, max_body: int, hosts: HostPolicy | None = None) -> None:
         self.app = app
         self.keys = keys
         self.max_body = max_body
+        self.hosts = hosts or HostPolicy()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -113,9 +180,18 @@ class GuardMiddleware:
             return
         path, method = scope["path"], scope["method"]
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        refused = self.hosts.host_refusal(headers.get("host"))
+        if refused:
+            await _reply(send, 400, refused)
+            return
+        refused = self.hosts.origin_refusal(method, headers)
+        if refused:
+            await _reply(send, 403, refused)
+            return
+        scheme, _, token = headers.get("authorization", "").partition(" ")
+        role = self.keys.role(token.strip()) if scheme.lower() == "bearer" and token.strip() else None
+        scope.setdefault("state", {})[ROLE_STATE] = role if self.keys.enabled else "write"
         if self.keys.enabled and needs_key(path):
-            scheme, _, token = headers.get("authorization", "").partition(" ")
-            role = self.keys.role(token.strip()) if scheme.lower() == "bearer" and token.strip() else None
             if role is None:
                 why = "missing API key" if "authorization" not in headers else "invalid API key"
                 await _reply(send, 401, f"{why}: send `Authorization: Bearer <key>`",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import os
 import shutil
 import tempfile
 import uuid
@@ -16,6 +18,19 @@ if TYPE_CHECKING:
     from graphwright.api import GraphRAG
     from graphwright.config import Settings
 
+log = logging.getLogger(__name__)
+_PROCESS_PREFIX = "server-"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
 
 class Server:
     """What the routes share: the graph, the job runner and the settings. One per app, no globals."""
@@ -23,8 +38,11 @@ class Server:
     def __init__(self, rag: GraphRAG, settings: Settings) -> None:
         self.rag = rag
         self.settings = settings
-        self.jobs = JobRunner()
-        self.uploads = settings.home / "uploads"
+        self.jobs = JobRunner(max_waiting=settings.max_queued_jobs)
+        # Each server process saves uploads under a folder of its own, so one process's sweep never takes
+        # another's files.
+        self.uploads_root = settings.home / "uploads"
+        self.uploads = self.uploads_root / f"{_PROCESS_PREFIX}{os.getpid()}"
 
     def served(self, result: SearchResult) -> ServedResult:
         from graphwright.answer_graph import browser_base, browser_url, evidence_browser_query
@@ -42,6 +60,24 @@ class Server:
             return report.model_dump(mode="json")
 
         return self.jobs.submit("ingest", work, cleanup=lambda: shutil.rmtree(folder, ignore_errors=True))
+
+    def sweep_uploads(self) -> int:
+        """Remove the upload folders a crash or a shutdown left behind: this process's own (at start and at
+        shutdown nothing of it is in use), those of server processes no longer running and those of no
+        process (older versions). Another running server's folder is left alone. Returns how many went."""
+        if not self.uploads_root.is_dir():
+            return 0
+        removed = 0
+        for folder in self.uploads_root.iterdir():
+            pid_text = folder.name.removeprefix(_PROCESS_PREFIX)
+            if folder != self.uploads and folder.name.startswith(_PROCESS_PREFIX) and pid_text.isdigit() \
+                    and _alive(int(pid_text)):
+                continue
+            shutil.rmtree(folder, ignore_errors=True) if folder.is_dir() else folder.unlink(missing_ok=True)
+            removed += 1
+        if removed:
+            log.info("removed %d upload folder(s) left behind", removed)
+        return removed
 
     def new_upload_folder(self) -> Path:
         self.uploads.mkdir(parents=True, exist_ok=True)

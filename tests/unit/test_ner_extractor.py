@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from graphwright.config import Settings
-from graphwright.extraction.base import make_extractor
 from graphwright.extraction.ner_extractor import NERExtractor, ner_available
 from graphwright.extraction.nlp_extractor import NLPExtractor
+from graphwright.extraction.registry import make_extractor
 
 pytestmark = pytest.mark.skipif(not ner_available(), reason="graphwright[ner] not installed")
 
