@@ -214,6 +214,35 @@ def db_status() -> None:
         sys.exit(EXIT_PARTIAL)
 
 
+@main.command()
+def doctor() -> None:
+    """Check how locked down the Neo4j server is: LOAD CSV from files and the network, HTTP origins,
+    unrestricted procedures, listen addresses. Exits 1 when a check fails (Aura, a cluster or your own
+    server: what to set is printed beside each failure; docs/security.md explains).
+
+    \b
+    Example:
+      graphwright doctor
+    """
+    from rich.table import Table
+
+    from graphwright.graph_store.posture import read_posture
+
+    with _graph() as rag:
+        checks, note = read_posture(rag.store.connection)
+    table = Table(title=f"Neo4j at {rag.settings.neo4j_uri}")
+    for column in ("check", "value", "verdict", "what to set"):
+        table.add_column(column)
+    for check in checks:
+        table.add_row(check.name, check.value, "[green]ok[/]" if check.ok else "[yellow]warn[/]", check.advice)
+    console = _console()
+    console.print(table)
+    if note:
+        console.print(note)
+    if not all(check.ok for check in checks):
+        sys.exit(EXIT_PARTIAL)
+
+
 # --- schema and data ---------------------------------------------------------------------------------
 @main.command()
 def init() -> None:

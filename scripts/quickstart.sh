@@ -35,6 +35,6 @@ for args in \
 done
 echo
 echo "See an answer's evidence in Neo4j Browser: open the link printed under it, connect as user neo4j"
-echo "(password from NEO4J_PASSWORD; local default graphwright-local) and press Run. More queries: .venv/bin/graphwright browser"
+echo "(password: NEO4J_PASSWORD, or the one db start generated: cat ~/.graphwright/neo4j-password) and press Run. More queries: .venv/bin/graphwright browser"
 echo "Ask in a web page, over HTTP or from an agent (MCP): .venv/bin/graphwright serve, then open http://127.0.0.1:8000/"
 echo "Stop the server with: .venv/bin/graphwright db stop"

@@ -627,6 +627,11 @@ RETURN nodeLabels AS labels, collect(DISTINCT propertyName) AS properties
 """
 EXPLAIN_PREFIX = "EXPLAIN "
 
+# --- the server's security posture (graphwright doctor) -------------------------------------------------
+SECURITY_SETTINGS = "SHOW SETTINGS YIELD name, value WHERE name IN $names RETURN name, value"
+# A probe, run in a READ transaction: what the server answers says whether LOAD CSV may reach `$url`.
+LOAD_PROBE = "LOAD CSV FROM $url AS row RETURN count(row) AS n"
+
 # --- inspection (stats, show entity) -----------------------------------------------------------------
 ENTITY_TYPE_COUNTS = "MATCH (e:Entity) RETURN e.type AS type, count(*) AS n ORDER BY n DESC, type"
 RELATION_TYPE_COUNTS = """

@@ -104,6 +104,7 @@ def create_app(settings: Settings, rag: GraphRAG | None = None, host: str = "127
 
     app = FastAPI(title="graphwright", version="0.1.0", lifespan=lifespan, responses=_ERRORS,
                   description="GraphRAG on Neo4j: cited search over an entity graph, documents, jobs, MCP at /mcp.")
+    app.state.server = server  # what the routes share, for an operator's (or a test's) inspection
     app.router.routes.extend(mcp_app.routes)
     app.add_middleware(GuardMiddleware, keys=keys, max_body=settings.max_upload_bytes, hosts=hosts)
     if settings.cors_origins.strip():
@@ -238,10 +239,10 @@ def _routes(app: FastAPI, server: Server) -> None:
             else:
                 raise InvalidRequestError("send files as multipart/form-data (field `files`), JSON records "
                                           "(application/json) or one record a line (application/x-ndjson)")
-        except BaseException:
+            return server.ingest_job(folder, extractor)
+        except BaseException:  # a bad body, or a full queue: nothing of the upload stays behind
             shutil.rmtree(folder, ignore_errors=True)
             raise
-        return server.ingest_job(folder, extractor)
 
     @app.get("/v1/jobs/{job_id}", response_model=Job, tags=["documents"])
     def job(job_id: str) -> Job | JSONResponse:

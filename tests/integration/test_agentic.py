@@ -43,6 +43,19 @@ def test_agent_calls_tools_in_order_and_cites_what_they_returned(world, llm_rag_
     assert result.token_usage["llm_calls"] == 3
 
 
+def test_agent_stops_at_its_tool_call_budget(world, llm_rag_factory, stub) -> None:
+    """One turn asking for 30 tool calls runs 5 (the budget); the rest are told so, and the agent answers."""
+    stub.script = [tool_call_reply(*[("calculate", {"expression": f"{i} + 1"}) for i in range(30)]),
+                   chat_reply("Done with what I had.")]
+    result = llm_rag_factory(agent_max_tool_calls=5).search("Add everything", mode="agent")
+    assert [s.ok for s in result.trace] == [True] * 5 + [False] * 25
+    assert all("budget of 5" in s.summary for s in result.trace[5:])
+    assert any("budget of 5 tool calls (30 asked for)" in n for n in result.notes)
+    assert result.answer == "Done with what I had." and len(stub.requests) == 2
+    tool_messages = [m for m in stub.requests[1]["body"]["messages"] if m["role"] == "tool"]
+    assert len(tool_messages) == 30  # every call answered, as the API requires
+
+
 def test_agent_stops_at_the_step_limit(world, llm_rag_factory, stub) -> None:
     stub.default = lambda body: (chat_reply("I could not finish. I don't know.") if "tool budget" in
                                  json.dumps(body["messages"][-1]) else tool_call_reply(("vector_search",

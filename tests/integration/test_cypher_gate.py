@@ -286,3 +286,14 @@ def test_the_local_server_itself_refuses_file_and_network_loads(rag, http_canary
         with pytest.raises(QueryRejectedError, match="Cannot load from URL"):
             rag.store.read(f"LOAD CSV FROM '{source}' AS r RETURN r LIMIT 1")
     assert hits == []
+
+
+def test_doctor_reads_the_servers_own_locks(rag, cli_env, tmp_path: Path) -> None:
+    from tests.integration.helpers import run
+
+    out = run(["doctor"], cli_env, tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    for line in ("LOAD CSV from files", "LOAD CSV from the network", "HTTP API origins"):
+        assert line in out.stdout
+    assert "warn" not in out.stdout
+    assert cli_env["NEO4J_PASSWORD"] not in out.stdout + out.stderr

@@ -81,3 +81,39 @@ def test_data_survives_a_restart(server: LocalServer) -> None:
         records, _, _ = driver.execute_query("MATCH (p:RestartProbe {id: 'kept'}) RETURN count(p) AS n")
         assert records[0]["n"] == 1
         driver.execute_query("MATCH (p:RestartProbe) DELETE p")
+
+
+def test_a_fresh_server_gets_a_generated_password(cli_env, tmp_path: Path) -> None:
+    """No NEO4J_PASSWORD: `db start` writes a random one once (0600, under the home), says where (never what),
+    and every command reads it; the well-known old default is refused."""
+    import stat
+
+    from tests.integration.helpers import run
+
+    env = {k: v for k, v in cli_env.items() if k != "NEO4J_PASSWORD"}
+    env.update({"NEO4J_URI": "bolt://127.0.0.1:7691", "GRAPHWRIGHT_HTTP_PORT": "7478",
+                "GRAPHWRIGHT_HOME": str(tmp_path / "home"), "GRAPHWRIGHT_NEO4J_HEAP": "512m",
+                "GRAPHWRIGHT_NEO4J_PAGECACHE": "64m"})
+    secret = tmp_path / "home" / "neo4j-password"
+    try:
+        started = run(["db", "start", "--timeout", "240"], env, tmp_path)
+        assert started.returncode == 0, started.stdout + started.stderr
+        assert f"Generated a password for this server once, in {secret}" in " ".join(started.stdout.split())
+        password = secret.read_text().strip()
+        assert stat.S_IMODE(secret.stat().st_mode) == 0o600 and len(password) >= 24
+        assert password not in started.stdout + started.stderr and password != "graphwright-local"
+        with GraphDatabase.driver("bolt://127.0.0.1:7691", auth=("neo4j", password)) as driver:
+            driver.verify_connectivity()
+        with GraphDatabase.driver("bolt://127.0.0.1:7691", auth=("neo4j", "graphwright-local")) as driver, \
+                pytest.raises((AuthError, ClientError)):
+            driver.verify_connectivity()
+        assert run(["db", "status"], env, tmp_path).returncode == 0
+        assert (tmp_path / "home" / "neo4j" / "import").is_dir()
+        assert not any((tmp_path / "home" / "neo4j" / "import").iterdir())
+        doctor = run(["doctor"], env, tmp_path)
+        assert doctor.returncode == 0 and "warn" not in doctor.stdout, doctor.stdout + doctor.stderr
+        again = run(["db", "start"], env, tmp_path)
+        assert "already running" in again.stdout and "Generated" not in again.stdout
+        assert secret.read_text().strip() == password
+    finally:
+        run(["db", "stop"], env, tmp_path)

@@ -56,6 +56,10 @@ async def exercise(client, rag) -> None:
     assert rows["rows"] == [{"n": before["documents"]}]
     stats = result_data(await client.call_tool("stats", {}))
     assert stats["counts"]["documents"] == before["documents"]
+    long = await client.call_tool("search", {"question": "x" * 5000})  # the question cap of every way in
+    assert long.is_error and "above the limit of 4000" in text_of(long)
+    name = await client.call_tool("show_entity", {"name": "y" * 1000})
+    assert name.is_error and "at most 400" in text_of(name)
     for query in INJECTIONS:
         refused = await client.call_tool("cypher", {"query": query})
         assert refused.is_error, query
