@@ -186,10 +186,12 @@ def _routes(app: FastAPI, server: Server) -> None:
 
     @app.get("/healthz", response_model=Health, tags=["server"])
     def healthz(request: Request) -> JSONResponse:
-        """Neo4j reachable and every index online (503 otherwise). Without a key (on a server that has
-        keys) only `{"ok": ...}`: the details name the database and its errors."""
+        """Neo4j reachable and every index online (503 otherwise). Without a valid key only `{"ok": ...}`:
+        the details name the database and its errors (the server log has them too)."""
         health = rag.health()
         status = 200 if health.ok else 503
+        if not health.ok:
+            log.warning("health check failed: %s", health.detail)
         if getattr(request.state, ROLE_STATE, None) is None:
             return JSONResponse({"ok": health.ok}, status_code=status)
         return JSONResponse(health.model_dump(mode="json"), status_code=status)

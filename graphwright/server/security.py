@@ -190,7 +190,7 @@ class GuardMiddleware:
             return
         scheme, _, token = headers.get("authorization", "").partition(" ")
         role = self.keys.role(token.strip()) if scheme.lower() == "bearer" and token.strip() else None
-        scope.setdefault("state", {})[ROLE_STATE] = role if self.keys.enabled else "write"
+        scope.setdefault("state", {})[ROLE_STATE] = role
         if self.keys.enabled and needs_key(path):
             if role is None:
                 why = "missing API key" if "authorization" not in headers else "invalid API key"
