@@ -1,16 +1,19 @@
-"""graphwright: GraphRAG on a real Neo4j. `from graphwright import GraphRAG`."""
+"""graphwright: GraphRAG on a real Neo4j. `from graphwright import GraphRAG`; every error of
+`graphwright.errors` is here too (`except graphwright.LoadError`)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from graphwright.errors import *  # noqa: F403 - the error tree is part of the package's surface
+from graphwright.errors import __all__ as _errors
+
 __version__ = "0.1.0"
-__all__ = ["GraphRAG", "GraphwrightError", "SearchResult", "Settings", "__version__"]
+__all__ = ["GraphRAG", "SearchResult", "Settings", "__version__", *_errors]
 
 if TYPE_CHECKING:
     from graphwright.api import GraphRAG
     from graphwright.config import Settings
-    from graphwright.errors import GraphwrightError
     from graphwright.models import SearchResult
 
 
@@ -24,10 +27,6 @@ def __getattr__(name: str) -> Any:
         from graphwright.config import Settings
 
         return Settings
-    if name == "GraphwrightError":
-        from graphwright.errors import GraphwrightError
-
-        return GraphwrightError
     if name == "SearchResult":
         from graphwright.models import SearchResult
 

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 from graphwright.config import Settings
 from graphwright.embeddings import Embedder, make_embedder
 from graphwright.graph_store import Neo4jStore
-from graphwright.graph_store.queries import MetadataFilter
 from graphwright.graph_store.schema import SchemaPlan, check_model
 from graphwright.llm import LLM, LLMClient
 from graphwright.models import (
@@ -21,6 +20,7 @@ from graphwright.models import (
     GraphStats,
     Health,
     IngestReport,
+    MetadataFilter,
     SearchEvent,
     SearchResult,
 )

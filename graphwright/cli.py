@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -43,7 +43,7 @@ def _settings() -> Settings:
         raise click.ClickException(f"invalid configuration:\n{exc}") from exc
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     _console(stderr=True).print(f"[bold red]error:[/] {message}")
     sys.exit(EXIT_FATAL)
 
@@ -104,7 +104,6 @@ def _local_server(settings: Settings) -> LocalServer:
         )
     except LocalServerError as exc:
         _fail(str(exc))
-        raise  # unreachable; keeps type checkers content
 
 
 @main.group()
@@ -143,7 +142,6 @@ def db_start(timeout: float) -> None:
             pid = server.start(timeout)
     except LocalServerError as exc:
         _fail(str(exc))
-        return
     word = "already running" if already else "started"
     where = {"given": "NEO4J_PASSWORD",
              "generated": f"in {settings.password_file} (user neo4j; readable by you only)",
@@ -353,7 +351,7 @@ def ingest(paths: tuple[Path, ...], glob_pattern: str | None, meta: tuple[str, .
       graphwright ingest examples/space --meta collection=space
       graphwright ingest notes/ --glob '*.md' --extractor nlp
     """
-    from graphwright.extraction.base import ExtractorNotAvailableError
+    from graphwright.errors import ExtractorNotAvailableError
 
     metadata = _parse_meta(meta)
     with _graph() as rag, _progress(not quiet and not as_json) as progress:
@@ -362,7 +360,6 @@ def ingest(paths: tuple[Path, ...], glob_pattern: str | None, meta: tuple[str, .
                                 text_field=text_field, extractor=extractor, progress=progress)
         except ExtractorNotAvailableError as exc:
             _fail(str(exc))
-            return
     if as_json:
         click.echo(report.model_dump_json(indent=2))
     else:
@@ -487,7 +484,6 @@ def communities_refresh(budget: int | None, level: int | None, quiet: bool = Fal
             run = rag.refresh_communities(budget, level, progress)
     except LLMRequiredError as exc:
         _fail(str(exc))
-        return
     _console().print(f"Reports rewritten: {run.rewritten}"
                      + (f", {run.llm_failures} failed (kept extractive, still stale)" if run.llm_failures else "")
                      + f"; {run.stale_left} still stale; {run.seconds:.1f}s")

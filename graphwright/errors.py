@@ -1,31 +1,66 @@
-"""One root for every error graphwright raises on purpose, so callers can catch ours and only ours.
+"""Every error graphwright raises on purpose, in one tree, so callers can catch ours and only ours
+(`except graphwright.LoadError`; every class here is exported from the package too).
 
     GraphwrightError
     ├── InvalidRequestError (also ValueError)   a parameter the caller got wrong; the message names it
-    │   └── LLMRequiredError                    a mode or option that needs an LLM, with none configured
+    │   ├── LLMRequiredError                    a mode or option that needs an LLM, with none configured
+    │   └── ServerConfigError                   `serve` cannot start as configured (no key off loopback)
     ├── GraphStoreError                         Neo4j cannot be used: down, unreachable, credentials refused
     ├── QueryRejectedError                      Neo4j refused one query (syntax, a write in a READ transaction)
     ├── WriteRejectedError                      Neo4j refused one write; the transaction rolled back
     ├── SchemaMismatchError                     the indexes were built for another embedding model
     ├── LocalServerError                        the bundled Neo4j cannot be built or started
+    ├── BusyError                               the server's job queue is full (HTTP 429 with Retry-After)
+    ├── CypherRejectedError (also ValueError)   a query that is not provably read-only
     ├── LLMError                                the LLM endpoint failed after retries or answered nothing usable
+    │   ├── LLMNotConfiguredError               an LLM client asked for with no endpoint or key
+    │   └── LLMEmptyAnswerError                 the endpoint answered with no text
     ├── EmbeddingError                          the embeddings endpoint failed after retries or answered wrongly
     ├── JSONRepairError (also ValueError)       an LLM reply with no readable JSON object
     ├── PromptError                             a prompt file missing or filled with the wrong values
     ├── LoadError (also ValueError)             one input file cannot be read
-    ├── FormatError (also ValueError)           a PDF, Word or HTML file that is encrypted, corrupt or has no text
+    ├── FormatError (also ValueError)           a PDF, Word or HTML file that is encrypted, corrupt, empty or too big
     ├── ExtractorNotAvailableError              an extractor asked for that cannot run here
-    ├── CypherRejectedError (also ValueError)   a query that is not provably read-only
-    ├── BusyError                               the server's job queue is full (HTTP 429 with Retry-After)
     ├── CalculationError (also ValueError)      an expression the calculator tool does not accept
     ├── ToolFailedError                         an agent tool that found nothing
     ├── DatasetError (also ValueError)          an evaluation dataset that cannot be read
-    └── PeersNotInstalledError                  the optional peers of `graphwright eval` are missing
+    ├── PeersNotInstalledError                  the optional peers of `graphwright eval` are missing
+    ├── ServerUnavailableError                  no `graphwright serve` answered at the URL
+    └── ServerRefusedError                      the server answered with an error; the message is its own
 
-The leaf classes live beside the code that raises them; this module holds the root and the classes that
-several layers share. Programming errors (TypeError, KeyError...) are never caught as ours."""
+The modules that raise them import them from here (and still export them under their old names).
+Programming errors (TypeError, KeyError...) are never caught as ours."""
 
 from __future__ import annotations
+
+__all__ = [
+    "BusyError",
+    "CalculationError",
+    "CypherRejectedError",
+    "DatasetError",
+    "EmbeddingError",
+    "ExtractorNotAvailableError",
+    "FormatError",
+    "GraphStoreError",
+    "GraphwrightError",
+    "InvalidRequestError",
+    "JSONRepairError",
+    "LLMEmptyAnswerError",
+    "LLMError",
+    "LLMNotConfiguredError",
+    "LLMRequiredError",
+    "LoadError",
+    "LocalServerError",
+    "PeersNotInstalledError",
+    "PromptError",
+    "QueryRejectedError",
+    "SchemaMismatchError",
+    "ServerConfigError",
+    "ServerRefusedError",
+    "ServerUnavailableError",
+    "ToolFailedError",
+    "WriteRejectedError",
+]
 
 
 class GraphwrightError(Exception):
@@ -72,3 +107,68 @@ class LLMError(GraphwrightError):
 
 class EmbeddingError(GraphwrightError):
     """The embeddings endpoint failed after retries, or answered with vectors that do not fit."""
+
+
+class CalculationError(GraphwrightError, ValueError):
+    """An expression the calculator tool does not accept (names, calls, huge powers)."""
+
+
+class ToolFailedError(GraphwrightError):
+    """A tool that found nothing for its arguments; told to the model, which may try again."""
+
+
+class LocalServerError(GraphwrightError):
+    """The bundled Neo4j cannot be built, started or reached as configured."""
+
+
+class SchemaMismatchError(GraphwrightError):
+    """The database was indexed with another embedding model or dimension."""
+
+
+class JSONRepairError(GraphwrightError, ValueError):
+    """An LLM reply in which no JSON object could be found or repaired."""
+
+
+class PromptError(GraphwrightError):
+    """A prompt asked for that does not exist, or filled with the wrong values."""
+
+
+class LLMNotConfiguredError(LLMError):
+    """An LLM client asked for with no endpoint or key configured."""
+
+
+class LLMEmptyAnswerError(LLMError):
+    """The endpoint answered, but with no text: worth asking once more."""
+
+
+class FormatError(GraphwrightError, ValueError):
+    """A PDF, Word or HTML file that cannot be read; the message says why (encrypted, corrupt, no text, or
+    above one of the FileLimits)."""
+
+
+class LoadError(GraphwrightError, ValueError):
+    """A file or record that cannot become a document; the message says why."""
+
+
+class ExtractorNotAvailableError(GraphwrightError):
+    """An extractor asked for that cannot run here (unknown, or `llm` with no LLM)."""
+
+
+class PeersNotInstalledError(GraphwrightError):
+    """`graphwright eval --peers` needs the `eval` extra (neo4j-graphrag, rank-bm25)."""
+
+
+class DatasetError(GraphwrightError, ValueError):
+    """A dataset that cannot be read, with the file and line (or index) at fault."""
+
+
+class ServerConfigError(InvalidRequestError):
+    """The server cannot start as configured (e.g. no API key on a public address)."""
+
+
+class ServerUnavailableError(GraphwrightError):
+    """No server answered at the URL (not running, wrong port)."""
+
+
+class ServerRefusedError(GraphwrightError):
+    """The server answered with an error (bad key, Neo4j down...); the message is the server's."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -10,6 +11,15 @@ from pydantic import BaseModel, Field
 MAX_DESCRIPTION = 1000
 MAX_EVIDENCE = 500
 
+
+@dataclass(frozen=True)
+class MetadataFilter:
+    """One condition on a document's metadata (`year>=2020` is key "year", op ">=", value 2020); the
+    operators are `graph_store.queries.FILTER_OPERATORS`, and keys and values reach Cypher as parameters."""
+
+    key: str
+    op: str
+    value: Any
 
 class DocumentPart(BaseModel):
     """A stretch of a document that says where it is: a PDF page, a Word or HTML section. Chunks keep it."""

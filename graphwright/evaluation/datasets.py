@@ -15,11 +15,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
-from graphwright.errors import GraphwrightError
-
-
-class DatasetError(GraphwrightError, ValueError):
-    """A dataset that cannot be read, with the file and line (or index) at fault."""
+from graphwright.errors import (
+    DatasetError,  # re-exported: they used to live here
+    )
 
 
 class EvalQuestion(BaseModel):

@@ -9,7 +9,9 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from graphwright.errors import GraphwrightError
+from graphwright.errors import (
+    PeersNotInstalledError,  # re-exported: they used to live here
+)
 from graphwright.graph_store import Neo4jStore
 from graphwright.graph_store.queries import CHUNK_FULLTEXT_INDEX, CHUNK_VECTOR_INDEX
 from graphwright.graph_store.rows import EmbeddedChunkRow
@@ -20,10 +22,6 @@ _TOKEN_RE = re.compile(r"\w+", re.UNICODE)
 
 # A peer: (question, question embedding, k) -> ranked chunks.
 Peer = Callable[[str, list[float], int], list[RetrievedChunk]]
-
-
-class PeersNotInstalledError(GraphwrightError):
-    pass
 
 
 def _tokens(text: str) -> list[str]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from graphwright.errors import GraphwrightError
 from graphwright.models import ChunkExtraction
 
 
@@ -21,5 +20,3 @@ class Extractor(Protocol):
     def usage(self) -> dict[str, float]: ...
 
 
-class ExtractorNotAvailableError(GraphwrightError):
-    """An extractor asked for that cannot run here (unknown, or `llm` with no LLM)."""

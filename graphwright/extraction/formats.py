@@ -17,7 +17,9 @@ import zipfile
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphwright.errors import GraphwrightError
+from graphwright.errors import (
+    FormatError,  # re-exported: they used to live here
+    )
 from graphwright.models import DocumentPart
 
 log = logging.getLogger(__name__)
@@ -25,11 +27,6 @@ log = logging.getLogger(__name__)
 SECTION_SEPARATOR = " › "
 # A page with fewer characters than this but with images is taken for a scan (a page number alone is text).
 _SCANNED_PAGE_CHARS = 20
-
-
-class FormatError(GraphwrightError, ValueError):
-    """A PDF, Word or HTML file that cannot be read; the message says why (encrypted, corrupt, no text, or
-    above one of the FileLimits)."""
 
 
 @dataclass(frozen=True)

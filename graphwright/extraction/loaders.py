@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from graphwright.errors import GraphwrightError
+from graphwright.errors import (
+    LoadError,  # re-exported: they used to live here
+)
 from graphwright.extraction.formats import FileLimits, FormatError, ReadFile, read_docx, read_html, read_pdf
 from graphwright.models import Document, DocumentPart, FileFailure
 
@@ -31,10 +33,6 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 def clean_identifier(text: object) -> str:
     """A document id or metadata key as stored: control characters removed, outer whitespace stripped."""
     return _CONTROL.sub("", str(text)).strip()
-
-
-class LoadError(GraphwrightError, ValueError):
-    """A file or record that cannot become a document; the message says why."""
 
 
 @dataclass

@@ -8,7 +8,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from graphwright.config import EXTRACTOR_NAMES
-from graphwright.extraction.base import Extractor, ExtractorNotAvailableError
+from graphwright.errors import ExtractorNotAvailableError
+from graphwright.extraction.base import Extractor
 
 if TYPE_CHECKING:
     from graphwright.config import Settings

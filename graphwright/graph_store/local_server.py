@@ -16,7 +16,9 @@ from urllib.parse import urlparse
 from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError, ClientError, ServiceUnavailable
 
-from graphwright.errors import GraphwrightError
+from graphwright.errors import (
+    LocalServerError,  # re-exported: they used to live here
+)
 
 LAUNCHER_CLASS = "io.graphwright.neo4jlocal.Launcher"
 _LOOPBACK = {"127.0.0.1", "localhost", "::1"}
@@ -27,10 +29,6 @@ _JVM_FLAGS = [
     "--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
     "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.lang=ALL-UNNAMED",
 ]
-
-
-class LocalServerError(GraphwrightError):
-    pass
 
 
 def default_project_dir() -> Path:

@@ -4,8 +4,9 @@ pieces formatted into a query (index dimension, filter operators) come from allo
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
+
+from graphwright.models import MetadataFilter
 
 # --- names -------------------------------------------------------------------------------------------
 CHUNK_VECTOR_INDEX = "chunk_embedding"
@@ -437,13 +438,6 @@ MATCH (c)-[:PART_OF]->(d:Document)
 
 # Filter operators accepted from users; anything else is refused before a query is built.
 FILTER_OPERATORS = {"=": "=", "!=": "<>", ">": ">", ">=": ">=", "<": "<", "<=": "<=", "~": "CONTAINS"}
-
-
-@dataclass(frozen=True)
-class MetadataFilter:
-    key: str
-    op: str
-    value: Any
 
 
 def filter_clause(filters: list[MetadataFilter], alias: str = "d") -> tuple[str, dict[str, Any]]:

@@ -6,8 +6,8 @@ from typing import cast
 
 from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
-from graphwright.graph_store.queries import MetadataFilter
 from graphwright.graph_store.rows import ChunkRow, DocumentListRow, DocumentRow, EmbeddedChunkRow, ScoredChunkRow
+from graphwright.models import MetadataFilter
 
 
 class RetrievalReads:

@@ -6,12 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from graphwright.errors import GraphwrightError
+from graphwright.errors import (
+    SchemaMismatchError,  # re-exported: they used to live here
+)
 from graphwright.graph_store import queries as q
-
-
-class SchemaMismatchError(GraphwrightError):
-    """The database was indexed with another embedding model or dimension."""
 
 
 @dataclass(frozen=True)

@@ -11,21 +11,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from graphwright.config import Settings
-from graphwright.errors import LLMError
+from graphwright.errors import (  # re-exported: they used to live here
+    LLMEmptyAnswerError,
+    LLMError,
+    LLMNotConfiguredError,
+)
 from graphwright.llm.base import ChatDelta, ChatResult, Message, ToolCall, ToolTurn, Usage
 from graphwright.llm.cache import ResponseCache
 
 log = logging.getLogger(__name__)
 
 _THINK_RE = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
-
-
-class LLMNotConfiguredError(LLMError):
-    """An LLM client asked for with no endpoint or key configured."""
-
-
-class LLMEmptyAnswerError(LLMError):
-    """The endpoint answered, but with no text: worth asking once more."""
 
 
 @dataclass

@@ -6,14 +6,12 @@ import json
 import re
 from typing import Any
 
-from graphwright.errors import GraphwrightError
+from graphwright.errors import (
+    JSONRepairError,  # re-exported: they used to live here
+)
 
 _FENCE_RE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
 _TRAILING_COMMA_RE = re.compile(r",\s*([}\]])")
-
-
-class JSONRepairError(GraphwrightError, ValueError):
-    pass
 
 
 def _close_truncated(text: str) -> str:

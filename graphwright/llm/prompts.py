@@ -7,14 +7,12 @@ import re
 from functools import cache
 from importlib import resources
 
-from graphwright.errors import GraphwrightError
+from graphwright.errors import (
+    PromptError,  # re-exported: they used to live here
+)
 
 # `{name}` only: JSON examples inside prompts ({"points": []}) are left alone.
 _PLACEHOLDER_RE = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
-
-
-class PromptError(GraphwrightError):
-    """A prompt asked for that does not exist, or filled with the wrong values."""
 
 
 @cache

@@ -17,7 +17,11 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
 
-from graphwright.errors import GraphwrightError, InvalidRequestError, QueryRejectedError
+from graphwright.errors import (
+    InvalidRequestError,
+    QueryRejectedError,
+    ToolFailedError,  # re-exported: they used to live here
+)
 from graphwright.graph_store.rows import ChunkRow
 from graphwright.llm import LLM, ToolCall
 from graphwright.llm.prompts import render
@@ -36,10 +40,6 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 _TEXT_CHARS = 600
-
-
-class ToolFailedError(GraphwrightError):
-    """A tool that found nothing for its arguments; told to the model, which may try again."""
 
 
 class DocumentArgs(ToolArgs):

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from graphwright.errors import LLMRequiredError
-from graphwright.graph_store.queries import MetadataFilter
+from graphwright.models import MetadataFilter
 from graphwright.search.answer import (
     AnswerPrompt,
     graph_prompt,

@@ -8,7 +8,9 @@ import math
 import operator
 from collections.abc import Callable
 
-from graphwright.errors import GraphwrightError
+from graphwright.errors import (
+    CalculationError,  # re-exported: they used to live here
+    )
 
 _BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
            ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow}
@@ -16,10 +18,6 @@ _UNARY: dict[type[ast.unaryop], Callable[[float], float]] = {ast.UAdd: operator.
 _MAX_EXPRESSION = 200
 _MAX_EXPONENT = 100
 _MAX_MAGNITUDE = 1e100
-
-
-class CalculationError(GraphwrightError, ValueError):
-    pass
 
 
 def _eval(node: ast.AST) -> float:

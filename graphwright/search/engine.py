@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from graphwright.config import Settings
     from graphwright.embeddings import Embedder
     from graphwright.graph_store import Neo4jStore
-    from graphwright.graph_store.queries import MetadataFilter
     from graphwright.llm import LLM
+    from graphwright.models import MetadataFilter
 
 log = logging.getLogger(__name__)
 

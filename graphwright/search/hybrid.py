@@ -14,8 +14,7 @@ from __future__ import annotations
 from graphwright.config import Settings
 from graphwright.embeddings import Embedder
 from graphwright.graph_store import Neo4jStore
-from graphwright.graph_store.queries import MetadataFilter
-from graphwright.models import RetrievedChunk
+from graphwright.models import MetadataFilter, RetrievedChunk
 from graphwright.search.base import SearchContext, ToolSpec
 from graphwright.search.rerank import Reranker
 from graphwright.search.results import rows_to_chunks

@@ -7,8 +7,7 @@ from typing import Protocol
 
 from graphwright.embeddings import Embedder
 from graphwright.graph_store import Neo4jStore
-from graphwright.graph_store.queries import MetadataFilter
-from graphwright.models import RetrievedChunk
+from graphwright.models import MetadataFilter, RetrievedChunk
 from graphwright.search.base import SearchContext, SearchMode, SearchQuery, ToolSpec
 from graphwright.search.evidence import Retrieval
 from graphwright.search.results import rows_to_chunks

@@ -10,16 +10,12 @@ import urllib.request
 from typing import Any
 from urllib.parse import urlsplit
 
-from graphwright.errors import GraphwrightError, InvalidRequestError
+from graphwright.errors import (  # re-exported: they used to live here
+    InvalidRequestError,
+    ServerRefusedError,
+    ServerUnavailableError,
+)
 from graphwright.server.schemas import ServedResult
-
-
-class ServerUnavailableError(GraphwrightError):
-    """No server answered at the URL (not running, wrong port)."""
-
-
-class ServerRefusedError(GraphwrightError):
-    """The server answered with an error (bad key, Neo4j down...); the message is the server's."""
 
 
 def _origin(url: str) -> tuple[str, str, int | None]:

@@ -12,6 +12,7 @@ from graphwright.errors import (
     InvalidRequestError,
     LLMError,
     QueryRejectedError,
+    SchemaMismatchError,
 )
 
 _TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error", 404: "not_found_error",
@@ -26,8 +27,6 @@ def error_body(status: int, message: str) -> dict[str, Any]:
 
 def status_of(exc: Exception) -> int:
     """The HTTP status of one of our errors: the caller's fault, the database's, or an upstream model's."""
-    from graphwright.graph_store.schema import SchemaMismatchError
-
     if isinstance(exc, (InvalidRequestError, CypherRejectedError, QueryRejectedError)):
         return 400
     if isinstance(exc, GraphStoreError):

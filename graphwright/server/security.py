@@ -13,7 +13,9 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from graphwright.errors import InvalidRequestError
+from graphwright.errors import (
+    ServerConfigError,  # re-exported: they used to live here
+)
 from graphwright.server.errors import error_body
 
 log = logging.getLogger(__name__)
@@ -39,10 +41,6 @@ _LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 _SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 # The request's role, for routes that show more to a caller with a key (the health check).
 ROLE_STATE = "graphwright_role"
-
-
-class ServerConfigError(InvalidRequestError):
-    """The server cannot start as configured (e.g. no API key on a public address)."""
 
 
 def split_keys(raw: str | None) -> list[str]:

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from graphwright.graph_store.queries import MetadataFilter
+from graphwright.models import MetadataFilter
 from graphwright.text.normalize import clean_name, normalize_key
 
 pytestmark = pytest.mark.integration

@@ -127,7 +127,7 @@ def test_gleaning_merges_new_items(llm_graph, stub, tmp_path: Path) -> None:
 
 
 def test_llm_extractor_without_llm_is_a_clear_error(rag, tmp_path: Path) -> None:
-    from graphwright.extraction.base import ExtractorNotAvailableError
+    from graphwright.errors import ExtractorNotAvailableError
 
     with pytest.raises(ExtractorNotAvailableError, match="needs an LLM"):
         rag.ingest([ada_corpus(tmp_path)], base=tmp_path, extractor="llm")

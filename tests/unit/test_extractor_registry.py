@@ -36,7 +36,7 @@ def test_every_name_is_accepted_everywhere(name: str, monkeypatch: pytest.Monkey
 
 
 def test_offline_names_build_and_unknown_ones_are_refused(tmp_path: Path) -> None:
-    from graphwright.extraction.base import ExtractorNotAvailableError
+    from graphwright.errors import ExtractorNotAvailableError
 
     settings = Settings(home=tmp_path, openai_api_key=None, openai_base_url=None, _env_file=None)
     assert make_extractor(settings, "nlp").name == "nlp"

@@ -9,9 +9,8 @@ import pytest
 
 from graphwright.config import Settings
 from graphwright.errors import InvalidRequestError, LLMRequiredError
-from graphwright.graph_store.queries import MetadataFilter
 from graphwright.llm import ChatResult, ToolTurn
-from graphwright.models import RetrievedChunk
+from graphwright.models import MetadataFilter, RetrievedChunk
 from graphwright.search import registry
 from graphwright.search.agent import Agent
 from graphwright.search.base import SearchContext, SearchMode, SearchQuery

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from graphwright.graph_store.queries import MetadataFilter, filter_clause
-from graphwright.models import RetrievedChunk
+from graphwright.graph_store.queries import filter_clause
+from graphwright.models import MetadataFilter, RetrievedChunk
 from graphwright.search.answer import retrieval_answer
 from graphwright.search.filters import parse_filter, parse_value
 from graphwright.search.hybrid import convex_fusion
