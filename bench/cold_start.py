@@ -27,8 +27,9 @@ QUESTIONS = ["Who founded SpaceX?", "Which telescope orbits the Sun at L2?", "Wh
 
 def cli(args: list[str], env: dict[str, str]) -> float:
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "graphwright.cli", *args], env=env, capture_output=True,
-                          text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-m", "graphwright.cli", *args], env=env, capture_output=True, text=True, timeout=600
+    )
     if done.returncode != 0:
         raise SystemExit(f"graphwright {' '.join(args)} failed: {done.stderr}")
     return time.perf_counter() - started
@@ -48,8 +49,13 @@ def main() -> None:
         cli(["ingest", str(SPACE), "--extractor", "none", "-q"], env)
         times = [cli(["query", QUESTIONS[i % len(QUESTIONS)], "--mode", "hybrid"], env) for i in range(args.runs)]
         label = {"torch": "torch (before)", "onnx": "onnx (default)"}.get(runtime, runtime)
-        table.add_row(label, str(len(times)),
-                      f"{percentile(times, 0.5):.2f}", f"{percentile(times, 0.95):.2f}", f"{min(times):.2f}")
+        table.add_row(
+            label,
+            str(len(times)),
+            f"{percentile(times, 0.5):.2f}",
+            f"{percentile(times, 0.95):.2f}",
+            f"{min(times):.2f}",
+        )
     cli(["reset", "--yes"], {**os.environ})
     console.print(table)
     if args.record:

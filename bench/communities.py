@@ -32,13 +32,14 @@ def load_synthetic(rag: GraphRAG, n: int, tmp: Path) -> tuple[int, int, float]:
     (tmp / "support.md").write_text("Synthetic support text.", encoding="utf-8")
     rag.ingest([tmp / "support.md"], base=tmp, extractor="none")
     chunk = rag.store.retrieval.get_document("support.md")["chunks"][0]["id"]
-    entities, relations, _ = planted_partition(groups=n // 100, size=100, chunk_id=chunk, intra_degree=5.6,
-                                               inter_degree=0.4, seed=11)
+    entities, relations, _ = planted_partition(
+        groups=n // 100, size=100, chunk_id=chunk, intra_degree=5.6, inter_degree=0.4, seed=11
+    )
     started = time.perf_counter()
     for start in range(0, len(entities), _WRITE_BATCH):
-        rag.store.writes.write_graph(entities[start:start + _WRITE_BATCH], [])
+        rag.store.writes.write_graph(entities[start : start + _WRITE_BATCH], [])
     for start in range(0, len(relations), _WRITE_BATCH):
-        rag.store.writes.write_graph([], relations[start:start + _WRITE_BATCH])
+        rag.store.writes.write_graph([], relations[start : start + _WRITE_BATCH])
     return len(entities), len(relations), time.perf_counter() - started
 
 
@@ -50,12 +51,21 @@ def detect_only(sizes: list[int], max_cluster_size: int, console: Console) -> Ta
     from graphwright.communities.leiden import PreviousCommunity, detect
 
     table = Table(title=f"detection only, in memory (max cluster size {max_cluster_size})")
-    for column in ("entities", "relations", "communities", "native hierarchical_leiden s", "detect (full) s",
-                   "detect (incremental, one new entity) s", "ids changed", "new member sets"):
+    for column in (
+        "entities",
+        "relations",
+        "communities",
+        "native hierarchical_leiden s",
+        "detect (full) s",
+        "detect (incremental, one new entity) s",
+        "ids changed",
+        "new member sets",
+    ):
         table.add_column(column, justify="right")
     for n in sizes:
-        entities, relations, _ = planted_partition(groups=n // 100, size=100, chunk_id="c", intra_degree=5.6,
-                                                   inter_degree=0.4, seed=11)
+        entities, relations, _ = planted_partition(
+            groups=n // 100, size=100, chunk_id="c", intra_degree=5.6, inter_degree=0.4, seed=11
+        )
         edges = sorted({(min(r.source_id, r.target_id), max(r.source_id, r.target_id), 1.0) for r in relations})
         started = time.perf_counter()
         gn.hierarchical_leiden(edges, max_cluster_size=max_cluster_size, seed=42)
@@ -69,8 +79,16 @@ def detect_only(sizes: list[int], max_cluster_size: int, console: Console) -> Ta
         incremental = time.perf_counter() - started
         changed = len({c.id for c in found} ^ {c.id for c in after})
         sets = len({tuple(c.members) for c in after} - {tuple(c.members) for c in found})
-        table.add_row(f"{len(entities):,}", f"{len(edges):,}", f"{len(found):,}", f"{native:.1f}", f"{full:.1f}",
-                      f"{incremental:.1f}", str(changed), str(sets))
+        table.add_row(
+            f"{len(entities):,}",
+            f"{len(edges):,}",
+            f"{len(found):,}",
+            f"{native:.1f}",
+            f"{full:.1f}",
+            f"{incremental:.1f}",
+            str(changed),
+            str(sets),
+        )
     console.print(table)
     return table
 
@@ -97,8 +115,18 @@ def main() -> None:
     _ = rag.embedder.dimension
     console = Console(record=True, width=140)
     table = Table(title=f"communities (max cluster size {args.max_cluster_size}, extractive reports)")
-    for column in ("graph", "entities", "relations", "levels (communities per level)", "detect s", "reports s",
-                   "embed s", "write s", "client peak MiB", "Neo4j peak MiB"):
+    for column in (
+        "graph",
+        "entities",
+        "relations",
+        "levels (communities per level)",
+        "detect s",
+        "reports s",
+        "embed s",
+        "write s",
+        "client peak MiB",
+        "Neo4j peak MiB",
+    ):
         table.add_column(column, justify="right")
     extra: list[str] = []
     sizes = [] if args.current else (args.entities or [10_000])
@@ -118,17 +146,29 @@ def main() -> None:
         levels = ", ".join(f"L{k}: {v:,}" for k, v in sorted(run.levels.items()))
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         server = server_peak_mib(settings)
-        print(f"{label}: {ents} entities, {rels} relations, {levels}; detect {run.detect_seconds:.1f}s, reports "
-              f"{run.report_seconds:.1f}s, embed {run.embed_seconds:.1f}s, write {run.write_seconds:.1f}s, "
-              f"client peak {peak:.0f} MiB, Neo4j peak {server} MiB", flush=True)
-        table.add_row(label, f"{ents:,}", f"{rels:,}", levels, f"{run.detect_seconds:.1f}",
-                      f"{run.report_seconds:.1f}", f"{run.embed_seconds:.1f}", f"{run.write_seconds:.1f}",
-                      f"{peak:.0f}",
-                      f"{server:.0f}" if server else "n/a")
+        print(
+            f"{label}: {ents} entities, {rels} relations, {levels}; detect {run.detect_seconds:.1f}s, reports "
+            f"{run.report_seconds:.1f}s, embed {run.embed_seconds:.1f}s, write {run.write_seconds:.1f}s, "
+            f"client peak {peak:.0f} MiB, Neo4j peak {server} MiB",
+            flush=True,
+        )
+        table.add_row(
+            label,
+            f"{ents:,}",
+            f"{rels:,}",
+            levels,
+            f"{run.detect_seconds:.1f}",
+            f"{run.report_seconds:.1f}",
+            f"{run.embed_seconds:.1f}",
+            f"{run.write_seconds:.1f}",
+            f"{peak:.0f}",
+            f"{server:.0f}" if server else "n/a",
+        )
         if n == "current":
             top = rag.store.communities.communities(level=0, limit=5)
-            extra.append("five largest level-0 communities: " + "; ".join(
-                f"{c['title']} ({c['size']} members)" for c in top))
+            extra.append(
+                "five largest level-0 communities: " + "; ".join(f"{c['title']} ({c['size']} members)" for c in top)
+            )
     rag.close()
     console.print(table)
     for line in extra:

@@ -60,8 +60,9 @@ class TwoThreads:
         from graphwright.embeddings.onnx_export import ensure_exported
 
         path = ensure_exported(default_cache_dir(), quantized=False)
-        embedder.__dict__["_session"] = onnxruntime.InferenceSession(str(path), options,
-                                                                     providers=["CPUExecutionProvider"])
+        embedder.__dict__["_session"] = onnxruntime.InferenceSession(
+            str(path), options, providers=["CPUExecutionProvider"]
+        )
 
     def embed(self, texts):
         return self.embedder.embed(texts)
@@ -70,8 +71,14 @@ class TwoThreads:
 def endpoint_embedder(base_url: str, home: Path):
     from graphwright.embeddings import EndpointEmbedder
 
-    settings = Settings(_env_file=None, embedding_backend="openai", embedding_model="stub-embed",
-                        embedding_base_url=base_url, home=home, embedding_cache=False)
+    settings = Settings(
+        _env_file=None,
+        embedding_backend="openai",
+        embedding_model="stub-embed",
+        embedding_base_url=base_url,
+        home=home,
+        embedding_cache=False,
+    )
     return EndpointEmbedder(settings)
 
 
@@ -90,10 +97,8 @@ def main() -> None:
         ("onnx int8, a 1-thread stream per core", "1", lambda: OnnxEmbedder(cache, quantized=True)),
     ]
     console = Console(record=True, width=140)
-    table = Table(title=f"embedding {len(texts)} novel chunks (~{np.mean([len(t) for t in texts]):.0f} chars), "
-                        "2 cores")
-    for column in ("backend", "batch", "model load s", "chunks/s", "vs torch batch 64", "cosine to torch mean",
-                   "min"):
+    table = Table(title=f"embedding {len(texts)} novel chunks (~{np.mean([len(t) for t in texts]):.0f} chars), 2 cores")
+    for column in ("backend", "batch", "model load s", "chunks/s", "vs torch batch 64", "cosine to torch mean", "min"):
         table.add_column(column, justify="left" if column == "backend" else "right")
     reference: np.ndarray | None = None
     base_rate = 0.0
@@ -102,19 +107,37 @@ def main() -> None:
         if reference is None:
             reference, base_rate = vectors, rate
         cosine = (vectors * reference).sum(axis=1)
-        table.add_row(name, batch, f"{load:.1f}", f"{rate:.1f}", f"{rate / base_rate:.2f}x",
-                      f"{cosine.mean():.4f}", f"{cosine.min():.4f}")
+        table.add_row(
+            name,
+            batch,
+            f"{load:.1f}",
+            f"{rate:.1f}",
+            f"{rate / base_rate:.2f}x",
+            f"{cosine.mean():.4f}",
+            f"{cosine.min():.4f}",
+        )
     from tests.stub_openai import StubOpenAI, embedding_reply
 
     with StubOpenAI() as stub, tempfile.TemporaryDirectory() as home:
         stub.default = embedding_reply(384)
         load, rate, _ = timed(endpoint_embedder(stub.base_url, Path(home)), texts)
-        table.add_row("OpenAI-compatible endpoint (loopback stub, no model)", "64", f"{load:.1f}", f"{rate:.1f}",
-                      f"{rate / base_rate:.2f}x", "-", "-")
+        table.add_row(
+            "OpenAI-compatible endpoint (loopback stub, no model)",
+            "64",
+            f"{load:.1f}",
+            f"{rate:.1f}",
+            f"{rate / base_rate:.2f}x",
+            "-",
+            "-",
+        )
     console.print(table)
     if args.record:
-        record("Embedding throughput per backend", "bench.embeddings", console,
-               "Model load is the first call (for ONNX: onnxruntime and the cached export, no torch)")
+        record(
+            "Embedding throughput per backend",
+            "bench.embeddings",
+            console,
+            "Model load is the first call (for ONNX: onnxruntime and the cached export, no torch)",
+        )
 
 
 if __name__ == "__main__":

@@ -55,8 +55,14 @@ def score(corpus: Path = ROOT / "examples" / "space") -> GoldScore:
     found = [row for row in gold if any(key in names for key in row)]
     missed = [row[0] for row in gold if not any(key in names for key in row)]
     junk = sorted(name for key, name in names.items() if key not in gold_keys)
-    return GoldScore(recall=len(found) / len(gold), precision=(len(names) - len(junk)) / max(len(names), 1),
-                     gold=len(gold), extracted=len(names), missed=missed, junk=junk)
+    return GoldScore(
+        recall=len(found) / len(gold),
+        precision=(len(names) - len(junk)) / max(len(names), 1),
+        gold=len(gold),
+        extracted=len(names),
+        missed=missed,
+        junk=junk,
+    )
 
 
 def main() -> None:
@@ -65,16 +71,18 @@ def main() -> None:
     parser.add_argument("--record", action="store_true")
     args = parser.parse_args()
     result = score()
-    line = (f"| {result.gold} | {result.extracted} | {result.recall:.3f} | {result.precision:.3f} |")
+    line = f"| {result.gold} | {result.extracted} | {result.recall:.3f} | {result.precision:.3f} |"
     print("| gold entities | extracted | recall | precision |\n|---|---|---|---|\n" + line)
     if args.show_misses:
         print("missed:", result.missed)
         print("not in gold:", result.junk)
     if args.record:
         with open(ROOT / "docs" / "benchmarks.md", "a", encoding="utf-8") as handle:
-            handle.write(f"\n### Offline extraction vs the sample gold list, {dt.date.today().isoformat()}\n\n"
-                         "Command: `.venv/bin/python -m bench.extraction_gold --record`\n\n"
-                         "| gold entities | extracted | recall | precision |\n|---|---|---|---|\n" + line + "\n")
+            handle.write(
+                f"\n### Offline extraction vs the sample gold list, {dt.date.today().isoformat()}\n\n"
+                "Command: `.venv/bin/python -m bench.extraction_gold --record`\n\n"
+                "| gold entities | extracted | recall | precision |\n|---|---|---|---|\n" + line + "\n"
+            )
 
 
 if __name__ == "__main__":

@@ -31,8 +31,11 @@ from graphwright.models import RelationRef
 
 def _scan(relations: list[RelationRef], paths: list[str]) -> set[tuple[str, str]]:
     """The landed check (before issue 25): substring tests of every relation against every path."""
-    return {(r.source_id, r.target_id) for r in relations
-            if any(r.source in p and r.target in p and f"[{r.type}]" in p for p in paths)}
+    return {
+        (r.source_id, r.target_id)
+        for r in relations
+        if any(r.source in p and r.target in p and f"[{r.type}]" in p for p in paths)
+    }
 
 
 def _linear(relations: list[RelationRef], paths: list[str]) -> set[tuple[str, str]]:
@@ -43,8 +46,16 @@ def _linear(relations: list[RelationRef], paths: list[str]) -> set[tuple[str, st
 def _hostile_result(n_relations: int, n_paths: int) -> tuple[list[RelationRef], list[str]]:
     names = [f"Entity number {i}" for i in range(200)]
     paths = [" -[LINKS]-> ".join(names[(i + j) % 200] for j in range(60)) for i in range(n_paths)]
-    relations = [RelationRef(source_id=f"e{i % 200}", source=names[i % 200], type="NEVER_ON_A_PATH",
-                             target_id=f"e{(i + 1) % 200}", target=names[(i + 1) % 200]) for i in range(n_relations)]
+    relations = [
+        RelationRef(
+            source_id=f"e{i % 200}",
+            source=names[i % 200],
+            type="NEVER_ON_A_PATH",
+            target_id=f"e{(i + 1) % 200}",
+            target=names[(i + 1) % 200],
+        )
+        for i in range(n_relations)
+    ]
     return relations, paths
 
 
@@ -91,8 +102,13 @@ def main() -> None:
     for n_relations, n_paths in ((1000, 100), (4000, 300), (9000, 700)):
         relations, paths = _hostile_result(n_relations, n_paths)
         scan, linear = _timed(_scan, relations, paths), _timed(_linear, relations, paths)
-        table.add_row(str(n_relations), str(n_paths), f"{scan:.2f}", f"{linear:.4f}",
-                      str(_scan(relations, paths) == _linear(relations, paths)))
+        table.add_row(
+            str(n_relations),
+            str(n_paths),
+            f"{scan:.2f}",
+            f"{linear:.4f}",
+            str(_scan(relations, paths) == _linear(relations, paths)),
+        )
     console.print(table)
 
     from graphwright.extraction.loaders import load_file

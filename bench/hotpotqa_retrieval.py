@@ -45,13 +45,19 @@ def main() -> None:
             for note in load_corpus(rag, dataset, "nlp", need_communities=True):
                 console.print(note)
         counts = rag.stats()
-        console.print(f"graph: {counts['documents']} documents, {counts['chunks']} chunks, {counts['entities']} "
-                      f"entities, {counts['relations']} relations, {counts['communities']} communities")
+        console.print(
+            f"graph: {counts['documents']} documents, {counts['chunks']} chunks, {counts['entities']} "
+            f"entities, {counts['relations']} relations, {counts['communities']} communities"
+        )
         report = evaluate(rag, dataset, args.modes.split(","), [2, 5, 10], peers=not args.no_peers, generate=False)
     print_report(console, report)
     if args.record:
-        record("hotpotqa-dev retrieval, all modes and peers", "bench.hotpotqa_retrieval", console,
-               "Our latency is the whole `search()` call, embedding included; documents rank at their best chunk")
+        record(
+            "hotpotqa-dev retrieval, all modes and peers",
+            "bench.hotpotqa_retrieval",
+            console,
+            "Our latency is the whole `search()` call, embedding included; documents rank at their best chunk",
+        )
 
 
 if __name__ == "__main__":

@@ -35,8 +35,16 @@ STEPS = (1, 10, 100)  # documents added in turn
 def _report(body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     from tests.stub_openai import chat_reply
 
-    return chat_reply(json.dumps({"title": "Stub report", "summary": "A community.", "rating": 5,
-                                  "findings": [{"summary": "finding", "explanation": "why"}]}))
+    return chat_reply(
+        json.dumps(
+            {
+                "title": "Stub report",
+                "summary": "A community.",
+                "rating": 5,
+                "findings": [{"summary": "finding", "explanation": "why"}],
+            }
+        )
+    )
 
 
 def novel_documents(count: int, steps: tuple[int, ...]) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
@@ -44,16 +52,24 @@ def novel_documents(count: int, steps: tuple[int, ...]) -> tuple[list[dict[str, 
     base, extra = records[:count], records[count]
     words = extra["text"].split()
     start = len(words) // 10  # past the front matter
-    parts = [{"id": f"{extra['id']}-part{i}", "title": f"{extra['title']} part {i}",
-              "text": " ".join(words[start + 200 * i:start + 200 * (i + 1)])} for i in range(sum(steps))]
+    parts = [
+        {
+            "id": f"{extra['id']}-part{i}",
+            "title": f"{extra['title']} part {i}",
+            "text": " ".join(words[start + 200 * i : start + 200 * (i + 1)]),
+        }
+        for i in range(sum(steps))
+    ]
     return base, parts
 
 
 def dataset_documents(folder: Path, steps: tuple[int, ...]) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
     corpus = json.loads((folder / "corpus.json").read_text(encoding="utf-8"))
-    records = [{"id": title, "title": title, "text": " ".join(texts) if isinstance(texts, list) else texts}
-               for title, texts in corpus.items()]
-    return records[:-sum(steps)], records[-sum(steps):]
+    records = [
+        {"id": title, "title": title, "text": " ".join(texts) if isinstance(texts, list) else texts}
+        for title, texts in corpus.items()
+    ]
+    return records[: -sum(steps)], records[-sum(steps) :]
 
 
 def _write(records: list[dict[str, str]], folder: Path, name: str) -> Path:
@@ -107,9 +123,24 @@ def main() -> None:
     graph_name = f"{args.novels} novels" if args.novels else args.dataset.name
     console = Console(record=True, width=175)
     table = Table(title=f"incremental communities on {graph_name} {args.label} (nlp extraction, stub LLM reports)")
-    for column in ("step", "docs", "chunks", "entities", "communities", "kept", "rewritten", "created",
-                   "removed", "kept by overlap", "LLM report calls", "stale", "communities s",
-                   "modularity", "full rebuild", "ratio"):
+    for column in (
+        "step",
+        "docs",
+        "chunks",
+        "entities",
+        "communities",
+        "kept",
+        "rewritten",
+        "created",
+        "removed",
+        "kept by overlap",
+        "LLM report calls",
+        "stale",
+        "communities s",
+        "modularity",
+        "full rebuild",
+        "ratio",
+    ):
         table.add_column(column, justify="right")
     with StubOpenAI() as stub, tempfile.TemporaryDirectory() as tmp:
         stub.default = _report
@@ -123,7 +154,7 @@ def main() -> None:
         steps: list[tuple[str, list[dict[str, str]]]] = [("base", [])]
         offset = 0
         for n in steps_n:
-            steps.append((f"+{n}", added[offset:offset + n]))
+            steps.append((f"+{n}", added[offset : offset + n]))
             offset += n
         for name, docs in steps:
             if docs:
@@ -135,18 +166,35 @@ def main() -> None:
             edges = rag.store.communities.entity_edges()
             mod, full = level0_modularity(rag, edges), full_modularity(edges)
             counts = rag.stats()
-            table.add_row(name, str(len(docs) or len(base)), f"{counts['chunks']:,}", f"{counts['entities']:,}",
-                          f"{counts['communities']:,}", f"{run.kept:,}", f"{run.rewritten:,}", f"{run.created:,}",
-                          f"{run.removed:,}", str(getattr(run, "reused", "-")), f"{len(stub.requests) - calls:,}",
-                          str(getattr(run, "stale", "-")), f"{seconds:.1f}", f"{mod:.4f}", f"{full:.4f}",
-                          f"{mod / full:.3f}" if full else "-")
+            table.add_row(
+                name,
+                str(len(docs) or len(base)),
+                f"{counts['chunks']:,}",
+                f"{counts['entities']:,}",
+                f"{counts['communities']:,}",
+                f"{run.kept:,}",
+                f"{run.rewritten:,}",
+                f"{run.created:,}",
+                f"{run.removed:,}",
+                str(getattr(run, "reused", "-")),
+                f"{len(stub.requests) - calls:,}",
+                str(getattr(run, "stale", "-")),
+                f"{seconds:.1f}",
+                f"{mod:.4f}",
+                f"{full:.4f}",
+                f"{mod / full:.3f}" if full else "-",
+            )
             console.print(f"{name}: done in {seconds:.1f}s")
         rag.close()
     console.print(table)
     console.print(f"base ingest (offline, not counted above): {ingest_s:.0f}s")
     if args.record:
-        record(f"Incremental communities on {graph_name} {args.label}".strip(), "bench.incremental_communities",
-               console, remark=f"Base ingest {ingest_s:.0f}s (offline, not counted in the table)")
+        record(
+            f"Incremental communities on {graph_name} {args.label}".strip(),
+            "bench.incremental_communities",
+            console,
+            remark=f"Base ingest {ingest_s:.0f}s (offline, not counted in the table)",
+        )
 
 
 if __name__ == "__main__":

@@ -77,8 +77,22 @@ def main() -> None:
     _ = rag.embedder.dimension
     console = Console(record=True, width=140)
     table = Table(title=f"offline ingest of novels ({args.extractor} extractor)")
-    for column in ("novels", "words", "chunks", "entities", "relations", "ingest s", "communities s", "total s",
-                   "docs/s", "chunks/s", "entities/s", "relations/s", "client peak MiB", "Neo4j peak MiB"):
+    for column in (
+        "novels",
+        "words",
+        "chunks",
+        "entities",
+        "relations",
+        "ingest s",
+        "communities s",
+        "total s",
+        "docs/s",
+        "chunks/s",
+        "entities/s",
+        "relations/s",
+        "client peak MiB",
+        "Neo4j peak MiB",
+    ):
         table.add_column(column, justify="right")
     latency = Table(title="query latency on that graph (ms, no LLM, embedding included)")
     for column in ("novels", "questions", *(f"{m} p50/p95" for m in LATENCY_MODES)):
@@ -101,11 +115,22 @@ def main() -> None:
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         server = server_peak_mib(settings)
         total = seconds + community_seconds
-        table.add_row(str(count), f"{words:,}", f"{counts['chunks']:,}", f"{counts['entities']:,}",
-                      f"{counts['relations']:,}", f"{seconds:.0f}", f"{community_seconds:.0f}", f"{total:.0f}",
-                      f"{count / total:.3f}", f"{counts['chunks'] / seconds:.1f}",
-                      f"{report.entities_written / seconds:.1f}", f"{report.relations_written / seconds:.1f}",
-                      f"{peak:.0f}", f"{server:.0f}" if server else "n/a")
+        table.add_row(
+            str(count),
+            f"{words:,}",
+            f"{counts['chunks']:,}",
+            f"{counts['entities']:,}",
+            f"{counts['relations']:,}",
+            f"{seconds:.0f}",
+            f"{community_seconds:.0f}",
+            f"{total:.0f}",
+            f"{count / total:.3f}",
+            f"{counts['chunks'] / seconds:.1f}",
+            f"{report.entities_written / seconds:.1f}",
+            f"{report.relations_written / seconds:.1f}",
+            f"{peak:.0f}",
+            f"{server:.0f}" if server else "n/a",
+        )
         tops.append((count, rag.store.graph.top_entities(5)))
         questions = latency_questions(rag.store.graph.top_entities(12))
         timed = [mode_latency(rag, mode, questions) for mode in LATENCY_MODES]
@@ -114,13 +139,19 @@ def main() -> None:
     console.print(table)
     console.print(latency)
     for count, top in tops:
-        console.print(f"most connected entities, {count} novel(s): " + "; ".join(
-            f"{t['name']} ({t['type'].lower()}, degree {t['degree']}, {t['chunks']} chunks)" for t in top))
+        console.print(
+            f"most connected entities, {count} novel(s): "
+            + "; ".join(f"{t['name']} ({t['type'].lower()}, degree {t['degree']}, {t['chunks']} chunks)" for t in top)
+        )
     if args.record:
-        record("Offline ingest of the novels", "bench.ingest_novels", console,
-               "'entities/s' and 'relations/s' count rows written per group (an entity seen in several groups "
-               "counts each time); the entities/relations columns are the final graph; docs/s counts ingest "
-               "and communities")
+        record(
+            "Offline ingest of the novels",
+            "bench.ingest_novels",
+            console,
+            "'entities/s' and 'relations/s' count rows written per group (an entity seen in several groups "
+            "counts each time); the entities/relations columns are the final graph; docs/s counts ingest "
+            "and communities",
+        )
 
 
 if __name__ == "__main__":

@@ -49,14 +49,20 @@ def main() -> None:
 
     docs_s = statistics.median(r.documents_written / r.seconds for r in warm)
     chunks_s = statistics.median(r.chunks_written / r.seconds for r in warm)
-    table = Table(title=f"ingest {args.path} (offline embedder, {cold.documents_written} docs, "
-                        f"{cold.chunks_written} chunks)")
-    for column in ("model load s", "ingest s (median)", "docs/s", "chunks/s", "re-ingest unchanged s",
-                   "peak RSS MiB"):
+    table = Table(
+        title=f"ingest {args.path} (offline embedder, {cold.documents_written} docs, {cold.chunks_written} chunks)"
+    )
+    for column in ("model load s", "ingest s (median)", "docs/s", "chunks/s", "re-ingest unchanged s", "peak RSS MiB"):
         table.add_column(column, justify="right")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    table.add_row(f"{load_s:.1f}", f"{statistics.median(r.seconds for r in warm):.2f}", f"{docs_s:.1f}",
-                  f"{chunks_s:.1f}", f"{reingest_s:.2f} ({unchanged.documents_unchanged} skipped)", f"{peak:.0f}")
+    table.add_row(
+        f"{load_s:.1f}",
+        f"{statistics.median(r.seconds for r in warm):.2f}",
+        f"{docs_s:.1f}",
+        f"{chunks_s:.1f}",
+        f"{reingest_s:.2f} ({unchanged.documents_unchanged} skipped)",
+        f"{peak:.0f}",
+    )
     console = Console(record=True, width=120)
     console.print(table)
     if args.record:

@@ -29,8 +29,13 @@ SPACE = Path(__file__).resolve().parents[1] / "examples" / "space"
 def write_large_file(path: Path, megabytes: float) -> int:
     from graphwright.text.sentences import split_sentences
 
-    sentences = [s for f in sorted(SPACE.glob("*.md")) for line in f.read_text(encoding="utf-8").splitlines()
-                 for s in split_sentences(line.lstrip("# ")) if len(s) > 30]
+    sentences = [
+        s
+        for f in sorted(SPACE.glob("*.md"))
+        for line in f.read_text(encoding="utf-8").splitlines()
+        for s in split_sentences(line.lstrip("# "))
+        if len(s) > 30
+    ]
     target, written, i = int(megabytes * 1_000_000), 0, 0
     with path.open("w", encoding="utf-8") as handle:
         while written < target:
@@ -61,18 +66,42 @@ def main() -> None:
         peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         stats = rag.stats()
         problems = rag.check()
-    table = Table("MB", "extractor", "chunks", "entities", "ingest s", "chunks/s", "client MiB before",
-                  "client peak MiB", "Neo4j peak MiB", "check", title="One large file")
+    table = Table(
+        "MB",
+        "extractor",
+        "chunks",
+        "entities",
+        "ingest s",
+        "chunks/s",
+        "client MiB before",
+        "client peak MiB",
+        "Neo4j peak MiB",
+        "check",
+        title="One large file",
+    )
     neo4j = server_peak_mib(settings)
-    table.add_row(f"{size / 1e6:.1f}", args.extractor, f"{stats['chunks']:,}", f"{stats['entities']:,}",
-                  f"{seconds:.0f}", f"{stats['chunks'] / seconds:.0f}", f"{before_mib:.0f}", f"{peak_mib:.0f}",
-                  f"{neo4j:.0f}" if neo4j else "-", "clean" if not problems else str(problems))
+    table.add_row(
+        f"{size / 1e6:.1f}",
+        args.extractor,
+        f"{stats['chunks']:,}",
+        f"{stats['entities']:,}",
+        f"{seconds:.0f}",
+        f"{stats['chunks'] / seconds:.0f}",
+        f"{before_mib:.0f}",
+        f"{peak_mib:.0f}",
+        f"{neo4j:.0f}" if neo4j else "-",
+        "clean" if not problems else str(problems),
+    )
     console.print(table)
     if report.failures:
         console.print(f"failures: {report.failures}")
     if args.record:
-        record("One large file", "bench.large_file", console,
-               "Client peak minus 'before' is what ingesting the file cost; the model is loaded before.")
+        record(
+            "One large file",
+            "bench.large_file",
+            console,
+            "Client peak minus 'before' is what ingesting the file cost; the model is loaded before.",
+        )
 
 
 if __name__ == "__main__":

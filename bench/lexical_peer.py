@@ -48,7 +48,9 @@ def _without_apoc(writer_class):
                 "MATCH (start:__KGBuilder__ {__tmp_internal_id: row.start_node_id}), "
                 "      (end:__KGBuilder__ {__tmp_internal_id: row.end_node_id}) "
                 "MERGE (start)-[rel:$(row.type)]->(end) SET rel += row.properties",
-                parameters_={"rows": self._relationships_to_rows(rels)}, database_=self.neo4j_database)
+                parameters_={"rows": self._relationships_to_rows(rels)},
+                database_=self.neo4j_database,
+            )
 
     return PlainWriter
 
@@ -96,8 +98,10 @@ def main() -> None:
     texts = {f"novel-{i}.txt": json.loads(line)["text"] for i, line in enumerate(lines)}
     settings = Settings()
     console = Console(record=True, width=140)
-    table = Table(title=f"text-only ingest of {len(texts)} novels ({sum(map(len, texts.values())) / 1e6:.1f} M "
-                        "chars), same server, one run")
+    table = Table(
+        title=f"text-only ingest of {len(texts)} novels ({sum(map(len, texts.values())) / 1e6:.1f} M "
+        "chars), same server, one run"
+    )
     for column in ("pipeline", "chunks", "s", "chunks/s", "vs neo4j-graphrag"):
         table.add_column(column, justify="left" if column == "pipeline" else "right")
     with tempfile.TemporaryDirectory() as tmp:
@@ -105,10 +109,13 @@ def main() -> None:
         for name, text in texts.items():
             (folder / name).write_text(text, encoding="utf-8")
         rows = []
-        for label, runtime, batch in (("graphwright (onnx, default)", "onnx", None),
-                                      ("graphwright (torch, batch 64: before)", "torch", 64)):
-            chunks, seconds = ours(settings.model_copy(update={"embedding_runtime": runtime,
-                                                               "embedding_batch_size": batch}), folder)
+        for label, runtime, batch in (
+            ("graphwright (onnx, default)", "onnx", None),
+            ("graphwright (torch, batch 64: before)", "torch", 64),
+        ):
+            chunks, seconds = ours(
+                settings.model_copy(update={"embedding_runtime": runtime, "embedding_batch_size": batch}), folder
+            )
             rows.append((label, chunks, seconds))
         from graphwright.extraction.chunking import chunk_text
 
@@ -116,8 +123,7 @@ def main() -> None:
         chars = round(sum(map(len, pieces)) / len(pieces))
         overlap = round(chars * settings.chunk_overlap / settings.chunk_size)
         chunks, seconds = peer(settings, texts, chars, overlap)
-        rows.append((f"neo4j-graphrag lexical pipeline ({chars} chars, overlap {overlap}; no APOC)", chunks,
-                     seconds))
+        rows.append((f"neo4j-graphrag lexical pipeline ({chars} chars, overlap {overlap}; no APOC)", chunks, seconds))
         with GraphRAG(settings) as rag:
             rag.store.admin.reset()
     peer_rate = rows[-1][1] / rows[-1][2]
@@ -126,8 +132,12 @@ def main() -> None:
         table.add_row(label, str(chunks), f"{seconds:.1f}", f"{rate:.1f}", f"{rate / peer_rate:.2f}x")
     console.print(table)
     if args.record:
-        record("Text-only ingest against neo4j-graphrag's lexical pipeline", "bench.lexical_peer", console,
-               "Ours also builds vector and fulltext indexes and NEXT/PART_OF links; the peer's writer builds no index")
+        record(
+            "Text-only ingest against neo4j-graphrag's lexical pipeline",
+            "bench.lexical_peer",
+            console,
+            "Ours also builds vector and fulltext indexes and NEXT/PART_OF links; the peer's writer builds no index",
+        )
 
 
 if __name__ == "__main__":

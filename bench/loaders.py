@@ -43,7 +43,7 @@ def make_files(folder: Path, pages: int, data: Path = NOVELS) -> tuple[str, dict
 
     text = json.loads(data.read_text(encoding="utf-8").splitlines()[0])["text"]
     words = text.encode("latin-1", "replace").decode("latin-1").split()[: pages * WORDS_PER_PAGE]
-    page_texts = [" ".join(words[i:i + WORDS_PER_PAGE]) for i in range(0, len(words), WORDS_PER_PAGE)]
+    page_texts = [" ".join(words[i : i + WORDS_PER_PAGE]) for i in range(0, len(words), WORDS_PER_PAGE)]
     pdf = FPDF()
     pdf.set_font("helvetica", size=10)
     for page in page_texts:
@@ -59,9 +59,13 @@ def make_files(folder: Path, pages: int, data: Path = NOVELS) -> tuple[str, dict
     (folder / "novel.html").write_text(
         "<html><head><title>Novel</title><script>var a = 1;</script></head><body><nav><a href='/'>Home</a>"
         f"</nav><main><article><h1>Novel</h1>{body}</article></main><footer>Copyright</footer></body></html>",
-        encoding="utf-8")
-    return " ".join(page_texts), {"pdf": folder / "novel.pdf", "docx": folder / "novel.docx",
-                                  "html": folder / "novel.html"}
+        encoding="utf-8",
+    )
+    return " ".join(page_texts), {
+        "pdf": folder / "novel.pdf",
+        "docx": folder / "novel.docx",
+        "html": folder / "novel.html",
+    }
 
 
 def pypdf_pages(path: Path) -> list[str]:
@@ -104,8 +108,16 @@ def main() -> None:
                 seconds, pages = best_of(fn, path)
                 joined = "\n".join(pages)
                 cut = len(re.findall(r"[a-z]-\n[a-z]", joined))
-                libs.add_row(label, str(len(pages)), lib, f"{seconds:.2f}", f"{len(pages) / seconds:.0f}",
-                             str(len(joined)), f"{recall(text, joined):.3f}" if text else "-", str(cut))
+                libs.add_row(
+                    label,
+                    str(len(pages)),
+                    lib,
+                    f"{seconds:.2f}",
+                    f"{len(pages) / seconds:.0f}",
+                    str(len(joined)),
+                    f"{recall(text, joined):.3f}" if text else "-",
+                    str(cut),
+                )
         console.print(libs)
         loaders = Table(title="graphwright loaders (load_file: read, clean, locate; best of 3)")
         for column in ("format", "MB", "pages/sections", "s", "MB/s", "pages/s", "word recall"):
@@ -114,13 +126,23 @@ def main() -> None:
             seconds, result = best_of(load_file, path, folder, {})
             [doc] = result.documents
             mb = path.stat().st_size / 2**20
-            loaders.add_row(fmt, f"{mb:.2f}", str(len(doc.parts)), f"{seconds:.2f}", f"{mb / seconds:.1f}",
-                            f"{len(doc.parts) / seconds:.0f}" if fmt == "pdf" else "-",
-                            f"{recall(source, doc.text):.3f}")
+            loaders.add_row(
+                fmt,
+                f"{mb:.2f}",
+                str(len(doc.parts)),
+                f"{seconds:.2f}",
+                f"{mb / seconds:.1f}",
+                f"{len(doc.parts) / seconds:.0f}" if fmt == "pdf" else "-",
+                f"{recall(source, doc.text):.3f}",
+            )
         console.print(loaders)
     if args.record:
-        record("Document loaders", "bench.loaders", console,
-               "'words cut at a line end' counts hyphen + newline inside a word in the extracted text")
+        record(
+            "Document loaders",
+            "bench.loaders",
+            console,
+            "'words cut at a line end' counts hyphen + newline inside a word in the extracted text",
+        )
 
 
 if __name__ == "__main__":

@@ -31,8 +31,10 @@ def record(title: str, module: str, console: Console, remark: str = "") -> None:
     """Append what `console` printed under a dated heading, with the machine and the exact command."""
     command = f"`.venv/bin/python -m {module} {' '.join(sys.argv[1:])}`"
     with BENCHMARKS.open("a", encoding="utf-8") as handle:
-        handle.write(f"\n### {title}, {dt.date.today().isoformat()}\n\nMachine: {machine()}. Command: {command}"
-                     f"{'. ' + remark if remark else ''}\n\n```\n{console.export_text()}```\n")
+        handle.write(
+            f"\n### {title}, {dt.date.today().isoformat()}\n\nMachine: {machine()}. Command: {command}"
+            f"{'. ' + remark if remark else ''}\n\n```\n{console.export_text()}```\n"
+        )
 
 
 def arguments(doc: str | None, resets: bool = False) -> argparse.ArgumentParser:

@@ -41,8 +41,9 @@ MODES = ["vector", "hybrid", "local"]
 
 def cli(args: list[str], env: dict[str, str]) -> float:
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "graphwright.cli", *args], env=env, capture_output=True, text=True,
-                          timeout=900)
+    done = subprocess.run(
+        [sys.executable, "-m", "graphwright.cli", *args], env=env, capture_output=True, text=True, timeout=900
+    )
     if done.returncode != 0:
         raise SystemExit(f"graphwright {' '.join(args)} failed: {done.stderr[-2000:]}")
     return time.perf_counter() - started
@@ -63,9 +64,13 @@ def rss_mib(pid: int) -> float:
 
 def start_server(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "graphwright.cli", "serve", "--port", str(port),
-                                "--log-level", "warning"], env=env, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "graphwright.cli", "serve", "--port", str(port), "--log-level", "warning"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -79,8 +84,13 @@ def start_server(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
 
 
 def row(table: Table, label: str, times: list[float], unit: float = 1000.0) -> None:
-    table.add_row(label, str(len(times)), f"{percentile(times, 0.5) * unit:.0f}",
-                  f"{percentile(times, 0.95) * unit:.0f}", f"{min(times) * unit:.0f}")
+    table.add_row(
+        label,
+        str(len(times)),
+        f"{percentile(times, 0.5) * unit:.0f}",
+        f"{percentile(times, 0.95) * unit:.0f}",
+        f"{min(times) * unit:.0f}",
+    )
 
 
 def latency(env: dict[str, str], url: str, runs: int, console: Console) -> None:
@@ -89,8 +99,11 @@ def latency(env: dict[str, str], url: str, runs: int, console: Console) -> None:
         table.add_column(column, justify="left" if column == "path" else "right")
     asked = [QUESTIONS[i % len(QUESTIONS)] for i in range(runs)]
     row(table, "`graphwright query` (new process, loads the model)", [cli(["query", q], env) for q in asked])
-    row(table, "`graphwright query --server` (new process, asks serve)",
-        [cli(["query", q, "--server", url], env) for q in asked])
+    row(
+        table,
+        "`graphwright query --server` (new process, asks serve)",
+        [cli(["query", q, "--server", url], env) for q in asked],
+    )
     with httpx.Client(timeout=60) as client:
         warm = []
         for q in asked:
@@ -115,8 +128,7 @@ def ingest_files(folder: Path, novels: int) -> list[Path]:
     return sorted(folder.iterdir())
 
 
-def load(env: dict[str, str], url: str, pid: int, requests: int, clients: int, novels: int,
-         console: Console) -> None:
+def load(env: dict[str, str], url: str, pid: int, requests: int, clients: int, novels: int, console: Console) -> None:
     from graphwright.api import GraphRAG
     from graphwright.config import Settings
 
@@ -169,6 +181,7 @@ def load(env: dict[str, str], url: str, pid: int, requests: int, clients: int, n
         finally:
             for _, h in handles:
                 h.close()
+
         def fire() -> float:
             work.extend((rng.choice(QUESTIONS), MODES[i % len(MODES)]) for i in range(requests))
             began = time.monotonic()
@@ -193,7 +206,7 @@ def load(env: dict[str, str], url: str, pid: int, requests: int, clients: int, n
         again = fire()
         rss_again = rss_mib(pid)
         stop.set()
-    second = {m: v[len(first[m]):] for m, v in latencies.items()}
+    second = {m: v[len(first[m]) :] for m, v in latencies.items()}
     for m in MODES:
         latencies[m] = first[m]
     with GraphRAG(Settings()) as rag:
@@ -222,14 +235,21 @@ def load(env: dict[str, str], url: str, pid: int, requests: int, clients: int, n
         ("distinct cited chunk ids / missing in Neo4j", f"{len(cited)} / {len(missing)}"),
         ("throughput", f"{done / wall:.1f} searches/s over {wall:.1f} s"),
         ("ingest job", f"{during['status']}: {len(files)} files, {chunks} chunks in {job_seconds:.0f} s ({overlap})"),
-        ("server RSS before / after the load / after the job / after as many searches again",
-         f"{rss_before:.0f} / {rss_after_load:.0f} / {rss_end:.0f} / {rss_again:.0f} MiB"),
-        ("the searches again, no ingest: answered, p50 / p95, throughput",
-         f"{sum(map(len, second.values()))}, {percentile([t for v in second.values() for t in v], 0.5) * 1000:.0f} / "
-         f"{percentile([t for v in second.values() for t in v], 0.95) * 1000:.0f} ms, "
-         f"{sum(map(len, second.values())) / again:.1f} searches/s"),
-        ("server RSS sampled every 0.25 s over the whole run: min / median / max",
-         f"{min(rss):.0f} / {statistics.median(rss):.0f} / {max(rss):.0f} MiB ({overlapped} samples in the load)"),
+        (
+            "server RSS before / after the load / after the job / after as many searches again",
+            f"{rss_before:.0f} / {rss_after_load:.0f} / {rss_end:.0f} / {rss_again:.0f} MiB",
+        ),
+        (
+            "the searches again, no ingest: answered, p50 / p95, throughput",
+            f"{sum(map(len, second.values()))}, "
+            f"{percentile([t for v in second.values() for t in v], 0.5) * 1000:.0f} / "
+            f"{percentile([t for v in second.values() for t in v], 0.95) * 1000:.0f} ms, "
+            f"{sum(map(len, second.values())) / again:.1f} searches/s",
+        ),
+        (
+            "server RSS sampled every 0.25 s over the whole run: min / median / max",
+            f"{min(rss):.0f} / {statistics.median(rss):.0f} / {max(rss):.0f} MiB ({overlapped} samples in the load)",
+        ),
     ]:
         summary.add_row(label, value)
     console.print(summary)
@@ -242,8 +262,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=10, help="questions per path in the latency part")
     parser.add_argument("--requests", type=int, default=500)
     parser.add_argument("--clients", type=int, default=16)
-    parser.add_argument("--novels", type=int, default=2,
-                        help="novels the ingest job uploads during the load (0: a copy of the space articles)")
+    parser.add_argument(
+        "--novels",
+        type=int,
+        default=2,
+        help="novels the ingest job uploads during the load (0: a copy of the space articles)",
+    )
     parser.add_argument("--skip-latency", action="store_true")
     args = parse(parser)
     env = {k: v for k, v in os.environ.items() if k not in ("GRAPHWRIGHT_SERVER_URL",)}

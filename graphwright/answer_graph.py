@@ -13,8 +13,15 @@ from graphwright.models import SearchResult
 
 _WIDTH, _HEIGHT, _MARGIN = 960, 640, 70
 _MAX_NODES = 60
-TYPE_COLOURS = {"PERSON": "#e15759", "ORGANIZATION": "#4e79a7", "LOCATION": "#59a14f", "EVENT": "#f28e2b",
-                "PRODUCT": "#b07aa1", "TECHNOLOGY": "#76b7b2", "CONCEPT": "#9c755f"}
+TYPE_COLOURS = {
+    "PERSON": "#e15759",
+    "ORGANIZATION": "#4e79a7",
+    "LOCATION": "#59a14f",
+    "EVENT": "#f28e2b",
+    "PRODUCT": "#b07aa1",
+    "TECHNOLOGY": "#76b7b2",
+    "CONCEPT": "#9c755f",
+}
 _OTHER_COLOUR = "#bab0ac"
 
 
@@ -36,7 +43,7 @@ def _layout(ids: list[str], edges: list[tuple[str, str]], seed: int = 7) -> dict
     for _ in range(120):
         shift = {i: [0.0, 0.0] for i in ids}
         for a_index, a in enumerate(ids):
-            for b in ids[a_index + 1:]:
+            for b in ids[a_index + 1 :]:
                 dx, dy = pos[a][0] - pos[b][0], pos[a][1] - pos[b][1]
                 dist = math.hypot(dx, dy) or 1e-4
                 force = k * k / dist
@@ -58,8 +65,9 @@ def _layout(ids: list[str], edges: list[tuple[str, str]], seed: int = 7) -> dict
             pos[i][0] = min(1.0, max(0.0, pos[i][0] + shift[i][0] / length * step))
             pos[i][1] = min(1.0, max(0.0, pos[i][1] + shift[i][1] / length * step))
         temperature *= 0.97
-    return {i: (_MARGIN + p[0] * (_WIDTH - 2 * _MARGIN), _MARGIN + p[1] * (_HEIGHT - 2 * _MARGIN))
-            for i, p in pos.items()}
+    return {
+        i: (_MARGIN + p[0] * (_WIDTH - 2 * _MARGIN), _MARGIN + p[1] * (_HEIGHT - 2 * _MARGIN)) for i, p in pos.items()
+    }
 
 
 _STEP = re.compile(r" (-\[([^\]]*)\]->|<-\[([^\]]*)\]-) ")
@@ -92,29 +100,39 @@ def answer_graph_html(result: SearchResult) -> str:
     pos = _layout(ids, [(r.source_id, r.target_id) for r in relations])
     steps = path_steps(result.graph_paths)
     on_path = {(r.source_id, r.target_id) for r in relations if (r.source, r.type, r.target) in steps}
-    svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{_WIDTH}" height="{_HEIGHT}" '
-           f'viewBox="0 0 {_WIDTH} {_HEIGHT}" role="img" aria-label="entities and relations of the answer">',
-           '<defs><marker id="arrow" viewBox="0 0 10 10" refX="22" refY="5" markerWidth="7" markerHeight="7" '
-           'orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#666"/></marker></defs>']
+    svg = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_WIDTH}" height="{_HEIGHT}" '
+        f'viewBox="0 0 {_WIDTH} {_HEIGHT}" role="img" aria-label="entities and relations of the answer">',
+        '<defs><marker id="arrow" viewBox="0 0 10 10" refX="22" refY="5" markerWidth="7" markerHeight="7" '
+        'orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#666"/></marker></defs>',
+    ]
     for r in relations:
         (x1, y1), (x2, y2) = pos[r.source_id], pos[r.target_id]
         highlight = (r.source_id, r.target_id) in on_path
-        svg.append(f'<line class="edge" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
-                   f'stroke="{"#d62728" if highlight else "#999"}" stroke-width="{4 if highlight else 1.5}" '
-                   f'marker-end="url(#arrow)"><title>{html.escape(r.render())}</title></line>')
-        svg.append(f'<text class="edge-label" x="{(x1 + x2) / 2:.1f}" y="{(y1 + y2) / 2 - 4:.1f}" font-size="10" '
-                   f'fill="#555" text-anchor="middle">{html.escape(r.type)}</text>')
+        svg.append(
+            f'<line class="edge" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+            f'stroke="{"#d62728" if highlight else "#999"}" stroke-width="{4 if highlight else 1.5}" '
+            f'marker-end="url(#arrow)"><title>{html.escape(r.render())}</title></line>'
+        )
+        svg.append(
+            f'<text class="edge-label" x="{(x1 + x2) / 2:.1f}" y="{(y1 + y2) / 2 - 4:.1f}" font-size="10" '
+            f'fill="#555" text-anchor="middle">{html.escape(r.type)}</text>'
+        )
     for i in ids:
         (x, y), (name, type_) = pos[i], names[i]
         colour = TYPE_COLOURS.get(type_, _OTHER_COLOUR)
-        svg.append(f'<g class="node"><circle cx="{x:.1f}" cy="{y:.1f}" r="16" fill="{colour}" stroke="#333">'
-                   f'<title>{html.escape(f"{name} ({type_}) {i}")}</title></circle>'
-                   f'<text x="{x:.1f}" y="{y + 30:.1f}" font-size="12" text-anchor="middle">'
-                   f'{html.escape(name)}</text></g>')
+        svg.append(
+            f'<g class="node"><circle cx="{x:.1f}" cy="{y:.1f}" r="16" fill="{colour}" stroke="#333">'
+            f"<title>{html.escape(f'{name} ({type_}) {i}')}</title></circle>"
+            f'<text x="{x:.1f}" y="{y + 30:.1f}" font-size="12" text-anchor="middle">'
+            f"{html.escape(name)}</text></g>"
+        )
     svg.append("</svg>")
     legend = " ".join(f'<span><i style="background:{c}"></i>{t.title()}</span>' for t, c in TYPE_COLOURS.items())
-    passages = "".join(f"<li><code>{html.escape(c.chunk_id)}</code> {html.escape(c.cited_as)}: "
-                       f"{html.escape(c.text[:300])}</li>" for c in result.chunks[:10])
+    passages = "".join(
+        f"<li><code>{html.escape(c.chunk_id)}</code> {html.escape(c.cited_as)}: {html.escape(c.text[:300])}</li>"
+        for c in result.chunks[:10]
+    )
     paths = "".join(f"<li>{html.escape(p)}</li>" for p in result.graph_paths)
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>graphwright answer graph</title>
@@ -125,7 +143,7 @@ margin-right:4px;vertical-align:middle}} pre{{white-space:pre-wrap;background:#f
 <h1>{html.escape(result.question)}</h1>
 <p>mode <b>{html.escape(result.mode)}</b>, {len(ids)} entities, {len(relations)} relations</p>
 <div class="legend">{legend}</div>
-{''.join(svg)}
+{"".join(svg)}
 <h2>Paths</h2><ul>{paths or "<li>none</li>"}</ul>
 <h2>Answer</h2><pre>{html.escape(result.answer)}</pre>
 <h2>Cited passages</h2><ul>{passages or "<li>none</li>"}</ul>

@@ -51,12 +51,21 @@ class GraphRAG:
     `embed`), `llm` (anything that keeps the `graphwright.llm.LLM` protocol); otherwise they come from
     `settings`."""
 
-    def __init__(self, settings: Settings, store: Neo4jStore | None = None, embedder: Embedder | None = None,
-                 llm: LLM | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        store: Neo4jStore | None = None,
+        embedder: Embedder | None = None,
+        llm: LLM | None = None,
+    ) -> None:
         self.settings = settings
-        self.store = store or Neo4jStore(settings.neo4j_uri, settings.neo4j_user,
-                                         settings.neo4j_password.get_secret_value(), settings.neo4j_database,
-                                         settings.neo4j_retry_seconds)
+        self.store = store or Neo4jStore(
+            settings.neo4j_uri,
+            settings.neo4j_user,
+            settings.neo4j_password.get_secret_value(),
+            settings.neo4j_database,
+            settings.neo4j_retry_seconds,
+        )
         self._embedder = embedder
         self._llm = llm
         self._embedder_checked = False
@@ -111,14 +120,26 @@ class GraphRAG:
     def init(self) -> list[str]:
         """Create constraints and indexes (idempotent); refuse an index of another embedding dimension."""
         self.store.verify()
-        plan = SchemaPlan(dimension=self.embedder.dimension, embedding_model=self.embedder.name,
-                          analyzer=self.settings.fulltext_analyzer)
+        plan = SchemaPlan(
+            dimension=self.embedder.dimension,
+            embedding_model=self.embedder.name,
+            analyzer=self.settings.fulltext_analyzer,
+        )
         return self.store.admin.ensure_schema(plan)
 
-    def ingest(self, paths: list[str | Path], *, base: str | Path | None = None,
-               metadata: dict[str, Any] | None = None, glob: str | None = None, text_field: str | None = None,
-               extractor: str | None = None, progress: ProgressCallback | None = None,
-               update_communities: bool = True, relative_sources: bool = False) -> IngestReport:
+    def ingest(
+        self,
+        paths: list[str | Path],
+        *,
+        base: str | Path | None = None,
+        metadata: dict[str, Any] | None = None,
+        glob: str | None = None,
+        text_field: str | None = None,
+        extractor: str | None = None,
+        progress: ProgressCallback | None = None,
+        update_communities: bool = True,
+        relative_sources: bool = False,
+    ) -> IngestReport:
         """Load, chunk, embed and write; with an extractor (default `auto`: the LLM when configured, else
         offline NLP; `none` skips it) also the typed entity graph, each fact tied to its chunks. When the
         graph already has communities and something changed, they are brought up to date. `relative_sources`
@@ -129,15 +150,28 @@ class GraphRAG:
         self.init()
         pipeline = IngestPipeline(self.settings, self.store, self.embedder, chosen)
         spent = _embedding_usage(self.embedder)
-        report = pipeline.ingest([Path(p) for p in paths], Path(base) if base else None, metadata, glob,
-                                 text_field, progress, relative_sources)
+        report = pipeline.ingest(
+            [Path(p) for p in paths],
+            Path(base) if base else None,
+            metadata,
+            glob,
+            text_field,
+            progress,
+            relative_sources,
+        )
         if spent is not None:  # an endpoint embedder: what this ingest cost, like the LLM's line
             report.embedding_usage = {k: v - spent[k] for k, v in (_embedding_usage(self.embedder) or {}).items()}
         if update_communities and report.documents_written and self.store.communities.community_levels():
             run = self.build_communities(budget=self.settings.report_budget)
-            report.communities = {"kept": run.kept, "rewritten": run.rewritten, "created": run.created,
-                                  "removed": run.removed, "reused": run.reused, "llm_calls": run.llm_calls,
-                                  "stale": run.stale}
+            report.communities = {
+                "kept": run.kept,
+                "rewritten": run.rewritten,
+                "created": run.created,
+                "removed": run.removed,
+                "reused": run.reused,
+                "llm_calls": run.llm_calls,
+                "stale": run.stale,
+            }
         return report
 
     def import_graph(self, path: str | Path) -> ImportReport:
@@ -168,9 +202,15 @@ class GraphRAG:
             self.build_communities(budget=self.settings.report_budget)
         return removed
 
-    def build_communities(self, max_cluster_size: int = 10, seed: int = 42,
-                          progress: ProgressCallback | None = None, *, full: bool = False,
-                          budget: int | None = None) -> CommunityRun:
+    def build_communities(
+        self,
+        max_cluster_size: int = 10,
+        seed: int = 42,
+        progress: ProgressCallback | None = None,
+        *,
+        full: bool = False,
+        budget: int | None = None,
+    ) -> CommunityRun:
         """Hierarchical Leiden over the entity graph plus a report per community. Communities whose members'
         relations did not change are kept with their reports (`full` detects everything anew). With an LLM
         configured reports are written by it, at most `budget` of them (None: no cap), else extractive."""
@@ -180,8 +220,9 @@ class GraphRAG:
         builder = CommunityBuilder(self.store, self.embedder, self.settings, self.llm)
         return builder.build(max_cluster_size, seed, progress, full=full, budget=budget)
 
-    def refresh_communities(self, budget: int | None = None, level: int | None = None,
-                            progress: ProgressCallback | None = None) -> RefreshRun:
+    def refresh_communities(
+        self, budget: int | None = None, level: int | None = None, progress: ProgressCallback | None = None
+    ) -> RefreshRun:
         """Rewrite stale community reports with the LLM, the most important first (rating, size, change);
         `budget` defaults to GRAPHWRIGHT_REPORT_BUDGET. Needs an LLM."""
         from graphwright.communities.upkeep import CommunityBuilder
@@ -217,9 +258,13 @@ class GraphRAG:
             return Health(ok=False, neo4j=False, indexes_online=False, detail=str(exc))
         waiting = [row["name"] for row in indexes if row["state"] != "ONLINE"]
         meta = self.store.admin.meta()
-        return Health(ok=not waiting, neo4j=True, indexes_online=not waiting,
-                      detail=f"indexes not online: {', '.join(waiting)}" if waiting else "",
-                      embedding_model=meta["model"] if meta else None)
+        return Health(
+            ok=not waiting,
+            neo4j=True,
+            indexes_online=not waiting,
+            detail=f"indexes not online: {', '.join(waiting)}" if waiting else "",
+            embedding_model=meta["model"] if meta else None,
+        )
 
     def inspect(self) -> GraphStats:
         """Counts, entities and relations by type, communities by level, index states and, for the local
@@ -227,13 +272,19 @@ class GraphRAG:
         from graphwright.graph_store.local_server import store_bytes
 
         types = self.store.admin.type_counts()
-        indexes = [{k: row.get(k) for k in ("name", "type", "labelsOrTypes", "properties", "state",
-                                             "populationPercent")} for row in self.store.admin.indexes()]
+        indexes = [
+            {k: row.get(k) for k in ("name", "type", "labelsOrTypes", "properties", "state", "populationPercent")}
+            for row in self.store.admin.indexes()
+        ]
         levels = self.store.communities.community_levels()
-        return GraphStats(counts=self.store.admin.counts(), entity_types=types["entities"],
-                          relation_types=types["relations"],
-                          community_levels={r["level"]: r["communities"] for r in levels},
-                          indexes=indexes, store_bytes=store_bytes(self.settings.home, self.settings.neo4j_database))
+        return GraphStats(
+            counts=self.store.admin.counts(),
+            entity_types=types["entities"],
+            relation_types=types["relations"],
+            community_levels={r["level"]: r["communities"] for r in levels},
+            indexes=indexes,
+            store_bytes=store_bytes(self.settings.home, self.settings.neo4j_database),
+        )
 
     def check(self) -> dict[str, dict[str, Any]]:
         """Rules of the graph model some element breaks ({} when the graph is consistent): documents with a
@@ -249,26 +300,44 @@ class GraphRAG:
         from graphwright.search.local import relation_refs
 
         linker = EntityLinker(self.store)
-        found = linker.exact(name)[0] or [e for e in linker.link(name, self.embedder.embed([name])[0], 3)[0]
-                                          if e.how == "fulltext"]
+        found = linker.exact(name)[0] or [
+            e for e in linker.link(name, self.embedder.embed([name])[0], 3)[0] if e.how == "fulltext"
+        ]
         if not found:
             return None
         profile = self.store.graph.entity_profile(found[0].id)
         if profile is None:
             return None
-        ref = EntityRef(id=profile["id"], name=profile["name"], type=profile["type"],
-                        description=profile["description"], how=found[0].how)
-        return EntityProfile(entity=ref, labels=profile["labels"], aliases=profile["aliases"],
-                             degree=profile["degree"],
-                             relations=relation_refs(self.store.graph.entity_relations(ref.id, relations)),
-                             sources=[dict(s) for s in self.store.graph.entity_sources(ref.id)],
-                             communities=profile["communities"])
+        ref = EntityRef(
+            id=profile["id"],
+            name=profile["name"],
+            type=profile["type"],
+            description=profile["description"],
+            how=found[0].how,
+        )
+        return EntityProfile(
+            entity=ref,
+            labels=profile["labels"],
+            aliases=profile["aliases"],
+            degree=profile["degree"],
+            relations=relation_refs(self.store.graph.entity_relations(ref.id, relations)),
+            sources=[dict(s) for s in self.store.graph.entity_sources(ref.id)],
+            communities=profile["communities"],
+        )
 
     # --- search ------------------------------------------------------------------------------------------
-    def search(self, question: str, mode: ModeName = "hybrid", k: int | None = None,
-               where: list[str] | list[MetadataFilter] | None = None, generate: bool = True,
-               level: int | None = None, source: str | None = None, target: str | None = None,
-               hyde: bool = False) -> SearchResult:
+    def search(
+        self,
+        question: str,
+        mode: ModeName = "hybrid",
+        k: int | None = None,
+        where: list[str] | list[MetadataFilter] | None = None,
+        generate: bool = True,
+        level: int | None = None,
+        source: str | None = None,
+        target: str | None = None,
+        hyde: bool = False,
+    ) -> SearchResult:
         """Retrieve for `question` with a registered mode (`graphwright.search.registry`) and answer: from
         the retrieval itself offline, or with the LLM when one is configured and `generate` is true.
         `where` filters documents by metadata ("year>=2020" or MetadataFilter); `level` picks the community
@@ -277,10 +346,18 @@ class GraphRAG:
         `cypher` need an LLM. Bad parameters raise InvalidRequestError (a ValueError) naming them."""
         return self.engine.search(question, mode, k, self._filters(where), generate, level, source, target, hyde)
 
-    def search_stream(self, question: str, mode: ModeName = "hybrid", k: int | None = None,
-                      where: list[str] | list[MetadataFilter] | None = None, generate: bool = True,
-                      level: int | None = None, source: str | None = None, target: str | None = None,
-                      hyde: bool = False) -> Iterator[SearchEvent]:
+    def search_stream(
+        self,
+        question: str,
+        mode: ModeName = "hybrid",
+        k: int | None = None,
+        where: list[str] | list[MetadataFilter] | None = None,
+        generate: bool = True,
+        level: int | None = None,
+        source: str | None = None,
+        target: str | None = None,
+        hyde: bool = False,
+    ) -> Iterator[SearchEvent]:
         """`search` as it happens: the Evidence when retrieval is done, then the answer in AnswerDelta pieces
         (token by token with an LLM), then the SearchResult. Bad parameters raise before the first event."""
         return self.engine.stream(question, mode, k, self._filters(where), generate, level, source, target, hyde)

@@ -68,8 +68,13 @@ def _graph() -> Iterator[GraphRAG]:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(package_name="graphwright")
-@click.option("-v", "--verbose", "verbosity", count=True,
-              help="Log what graphwright does to stderr: -v for steps, -vv for details.")
+@click.option(
+    "-v",
+    "--verbose",
+    "verbosity",
+    count=True,
+    help="Log what graphwright does to stderr: -v for steps, -vv for details.",
+)
 def main(verbosity: int) -> None:
     """graphwright: GraphRAG on a real Neo4j, offline by default.
 
@@ -97,9 +102,13 @@ def _local_server(settings: Settings) -> LocalServer:
 
     try:
         return LocalServer(
-            project_dir=settings.neo4j_local_dir or default_project_dir(), home=settings.home / "neo4j",
-            bolt_uri=settings.neo4j_uri, http_port=settings.http_port, user=settings.neo4j_user,
-            password=settings.neo4j_password.get_secret_value(), heap=settings.neo4j_heap,
+            project_dir=settings.neo4j_local_dir or default_project_dir(),
+            home=settings.home / "neo4j",
+            bolt_uri=settings.neo4j_uri,
+            http_port=settings.http_port,
+            user=settings.neo4j_user,
+            password=settings.neo4j_password.get_secret_value(),
+            heap=settings.neo4j_heap,
             pagecache=settings.neo4j_pagecache,
         )
     except LocalServerError as exc:
@@ -143,15 +152,20 @@ def db_start(timeout: float) -> None:
     except LocalServerError as exc:
         _fail(str(exc))
     word = "already running" if already else "started"
-    where = {"given": "NEO4J_PASSWORD",
-             "generated": f"in {settings.password_file} (user neo4j; readable by you only)",
-             "default": "the old local default; set NEO4J_PASSWORD, or stop and start the server for a generated one",
-             }[settings.password_source]
-    console.print(f"Neo4j {word} (pid {pid})\n  Bolt:     {server.bolt_url}\n  Browser:  {server.browser_url}"
-                  f"\n  Data:     {server.home}\n  Password: {where}")
+    where = {
+        "given": "NEO4J_PASSWORD",
+        "generated": f"in {settings.password_file} (user neo4j; readable by you only)",
+        "default": "the old local default; set NEO4J_PASSWORD, or stop and start the server for a generated one",
+    }[settings.password_source]
+    console.print(
+        f"Neo4j {word} (pid {pid})\n  Bolt:     {server.bolt_url}\n  Browser:  {server.browser_url}"
+        f"\n  Data:     {server.home}\n  Password: {where}"
+    )
     if generated:
-        console.print(f"Generated a password for this server once, in {settings.password_file}; graphwright reads "
-                      "it from there. Set NEO4J_PASSWORD to choose your own.")
+        console.print(
+            f"Generated a password for this server once, in {settings.password_file}; graphwright reads "
+            "it from there. Set NEO4J_PASSWORD to choose your own."
+        )
 
 
 @db.command("build")
@@ -203,8 +217,11 @@ def db_status() -> None:
     pid = server.pid()
     state = server.bolt_state()
     console = _console()
-    label = {"ok": "[green]answering[/]", "auth": "[yellow]answering, refuses NEO4J_PASSWORD[/]",
-             "down": "[red]not answering[/]"}[state]
+    label = {
+        "ok": "[green]answering[/]",
+        "auth": "[yellow]answering, refuses NEO4J_PASSWORD[/]",
+        "down": "[red]not answering[/]",
+    }[state]
     console.print(f"Local server: {'running (pid ' + str(pid) + ')' if pid else 'not running'}")
     console.print(f"Bolt {server.bolt_url}: {label}")
     console.print(f"Browser: {server.browser_url}\nData: {server.home}\nLog: {server.log_file}")
@@ -252,8 +269,10 @@ def init() -> None:
     """
     with _graph() as rag:
         statements = rag.init()
-        _console().print(f"Schema ready: {len(statements)} constraints and indexes "
-                         f"(embedding dimension {rag.embedder.dimension}, {rag.embedder.name})")
+        _console().print(
+            f"Schema ready: {len(statements)} constraints and indexes "
+            f"(embedding dimension {rag.embedder.dimension}, {rag.embedder.name})"
+        )
 
 
 @main.command()
@@ -288,16 +307,21 @@ def reembed(quiet: bool = False) -> None:
     """
     with _graph() as rag, _progress(not quiet) as tell:
         counts = rag.stats()
-        totals = {"Chunk": counts.get("chunks", 0), "Entity": counts.get("entities", 0),
-                  "Community": counts.get("communities", 0)}
-        report = rag.reembed(progress=(lambda label, done: tell(f"embed {label}", done, totals[label]))
-                             if tell else None)
+        totals = {
+            "Chunk": counts.get("chunks", 0),
+            "Entity": counts.get("entities", 0),
+            "Community": counts.get("communities", 0),
+        }
+        report = rag.reembed(
+            progress=(lambda label, done: tell(f"embed {label}", done, totals[label])) if tell else None
+        )
     before = f"{report.previous_model} ({report.previous_dimension}d)" if report.previous_model else "nothing"
     nouns = {"Chunk": "chunks", "Entity": "entities", "Community": "community reports"}
     done = ", ".join(f"{n} {nouns[label]}" for label, n in report.embedded.items())
-    _console().print(f"Re-embedded {done} in {report.seconds:.1f}s: {before} -> {report.model} "
-                     f"({report.dimension}d)" + (f"; {report.resumed} kept from an interrupted run"
-                                                 if report.resumed else ""))
+    _console().print(
+        f"Re-embedded {done} in {report.seconds:.1f}s: {before} -> {report.model} "
+        f"({report.dimension}d)" + (f"; {report.resumed} kept from an interrupted run" if report.resumed else "")
+    )
 
 
 def _parse_meta(values: tuple[str, ...]) -> dict[str, Any]:
@@ -319,8 +343,15 @@ def _progress(enabled: bool) -> Iterator[Callable[..., None] | None]:
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    with Progress(TextColumn("{task.description:<10}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("{task.fields[detail]}"), console=_console(stderr=True), transient=False) as bar:
+    with Progress(
+        TextColumn("{task.description:<10}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[detail]}"),
+        console=_console(stderr=True),
+        transient=False,
+    ) as bar:
         tasks: dict[str, Any] = {}
 
         def update(stage: str, done: int, total: int, detail: str = "") -> None:
@@ -336,14 +367,29 @@ def _progress(enabled: bool) -> Iterator[Callable[..., None] | None]:
 @click.option("--glob", "glob_pattern", help="Only files whose name matches, e.g. '*.md'.")
 @click.option("--meta", multiple=True, metavar="KEY=VALUE", help="Metadata for every document (repeatable).")
 @click.option("--text-field", help="Field holding the text in JSON/JSONL records (default: text, content, body).")
-@click.option("--base", type=click.Path(path_type=Path, file_okay=False),
-              help="Document ids are paths relative to this folder (default: the current folder).")
-@click.option("--extractor", type=click.Choice(EXTRACTOR_NAMES), default=None,
-              help="Entity graph from: llm, nlp (offline), none; auto (default) = llm when configured, else nlp.")
+@click.option(
+    "--base",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Document ids are paths relative to this folder (default: the current folder).",
+)
+@click.option(
+    "--extractor",
+    type=click.Choice(EXTRACTOR_NAMES),
+    default=None,
+    help="Entity graph from: llm, nlp (offline), none; auto (default) = llm when configured, else nlp.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def ingest(paths: tuple[Path, ...], glob_pattern: str | None, meta: tuple[str, ...], text_field: str | None,
-           base: Path | None, extractor: str | None, quiet: bool, as_json: bool) -> None:
+def ingest(
+    paths: tuple[Path, ...],
+    glob_pattern: str | None,
+    meta: tuple[str, ...],
+    text_field: str | None,
+    base: Path | None,
+    extractor: str | None,
+    quiet: bool,
+    as_json: bool,
+) -> None:
     """Ingest .txt, .md, .json and .jsonl files or folders (idempotent by content hash).
 
     \b
@@ -356,8 +402,15 @@ def ingest(paths: tuple[Path, ...], glob_pattern: str | None, meta: tuple[str, .
     metadata = _parse_meta(meta)
     with _graph() as rag, _progress(not quiet and not as_json) as progress:
         try:
-            report = rag.ingest(list(paths), base=base, metadata=metadata, glob=glob_pattern,
-                                text_field=text_field, extractor=extractor, progress=progress)
+            report = rag.ingest(
+                list(paths),
+                base=base,
+                metadata=metadata,
+                glob=glob_pattern,
+                text_field=text_field,
+                extractor=extractor,
+                progress=progress,
+            )
         except ExtractorNotAvailableError as exc:
             _fail(str(exc))
     if as_json:
@@ -365,27 +418,37 @@ def ingest(paths: tuple[Path, ...], glob_pattern: str | None, meta: tuple[str, .
     else:
         console = _console()
         rate = report.documents_written / report.seconds if report.seconds else 0.0
-        console.print(f"Ingested {report.documents_written} documents ({report.chunks_written} chunks), "
-                      f"{report.documents_unchanged} unchanged, {len(report.failures)} failed "
-                      f"in {report.seconds:.1f}s ({rate:.1f} docs/s)")
+        console.print(
+            f"Ingested {report.documents_written} documents ({report.chunks_written} chunks), "
+            f"{report.documents_unchanged} unchanged, {len(report.failures)} failed "
+            f"in {report.seconds:.1f}s ({rate:.1f} docs/s)"
+        )
         if report.extractor != "none" and report.documents_written:
-            console.print(f"Entity graph ({report.extractor}): {report.entities_written} entities and "
-                          f"{report.relations_written} relations written")
+            console.print(
+                f"Entity graph ({report.extractor}): {report.entities_written} entities and "
+                f"{report.relations_written} relations written"
+            )
         if report.llm_usage:
             usage = report.llm_usage
             cost = f", cost {usage['cost']:.4f}" if "cost" in usage else ""
-            console.print(f"LLM: {usage.get('calls', 0):.0f} calls ({usage.get('cached', 0):.0f} cached), "
-                          f"{usage.get('prompt_tokens', 0):.0f} prompt + {usage.get('completion_tokens', 0):.0f} "
-                          f"completion tokens{cost}")
+            console.print(
+                f"LLM: {usage.get('calls', 0):.0f} calls ({usage.get('cached', 0):.0f} cached), "
+                f"{usage.get('prompt_tokens', 0):.0f} prompt + {usage.get('completion_tokens', 0):.0f} "
+                f"completion tokens{cost}"
+            )
         if report.embedding_usage:
             usage = report.embedding_usage
-            console.print(f"Embeddings: {usage.get('calls', 0):.0f} calls for {usage.get('texts', 0):.0f} texts "
-                          f"({usage.get('cached', 0):.0f} cached), {usage.get('tokens', 0):.0f} tokens")
+            console.print(
+                f"Embeddings: {usage.get('calls', 0):.0f} calls for {usage.get('texts', 0):.0f} texts "
+                f"({usage.get('cached', 0):.0f} cached), {usage.get('tokens', 0):.0f} tokens"
+            )
         if report.communities:
             c = report.communities
-            console.print(f"Communities updated: {c['kept']} kept, {c['rewritten']} rewritten, {c['created']} "
-                          f"created, {c['removed']} removed; {c.get('reused', 0)} reports kept by overlap, "
-                          f"{c.get('llm_calls', 0)} LLM report calls, {c.get('stale', 0)} reports stale")
+            console.print(
+                f"Communities updated: {c['kept']} kept, {c['rewritten']} rewritten, {c['created']} "
+                f"created, {c['removed']} removed; {c.get('reused', 0)} reports kept by overlap, "
+                f"{c.get('llm_calls', 0)} LLM report calls, {c.get('stale', 0)} reports stale"
+            )
         for failure in report.extraction_failures:
             console.print(f"[yellow]extraction failed:[/] {failure.source}: {failure.error}")
         for warning in report.warnings:
@@ -396,8 +459,10 @@ def ingest(paths: tuple[Path, ...], glob_pattern: str | None, meta: tuple[str, .
             console.print(f"[yellow]skipped:[/] {_skipped_line(report.skipped)}")
     if report.found_nothing:
         # a folder of PDFs "ingested" as 0 documents with exit 0 reads like success; it is not
-        _fail(f"nothing to ingest in {', '.join(map(str, paths))}: no file of a supported type"
-              + (f" ({len(report.skipped)} of other types skipped)" if report.skipped else ""))
+        _fail(
+            f"nothing to ingest in {', '.join(map(str, paths))}: no file of a supported type"
+            + (f" ({len(report.skipped)} of other types skipped)" if report.skipped else "")
+        )
     if report.failures or report.extraction_failures:
         sys.exit(EXIT_PARTIAL)
 
@@ -407,8 +472,10 @@ def _skipped_line(skipped: list[str], shown: int = 10) -> str:
 
     types = sorted({Path(s).suffix.lower() or "(no extension)" for s in skipped})
     names = ", ".join(skipped[:shown]) + (f" and {len(skipped) - shown} more" if len(skipped) > shown else "")
-    return (f"{len(skipped)} file(s) of a type graphwright does not read ({', '.join(types)}): {names}. "
-            f"Supported: {', '.join(sorted(SUPPORTED_SUFFIXES))}")
+    return (
+        f"{len(skipped)} file(s) of a type graphwright does not read ({', '.join(types)}): {names}. "
+        f"Supported: {', '.join(sorted(SUPPORTED_SUFFIXES))}"
+    )
 
 
 def _print_community_run(run: Any) -> None:
@@ -420,7 +487,8 @@ def _print_community_run(run: Any) -> None:
         f"{run.embed_seconds:.1f}s, write {run.write_seconds:.1f}s. Modularity (level 0) {run.modularity:.4f}. "
         f"Reports: {run.reused} kept by overlap, {run.llm_calls} LLM calls, {run.stale} stale"
         + (f"; {run.llm_failures} LLM reports fell back to extractive" if run.llm_failures else "")
-        + (" (run `graphwright communities refresh` to rewrite stale reports)" if run.stale else ""))
+        + (" (run `graphwright communities refresh` to rewrite stale reports)" if run.stale else "")
+    )
 
 
 @main.group()
@@ -434,17 +502,35 @@ def communities() -> None:
 
 
 @communities.command("build")
-@click.option("--max-cluster-size", default=10, show_default=True, type=click.IntRange(2, 100_000),
-              help="Communities larger than this are split into a deeper level.")
+@click.option(
+    "--max-cluster-size",
+    default=10,
+    show_default=True,
+    type=click.IntRange(2, 100_000),
+    help="Communities larger than this are split into a deeper level.",
+)
 @click.option("--seed", default=42, show_default=True, help="Same graph and seed give the same communities.")
-@click.option("--full", is_flag=True,
-              help="Detect every community anew; by default communities whose relations did not change are kept.")
-@click.option("--budget", type=click.IntRange(0), default=None,
-              help="At most this many LLM report calls; the rest are extractive and marked stale. Default: no cap.")
+@click.option(
+    "--full",
+    is_flag=True,
+    help="Detect every community anew; by default communities whose relations did not change are kept.",
+)
+@click.option(
+    "--budget",
+    type=click.IntRange(0),
+    default=None,
+    help="At most this many LLM report calls; the rest are extractive and marked stale. Default: no cap.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
 @click.option("--json", "as_json", is_flag=True, help="Print the run's figures as JSON.")
-def communities_build(max_cluster_size: int, seed: int, full: bool = False, budget: int | None = None,
-                      quiet: bool = False, as_json: bool = False) -> None:
+def communities_build(
+    max_cluster_size: int,
+    seed: int,
+    full: bool = False,
+    budget: int | None = None,
+    quiet: bool = False,
+    as_json: bool = False,
+) -> None:
     """Detect communities and write a report for each new or changed one.
 
     \b
@@ -463,8 +549,12 @@ def communities_build(max_cluster_size: int, seed: int, full: bool = False, budg
 
 
 @communities.command("refresh")
-@click.option("--budget", type=click.IntRange(0), default=None,
-              help="At most this many LLM calls. Default: GRAPHWRIGHT_REPORT_BUDGET.")
+@click.option(
+    "--budget",
+    type=click.IntRange(0),
+    default=None,
+    help="At most this many LLM calls. Default: GRAPHWRIGHT_REPORT_BUDGET.",
+)
 @click.option("--level", type=int, default=None, help="Only reports of this level (0 = the coarsest).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
 def communities_refresh(budget: int | None, level: int | None, quiet: bool = False) -> None:
@@ -484,9 +574,11 @@ def communities_refresh(budget: int | None, level: int | None, quiet: bool = Fal
             run = rag.refresh_communities(budget, level, progress)
     except LLMRequiredError as exc:
         _fail(str(exc))
-    _console().print(f"Reports rewritten: {run.rewritten}"
-                     + (f", {run.llm_failures} failed (kept extractive, still stale)" if run.llm_failures else "")
-                     + f"; {run.stale_left} still stale; {run.seconds:.1f}s")
+    _console().print(
+        f"Reports rewritten: {run.rewritten}"
+        + (f", {run.llm_failures} failed (kept extractive, still stale)" if run.llm_failures else "")
+        + f"; {run.stale_left} still stale; {run.seconds:.1f}s"
+    )
 
 
 @communities.command("show")
@@ -514,8 +606,13 @@ def communities_show(level: int | None, top: int) -> None:
 
 @main.command("import-graph")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--report", "report_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write every skipped record (JSON lines: source, cause, error) to this file.")
+@click.option(
+    "--report",
+    "report_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write every skipped record (JSON lines: source, cause, error) to this file.",
+)
 def import_graph(file: Path, report_file: Path | None) -> None:
     """Import entities and relations extracted elsewhere (JSONL), tied to ingested chunks.
 
@@ -537,15 +634,18 @@ def import_graph(file: Path, report_file: Path | None) -> None:
         report = rag.import_graph(file)
     console = _console()
     attached = f" ({report.attached} records tied to their document's best chunk)" if report.attached else ""
-    console.print(f"Imported {report.entities} entities and {report.relations} relations{attached}; "
-                  f"{len(report.skipped)} records skipped")
+    console.print(
+        f"Imported {report.entities} entities and {report.relations} relations{attached}; "
+        f"{len(report.skipped)} records skipped"
+    )
     for cause, count in report.by_cause().items():
         console.print(f"  {count:>7,}  {cause}")
     for skipped in report.skipped[:5]:
         console.print(f"[yellow]skipped:[/] {skipped.source}: {skipped.error}", markup=True, highlight=False)
     if len(report.skipped) > 5:
-        console.print(f"... and {len(report.skipped) - 5:,} more" +
-                      ("" if report_file else " (--report FILE lists them all)"))
+        console.print(
+            f"... and {len(report.skipped) - 5:,} more" + ("" if report_file else " (--report FILE lists them all)")
+        )
     if report_file is not None:
         report_file.write_text("".join(s.model_dump_json() + "\n" for s in report.skipped), encoding="utf-8")
         console.print(f"skipped records written to {report_file}")
@@ -555,14 +655,19 @@ def import_graph(file: Path, report_file: Path | None) -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--extractor", type=click.Choice(EXTRACTOR_NAMES), default=None,
-              help="Entity graph from: llm, nlp (offline); auto (default) = llm when configured, else nlp.")
+@click.option(
+    "--extractor",
+    type=click.Choice(EXTRACTOR_NAMES),
+    default=None,
+    help="Entity graph from: llm, nlp (offline); auto (default) = llm when configured, else nlp.",
+)
 @click.option("--max-cluster-size", default=10, show_default=True, type=click.IntRange(2, 100_000))
 @click.option("--seed", default=42, show_default=True)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
 @click.pass_context
-def index(ctx: click.Context, paths: tuple[Path, ...], extractor: str | None, max_cluster_size: int, seed: int,
-          quiet: bool) -> None:
+def index(
+    ctx: click.Context, paths: tuple[Path, ...], extractor: str | None, max_cluster_size: int, seed: int, quiet: bool
+) -> None:
     """Ingest and then build communities, in one go.
 
     \b
@@ -570,8 +675,17 @@ def index(ctx: click.Context, paths: tuple[Path, ...], extractor: str | None, ma
       graphwright index examples/space
     """
     try:
-        ctx.invoke(ingest, paths=paths, glob_pattern=None, meta=(), text_field=None, base=None,
-                   extractor=extractor, quiet=quiet, as_json=False)
+        ctx.invoke(
+            ingest,
+            paths=paths,
+            glob_pattern=None,
+            meta=(),
+            text_field=None,
+            base=None,
+            extractor=extractor,
+            quiet=quiet,
+            as_json=False,
+        )
     except SystemExit as exc:
         if exc.code not in (0, None, EXIT_PARTIAL):
             raise
@@ -611,8 +725,10 @@ def check(as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(problems, indent=2))
     elif not problems:
-        _console().print("Graph is consistent: every document has all its chunks, every chunk its document "
-                         "and embedding, every entity a mention, every relation its evidence.")
+        _console().print(
+            "Graph is consistent: every document has all its chunks, every chunk its document "
+            "and embedding, every entity a mention, every relation its evidence."
+        )
     else:
         for rule, row in problems.items():
             _console().print(Text(f"{row['n']} {rule}: {', '.join(map(str, row['examples']))}"))
@@ -645,8 +761,11 @@ def stats(as_json: bool) -> None:
     if info.store_bytes is not None:
         counts.add_row("store on disk", f"{info.store_bytes / 2**20:,.1f} MiB")
     console.print(counts)
-    for title, values in (("Entities by type", info.entity_types), ("Relations by type", info.relation_types),
-                          ("Communities by level", info.community_levels)):
+    for title, values in (
+        ("Entities by type", info.entity_types),
+        ("Relations by type", info.relation_types),
+        ("Communities by level", info.community_levels),
+    ):
         if values:
             table = Table("", "count", title=title, title_justify="left")
             for name, value in list(values.items())[:25]:
@@ -699,8 +818,10 @@ def show_entity(name: str, relations: int, as_json: bool) -> None:
         return
     console = _console()
     e = profile.entity
-    header = [f"{e.name}  ({e.type}; labels {', '.join(profile.labels) or '-'}; degree {profile.degree})",
-              f"id {e.id}" + ("" if e.how == "exact" else f"  (closest match to {name!r}, by {e.how})")]
+    header = [
+        f"{e.name}  ({e.type}; labels {', '.join(profile.labels) or '-'}; degree {profile.degree})",
+        f"id {e.id}" + ("" if e.how == "exact" else f"  (closest match to {name!r}, by {e.how})"),
+    ]
     if profile.aliases:
         header.append("aliases: " + ", ".join(profile.aliases))
     if e.description:
@@ -708,13 +829,18 @@ def show_entity(name: str, relations: int, as_json: bool) -> None:
     console.print(Panel(Text("\n".join(header)), title="entity", title_align="left"))
     table = Table("relation", "weight", "evidence", "chunks", title="Relations", title_justify="left")
     for r in profile.relations:
-        table.add_row(Text(r.render()), f"{r.weight:g}", Text((r.evidence or [r.description])[0][:120]),
-                      Text(", ".join(r.chunk_ids[:2])))
+        table.add_row(
+            Text(r.render()),
+            f"{r.weight:g}",
+            Text((r.evidence or [r.description])[0][:120]),
+            Text(", ".join(r.chunk_ids[:2])),
+        )
     console.print(table)
     sources = Table("document", "chunks", "mentions", "chunk ids", title="Sources", title_justify="left")
     for row in profile.sources:
-        sources.add_row(Text(row["document_id"]), str(row["chunks"]), str(row["mentions"]),
-                        Text(", ".join(row["chunk_ids"])))
+        sources.add_row(
+            Text(row["document_id"]), str(row["chunks"]), str(row["mentions"]), Text(", ".join(row["chunk_ids"]))
+        )
     console.print(sources)
     for c in profile.communities:
         console.print(Text(f"community level {c['level']}: {c['title']} ({c['id']})"))
@@ -738,8 +864,10 @@ def browser() -> None:
     """
     settings = _settings()
     console = _console()
-    console.print(f"Neo4j Browser: {_browser_base(settings)}  "
-                  f"(connect to {settings.neo4j_uri} as {settings.neo4j_user}; password from NEO4J_PASSWORD)")
+    console.print(
+        f"Neo4j Browser: {_browser_base(settings)}  "
+        f"(connect to {settings.neo4j_uri} as {settings.neo4j_user}; password from NEO4J_PASSWORD)"
+    )
     names = []
     try:
         with _graph() as rag:
@@ -768,22 +896,43 @@ def _int_list(ctx: click.Context, param: click.Parameter, value: str) -> list[in
 
 @main.command("eval")
 @click.argument("dataset", type=click.Path(path_type=Path))
-@click.option("--modes", default="vector,hybrid,local", show_default=True,
-              help="Comma-separated search modes to score.")
+@click.option(
+    "--modes", default="vector,hybrid,local", show_default=True, help="Comma-separated search modes to score."
+)
 @click.option("--k", "ks", default="2,5,10", show_default=True, callback=_int_list, help="Recall cut-offs.")
-@click.option("--peers", is_flag=True,
-              help="Also run BM25 and dense retrieval in plain Python and neo4j-graphrag's Vector/HybridRetriever "
-                   "on the same chunks (needs `pip install graphwright[eval]`).")
-@click.option("--load-corpus", is_flag=True,
-              help="Ingest the dataset's own corpus first (HotpotQA-style folders ship one); idempotent.")
-@click.option("--extractor", type=click.Choice(EXTRACTOR_NAMES), default=None,
-              help="Extractor for --load-corpus (default: GRAPHWRIGHT_EXTRACTOR).")
+@click.option(
+    "--peers",
+    is_flag=True,
+    help="Also run BM25 and dense retrieval in plain Python and neo4j-graphrag's Vector/HybridRetriever "
+    "on the same chunks (needs `pip install graphwright[eval]`).",
+)
+@click.option(
+    "--load-corpus",
+    is_flag=True,
+    help="Ingest the dataset's own corpus first (HotpotQA-style folders ship one); idempotent.",
+)
+@click.option(
+    "--extractor",
+    type=click.Choice(EXTRACTOR_NAMES),
+    default=None,
+    help="Extractor for --load-corpus (default: GRAPHWRIGHT_EXTRACTOR).",
+)
 @click.option("--limit", type=click.IntRange(1, None), default=None, help="Only the first N questions.")
 @click.option("--no-llm", is_flag=True, help="Score retrieval only, even when an LLM is configured.")
 @click.option("--json", "json_out", type=click.Path(path_type=Path), default=None, help="Write the report as JSON.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
-def eval_command(dataset: Path, modes: str, ks: list[int], peers: bool, load_corpus: bool, extractor: str | None,
-                 limit: int | None, no_llm: bool, json_out: Path | None, quiet: bool) -> None:
+def eval_command(
+    dataset: Path,
+    modes: str,
+    ks: list[int],
+    peers: bool,
+    load_corpus: bool,
+    extractor: str | None,
+    limit: int | None,
+    no_llm: bool,
+    json_out: Path | None,
+    quiet: bool,
+) -> None:
     """Score search modes on a question set: passage Recall@k, MRR, keyword recall, and answer EM/F1
     when an LLM answers. DATASET is a JSONL file ({question, gold_doc_ids | gold_titles,
     expected_keywords?, answer?, type?} per line) or a HotpotQA-style folder (questions.json, corpus.json).
@@ -804,8 +953,9 @@ def eval_command(dataset: Path, modes: str, ks: list[int], peers: bool, load_cor
     chosen = [m.strip() for m in modes.split(",") if m.strip()]
     unknown = [m for m in chosen if m not in MODE_NAMES]
     if unknown or not chosen:
-        raise click.BadParameter(f"unknown mode(s) {unknown}; choose from {', '.join(MODE_NAMES)}",
-                                 param_hint="--modes")
+        raise click.BadParameter(
+            f"unknown mode(s) {unknown}; choose from {', '.join(MODE_NAMES)}", param_hint="--modes"
+        )
     try:
         data = load_dataset(dataset)
     except DatasetError as exc:
@@ -842,27 +992,57 @@ class _ModeOption(click.Option):
 @click.argument("question")
 @click.option("--mode", cls=_ModeOption, type=click.Choice(MODE_NAMES), default="hybrid", show_default=True)
 @click.option("--k", type=click.IntRange(1, 100), default=None, help="Passages to retrieve (default 5).")
-@click.option("--where", multiple=True, metavar="FILTER",
-              help="Metadata filter on documents (vector, hybrid): key=value, key!=value, year>=2020, title~Apollo "
-                   "(repeatable).")
-@click.option("--level", type=click.IntRange(0, None), default=None,
-              help="global: community level to read (0 = coarsest); default: chosen by relevance.")
+@click.option(
+    "--where",
+    multiple=True,
+    metavar="FILTER",
+    help="Metadata filter on documents (vector, hybrid): key=value, key!=value, year>=2020, title~Apollo (repeatable).",
+)
+@click.option(
+    "--level",
+    type=click.IntRange(0, None),
+    default=None,
+    help="global: community level to read (0 = coarsest); default: chosen by relevance.",
+)
 @click.option("--source", default=None, help="path: first entity (instead of reading it from the question).")
 @click.option("--target", default=None, help="path: second entity.")
 @click.option("--hyde", is_flag=True, help="vector/hybrid: also search with a hypothetical answer (needs an LLM).")
 @click.option("--no-llm", is_flag=True, help="Return the retrieval even when an LLM is configured.")
 @click.option("--show-context", is_flag=True, help="Also print the context sections the answer was built from.")
 @click.option("-v", "--verbose", is_flag=True, help="Print the trace: routing, tool calls, hops, attempts.")
-@click.option("--graph", "graph_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Also write a self-contained HTML view (opens offline) of the entities, relations and paths used.")
+@click.option(
+    "--graph",
+    "graph_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write a self-contained HTML view (opens offline) of the entities, relations and paths used.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the SearchResult as JSON.")
-@click.option("--server", default=None, metavar="URL",
-              help="Ask this running `graphwright serve` (no model load here); default GRAPHWRIGHT_SERVER_URL, "
-                   "which falls back to searching locally when nothing answers there.")
+@click.option(
+    "--server",
+    default=None,
+    metavar="URL",
+    help="Ask this running `graphwright serve` (no model load here); default GRAPHWRIGHT_SERVER_URL, "
+    "which falls back to searching locally when nothing answers there.",
+)
 @click.option("--local", is_flag=True, help="Search in this process even when GRAPHWRIGHT_SERVER_URL is set.")
-def query(question: str, mode: str, k: int | None, where: tuple[str, ...], level: int | None, source: str | None,
-          target: str | None, hyde: bool, no_llm: bool, show_context: bool, verbose: bool, graph_file: Path | None,
-          as_json: bool, server: str | None, local: bool) -> None:
+def query(
+    question: str,
+    mode: str,
+    k: int | None,
+    where: tuple[str, ...],
+    level: int | None,
+    source: str | None,
+    target: str | None,
+    hyde: bool,
+    no_llm: bool,
+    show_context: bool,
+    verbose: bool,
+    graph_file: Path | None,
+    as_json: bool,
+    server: str | None,
+    local: bool,
+) -> None:
     """Answer a question from the graph, citing the chunks, entities, relations and communities used.
 
     \b
@@ -882,9 +1062,22 @@ def query(question: str, mode: str, k: int | None, where: tuple[str, ...], level
     url = server or settings.server_url
     result = None
     if url and not local:  # the server checks the filters; this process never imports the store
-        result = _ask_server(url, settings, {
-            "question": question, "mode": mode, "k": k, "where": list(where), "generate": not no_llm,
-            "level": level, "source": source, "target": target, "hyde": hyde}, required=server is not None)
+        result = _ask_server(
+            url,
+            settings,
+            {
+                "question": question,
+                "mode": mode,
+                "k": k,
+                "where": list(where),
+                "generate": not no_llm,
+                "level": level,
+                "source": source,
+                "target": target,
+                "hyde": hyde,
+            },
+            required=server is not None,
+        )
     if result is None:
         result = _search_here(question, mode, k, where, no_llm, level, source, target, hyde)
     if graph_file is not None:
@@ -906,8 +1099,17 @@ def query(question: str, mode: str, k: int | None, where: tuple[str, ...], level
     click.echo(f"\nThis answer's evidence in Neo4j Browser (connect, then press Run):\n  {link}\n\n{cypher}")
 
 
-def _search_here(question: str, mode: str, k: int | None, where: tuple[str, ...], no_llm: bool, level: int | None,
-                 source: str | None, target: str | None, hyde: bool) -> Any:
+def _search_here(
+    question: str,
+    mode: str,
+    k: int | None,
+    where: tuple[str, ...],
+    no_llm: bool,
+    level: int | None,
+    source: str | None,
+    target: str | None,
+    hyde: bool,
+) -> Any:
     from graphwright.errors import InvalidRequestError
     from graphwright.search.filters import parse_filters
 
@@ -917,8 +1119,17 @@ def _search_here(question: str, mode: str, k: int | None, where: tuple[str, ...]
         raise click.BadParameter(str(exc), param_hint="--where") from exc
     with _graph() as rag:
         try:
-            return rag.search(question, mode=mode, k=k, where=filters, generate=not no_llm,  # type: ignore[arg-type]
-                              level=level, source=source, target=target, hyde=hyde)
+            return rag.search(
+                question,
+                mode=mode,  # type: ignore[arg-type]
+                k=k,
+                where=filters,
+                generate=not no_llm,
+                level=level,
+                source=source,
+                target=target,
+                hyde=hyde,
+            )
         except InvalidRequestError as exc:
             raise click.UsageError(_as_flags(str(exc))) from exc
 
@@ -945,11 +1156,19 @@ def _ask_server(url: str, settings: Settings, body: dict[str, Any], required: bo
 
 # --- serve -------------------------------------------------------------------------------------------
 @main.command()
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on; anything but loopback needs GRAPHWRIGHT_API_KEYS.")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on; anything but loopback needs GRAPHWRIGHT_API_KEYS.",
+)
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
-@click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info", "debug"]), default="info",
-              show_default=True)
+@click.option(
+    "--log-level",
+    type=click.Choice(["critical", "error", "warning", "info", "debug"]),
+    default="info",
+    show_default=True,
+)
 def serve(host: str, port: int, log_level: str) -> None:
     """Serve the graph over HTTP: the API (/v1, docs at /docs), a web page at /, and MCP at /mcp.
 
@@ -1017,18 +1236,27 @@ def _print_result(result: Any, show_context: bool = False, verbose: bool = False
         trace = Table("#", "kind", "name", "arguments", "result", title="Trace", title_justify="left")
         for step in result.trace:
             arguments = ", ".join(f"{k}={v!r}" for k, v in step.arguments.items())
-            trace.add_row(str(step.step), step.kind, step.name, Text(arguments[:120]),
-                          Text(("" if step.ok else "FAILED: ") + step.summary[:160]))
+            trace.add_row(
+                str(step.step),
+                step.kind,
+                step.name,
+                Text(arguments[:120]),
+                Text(("" if step.ok else "FAILED: ") + step.summary[:160]),
+            )
         console.print(trace)
     console.print(Panel(Text(result.answer), title=title, title_align="left"))  # Text: brackets are not markup
     if show_context:
         for section in result.context:
-            console.print(Panel(Text(section.text), title=f"context: {section.name} ({section.tokens} tokens)",
-                                title_align="left"))
+            console.print(
+                Panel(
+                    Text(section.text), title=f"context: {section.name} ({section.tokens} tokens)", title_align="left"
+                )
+            )
     table = Table("#", "score", "chunk", "document", title="Evidence passages", title_justify="left")
-    for c in result.chunks[:max(len(result.citations), 5)]:
-        table.add_row(str(c.rank), f"{c.score:.3f}", c.chunk_id,
-                      Text(c.document_id + (f" p.{c.pages}" if c.pages else "")))
+    for c in result.chunks[: max(len(result.citations), 5)]:
+        table.add_row(
+            str(c.rank), f"{c.score:.3f}", c.chunk_id, Text(c.document_id + (f" p.{c.pages}" if c.pages else ""))
+        )
     console.print(table)
     cited = [c for c in result.citations if c.kind in ("entity", "relation", "community")]
     if cited:

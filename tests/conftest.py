@@ -22,9 +22,16 @@ def neo4j_uri() -> Iterator[str]:
         return
     from graphwright.graph_store.local_server import LocalServer, default_project_dir
 
-    server = LocalServer(project_dir=default_project_dir(), home=ROOT / ".graphwright" / "test-neo4j",
-                         bolt_uri="bolt://127.0.0.1:7688", http_port=7475, user="neo4j",
-                         password=TEST_PASSWORD, heap="768m", pagecache="256m")
+    server = LocalServer(
+        project_dir=default_project_dir(),
+        home=ROOT / ".graphwright" / "test-neo4j",
+        bolt_uri="bolt://127.0.0.1:7688",
+        http_port=7475,
+        user="neo4j",
+        password=TEST_PASSWORD,
+        heap="768m",
+        pagecache="256m",
+    )
     if server.pid() is None and server.bolt_state() == "ok":
         yield server.bolt_url  # a test server left running by another checkout: reuse it
         return
@@ -57,8 +64,7 @@ def settings(neo4j_uri: str, test_password: str, tmp_path: Path, monkeypatch: py
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)  # no stray .env from the developer's folder
-    return Settings(neo4j_uri=neo4j_uri, neo4j_password=test_password, home=tmp_path / "home",
-                    _env_file=None)
+    return Settings(neo4j_uri=neo4j_uri, neo4j_password=test_password, home=tmp_path / "home", _env_file=None)
 
 
 @pytest.fixture
@@ -97,8 +103,9 @@ def llm_rag_factory(settings, embedder, stub):
     made = []
 
     def make(**overrides):
-        configured = settings.model_copy(update={"openai_base_url": stub.base_url, "llm_model": "stub-model",
-                                                 "llm_max_retries": 2, **overrides})
+        configured = settings.model_copy(
+            update={"openai_base_url": stub.base_url, "llm_model": "stub-model", "llm_max_retries": 2, **overrides}
+        )
         made.append(GraphRAG(configured, embedder=embedder))
         return made[-1]
 

@@ -80,7 +80,9 @@ regarded as one of the first computer programmers.</p>
 <script>document.write("INLINE_SCRIPT_TEXT");</script></body></html>
 """
 
-SCRIPT_HTML = ("<!doctype html><html><head><title>App</title><script>"
-               + "var bundle = function () { return 'SCRIPT_BUNDLE_TEXT'; };\n" * 400
-               + "</script></head><body><div id=\"root\"></div><script>render(document.getElementById('root'))"
-               "</script></body></html>")
+SCRIPT_HTML = (
+    "<!doctype html><html><head><title>App</title><script>"
+    + "var bundle = function () { return 'SCRIPT_BUNDLE_TEXT'; };\n" * 400
+    + "</script></head><body><div id=\"root\"></div><script>render(document.getElementById('root'))"
+    "</script></body></html>"
+)

@@ -17,23 +17,41 @@ Reply = tuple[int, dict[str, Any]]
 
 def chat_reply(content: str | None, prompt_tokens: int = 10, completion_tokens: int = 5) -> Reply:
     return 200, {
-        "id": "chatcmpl-stub", "object": "chat.completion", "created": 0, "model": "stub-model",
-        "choices": [{"index": 0, "finish_reason": "stop",
-                     "message": {"role": "assistant", "content": content}}],
-        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                  "total_tokens": prompt_tokens + completion_tokens},
+        "id": "chatcmpl-stub",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "stub-model",
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
     }
 
 
 def tool_call_reply(*calls: tuple[str, dict[str, Any] | str], content: str | None = None) -> Reply:
     """An assistant turn calling tools; arguments given as a string are sent verbatim (malformed on purpose)."""
-    tool_calls = [{"id": f"call_{i}", "type": "function",
-                   "function": {"name": name, "arguments": args if isinstance(args, str) else json.dumps(args)}}
-                  for i, (name, args) in enumerate(calls)]
+    tool_calls = [
+        {
+            "id": f"call_{i}",
+            "type": "function",
+            "function": {"name": name, "arguments": args if isinstance(args, str) else json.dumps(args)},
+        }
+        for i, (name, args) in enumerate(calls)
+    ]
     return 200, {
-        "id": "chatcmpl-stub", "object": "chat.completion", "created": 0, "model": "stub-model",
-        "choices": [{"index": 0, "finish_reason": "tool_calls",
-                     "message": {"role": "assistant", "content": content, "tool_calls": tool_calls}}],
+        "id": "chatcmpl-stub",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "stub-model",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "tool_calls",
+                "message": {"role": "assistant", "content": content, "tool_calls": tool_calls},
+            }
+        ],
         "usage": {"prompt_tokens": 20, "completion_tokens": 5, "total_tokens": 25},
     }
 
@@ -43,8 +61,7 @@ def hang(seconds: float) -> Reply:
 
 
 def error_reply(status: int, message: str = "stub error", retry_after: float = 0) -> Reply:
-    return status, {"error": {"message": message, "type": "server_error", "code": None},
-                    "_retry_after": retry_after}
+    return status, {"error": {"message": message, "type": "server_error", "code": None}, "_retry_after": retry_after}
 
 
 def connection_reset() -> Reply:
@@ -76,8 +93,9 @@ class StubOpenAI:
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
-                stub.requests.append({"path": self.path, "body": body, "at": time.monotonic(),
-                                      "auth": self.headers.get("Authorization")})
+                stub.requests.append(
+                    {"path": self.path, "body": body, "at": time.monotonic(), "auth": self.headers.get("Authorization")}
+                )
                 with stub.lock:
                     item = stub.script.pop(0) if stub.script else stub.default
                 if item is None:
@@ -161,7 +179,11 @@ def embedding_reply(dimension: int = 64) -> Callable[[dict[str, Any]], Reply]:
         texts = [texts] if isinstance(texts, str) else list(texts or [])
         data = [{"object": "embedding", "index": i, "embedding": vector(t)} for i, t in enumerate(texts)]
         tokens = sum(len(t.split()) for t in texts)
-        return 200, {"object": "list", "data": data, "model": body.get("model"),
-                     "usage": {"prompt_tokens": tokens, "total_tokens": tokens}}
+        return 200, {
+            "object": "list",
+            "data": data,
+            "model": body.get("model"),
+            "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
+        }
 
     return reply

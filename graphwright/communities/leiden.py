@@ -60,8 +60,10 @@ def adjacency(edges: Iterable[Edge]) -> Adjacency:
 
 def node_signatures(graph: Adjacency) -> dict[str, str]:
     """A digest of each node's incident edges and weights: equal digests, unchanged relations."""
-    return {node: hashlib.sha1("\n".join(f"{n}\t{w:.6g}" for n, w in sorted(nbrs.items())).encode()).hexdigest()
-            for node, nbrs in graph.items()}
+    return {
+        node: hashlib.sha1("\n".join(f"{n}\t{w:.6g}" for n, w in sorted(nbrs.items())).encode()).hexdigest()
+        for node, nbrs in graph.items()
+    }
 
 
 def graph_hash(members: Iterable[str], signatures: Mapping[str, str]) -> str:
@@ -103,8 +105,9 @@ def _components(nodes: Iterable[str], graph: Adjacency) -> list[list[str]]:
 
 
 class _Detector:
-    def __init__(self, graph: Adjacency, max_cluster_size: int, seed: int,
-                 previous: Sequence[PreviousCommunity]) -> None:
+    def __init__(
+        self, graph: Adjacency, max_cluster_size: int, seed: int, previous: Sequence[PreviousCommunity]
+    ) -> None:
         self.graph, self.max_cluster_size, self.seed = graph, max_cluster_size, seed
         self.signatures = node_signatures(graph)
         self.children: dict[str | None, list[PreviousCommunity]] = defaultdict(list)
@@ -113,8 +116,9 @@ class _Detector:
             self.children[None if p.level == 0 else p.parent].append(p)
             for m in p.members:
                 self.holder[(p.level, m)] = p
-        self.untouched = {p.id for p in previous
-                          if p.graph_hash and p.graph_hash == graph_hash(p.members, self.signatures)}
+        self.untouched = {
+            p.id for p in previous if p.graph_hash and p.graph_hash == graph_hash(p.members, self.signatures)
+        }
         # untouched communities by member, coarsest first: kept whole when a touched ancestor is re-split
         self.atoms: dict[str, list[PreviousCommunity]] = defaultdict(list)
         for p in sorted(previous, key=lambda p: (p.level, p.id)):
@@ -128,16 +132,22 @@ class _Detector:
         self._emit(self._partition(set(self.graph), top), 0, None)
         return sorted(self.found, key=lambda c: (c.level, -len(c.members), c.id))
 
-    def _emit(self, parts: list[tuple[list[str], PreviousCommunity | None]], level: int,
-              parent: DetectedCommunity | None) -> None:
+    def _emit(
+        self, parts: list[tuple[list[str], PreviousCommunity | None]], level: int, parent: DetectedCommunity | None
+    ) -> None:
         for members, pinned in parts:
             if pinned is not None:
                 self._keep(pinned, parent, level)
                 continue
             digest = member_hash(members)
-            community = DetectedCommunity(id=f"L{level}-{digest[:16]}", level=level, members=members,
-                                          member_hash=digest, graph_hash=graph_hash(members, self.signatures),
-                                          parent=parent.id if parent else None)
+            community = DetectedCommunity(
+                id=f"L{level}-{digest[:16]}",
+                level=level,
+                members=members,
+                member_hash=digest,
+                graph_hash=graph_hash(members, self.signatures),
+                parent=parent.id if parent else None,
+            )
             self._add(community, parent)
             if len(members) > self.max_cluster_size:
                 # the previous communities one level down, under those that held these members
@@ -161,16 +171,22 @@ class _Detector:
         another level, the same members under the new level's ids (its report can be reused: same members)."""
         same = previous.level == level
         digest = member_hash(previous.members)
-        community = DetectedCommunity(id=previous.id if same else f"L{level}-{digest[:16]}", level=level,
-                                      members=sorted(previous.members), member_hash=digest,
-                                      graph_hash=previous.graph_hash or "", parent=parent.id if parent else None,
-                                      pinned=same)
+        community = DetectedCommunity(
+            id=previous.id if same else f"L{level}-{digest[:16]}",
+            level=level,
+            members=sorted(previous.members),
+            member_hash=digest,
+            graph_hash=previous.graph_hash or "",
+            parent=parent.id if parent else None,
+            pinned=same,
+        )
         self._add(community, parent)
         for child in self.children.get(previous.id, []):
             self._keep(child, community, level + 1)
 
-    def _partition(self, nodes: set[str], before: Sequence[PreviousCommunity]
-                   ) -> list[tuple[list[str], PreviousCommunity | None]]:
+    def _partition(
+        self, nodes: set[str], before: Sequence[PreviousCommunity]
+    ) -> list[tuple[list[str], PreviousCommunity | None]]:
         """Groups of `nodes`: untouched previous communities as they were (with their record), and the rest
         re-detected by Leiden on the rest's own subgraph, seeded with the previous groups, each group split
         into its connected parts.
@@ -225,8 +241,9 @@ class _Detector:
             done.update(p.id for m in members for p in self.atoms[m])  # it and everything inside it
 
 
-def detect(edges: Sequence[Edge], max_cluster_size: int = 10, seed: int = 42,
-           previous: Sequence[PreviousCommunity] = ()) -> list[DetectedCommunity]:
+def detect(
+    edges: Sequence[Edge], max_cluster_size: int = 10, seed: int = 42, previous: Sequence[PreviousCommunity] = ()
+) -> list[DetectedCommunity]:
     """Communities of every level; an id is its level and member set, so an unchanged community keeps it.
 
     With `previous` (the last run's communities), communities whose members' relations did not change are

@@ -52,8 +52,9 @@ def priority(rating: float, size: int, largest: int, changed: float) -> float:
     return rating / 10 + math.log1p(size) / math.log1p(max(largest, 1)) + changed
 
 
-def predecessors(created: Sequence[DetectedCommunity], removed: Sequence[CommunityCatalogRow]
-                 ) -> dict[str, CommunityCatalogRow]:
+def predecessors(
+    created: Sequence[DetectedCommunity], removed: Sequence[CommunityCatalogRow]
+) -> dict[str, CommunityCatalogRow]:
     """For each new community, the vanished one whose report members it shares most with (the same level
     first on a tie: a re-split can move an unchanged member set to another level, and its report still fits)."""
     by_member: dict[str, list[CommunityCatalogRow]] = defaultdict(list)
@@ -64,16 +65,21 @@ def predecessors(created: Sequence[DetectedCommunity], removed: Sequence[Communi
     for c in created:
         members = set(c.members)
         candidates = {r["id"]: r for m in c.members for r in by_member.get(m, [])}
-        scored = [(jaccard(members, set(report_basis(r))), r["level"] == c.level, rid)
-                  for rid, r in candidates.items()]
+        scored = [(jaccard(members, set(report_basis(r))), r["level"] == c.level, rid) for rid, r in candidates.items()]
         if scored:
             found[c.id] = candidates[max(scored)[2]]
     return found
 
 
-def plan_reports(created: Sequence[DetectedCommunity], removed: Sequence[CommunityCatalogRow],
-                 ratings: Mapping[str, float], *, llm: bool, budget: int | None,
-                 threshold: float) -> list[ReportPlan]:
+def plan_reports(
+    created: Sequence[DetectedCommunity],
+    removed: Sequence[CommunityCatalogRow],
+    ratings: Mapping[str, float],
+    *,
+    llm: bool,
+    budget: int | None,
+    threshold: float,
+) -> list[ReportPlan]:
     """`ratings` are the extractive reports' ratings, the importance of a community no LLM has rated yet."""
     before = predecessors(created, removed)
     largest = max((len(c.members) for c in created), default=1)
@@ -85,10 +91,19 @@ def plan_reports(created: Sequence[DetectedCommunity], removed: Sequence[Communi
         if previous and previous.get("report_kind") == "llm" and overlap >= threshold:
             plans.append(ReportPlan(c, "reuse", previous, basis, 1 - overlap, stale=overlap < 1))
             continue
-        rating = float(previous["rating"]) if previous and previous.get("report_kind") == "llm" \
-            else ratings.get(c.id, 0.0)
-        plans.append(ReportPlan(c, "llm" if llm else "extractive", previous, list(c.members), 1 - overlap,
-                                priority(rating, len(c.members), largest, 1 - overlap)))
+        rating = (
+            float(previous["rating"]) if previous and previous.get("report_kind") == "llm" else ratings.get(c.id, 0.0)
+        )
+        plans.append(
+            ReportPlan(
+                c,
+                "llm" if llm else "extractive",
+                previous,
+                list(c.members),
+                1 - overlap,
+                priority(rating, len(c.members), largest, 1 - overlap),
+            )
+        )
     asked = sorted((p for p in plans if p.action == "llm"), key=lambda p: (-p.priority, p.community.id))
     for p in asked[budget:] if budget is not None else []:
         p.action, p.stale = "extractive", True  # over budget: extractive now, LLM at the next refresh
@@ -103,6 +118,11 @@ def reused_report(previous: CommunityCatalogRow, fresh: Report) -> Report:
             findings.append(Finding(**{k: raw[k] for k in ("summary", "explanation", "chunk_ids") if k in raw}))
     known = {f.summary for f in findings}
     findings += [f for f in fresh.findings if f.summary not in known][:3]
-    return Report(title=previous.get("title") or fresh.title, summary=previous.get("summary") or fresh.summary,
-                  findings=findings, rating=previous.get("rating") or 0.0,
-                  rating_explanation=previous.get("rating_explanation") or "", kind="llm")
+    return Report(
+        title=previous.get("title") or fresh.title,
+        summary=previous.get("summary") or fresh.summary,
+        findings=findings,
+        rating=previous.get("rating") or 0.0,
+        rating_explanation=previous.get("rating_explanation") or "",
+        kind="llm",
+    )

@@ -50,8 +50,9 @@ def _list(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
 
 
-def extractive_report(size: int, members: Sequence[Mapping[str, Any]], relations: Sequence[Mapping[str, Any]]
-                      ) -> Report:
+def extractive_report(
+    size: int, members: Sequence[Mapping[str, Any]], relations: Sequence[Mapping[str, Any]]
+) -> Report:
     internal: dict[str, float] = {}
     for r in relations:
         for end in (r["source"], r["target"]):
@@ -66,32 +67,49 @@ def extractive_report(size: int, members: Sequence[Mapping[str, Any]], relations
     for r in relations[:_FINDINGS]:
         evidence = next((e for e in r.get("evidence") or [] if e), r.get("description") or "")
         verb = r["type"].lower().replace("_", " ")
-        findings.append(Finding(summary=f"{r['source']} {verb} {r['target']} (weight {r['weight']:g})",
-                                explanation=evidence, chunk_ids=list(r.get("chunk_ids") or [])[:5]))
+        findings.append(
+            Finding(
+                summary=f"{r['source']} {verb} {r['target']} (weight {r['weight']:g})",
+                explanation=evidence,
+                chunk_ids=list(r.get("chunk_ids") or [])[:5],
+            )
+        )
     ties = "; ".join(f"{r['source']} – {r['target']}" for r in relations[:3])
-    summary = (f"A group of {size} entities ({kinds}) centred on {_list(names)}."
-               + (f" Strongest ties: {ties}." if ties else ""))
+    summary = f"A group of {size} entities ({kinds}) centred on {_list(names)}." + (
+        f" Strongest ties: {ties}." if ties else ""
+    )
     possible = size * (size - 1) / 2 or 1
     density = min(len(relations) / possible, 1.0)
     rating = round(min(10.0, 2.0 * math.log2(size + 1) * (0.5 + density)), 1)
-    return Report(title=_list(names), summary=summary, findings=findings, rating=rating,
-                  rating_explanation=f"{size} members, {len(relations)} internal relations shown, "
-                                     f"density {density:.2f}")
+    return Report(
+        title=_list(names),
+        summary=summary,
+        findings=findings,
+        rating=rating,
+        rating_explanation=f"{size} members, {len(relations)} internal relations shown, density {density:.2f}",
+    )
 
 
-def llm_report_prompt(members: Sequence[Mapping[str, Any]], relations: Sequence[Mapping[str, Any]],
-                      child_reports: Sequence[Mapping[str, Any]], budget_tokens: int = 3000) -> str:
+def llm_report_prompt(
+    members: Sequence[Mapping[str, Any]],
+    relations: Sequence[Mapping[str, Any]],
+    child_reports: Sequence[Mapping[str, Any]],
+    budget_tokens: int = 3000,
+) -> str:
     """Members, relations and evidence (or, for a large parent, its children's reports) within a budget."""
     lines = [*render("community_report").splitlines(), ""]
     used = sum(count_tokens(line) for line in lines)
     sections: list[str] = []
     if child_reports:
         sections += ["Sub-community reports:"] + [f"- {c['title']}: {c['summary']}" for c in child_reports]
-    sections += ["Entities:"] + [f"- {m['name']} ({m['type'].lower()}): {m.get('description') or ''}"[:300]
-                                 for m in members]
+    sections += ["Entities:"] + [
+        f"- {m['name']} ({m['type'].lower()}): {m.get('description') or ''}"[:300] for m in members
+    ]
     sections += ["Relations:"] + [
         f"- {r['source']} -[{r['type']}]-> {r['target']} (weight {r['weight']:g}): "
-        f"{next((e for e in r.get('evidence') or [] if e), r.get('description') or '')}"[:400] for r in relations]
+        f"{next((e for e in r.get('evidence') or [] if e), r.get('description') or '')}"[:400]
+        for r in relations
+    ]
     for line in sections:
         cost = count_tokens(line)
         if used + cost > budget_tokens:
@@ -110,9 +128,14 @@ def parse_llm_report(data: dict[str, Any], relations: Sequence[Mapping[str, Any]
     cited = list(dict.fromkeys(c for r in relations for c in (r.get("chunk_ids") or [])[:2]))[:10]
     if findings and cited:
         findings[0].chunk_ids = cited
-    return Report(title=str(data.get("title") or "Untitled community"), summary=str(data.get("summary") or ""),
-                  findings=findings, rating=data.get("rating", 0), kind="llm",
-                  rating_explanation=str(data.get("rating_explanation") or ""))
+    return Report(
+        title=str(data.get("title") or "Untitled community"),
+        summary=str(data.get("summary") or ""),
+        findings=findings,
+        rating=data.get("rating", 0),
+        kind="llm",
+        rating_explanation=str(data.get("rating_explanation") or ""),
+    )
 
 
 def findings_json(report: Report) -> str:

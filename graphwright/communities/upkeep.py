@@ -78,12 +78,18 @@ class _Written:
 
 
 class CommunityBuilder:
-    def __init__(self, store: Neo4jStore, embedder: Embedder, settings: Settings,
-                 llm: LLM | None = None) -> None:
+    def __init__(self, store: Neo4jStore, embedder: Embedder, settings: Settings, llm: LLM | None = None) -> None:
         self.store, self.embedder, self.settings, self.llm = store, embedder, settings, llm
 
-    def build(self, max_cluster_size: int = 10, seed: int = 42, progress: Progress | None = None, *,
-              full: bool = False, budget: int | None = None) -> CommunityRun:
+    def build(
+        self,
+        max_cluster_size: int = 10,
+        seed: int = 42,
+        progress: Progress | None = None,
+        *,
+        full: bool = False,
+        budget: int | None = None,
+    ) -> CommunityRun:
         """`full` detects from scratch instead of keeping untouched communities; `budget` caps the LLM
         report calls (None: no cap). `progress(stage, done, total)` hears of detect, reports, embed, write."""
         run = CommunityRun(full=full)
@@ -92,9 +98,14 @@ class CommunityBuilder:
         started = time.perf_counter()
         edges = self.store.communities.entity_edges()
         existing = {row["id"]: row for row in self.store.communities.community_catalog()}
-        previous = [] if full else [
-            PreviousCommunity(r["id"], r["level"], tuple(r["members"] or []), r["parent"], r["graph_hash"])
-            for r in existing.values()]
+        previous = (
+            []
+            if full
+            else [
+                PreviousCommunity(r["id"], r["level"], tuple(r["members"] or []), r["parent"], r["graph_hash"])
+                for r in existing.values()
+            ]
+        )
         detected = detect(edges, max_cluster_size, seed, previous)
         connected = {n for a, b, _ in edges for n in (a, b)}
         run.isolated_entities = len(set(self.store.communities.entity_ids()) - connected)
@@ -109,8 +120,9 @@ class CommunityBuilder:
         old_by_level: dict[int, list[set[str]]] = {}
         for row in removed:
             old_by_level.setdefault(row["level"], []).append(set(row["members"] or []))
-        run.rewritten = sum(1 for c in created
-                            if any(jaccard(set(c.members), old) >= 0.5 for old in old_by_level.get(c.level, [])))
+        run.rewritten = sum(
+            1 for c in created if any(jaccard(set(c.members), old) >= 0.5 for old in old_by_level.get(c.level, []))
+        )
         run.created = len(created) - run.rewritten
         for c in detected:
             run.levels[c.level] = run.levels.get(c.level, 0) + 1
@@ -121,19 +133,32 @@ class CommunityBuilder:
         run.report_seconds = time.perf_counter() - started
         stale_kept = sum(1 for c in detected if c.id in existing and existing[c.id]["stale"])
         run.stale = stale_kept + sum(1 for w in written.values() if w.stale)
-        hashes = [{"id": c.id, "graph_hash": c.graph_hash} for c in detected
-                  if c.id in existing and existing[c.id]["graph_hash"] != c.graph_hash]
+        hashes = [
+            {"id": c.id, "graph_hash": c.graph_hash}
+            for c in detected
+            if c.id in existing and existing[c.id]["graph_hash"] != c.graph_hash
+        ]
         self._write([row["id"] for row in removed], rows, created, detected, hashes, run, tell)
-        log.info("communities: %d kept, %d rewritten, %d created, %d removed, %d reports reused, %d LLM calls",
-                 run.kept, run.rewritten, run.created, run.removed, run.reused, run.llm_calls)
+        log.info(
+            "communities: %d kept, %d rewritten, %d created, %d removed, %d reports reused, %d LLM calls",
+            run.kept,
+            run.rewritten,
+            run.created,
+            run.removed,
+            run.reused,
+            run.llm_calls,
+        )
         return run
 
-    def refresh(self, budget: int | None = None, level: int | None = None,
-                progress: Progress | None = None) -> RefreshRun:
+    def refresh(
+        self, budget: int | None = None, level: int | None = None, progress: Progress | None = None
+    ) -> RefreshRun:
         """Rewrite stale reports with the LLM, the most important first, at most `budget` of them."""
         if self.llm is None:
-            raise LLMRequiredError("refreshing reports needs an LLM: set GRAPHWRIGHT_OPENAI_BASE_URL (or "
-                                   "OPENAI_API_KEY); offline reports are extractive and never stale")
+            raise LLMRequiredError(
+                "refreshing reports needs an LLM: set GRAPHWRIGHT_OPENAI_BASE_URL (or "
+                "OPENAI_API_KEY); offline reports are extractive and never stale"
+            )
         started = time.perf_counter()
         tell = progress or (lambda stage, done, total: None)
         existing = {row["id"]: row for row in self.store.communities.community_catalog()}
@@ -150,90 +175,147 @@ class CommunityBuilder:
         for cid, row in existing.items():
             if row["parent"]:
                 children.setdefault(row["parent"], []).append(cid)
-        communities = [DetectedCommunity(id=r["id"], level=r["level"], members=list(r["members"] or []),
-                                         member_hash=member_hash(r["members"] or []),
-                                         graph_hash=r["graph_hash"] or "", children=children.get(r["id"], []))
-                       for r in chosen]
+        communities = [
+            DetectedCommunity(
+                id=r["id"],
+                level=r["level"],
+                members=list(r["members"] or []),
+                member_hash=member_hash(r["members"] or []),
+                graph_hash=r["graph_hash"] or "",
+                children=children.get(r["id"], []),
+            )
+            for r in chosen
+        ]
         run = CommunityRun()
         plans = [ReportPlan(c, "llm", None, list(c.members), 1.0) for c in communities]
         written = self._generate(plans, existing, run, tell)
         rows = [self._row(c, written[c.id]) for c in communities]
         self._write([], rows, [], [], [], run, tell)
         left = len(stale) - sum(1 for w in written.values() if not w.stale)
-        return RefreshRun(rewritten=len(rows) - run.llm_failures, llm_failures=run.llm_failures,
-                          stale_left=left, seconds=time.perf_counter() - started)
+        return RefreshRun(
+            rewritten=len(rows) - run.llm_failures,
+            llm_failures=run.llm_failures,
+            stale_left=left,
+            seconds=time.perf_counter() - started,
+        )
 
     @staticmethod
     def _row(c: DetectedCommunity, w: _Written) -> dict[str, Any]:
         r = w.report
-        return {"id": c.id, "level": c.level, "size": len(c.members), "member_hash": c.member_hash,
-                "members": c.members, "graph_hash": c.graph_hash, "title": r.title, "summary": r.summary,
-                "findings": findings_json(r), "rating": r.rating, "rating_explanation": r.rating_explanation,
-                "report_kind": r.kind, "cited_chunks": r.cited_chunks, "stale": w.stale,
-                "changed": round(w.changed, 4), "report_members": w.report_members}
+        return {
+            "id": c.id,
+            "level": c.level,
+            "size": len(c.members),
+            "member_hash": c.member_hash,
+            "members": c.members,
+            "graph_hash": c.graph_hash,
+            "title": r.title,
+            "summary": r.summary,
+            "findings": findings_json(r),
+            "rating": r.rating,
+            "rating_explanation": r.rating_explanation,
+            "report_kind": r.kind,
+            "cited_chunks": r.cited_chunks,
+            "stale": w.stale,
+            "changed": round(w.changed, 4),
+            "report_members": w.report_members,
+        }
 
-    def _write(self, removed: list[str], rows: list[dict[str, Any]], created: Sequence[DetectedCommunity],
-               detected: Sequence[DetectedCommunity], hashes: list[dict[str, str]], run: CommunityRun,
-               tell: Progress) -> None:
+    def _write(
+        self,
+        removed: list[str],
+        rows: list[dict[str, Any]],
+        created: Sequence[DetectedCommunity],
+        detected: Sequence[DetectedCommunity],
+        hashes: list[dict[str, str]],
+        run: CommunityRun,
+        tell: Progress,
+    ) -> None:
         started = time.perf_counter()
         tell("embed", 0, 1)
-        vectors = self.embedder.embed([community_embedding_text(r["title"], r["summary"]) for r in rows]) \
-            if rows else []
+        vectors = (
+            self.embedder.embed([community_embedding_text(r["title"], r["summary"]) for r in rows]) if rows else []
+        )
         run.embed_seconds = time.perf_counter() - started
         tell("embed", 1, 1)
         tell("write", 0, 1)
         started = time.perf_counter()
         new = {c.id for c in created}
         self.store.communities.write_communities(
-            removed, rows, [{"id": r["id"], "embedding": v} for r, v in zip(rows, vectors)],
+            removed,
+            rows,
+            [{"id": r["id"], "embedding": v} for r, v in zip(rows, vectors)],
             [{"entity": m, "community": c.id} for c in created for m in c.members],
             [{"parent": c.parent, "child": c.id} for c in detected if c.parent and (c.id in new or c.parent in new)],
-            hashes)
+            hashes,
+        )
         run.write_seconds = time.perf_counter() - started
         tell("write", 1, 1)
 
-    def _reports(self, created: list[DetectedCommunity], removed: list[CommunityCatalogRow],
-                 existing: Mapping[str, CommunityCatalogRow], budget: int | None, run: CommunityRun,
-                 tell: Progress) -> dict[str, _Written]:
+    def _reports(
+        self,
+        created: list[DetectedCommunity],
+        removed: list[CommunityCatalogRow],
+        existing: Mapping[str, CommunityCatalogRow],
+        budget: int | None,
+        run: CommunityRun,
+        tell: Progress,
+    ) -> dict[str, _Written]:
         context = self._context(created)
         fresh = {c.id: self._extractive(c, context) for c in created}
-        plans = plan_reports(created, removed, {cid: r.rating for cid, r in fresh.items()},
-                             llm=self.llm is not None, budget=budget,
-                             threshold=self.settings.report_reuse_overlap)
+        plans = plan_reports(
+            created,
+            removed,
+            {cid: r.rating for cid, r in fresh.items()},
+            llm=self.llm is not None,
+            budget=budget,
+            threshold=self.settings.report_reuse_overlap,
+        )
         run.reused = sum(1 for p in plans if p.action == "reuse")
         written: dict[str, _Written] = {}
         for p in plans:
             if p.action == "reuse" and p.previous is not None:
-                written[p.community.id] = _Written(reused_report(p.previous, fresh[p.community.id]), p.stale,
-                                                   p.changed, p.basis)
+                written[p.community.id] = _Written(
+                    reused_report(p.previous, fresh[p.community.id]), p.stale, p.changed, p.basis
+                )
             elif p.action == "extractive":
                 # offline, extractive is the report's final form; with an LLM it waits for a refresh
-                written[p.community.id] = _Written(fresh[p.community.id], p.stale, p.changed if p.stale else 0.0,
-                                                   None if p.stale else list(p.community.members))
-        written.update(self._generate([p for p in plans if p.action == "llm"], existing, run, tell, context,
-                                      written))
+                written[p.community.id] = _Written(
+                    fresh[p.community.id],
+                    p.stale,
+                    p.changed if p.stale else 0.0,
+                    None if p.stale else list(p.community.members),
+                )
+        written.update(self._generate([p for p in plans if p.action == "llm"], existing, run, tell, context, written))
         return written
 
     def _context(self, communities: Sequence[DetectedCommunity]) -> dict[str, CommunityContextRow]:
         context: dict[str, CommunityContextRow] = {}
         for start in range(0, len(communities), _CONTEXT_BATCH):
-            part = communities[start:start + _CONTEXT_BATCH]
-            context.update(self.store.communities.community_context([{"id": c.id, "members": c.members}
-                                                                      for c in part]))
+            part = communities[start : start + _CONTEXT_BATCH]
+            context.update(self.store.communities.community_context([{"id": c.id, "members": c.members} for c in part]))
         return context
 
-    def _generate(self, plans: Sequence[ReportPlan], existing: Mapping[str, CommunityCatalogRow],
-                  run: CommunityRun, tell: Progress, context: Mapping[str, CommunityContextRow] | None = None,
-                  done: Mapping[str, _Written] | None = None) -> dict[str, _Written]:
+    def _generate(
+        self,
+        plans: Sequence[ReportPlan],
+        existing: Mapping[str, CommunityCatalogRow],
+        run: CommunityRun,
+        tell: Progress,
+        context: Mapping[str, CommunityContextRow] | None = None,
+        done: Mapping[str, _Written] | None = None,
+    ) -> dict[str, _Written]:
         """LLM reports, deepest level first: a parent's report can then read its children's."""
         llm = self.llm
         if not plans or llm is None:
             return {}
         context = context if context is not None else self._context([p.community for p in plans])
-        summaries = {cid: {"title": row["title"] or "", "summary": row["summary"] or ""}
-                     for cid, row in existing.items()}
-        summaries.update({cid: {"title": w.report.title, "summary": w.report.summary}
-                          for cid, w in (done or {}).items()})
+        summaries = {
+            cid: {"title": row["title"] or "", "summary": row["summary"] or ""} for cid, row in existing.items()
+        }
+        summaries.update(
+            {cid: {"title": w.report.title, "summary": w.report.summary} for cid, w in (done or {}).items()}
+        )
         written: dict[str, _Written] = {}
         for level in sorted({p.community.level for p in plans}, reverse=True):
             batch = [p.community for p in plans if p.community.level == level]
@@ -252,9 +334,14 @@ class CommunityBuilder:
         ctx = context.get(c.id)
         return extractive_report(len(c.members), ctx["members"] if ctx else [], ctx["relations"] if ctx else [])
 
-    def _llm(self, llm: LLM, c: DetectedCommunity, context: Mapping[str, CommunityContextRow],
-             summaries: dict[str, dict[str, str]],
-             run: CommunityRun) -> Report:
+    def _llm(
+        self,
+        llm: LLM,
+        c: DetectedCommunity,
+        context: Mapping[str, CommunityContextRow],
+        summaries: dict[str, dict[str, str]],
+        run: CommunityRun,
+    ) -> Report:
         from graphwright.llm import LLMError
         from graphwright.llm.json_repair import JSONRepairError, parse_json_object
 

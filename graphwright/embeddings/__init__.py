@@ -15,17 +15,31 @@ from graphwright.embeddings.local import SentenceTransformerEmbedder
 from graphwright.embeddings.onnx import OnnxEmbedder
 from graphwright.embeddings.onnx_export import default_cache_dir
 
-__all__ = ["BUNDLED", "Embedder", "EmbeddingUsage", "EndpointEmbedder", "OnnxEmbedder",
-           "SentenceTransformerEmbedder", "VectorCache", "make_embedder"]
+__all__ = [
+    "BUNDLED",
+    "Embedder",
+    "EmbeddingUsage",
+    "EndpointEmbedder",
+    "OnnxEmbedder",
+    "SentenceTransformerEmbedder",
+    "VectorCache",
+    "make_embedder",
+]
 
 
 def make_embedder(settings: Settings) -> Embedder:
     if settings.embedding_backend == "openai":
         return EndpointEmbedder(settings)
-    if settings.embedding_model == BUNDLED and settings.embedding_runtime != "torch" \
-            and settings.embedding_device == "cpu":
-        return OnnxEmbedder(Path(settings.model_cache or default_cache_dir()),
-                            quantized=settings.embedding_runtime == "onnx-int8",
-                            batch_size=settings.embedding_batch_size or 1)
-    return SentenceTransformerEmbedder(settings.embedding_model, settings.embedding_batch_size or 16,
-                                       settings.embedding_device)
+    if (
+        settings.embedding_model == BUNDLED
+        and settings.embedding_runtime != "torch"
+        and settings.embedding_device == "cpu"
+    ):
+        return OnnxEmbedder(
+            Path(settings.model_cache or default_cache_dir()),
+            quantized=settings.embedding_runtime == "onnx-int8",
+            batch_size=settings.embedding_batch_size or 1,
+        )
+    return SentenceTransformerEmbedder(
+        settings.embedding_model, settings.embedding_batch_size or 16, settings.embedding_device
+    )

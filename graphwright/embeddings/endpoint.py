@@ -75,8 +75,10 @@ class EndpointEmbedder:
         from graphwright.llm.embedding_client import EmbeddingClient
 
         if settings.embedding_model == BUNDLED:
-            raise EmbeddingError("GRAPHWRIGHT_EMBEDDING_BACKEND=openai needs GRAPHWRIGHT_EMBEDDING_MODEL set to "
-                                 "the endpoint's model name (e.g. text-embedding-3-small, nomic-embed-text)")
+            raise EmbeddingError(
+                "GRAPHWRIGHT_EMBEDDING_BACKEND=openai needs GRAPHWRIGHT_EMBEDDING_MODEL set to "
+                "the endpoint's model name (e.g. text-embedding-3-small, nomic-embed-text)"
+            )
         self._client = EmbeddingClient(settings)
         dims = settings.embedding_dimensions
         self.name = f"{settings.embedding_model} (endpoint{f', {dims}d' if dims else ''})"
@@ -100,12 +102,14 @@ class EndpointEmbedder:
         with self._lock:
             self.usage.cached += len(texts) - len(missing)
         for start in range(0, len(missing), self._batch_size):
-            batch = missing[start:start + self._batch_size]
+            batch = missing[start : start + self._batch_size]
             result = self._client.embed([texts[i] for i in batch])
             for i, vector in zip(batch, result.vectors):
                 if self._dimension is not None and len(vector) != self._dimension:
-                    raise EmbeddingError(f"embeddings endpoint returned {len(vector)} dimensions, expected "
-                                         f"{self._dimension} ({self.name})")
+                    raise EmbeddingError(
+                        f"embeddings endpoint returned {len(vector)} dimensions, expected "
+                        f"{self._dimension} ({self.name})"
+                    )
                 self._dimension = len(vector)
                 out[i] = _unit(vector)
                 if self._cache is not None:

@@ -48,7 +48,10 @@ class SentenceTransformerEmbedder:
         if not texts:
             return []
         vectors = self._model.encode(
-            texts, batch_size=self._batch_size, normalize_embeddings=True, show_progress_bar=False,
+            texts,
+            batch_size=self._batch_size,
+            normalize_embeddings=True,
+            show_progress_bar=False,
             convert_to_numpy=True,
         )
         return vectors.astype("float32").tolist()

@@ -64,7 +64,7 @@ class OnnxEmbedder:
             return []
         session = self._session
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))  # batches of like lengths pad least
-        batches = [order[start:start + self._batch_size] for start in range(0, len(order), self._batch_size)]
+        batches = [order[start : start + self._batch_size] for start in range(0, len(order), self._batch_size)]
         inputs = []
         for batch in batches:  # tokenised here, in one thread; the streams only run the model
             encoded = self._tokenizer.encode_batch([texts[i] for i in batch])

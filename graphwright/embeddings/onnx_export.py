@@ -88,10 +88,12 @@ def _export(out: Path) -> None:
             super().__init__()
             self.model = model
 
-        def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor,
-                    token_type_ids: torch.Tensor) -> torch.Tensor:
-            states = self.model(input_ids=input_ids, attention_mask=attention_mask,
-                                token_type_ids=token_type_ids).last_hidden_state
+        def forward(
+            self, input_ids: torch.Tensor, attention_mask: torch.Tensor, token_type_ids: torch.Tensor
+        ) -> torch.Tensor:
+            states = self.model(
+                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
+            ).last_hidden_state
             weights = attention_mask.unsqueeze(-1).to(states.dtype)
             mean = (states * weights).sum(1) / weights.sum(1).clamp(min=1e-9)
             return torch.nn.functional.normalize(mean, p=2, dim=1)
@@ -100,9 +102,16 @@ def _export(out: Path) -> None:
     dynamic = {name: {0: "batch", 1: "tokens"} for name in ("input_ids", "attention_mask", "token_type_ids")}
     with warnings.catch_warnings(), torch.no_grad():
         warnings.simplefilter("ignore")
-        torch.onnx.export(Pooled(), (sample, sample, torch.zeros_like(sample)), str(out),
-                          input_names=list(dynamic), output_names=["embedding"],
-                          dynamic_axes={**dynamic, "embedding": {0: "batch"}}, opset_version=17, dynamo=False)
+        torch.onnx.export(
+            Pooled(),
+            (sample, sample, torch.zeros_like(sample)),
+            str(out),
+            input_names=list(dynamic),
+            output_names=["embedding"],
+            dynamic_axes={**dynamic, "embedding": {0: "batch"}},
+            opset_version=17,
+            dynamo=False,
+        )
 
 
 def _quantized_nodes(source: Path) -> list[str]:
@@ -122,8 +131,14 @@ def _quantize(source: Path, out: Path) -> None:
     level = root.level
     root.setLevel(logging.ERROR)  # quantize_dynamic logs advice for image models to the root logger
     try:
-        quantize_dynamic(str(source), str(out), weight_type=QuantType.QInt8, per_channel=True,
-                         op_types_to_quantize=["MatMul"], nodes_to_quantize=_quantized_nodes(source))
+        quantize_dynamic(
+            str(source),
+            str(out),
+            weight_type=QuantType.QInt8,
+            per_channel=True,
+            op_types_to_quantize=["MatMul"],
+            nodes_to_quantize=_quantized_nodes(source),
+        )
     finally:
         root.setLevel(level)
 

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field, ValidationError, model_validator
 
 from graphwright.errors import (
     DatasetError,  # re-exported: they used to live here
-    )
+)
 
 
 class EvalQuestion(BaseModel):
@@ -60,8 +60,14 @@ def _hotpot(folder: Path) -> Dataset:
         try:
             facts = item["supporting_facts"]
             titles = list(dict.fromkeys(str(fact[0]) for fact in facts))
-            questions.append(EvalQuestion(question=item["question"], gold_titles=titles, answer=item.get("answer"),
-                                          type=str(item.get("type") or "all")))
+            questions.append(
+                EvalQuestion(
+                    question=item["question"],
+                    gold_titles=titles,
+                    answer=item.get("answer"),
+                    type=str(item.get("type") or "all"),
+                )
+            )
         except (KeyError, TypeError, IndexError, ValidationError) as exc:
             raise DatasetError(f"{source}: question {index}: {_reason(exc)}") from exc
     corpus = None

@@ -29,8 +29,16 @@ def _tokens(text: str) -> list[str]:
 
 
 def _chunk(row: Mapping[str, Any], score: float, rank: int, name: str) -> RetrievedChunk:
-    return RetrievedChunk(chunk_id=row["chunk_id"], document_id=row["document_id"], text=row["text"], score=score,
-                          rank=rank, title=row.get("title"), source=row.get("source"), scores={name: score})
+    return RetrievedChunk(
+        chunk_id=row["chunk_id"],
+        document_id=row["document_id"],
+        text=row["text"],
+        score=score,
+        rank=rank,
+        title=row.get("title"),
+        source=row.get("source"),
+        scores={name: score},
+    )
 
 
 class CorpusPeers:
@@ -76,10 +84,16 @@ class Neo4jGraphRAGPeers:
         except ImportError as exc:
             raise PeersNotInstalledError("peers need `pip install graphwright[eval]` (neo4j-graphrag)") from exc
         properties = ["id", "document_id", "text"]
-        self._vector = VectorRetriever(store.driver, CHUNK_VECTOR_INDEX, return_properties=properties,
-                                       neo4j_database=store.database)
-        self._hybrid = HybridRetriever(store.driver, CHUNK_VECTOR_INDEX, CHUNK_FULLTEXT_INDEX,
-                                       return_properties=properties, neo4j_database=store.database)
+        self._vector = VectorRetriever(
+            store.driver, CHUNK_VECTOR_INDEX, return_properties=properties, neo4j_database=store.database
+        )
+        self._hybrid = HybridRetriever(
+            store.driver,
+            CHUNK_VECTOR_INDEX,
+            CHUNK_FULLTEXT_INDEX,
+            return_properties=properties,
+            neo4j_database=store.database,
+        )
         self._by_id = {r["chunk_id"]: r for r in rows}
         self.escaped_retries = 0  # questions the hybrid retriever's Lucene parser refused as written
 
@@ -87,8 +101,11 @@ class Neo4jGraphRAGPeers:
         out = []
         for rank, record in enumerate(records, start=1):
             node = record["node"]
-            row = self._by_id.get(node["id"]) or {"chunk_id": node["id"], "document_id": node["document_id"],
-                                                  "text": node.get("text") or ""}
+            row = self._by_id.get(node["id"]) or {
+                "chunk_id": node["id"],
+                "document_id": node["document_id"],
+                "text": node.get("text") or "",
+            }
             out.append(_chunk(row, float(record["score"]), rank, name))
         return out
 
@@ -110,6 +127,7 @@ class Neo4jGraphRAGPeers:
 
 def fulltext_part(store: Neo4jStore) -> Peer:
     """The chunk fulltext index queried as `hybrid` queries it (its vector part is the `vector` mode)."""
+
     def search(question: str, embedding: list[float], k: int) -> list[RetrievedChunk]:
         lucene = to_lucene(question)
         rows = store.retrieval.fulltext_search(lucene, k) if lucene else []
@@ -142,7 +160,9 @@ def make_peers(store: Neo4jStore) -> tuple[dict[str, Peer], list[str], Callable[
     def after() -> list[str]:
         if graphrag is None or not graphrag.escaped_retries:
             return []
-        return [f"neo4j-graphrag HybridRetriever: {graphrag.escaped_retries} question(s) refused by Lucene as "
-                "written, retried with special characters escaped"]
+        return [
+            f"neo4j-graphrag HybridRetriever: {graphrag.escaped_retries} question(s) refused by Lucene as "
+            "written, retried with special characters escaped"
+        ]
 
     return peers, notes, after

@@ -35,7 +35,6 @@ if TYPE_CHECKING:
     from graphwright.llm import LLM
 
 
-
 class _Levels(Protocol):
     levels: dict[int, int]
 
@@ -52,8 +51,9 @@ class Evaluated(Protocol):
     @property
     def llm(self) -> LLM | None: ...
 
-    def search(self, question: str, mode: Any = ..., k: int | None = ..., where: Any = ...,
-               generate: bool = ...) -> SearchResult: ...
+    def search(
+        self, question: str, mode: Any = ..., k: int | None = ..., where: Any = ..., generate: bool = ...
+    ) -> SearchResult: ...
 
     def ingest(self, paths: list[str | Path], *, extractor: str | None = ...) -> IngestReport: ...
 
@@ -134,15 +134,21 @@ class _Tally:
             return statistics.fmean(values) if values else 0.0
 
         return SystemScores(
-            system=system, kind=kind, questions=len(self.latency),
+            system=system,
+            kind=kind,
+            questions=len(self.latency),
             recall={k: mean(v) for k, v in self.recall.items()},
-            all_found={k: mean(v) for k, v in self.all_found.items()}, mrr=mean(self.rr),
+            all_found={k: mean(v) for k, v in self.all_found.items()},
+            mrr=mean(self.rr),
             keyword_recall=mean(self.keywords) if self.keywords else None,
-            exact_match=mean(self.em) if self.em else None, f1=mean(self.f1) if self.f1 else None,
-            p50_ms=percentile(self.latency, 0.5), p95_ms=percentile(self.latency, 0.95),
+            exact_match=mean(self.em) if self.em else None,
+            f1=mean(self.f1) if self.f1 else None,
+            p50_ms=percentile(self.latency, 0.5),
+            p95_ms=percentile(self.latency, 0.95),
             by_type={t: {k: mean(v) for k, v in ks.items()} for t, ks in sorted(self.typed.items())},
             by_type_all={t: {k: mean(v) for k, v in ks.items()} for t, ks in sorted(self.typed_all.items())},
-            errors=self.errors)
+            errors=self.errors,
+        )
 
 
 def load_corpus(rag: Evaluated, dataset: Dataset, extractor: str | None, need_communities: bool) -> list[str]:
@@ -157,16 +163,25 @@ def load_corpus(rag: Evaluated, dataset: Dataset, extractor: str | None, need_co
             for title, text in dataset.corpus.items():
                 handle.write(json.dumps({"id": title, "title": title, "text": text}, ensure_ascii=False) + "\n")
         report = rag.ingest([path], extractor=extractor)
-    notes.append(f"corpus: {report.documents_written} paragraphs written, {report.documents_unchanged} unchanged, "
-                 f"{len(report.failures)} failed")
+    notes.append(
+        f"corpus: {report.documents_written} paragraphs written, {report.documents_unchanged} unchanged, "
+        f"{len(report.failures)} failed"
+    )
     if need_communities and not rag.store.communities.community_levels():
         run = rag.build_communities()
         notes.append(f"communities built: {sum(run.levels.values())}")
     return notes
 
 
-def evaluate(rag: Evaluated, dataset: Dataset, modes: list[str], ks: list[int], peers: bool = False,
-             generate: bool = True, progress: Progress | None = None) -> EvalReport:
+def evaluate(
+    rag: Evaluated,
+    dataset: Dataset,
+    modes: list[str],
+    ks: list[int],
+    peers: bool = False,
+    generate: bool = True,
+    progress: Progress | None = None,
+) -> EvalReport:
     """Score each mode (and each peer) on every question of `dataset`, all against the same graph."""
     notes: list[str] = []
     ks = sorted(set(ks))
@@ -178,8 +193,10 @@ def evaluate(rag: Evaluated, dataset: Dataset, modes: list[str], ks: list[int], 
     if gold:
         known = rag.store.retrieval.known_documents(gold)
         if len(known) < len(gold):
-            notes.append(f"{len(gold) - len(known)} of {len(gold)} gold documents are not in the graph"
-                         + (" (load the corpus first: --load-corpus)" if dataset.corpus else ""))
+            notes.append(
+                f"{len(gold) - len(known)} of {len(gold)} gold documents are not in the graph"
+                + (" (load the corpus first: --load-corpus)" if dataset.corpus else "")
+            )
     _ = rag.embedder.dimension  # load the model before timing anything
     embeddings = rag.embedder.embed([q.question for q in dataset.questions])
     systems: list[SystemScores] = []
@@ -196,8 +213,7 @@ def evaluate(rag: Evaluated, dataset: Dataset, modes: list[str], ks: list[int], 
                 tally.errors += 1
                 notes.append(f"{mode}: question {index}: {exc.__class__.__name__}: {exc}")
                 continue
-            tally.add(item, result.chunks, result.answer if answering else None,
-                      (time.perf_counter() - started) * 1000)
+            tally.add(item, result.chunks, result.answer if answering else None, (time.perf_counter() - started) * 1000)
             if progress:
                 progress(mode, index + 1, total)
         systems.append(tally.scores(mode, "graphwright"))

@@ -15,13 +15,31 @@ def _pct(value: float | None) -> str:
 def score_table(report: EvalReport) -> Table:
     table = Table(title=f"{report.dataset}: {report.questions} questions", title_justify="left")
     table.add_column("system")
-    for column in [*(f"R@{k}" for k in report.ks), *(f"all@{k}" for k in report.ks), "MRR", "keywords", "EM", "F1",
-                   "p50 ms", "p95 ms", "errors"]:
+    for column in [
+        *(f"R@{k}" for k in report.ks),
+        *(f"all@{k}" for k in report.ks),
+        "MRR",
+        "keywords",
+        "EM",
+        "F1",
+        "p50 ms",
+        "p95 ms",
+        "errors",
+    ]:
         table.add_column(column, justify="right")
     for s in report.systems:
-        table.add_row(s.system, *(_pct(s.recall.get(k)) for k in report.ks),
-                      *(_pct(s.all_found.get(k)) for k in report.ks), _pct(s.mrr), _pct(s.keyword_recall),
-                      _pct(s.exact_match), _pct(s.f1), f"{s.p50_ms:.0f}", f"{s.p95_ms:.0f}", str(s.errors))
+        table.add_row(
+            s.system,
+            *(_pct(s.recall.get(k)) for k in report.ks),
+            *(_pct(s.all_found.get(k)) for k in report.ks),
+            _pct(s.mrr),
+            _pct(s.keyword_recall),
+            _pct(s.exact_match),
+            _pct(s.f1),
+            f"{s.p50_ms:.0f}",
+            f"{s.p95_ms:.0f}",
+            str(s.errors),
+        )
     return table
 
 
@@ -37,8 +55,15 @@ def type_table(report: EvalReport) -> Table | None:
         for k in report.ks:
             table.add_column(f"{t} all@{k}", justify="right")
     for s in report.systems:
-        table.add_row(s.system, *(_pct(cell.get(k)) for t in types
-                                  for cell in (s.by_type.get(t, {}), s.by_type_all.get(t, {})) for k in report.ks))
+        table.add_row(
+            s.system,
+            *(
+                _pct(cell.get(k))
+                for t in types
+                for cell in (s.by_type.get(t, {}), s.by_type_all.get(t, {}))
+                for k in report.ks
+            ),
+        )
     return table
 
 

@@ -126,29 +126,39 @@ class GraphImporter:
                 continue
             support = self._support(record, names, report)
             if isinstance(support, str):
-                report.skipped.append(ImportSkip(source=where, cause=support,
-                                                 error=f"{' -> '.join(names)}: {support}"))
+                report.skipped.append(ImportSkip(source=where, cause=support, error=f"{' -> '.join(names)}: {support}"))
                 continue
             texts.update(support)
             for chunk_id in support:
                 extraction = per_chunk.setdefault(chunk_id, ChunkExtraction(chunk_id=chunk_id))
                 if is_relation:
-                    extraction.relations.append(ExtractedRelation(
-                        source=names[0], target=names[1], type=str(record.get("type") or "RELATED_TO"),
-                        description=str(record.get("description") or ""),
-                        weight=float(record.get("weight") or 1.0), evidence=str(record.get("evidence") or "")))
+                    extraction.relations.append(
+                        ExtractedRelation(
+                            source=names[0],
+                            target=names[1],
+                            type=str(record.get("type") or "RELATED_TO"),
+                            description=str(record.get("description") or ""),
+                            weight=float(record.get("weight") or 1.0),
+                            evidence=str(record.get("evidence") or ""),
+                        )
+                    )
                     for n in names:
                         extraction.entities.append(ExtractedEntity(name=n, type="CONCEPT"))
                 else:
-                    extraction.entities.append(ExtractedEntity(
-                        name=names[0], type=str(record.get("type") or "CONCEPT"),
-                        description=str(record.get("description") or ""),
-                        count=max(texts[chunk_id].lower().count(names[0].lower()), 1)))
+                    extraction.entities.append(
+                        ExtractedEntity(
+                            name=names[0],
+                            type=str(record.get("type") or "CONCEPT"),
+                            description=str(record.get("description") or ""),
+                            count=max(texts[chunk_id].lower().count(names[0].lower()), 1),
+                        )
+                    )
         # a relation endpoint listed only as CONCEPT must not outvote its typed entity record
         for extraction in per_chunk.values():
             typed = {e.name.lower() for e in extraction.entities if e.type.upper() != "CONCEPT"}
-            extraction.entities = [e for e in extraction.entities
-                                   if e.type.upper() != "CONCEPT" or e.name.lower() not in typed]
+            extraction.entities = [
+                e for e in extraction.entities if e.type.upper() != "CONCEPT" or e.name.lower() not in typed
+            ]
         return list(per_chunk.values()), report
 
 

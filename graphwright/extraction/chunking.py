@@ -36,8 +36,6 @@ class TextChunk:
     section: str = ""
 
 
-
-
 def _split_long(sentence: str, size: int) -> list[str]:
     """A sentence longer than a chunk is cut between tokens (never inside a word)."""
     pieces: list[str] = []
@@ -74,8 +72,9 @@ def _chunk(units: list[_Unit], n_tokens: int, fresh: int) -> TextChunk:
     """The page span covers every unit; the section is that of the chunk's first new unit (the overlap
     carried over belongs to the previous chunk's section)."""
     pages = [u.page for u in units if u.page is not None]
-    return TextChunk(_join(units), n_tokens, min(pages, default=None), max(pages, default=None),
-                     units[len(units) - fresh].section)
+    return TextChunk(
+        _join(units), n_tokens, min(pages, default=None), max(pages, default=None), units[len(units) - fresh].section
+    )
 
 
 def _join(units: list[_Unit]) -> str:

@@ -19,7 +19,7 @@ from typing import Any
 
 from graphwright.errors import (
     FormatError,  # re-exported: they used to live here
-    )
+)
 from graphwright.models import DocumentPart
 
 log = logging.getLogger(__name__)
@@ -88,20 +88,24 @@ def read_pdf(raw: bytes, limits: FileLimits | None = None) -> ReadFile:
         raise FormatError(f"corrupt or truncated PDF ({exc})") from exc
     try:
         if len(pdf) > limits.max_pdf_pages:
-            raise FormatError(f"PDF has {len(pdf)} pages, above the limit of {limits.max_pdf_pages} "
-                              "(GRAPHWRIGHT_MAX_PDF_PAGES)")
+            raise FormatError(
+                f"PDF has {len(pdf)} pages, above the limit of {limits.max_pdf_pages} (GRAPHWRIGHT_MAX_PDF_PAGES)"
+            )
         parts: list[DocumentPart] = []
         scanned: list[int] = []
         started = time.monotonic()
         for number in range(1, len(pdf) + 1):
             if time.monotonic() - started > limits.max_pdf_seconds:
-                raise FormatError(f"reading the PDF took more than {limits.max_pdf_seconds:g} s (stopped at page "
-                                  f"{number} of {len(pdf)}; GRAPHWRIGHT_MAX_PDF_SECONDS)")
+                raise FormatError(
+                    f"reading the PDF took more than {limits.max_pdf_seconds:g} s (stopped at page "
+                    f"{number} of {len(pdf)}; GRAPHWRIGHT_MAX_PDF_SECONDS)"
+                )
             page = pdf[number - 1]
             textpage = page.get_textpage()
             text = _clean_pdf_text(textpage.get_text_range())
-            if len(text) < _SCANNED_PAGE_CHARS and any(True for _ in page.get_objects(
-                    filter=(pdfium.raw.FPDF_PAGEOBJ_IMAGE,))):
+            if len(text) < _SCANNED_PAGE_CHARS and any(
+                True for _ in page.get_objects(filter=(pdfium.raw.FPDF_PAGEOBJ_IMAGE,))
+            ):
                 scanned.append(number)
             if text:
                 parts.append(DocumentPart(text=text, page=number))
@@ -112,12 +116,16 @@ def read_pdf(raw: bytes, limits: FileLimits | None = None) -> ReadFile:
     result = ReadFile(parts=parts, title=title, pages=n_pages)
     if not parts:
         if scanned:
-            raise FormatError(f"scanned PDF: none of its {n_pages} page(s) has a text layer "
-                              "(graphwright does no OCR; run OCR first, e.g. ocrmypdf)")
+            raise FormatError(
+                f"scanned PDF: none of its {n_pages} page(s) has a text layer "
+                "(graphwright does no OCR; run OCR first, e.g. ocrmypdf)"
+            )
         raise FormatError(f"PDF has no text on any of its {n_pages} page(s)")
     if scanned:
-        result.warnings.append(f"page(s) {_page_ranges(scanned)} of {n_pages} are scanned images with no text "
-                               "layer and were skipped (no OCR)")
+        result.warnings.append(
+            f"page(s) {_page_ranges(scanned)} of {n_pages} are scanned images with no text "
+            "layer and were skipped (no OCR)"
+        )
     return result
 
 
@@ -169,14 +177,18 @@ def check_zip(raw: bytes, limits: FileLimits) -> None:
         raise FormatError(f"Word file has {len(members)} parts, above {_MAX_ZIP_MEMBERS}: not a document")
     total = sum(m.file_size for m in members)
     if total > limits.max_unpacked_bytes:
-        raise FormatError(f"Word file unpacks to {total} bytes, above the limit of {limits.max_unpacked_bytes} "
-                          "(GRAPHWRIGHT_MAX_UNPACKED_BYTES): refused as a possible zip bomb")
+        raise FormatError(
+            f"Word file unpacks to {total} bytes, above the limit of {limits.max_unpacked_bytes} "
+            "(GRAPHWRIGHT_MAX_UNPACKED_BYTES): refused as a possible zip bomb"
+        )
     for member in members:
         ratio = member.file_size / max(member.compress_size, 1)
         if member.file_size > _RATIO_FLOOR and ratio > limits.max_unpack_ratio:
-            raise FormatError(f"Word part {member.filename[:80]!r} unpacks {ratio:.0f} times its size, above "
-                              f"{limits.max_unpack_ratio} (GRAPHWRIGHT_MAX_UNPACK_RATIO): refused as a possible "
-                              "zip bomb")
+            raise FormatError(
+                f"Word part {member.filename[:80]!r} unpacks {ratio:.0f} times its size, above "
+                f"{limits.max_unpack_ratio} (GRAPHWRIGHT_MAX_UNPACK_RATIO): refused as a possible "
+                "zip bomb"
+            )
 
 
 def read_docx(raw: bytes, limits: FileLimits | None = None) -> ReadFile:

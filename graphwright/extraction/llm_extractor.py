@@ -99,8 +99,9 @@ class LLMExtractor:
         body = render("summarize", name=name, descriptions="\n".join(f"- {d}" for d in descriptions))
         return self.llm.chat([{"role": "user", "content": body}]).text.strip()
 
-    def extract_many(self, chunks: list[tuple[str, str]],
-                     on_done: Callable[[int], None] | None = None) -> list[ChunkExtraction]:
+    def extract_many(
+        self, chunks: list[tuple[str, str]], on_done: Callable[[int], None] | None = None
+    ) -> list[ChunkExtraction]:
         finished = 0
         lock = threading.Lock()
 
@@ -126,8 +127,11 @@ class LLMExtractor:
             if isinstance(first, LLMError) and not isinstance(first, LLMEmptyAnswerError):
                 raise
             self.llm.forget(messages)  # an unusable answer must not be replayed from the cache
-            retry = [*messages, {"role": "assistant", "content": reply or "(empty)"},
-                     {"role": "user", "content": render("repair", error=first)}]
+            retry = [
+                *messages,
+                {"role": "assistant", "content": reply or "(empty)"},
+                {"role": "user", "content": render("repair", error=first)},
+            ]
             try:
                 reply = self.llm.chat(retry).text
                 return _validate(parse_json_object(reply)), reply
@@ -136,13 +140,18 @@ class LLMExtractor:
                 raise
 
     def extract(self, chunk_id: str, text: str) -> ChunkExtraction:
-        messages = [{"role": "system", "content": self.system},
-                    {"role": "user", "content": render("extract_user", text=text)}]
+        messages = [
+            {"role": "system", "content": self.system},
+            {"role": "user", "content": render("extract_user", text=text)},
+        ]
         try:
             graph, reply = self._ask(messages)
             for _ in range(self.settings.llm_gleanings):
-                messages = [*messages, {"role": "assistant", "content": reply},
-                            {"role": "user", "content": render("glean")}]
+                messages = [
+                    *messages,
+                    {"role": "assistant", "content": reply},
+                    {"role": "user", "content": render("glean")},
+                ]
                 more, reply = self._ask(messages)
                 if not more.entities and not more.relations:
                     break
@@ -151,10 +160,26 @@ class LLMExtractor:
             return ChunkExtraction(chunk_id=chunk_id, error=f"{type(exc).__name__}: {exc}")
         return ChunkExtraction(
             chunk_id=chunk_id,
-            entities=[ExtractedEntity(name=e.name, type=e.type, description=e.description,
-                                      count=max(text.lower().count(e.name.lower()), 1)) for e in graph.entities],
-            relations=[ExtractedRelation(source=r.source, target=r.target, type=r.type, description=r.description,
-                                         weight=r.weight, evidence=_evidence(text, r)) for r in graph.relations],
+            entities=[
+                ExtractedEntity(
+                    name=e.name,
+                    type=e.type,
+                    description=e.description,
+                    count=max(text.lower().count(e.name.lower()), 1),
+                )
+                for e in graph.entities
+            ],
+            relations=[
+                ExtractedRelation(
+                    source=r.source,
+                    target=r.target,
+                    type=r.type,
+                    description=r.description,
+                    weight=r.weight,
+                    evidence=_evidence(text, r),
+                )
+                for r in graph.relations
+            ],
         )
 
 
@@ -174,6 +199,7 @@ def _merge(first: _LLMGraph, second: _LLMGraph) -> _LLMGraph:
     names = {normalize_key(e.name) for e in first.entities}
     triples = {(normalize_key(r.source), normalize_key(r.target), r.type.upper()) for r in first.relations}
     entities = first.entities + [e for e in second.entities if normalize_key(e.name) not in names]
-    relations = first.relations + [r for r in second.relations
-                                   if (normalize_key(r.source), normalize_key(r.target), r.type.upper()) not in triples]
+    relations = first.relations + [
+        r for r in second.relations if (normalize_key(r.source), normalize_key(r.target), r.type.upper()) not in triples
+    ]
     return _LLMGraph(entities=entities, relations=relations)

@@ -117,8 +117,9 @@ def _split_metadata(extra: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def record_to_document(record: Any, source: str, fallback_id: str, text_field: str | None,
-                       metadata: dict[str, Any]) -> Document:
+def record_to_document(
+    record: Any, source: str, fallback_id: str, text_field: str | None, metadata: dict[str, Any]
+) -> Document:
     if not isinstance(record, dict):
         raise LoadError(f"record is a JSON {type(record).__name__}, expected an object with a text field")
     fields = (text_field,) if text_field else TEXT_FIELDS
@@ -131,8 +132,15 @@ def record_to_document(record: Any, source: str, fallback_id: str, text_field: s
     title = str(record.get("title") or doc_id)
     extra = {k: v for k, v in record.items() if k not in {key, "id", "title"}}
     meta = {**_split_metadata(extra), **metadata}
-    return Document(id=doc_id, source=source, title=title, text=text, metadata=meta,
-                    content_hash=content_hash(text, meta), subject=str(record.get("title") or ""))
+    return Document(
+        id=doc_id,
+        source=source,
+        title=title,
+        text=text,
+        metadata=meta,
+        content_hash=content_hash(text, meta),
+        subject=str(record.get("title") or ""),
+    )
 
 
 def source_of(path: Path, base: Path, relative: bool) -> str:
@@ -141,9 +149,15 @@ def source_of(path: Path, base: Path, relative: bool) -> str:
     return document_id_for(path, base) if relative else str(path)
 
 
-def load_file(path: Path, base: Path, metadata: dict[str, Any], text_field: str | None = None,
-              max_bytes: int = 50 * 1024 * 1024, relative_source: bool = False,
-              limits: FileLimits | None = None) -> LoadResult:
+def load_file(
+    path: Path,
+    base: Path,
+    metadata: dict[str, Any],
+    text_field: str | None = None,
+    max_bytes: int = 50 * 1024 * 1024,
+    relative_source: bool = False,
+    limits: FileLimits | None = None,
+) -> LoadResult:
     """Load one file; every problem becomes a named failure instead of an exception."""
     result = LoadResult()
     source = source_of(path, base, relative_source)
@@ -151,8 +165,9 @@ def load_file(path: Path, base: Path, metadata: dict[str, Any], text_field: str 
         if not path.exists():
             raise LoadError("no such file or folder")
         if path.suffix.lower() not in SUPPORTED_SUFFIXES:
-            raise LoadError(f"unsupported file type {path.suffix or '(none)'}; "
-                            f"supported: {', '.join(sorted(SUPPORTED_SUFFIXES))}")
+            raise LoadError(
+                f"unsupported file type {path.suffix or '(none)'}; supported: {', '.join(sorted(SUPPORTED_SUFFIXES))}"
+            )
         size = path.stat().st_size
         if size > max_bytes:
             raise LoadError(f"file is {size} bytes, above the limit of {max_bytes} (GRAPHWRIGHT_MAX_FILE_BYTES)")
@@ -167,8 +182,9 @@ def load_file(path: Path, base: Path, metadata: dict[str, Any], text_field: str 
             return result
         text = decode(raw, source, result.warnings)
         if suffix in {".html", ".htm"}:
-            result.documents.append(_located_document(read_html(text, limits), path, source, doc_id, metadata,
-                                                      result.warnings))
+            result.documents.append(
+                _located_document(read_html(text, limits), path, source, doc_id, metadata, result.warnings)
+            )
         elif suffix == ".jsonl":
             _load_jsonl(text, source, doc_id, text_field, metadata, result)
         elif suffix == ".json":
@@ -178,29 +194,47 @@ def load_file(path: Path, base: Path, metadata: dict[str, Any], text_field: str 
                 raise LoadError("file is empty")
             heading = _markdown_title(text) if suffix in {".md", ".markdown"} else None
             meta = dict(metadata)
-            result.documents.append(Document(id=doc_id, source=source, title=heading or path.stem, text=text,
-                                             metadata=meta, content_hash=content_hash(text, meta),
-                                             subject=heading or ""))
+            result.documents.append(
+                Document(
+                    id=doc_id,
+                    source=source,
+                    title=heading or path.stem,
+                    text=text,
+                    metadata=meta,
+                    content_hash=content_hash(text, meta),
+                    subject=heading or "",
+                )
+            )
     except (LoadError, FormatError, OSError) as exc:
         log.info("skipped %s: %s", source, exc)
         result.failures.append(FileFailure(source=source, error=str(exc)))
     return result
 
 
-def _located_document(read: ReadFile, path: Path, source: str, doc_id: str, metadata: dict[str, Any],
-                      warnings: list[str]) -> Document:
+def _located_document(
+    read: ReadFile, path: Path, source: str, doc_id: str, metadata: dict[str, Any], warnings: list[str]
+) -> Document:
     """A PDF, Word or HTML file as one document whose parts keep their pages and sections."""
     warnings.extend(f"{source}: {w}" for w in read.warnings)
     text = "\n\n".join(p.text for p in read.parts)
     meta = dict(metadata)
     if read.pages:
         meta.setdefault("pages", read.pages)
-    return Document(id=doc_id, source=source, title=read.title or path.stem, text=text, metadata=meta,
-                    content_hash=content_hash(text, meta, read.parts), subject=read.title, parts=read.parts)
+    return Document(
+        id=doc_id,
+        source=source,
+        title=read.title or path.stem,
+        text=text,
+        metadata=meta,
+        content_hash=content_hash(text, meta, read.parts),
+        subject=read.title,
+        parts=read.parts,
+    )
 
 
-def _load_json(text: str, source: str, doc_id: str, text_field: str | None, metadata: dict[str, Any],
-               result: LoadResult) -> None:
+def _load_json(
+    text: str, source: str, doc_id: str, text_field: str | None, metadata: dict[str, Any], result: LoadResult
+) -> None:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -218,8 +252,9 @@ def _load_json(text: str, source: str, doc_id: str, text_field: str | None, meta
             result.failures.append(FileFailure(source=f"{source}[{i}]", error=str(exc)))
 
 
-def _load_jsonl(text: str, source: str, doc_id: str, text_field: str | None, metadata: dict[str, Any],
-                result: LoadResult) -> None:
+def _load_jsonl(
+    text: str, source: str, doc_id: str, text_field: str | None, metadata: dict[str, Any], result: LoadResult
+) -> None:
     seen_any = False
     for lineno, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
@@ -242,9 +277,15 @@ def _load_jsonl(text: str, source: str, doc_id: str, text_field: str | None, met
         raise LoadError("file is empty")
 
 
-def iter_loaded(files: list[Path], base: Path, metadata: dict[str, Any] | None = None,
-                text_field: str | None = None, max_bytes: int = 50 * 1024 * 1024,
-                relative_sources: bool = False, limits: FileLimits | None = None) -> Iterator[LoadResult]:
+def iter_loaded(
+    files: list[Path],
+    base: Path,
+    metadata: dict[str, Any] | None = None,
+    text_field: str | None = None,
+    max_bytes: int = 50 * 1024 * 1024,
+    relative_sources: bool = False,
+    limits: FileLimits | None = None,
+) -> Iterator[LoadResult]:
     """One LoadResult per file, read only when asked for (so a run holds one file's text at a time, not the
     corpus); duplicate document ids keep the first and report the rest."""
     seen: dict[str, str] = {}
@@ -253,8 +294,11 @@ def iter_loaded(files: list[Path], base: Path, metadata: dict[str, Any] | None =
         kept = []
         for doc in one.documents:
             if doc.id in seen:
-                one.failures.append(FileFailure(
-                    source=doc.source, error=f"duplicate document id {doc.id!r} (first seen in {seen[doc.id]})"))
+                one.failures.append(
+                    FileFailure(
+                        source=doc.source, error=f"duplicate document id {doc.id!r} (first seen in {seen[doc.id]})"
+                    )
+                )
                 continue
             seen[doc.id] = doc.source
             kept.append(doc)
@@ -262,8 +306,14 @@ def iter_loaded(files: list[Path], base: Path, metadata: dict[str, Any] | None =
         yield one
 
 
-def load_paths(paths: list[Path], base: Path, metadata: dict[str, Any] | None = None, glob: str | None = None,
-               text_field: str | None = None, max_bytes: int = 50 * 1024 * 1024) -> LoadResult:
+def load_paths(
+    paths: list[Path],
+    base: Path,
+    metadata: dict[str, Any] | None = None,
+    glob: str | None = None,
+    text_field: str | None = None,
+    max_bytes: int = 50 * 1024 * 1024,
+) -> LoadResult:
     """Load every supported file under `paths` at once (small corpora, tests, evaluation)."""
     total = LoadResult()
     for one in iter_loaded(list(iter_files(paths, glob)), base, metadata, text_field, max_bytes):

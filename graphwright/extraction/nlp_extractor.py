@@ -21,41 +21,238 @@ from graphwright.text.normalize import clean_name, normalize_key
 from graphwright.text.sentences import split_sentences
 from graphwright.text.stopwords import STOPWORDS
 
-_TOKEN_RE = re.compile(r"[A-Za-z0-9\u00C0-\u024F][A-Za-z0-9\u00C0-\u024F'’.\-/&]*[A-Za-z0-9\u00C0-\u024F]"
-                       r"|[A-Za-z0-9\u00C0-\u024F]")
+_TOKEN_RE = re.compile(
+    r"[A-Za-z0-9\u00C0-\u024F][A-Za-z0-9\u00C0-\u024F'’.\-/&]*[A-Za-z0-9\u00C0-\u024F]"
+    r"|[A-Za-z0-9\u00C0-\u024F]"
+)
 _CJK_RE = re.compile(r"[\u4e00-\u9fff]")
 _CODE_RE = re.compile(r"^[A-Za-z][A-Za-z.]*-?\d[\w.\-]*$")  # GPT-4o, RP-1, B1058, STS-31, plutonium-238
 _ROMAN = {"I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"}
 _CONNECTORS = {"of", "de", "von", "van", "la", "del", "der", "da", "di", "du", "le", "y"}
 _INNER_THE = {"the"}
-_MONTHS = {"january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-           "november", "december"}
+_MONTHS = {
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+}
 _DAYS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
-_ORG_WORDS = {"agency", "administration", "company", "corp", "corp.", "corporation", "inc", "inc.", "ltd",
-              "laboratory", "laboratories", "institute", "university", "organisation", "organization", "group",
-              "alliance", "aerospace", "aviation", "nasa", "committee", "bureau", "council", "ministry",
-              "department", "foundation", "association", "society", "bank", "party", "army", "navy",
-              "force", "office", "board", "academy", "college", "school", "press", "media", "arianespace",
-              "technologies", "systems", "industries", "enterprises", "labs", "studios", "services"}
-_LOCATION_WORDS = {"crater", "sea", "ocean", "mare", "island", "islands", "base", "site", "cosmodrome", "zone",
-                   "complex", "centre", "center", "city", "county", "state", "river", "lake", "mount", "mountain",
-                   "mountains", "valley", "bay", "gulf", "coast", "desert", "province", "region", "street",
-                   "road", "avenue", "park", "facility", "station", "pole", "orbit", "belt", "point", "cape",
-                   "port", "harbor", "harbour", "kingdom", "republic", "empire", "village", "town", "castle",
-                   "hall", "house", "palace", "square", "bridge", "forest", "hill", "hills"}
-_EVENT_WORDS = {"mission", "missions", "program", "programme", "race", "war", "battle", "flight", "expedition",
-                "conference", "summit", "olympics", "games", "festival", "revolution", "treaty", "act",
-                "launch", "landing", "test", "tests", "campaign", "crisis", "election", "award", "prize",
-                "demo"}
-_TECH_WORDS = {"engine", "engines", "system", "telescope", "rover", "lander", "rocket", "spacecraft",
-               "satellite", "helicopter", "vehicle", "module", "arm", "algorithm", "protocol", "model",
-               "capsule", "booster", "constellation", "observatory", "probe", "generator", "mirror"}
-_PERSON_CUES = {"astronaut", "astronauts", "commander", "pilot", "president", "founder", "chief",
-                "designer", "director", "administrator", "astronomer", "scientist", "engineer", "ceo", "mr",
-                "mrs", "ms", "dr", "professor", "king", "queen", "prince", "princess", "lord",
-                "lady", "captain", "general", "colonel", "sister", "brother", "uncle", "aunt", "father",
-                "mother", "son", "daughter", "wife", "husband", "investigator", "cosmonaut", "said", "told"}
-_FIRST_NAMES = set("""
+_ORG_WORDS = {
+    "agency",
+    "administration",
+    "company",
+    "corp",
+    "corp.",
+    "corporation",
+    "inc",
+    "inc.",
+    "ltd",
+    "laboratory",
+    "laboratories",
+    "institute",
+    "university",
+    "organisation",
+    "organization",
+    "group",
+    "alliance",
+    "aerospace",
+    "aviation",
+    "nasa",
+    "committee",
+    "bureau",
+    "council",
+    "ministry",
+    "department",
+    "foundation",
+    "association",
+    "society",
+    "bank",
+    "party",
+    "army",
+    "navy",
+    "force",
+    "office",
+    "board",
+    "academy",
+    "college",
+    "school",
+    "press",
+    "media",
+    "arianespace",
+    "technologies",
+    "systems",
+    "industries",
+    "enterprises",
+    "labs",
+    "studios",
+    "services",
+}
+_LOCATION_WORDS = {
+    "crater",
+    "sea",
+    "ocean",
+    "mare",
+    "island",
+    "islands",
+    "base",
+    "site",
+    "cosmodrome",
+    "zone",
+    "complex",
+    "centre",
+    "center",
+    "city",
+    "county",
+    "state",
+    "river",
+    "lake",
+    "mount",
+    "mountain",
+    "mountains",
+    "valley",
+    "bay",
+    "gulf",
+    "coast",
+    "desert",
+    "province",
+    "region",
+    "street",
+    "road",
+    "avenue",
+    "park",
+    "facility",
+    "station",
+    "pole",
+    "orbit",
+    "belt",
+    "point",
+    "cape",
+    "port",
+    "harbor",
+    "harbour",
+    "kingdom",
+    "republic",
+    "empire",
+    "village",
+    "town",
+    "castle",
+    "hall",
+    "house",
+    "palace",
+    "square",
+    "bridge",
+    "forest",
+    "hill",
+    "hills",
+}
+_EVENT_WORDS = {
+    "mission",
+    "missions",
+    "program",
+    "programme",
+    "race",
+    "war",
+    "battle",
+    "flight",
+    "expedition",
+    "conference",
+    "summit",
+    "olympics",
+    "games",
+    "festival",
+    "revolution",
+    "treaty",
+    "act",
+    "launch",
+    "landing",
+    "test",
+    "tests",
+    "campaign",
+    "crisis",
+    "election",
+    "award",
+    "prize",
+    "demo",
+}
+_TECH_WORDS = {
+    "engine",
+    "engines",
+    "system",
+    "telescope",
+    "rover",
+    "lander",
+    "rocket",
+    "spacecraft",
+    "satellite",
+    "helicopter",
+    "vehicle",
+    "module",
+    "arm",
+    "algorithm",
+    "protocol",
+    "model",
+    "capsule",
+    "booster",
+    "constellation",
+    "observatory",
+    "probe",
+    "generator",
+    "mirror",
+}
+_PERSON_CUES = {
+    "astronaut",
+    "astronauts",
+    "commander",
+    "pilot",
+    "president",
+    "founder",
+    "chief",
+    "designer",
+    "director",
+    "administrator",
+    "astronomer",
+    "scientist",
+    "engineer",
+    "ceo",
+    "mr",
+    "mrs",
+    "ms",
+    "dr",
+    "professor",
+    "king",
+    "queen",
+    "prince",
+    "princess",
+    "lord",
+    "lady",
+    "captain",
+    "general",
+    "colonel",
+    "sister",
+    "brother",
+    "uncle",
+    "aunt",
+    "father",
+    "mother",
+    "son",
+    "daughter",
+    "wife",
+    "husband",
+    "investigator",
+    "cosmonaut",
+    "said",
+    "told",
+}
+_FIRST_NAMES = set(
+    """
 aaron adam alan albert alexander alexei alice amelia andrew angela ann anna anne anthony arthur barbara ben
 benjamin bernard betty bill bob brian bruce buzz carl carol caroline catherine charles charlotte chris
 christina christine christopher claire daniel david deborah dennis diana donald doris dorothy doug douglas
@@ -68,10 +265,12 @@ rose ruth sally samuel sarah sergei simon stephen steven susan thomas timothy to
 wally walter wernher william yuri ouyang emma fanny elinor marianne edmund fitzwilliam jay mikhail ivan
 dmitri natasha pierre andrei nikolai leo lev fyodor anna sherlock watson heathcliff catherine jo meg beth
 amy laurie tess angel alec huck tom becky jim ahab ishmael queequeg starbuck hester arthur roger
-""".split())
+""".split()
+)
 
 
-_PLACES = set("""
+_PLACES = set(
+    """
 moon earth mars venus mercury jupiter saturn uranus neptune pluto sun africa asia europe antarctica america
 australia alabama alaska arizona arkansas california colorado connecticut delaware florida georgia hawaii
 idaho illinois indiana iowa kansas kentucky louisiana maine maryland massachusetts michigan minnesota
@@ -81,14 +280,82 @@ scotland ireland wales canada mexico brazil argentina chile peru egypt israel ir
 ukraine sweden norway finland denmark netherlands belgium switzerland austria portugal korea vietnam
 thailand indonesia pakistan kazakhstan mongolia nigeria kenya ethiopia london paris berlin moscow beijing
 tokyo rome madrid houston pasadena huntsville baltimore darmstadt kourou hawthorne kent hainan shanghai
-""".split()) | {"french guiana", "united states", "united kingdom", "soviet union", "new york", "new zealand",
-                 "south africa", "north korea", "south korea", "hong kong", "los angeles", "san francisco"}
-_DEMONYMS = {"american", "russian", "chinese", "european", "soviet", "canadian", "indian", "japanese", "french",
-             "german", "british", "italian", "spanish", "english", "korean", "israeli", "australian", "dutch",
-             "swedish", "norwegian", "mexican", "brazilian", "african", "asian", "greek", "roman"}
-_TITLES = {"commander", "president", "pilot", "captain", "astronaut", "astronauts", "cosmonaut", "dr", "doctor",
-           "professor", "prof", "king", "queen", "prince", "princess", "lord", "lady", "sir", "general", "colonel",
-           "senator", "governor", "chairman", "ceo", "mr", "mrs", "ms", "saint", "st", "emperor", "pope"}
+""".split()
+) | {
+    "french guiana",
+    "united states",
+    "united kingdom",
+    "soviet union",
+    "new york",
+    "new zealand",
+    "south africa",
+    "north korea",
+    "south korea",
+    "hong kong",
+    "los angeles",
+    "san francisco",
+}
+_DEMONYMS = {
+    "american",
+    "russian",
+    "chinese",
+    "european",
+    "soviet",
+    "canadian",
+    "indian",
+    "japanese",
+    "french",
+    "german",
+    "british",
+    "italian",
+    "spanish",
+    "english",
+    "korean",
+    "israeli",
+    "australian",
+    "dutch",
+    "swedish",
+    "norwegian",
+    "mexican",
+    "brazilian",
+    "african",
+    "asian",
+    "greek",
+    "roman",
+}
+_TITLES = {
+    "commander",
+    "president",
+    "pilot",
+    "captain",
+    "astronaut",
+    "astronauts",
+    "cosmonaut",
+    "dr",
+    "doctor",
+    "professor",
+    "prof",
+    "king",
+    "queen",
+    "prince",
+    "princess",
+    "lord",
+    "lady",
+    "sir",
+    "general",
+    "colonel",
+    "senator",
+    "governor",
+    "chairman",
+    "ceo",
+    "mr",
+    "mrs",
+    "ms",
+    "saint",
+    "st",
+    "emperor",
+    "pope",
+}
 
 
 @dataclass(frozen=True)
@@ -112,8 +379,11 @@ def guess_type(name: str, previous_word: str = "") -> str:
         return "TECHNOLOGY"
     if any(ch.isdigit() for ch in name) or words[-1] in _ROMAN:
         return "PRODUCT"
-    alphabetic = all(w[:1].isupper() and w.replace("'", "").replace("’", "").replace("-", "").replace(".", "")
-                     .isalpha() for w in words if w.lower() not in _CONNECTORS)
+    alphabetic = all(
+        w[:1].isupper() and w.replace("'", "").replace("’", "").replace("-", "").replace(".", "").isalpha()
+        for w in words
+        if w.lower() not in _CONNECTORS
+    )
     if alphabetic and 2 <= len(words) <= 4 and (lowered[0] in _FIRST_NAMES or previous_word in _PERSON_CUES):
         return "PERSON"
     if alphabetic and len(words) == 1 and previous_word in _PERSON_CUES:
@@ -162,7 +432,7 @@ class NLPExtractor:
                 continue
             j = i + 1
             while j < len(tokens) and j - i < self.max_entity_words:
-                gap = sentence[tokens[j - 1].end:tokens[j].start]
+                gap = sentence[tokens[j - 1].end : tokens[j].start]
                 initial = len(tokens[j - 1].text) == 1 and tokens[j - 1].text.isupper() and gap.strip() == "."
                 if gap.strip() and not initial:  # punctuation between words ends the name ("F." does not)
                     break
@@ -174,14 +444,19 @@ class NLPExtractor:
                 elif re.fullmatch(r"\d{1,5}[A-Z]?", nxt) and tokens[j - 1].text[:1].isupper():
                     j += 1  # Falcon 9, Apollo 11, ISO 27001
                     break
-                elif (nxt in _CONNECTORS or nxt in _INNER_THE) and j + 1 < len(tokens) \
-                        and tokens[j + 1].text[:1].isupper() \
-                        and not sentence[tokens[j].end:tokens[j + 1].start].strip():
+                elif (
+                    (nxt in _CONNECTORS or nxt in _INNER_THE)
+                    and j + 1 < len(tokens)
+                    and tokens[j + 1].text[:1].isupper()
+                    and not sentence[tokens[j].end : tokens[j + 1].start].strip()
+                ):
                     j += 2
                 else:
                     break
-            words = [t.text + ("." if k + 1 < j and len(t.text) == 1 and t.text.isupper() else "")
-                     for k, t in enumerate(tokens[i:j], start=i)]
+            words = [
+                t.text + ("." if k + 1 < j and len(t.text) == 1 and t.text.isupper() else "")
+                for k, t in enumerate(tokens[i:j], start=i)
+            ]
             previous = tokens[i - 1].text.lower() if i else ""
             at_start = i == 0
             spans.extend(self._clean_span(words, previous, at_start, sentence))
@@ -195,11 +470,15 @@ class NLPExtractor:
         # "Commander Neil Armstrong", "Lunar Module Pilot Buzz Aldrin": the role is not the name
         for k in range(len(words) - 2, -1, -1):
             if words[k].lower().rstrip(".") in _TITLES and words[k + 1][:1].isupper():
-                words, at_start, previous = words[k + 1:], False, words[k].lower().rstrip(".")
+                words, at_start, previous = words[k + 1 :], False, words[k].lower().rstrip(".")
                 break
         whole = " ".join(words).lower()
-        if len(words) > 1 and words[0].lower() in _DEMONYMS and whole not in _PLACES and (
-                words[1].lower() in _FIRST_NAMES or len(words) == 2):
+        if (
+            len(words) > 1
+            and words[0].lower() in _DEMONYMS
+            and whole not in _PLACES
+            and (words[1].lower() in _FIRST_NAMES or len(words) == 2)
+        ):
             words, previous = words[1:], words[0].lower()  # "Canadian Jeremy Hansen", "Russian Soyuz"
         if len(words) == 1 and words[0].lower() in _DEMONYMS:
             return []
@@ -217,26 +496,38 @@ class NLPExtractor:
         name = clean_name(" ".join(words))
         if len(name) < 2 or name.isdigit():
             return []
-        if at_start and len(words) == 1 and not name.isupper() and not any(c.isdigit() for c in name) \
-                and not (possessive and name.lower() not in STOPWORDS):
+        if (
+            at_start
+            and len(words) == 1
+            and not name.isupper()
+            and not any(c.isdigit() for c in name)
+            and not (possessive and name.lower() not in STOPWORDS)
+        ):
             # "Crews", "Soon": capitalized only by position; keep it if it is capitalized elsewhere too
-            rest = sentence[len(words[0]):]
+            rest = sentence[len(words[0]) :]
             if name not in rest:
                 return [(name, "#start")]
         return [(name, previous)]
 
     # --- Chinese -------------------------------------------------------------------------------------
     def chinese_spans(self, sentence: str) -> list[tuple[str, str]]:
-        kinds = {"nr": "PERSON", "nrt": "PERSON", "nrfg": "PERSON", "ns": "LOCATION", "nt": "ORGANIZATION",
-                 "nz": "CONCEPT"}
+        kinds = {
+            "nr": "PERSON",
+            "nrt": "PERSON",
+            "nrfg": "PERSON",
+            "ns": "LOCATION",
+            "nt": "ORGANIZATION",
+            "nz": "CONCEPT",
+        }
         out = []
         for pair in self._jieba.cut(sentence):
             if pair.flag in kinds and len(pair.word) >= 2 and _CJK_RE.search(pair.word):
                 out.append((pair.word, f"#zh:{kinds[pair.flag]}"))
         return out
 
-    def extract_many(self, chunks: list[tuple[str, str]],
-                     on_done: Callable[[int], None] | None = None) -> list[ChunkExtraction]:
+    def extract_many(
+        self, chunks: list[tuple[str, str]], on_done: Callable[[int], None] | None = None
+    ) -> list[ChunkExtraction]:
         results = []
         for chunk_id, text in chunks:
             results.append(self.extract(chunk_id, text))
@@ -285,7 +576,7 @@ class NLPExtractor:
         for sentence, keys in found_per_sentence:
             unique = sorted(set(k for k in keys if k in entities))
             for a_index, a in enumerate(unique):
-                for b in unique[a_index + 1:]:
+                for b in unique[a_index + 1 :]:
                     pair_counts[(a, b)] += 1
                     evidence.setdefault((a, b), sentence)
         for key, entity in entities.items():
@@ -293,17 +584,23 @@ class NLPExtractor:
             entity.description = first[:300]
             entity.count = max(counts[key], 1)
         relations = [
-            ExtractedRelation(source=entities[a].name, target=entities[b].name, type="RELATED_TO",
-                              description=f"{entities[a].name} and {entities[b].name} appear together",
-                              weight=float(n), evidence=evidence[(a, b)][:500])
+            ExtractedRelation(
+                source=entities[a].name,
+                target=entities[b].name,
+                type="RELATED_TO",
+                description=f"{entities[a].name} and {entities[b].name} appear together",
+                weight=float(n),
+                evidence=evidence[(a, b)][:500],
+            )
             for (a, b), n in pair_counts.items()
         ]
         return ChunkExtraction(chunk_id=chunk_id, entities=list(entities.values()), relations=relations)
 
     @staticmethod
-    def _link_short_names(entities: dict[str, ExtractedEntity], counts: Counter[str],
-                          found: list[tuple[str, list[str]]]) -> None:
-        """"Armstrong" after "Neil Armstrong" in the same chunk is the same person."""
+    def _link_short_names(
+        entities: dict[str, ExtractedEntity], counts: Counter[str], found: list[tuple[str, list[str]]]
+    ) -> None:
+        """ "Armstrong" after "Neil Armstrong" in the same chunk is the same person."""
         people = {key: e for key, e in entities.items() if e.type == "PERSON" and " " in key}
         by_last: dict[str, str] = {}
         for key in people:

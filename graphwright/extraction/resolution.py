@@ -82,8 +82,11 @@ class EntityIndex:
     def from_rows(cls, rows: Sequence[Mapping[str, Any]]) -> EntityIndex:
         index = cls()
         for row in rows:
-            index.add(KnownEntity(id=row["id"], key=row.get("key") or normalize_key(row["name"]),
-                                  name=row["name"], type=row["type"]))
+            index.add(
+                KnownEntity(
+                    id=row["id"], key=row.get("key") or normalize_key(row["name"]), name=row["name"], type=row["type"]
+                )
+            )
             index.embedded.add(row["id"])
         return index
 
@@ -129,8 +132,9 @@ class Resolver:
                     return best[0]
         return key
 
-    def resolve(self, extractions: list[ChunkExtraction],
-                index: EntityIndex | None = None) -> tuple[list[Entity], list[Relation]]:
+    def resolve(
+        self, extractions: list[ChunkExtraction], index: EntityIndex | None = None
+    ) -> tuple[list[Entity], list[Relation]]:
         index = index if index is not None else EntityIndex()
         names: dict[str, Counter[str]] = defaultdict(Counter)
         types: dict[str, Counter[str]] = defaultdict(Counter)
@@ -144,9 +148,14 @@ class Resolver:
         for extraction in extractions:
             for entity in extraction.entities:
                 seen[normalize_key(entity.name)] += max(entity.count, 1)
-        ordered = sorted(((x, e) for x in extractions for e in x.entities),
-                         key=lambda pair: (_is_acronym(pair[1].name), -seen[normalize_key(pair[1].name)],
-                                           normalize_key(pair[1].name)))
+        ordered = sorted(
+            ((x, e) for x in extractions for e in x.entities),
+            key=lambda pair: (
+                _is_acronym(pair[1].name),
+                -seen[normalize_key(pair[1].name)],
+                normalize_key(pair[1].name),
+            ),
+        )
         for extraction, entity in ordered:
             name = clean_name(entity.name)
             key = normalize_key(name)
@@ -178,8 +187,9 @@ class Resolver:
                     else:  # an endpoint the extractor did not list: keep it, as a concept
                         canonical = self._canonical(key, name, FALLBACK_TYPE, index)
                         if canonical not in index.by_key:
-                            index.add(KnownEntity(id=entity_id(canonical), key=canonical, name=name,
-                                                  type=FALLBACK_TYPE))
+                            index.add(
+                                KnownEntity(id=entity_id(canonical), key=canonical, name=name, type=FALLBACK_TYPE)
+                            )
                         key_of[(extraction.chunk_id, key)] = canonical
                         names[canonical][name] += 1
                         types[canonical][FALLBACK_TYPE] += 1
@@ -189,8 +199,9 @@ class Resolver:
                     continue
                 rtype = relation_type(rel.type)
                 source, target = (index.by_key[k].id for k in ends)
-                current = relations.setdefault((source, target, rtype),
-                                               Relation(source_id=source, target_id=target, type=rtype))
+                current = relations.setdefault(
+                    (source, target, rtype), Relation(source_id=source, target_id=target, type=rtype)
+                )
                 weight = rel.weight if rel.weight > 0 else 1.0
                 if extraction.chunk_id in current.chunk_ids:
                     i = current.chunk_ids.index(extraction.chunk_id)
@@ -211,7 +222,15 @@ class Resolver:
                 known.type = type_
             name = known.name
             aliases = sorted(n for n in counter if n != name)
-            entities.append(Entity(id=known.id, name=name, type=type_, label=entity_label(type_),
-                                   description=self._describe(name, descriptions[canonical]), aliases=aliases,
-                                   mentions=dict(mentions[canonical])))
+            entities.append(
+                Entity(
+                    id=known.id,
+                    name=name,
+                    type=type_,
+                    label=entity_label(type_),
+                    description=self._describe(name, descriptions[canonical]),
+                    aliases=aliases,
+                    mentions=dict(mentions[canonical]),
+                )
+            )
         return entities, list(relations.values())

@@ -54,8 +54,7 @@ class StoreAdmin:
             self.connection.write(q.SET_REEMBED_MODEL, model=model)
 
     def embedding_page(self, label: str, after: str, limit: int) -> list[EmbeddingSourceRow]:
-        return cast(list[EmbeddingSourceRow], self.connection.read(q.embedding_page(label), after=after,
-                                                                     limit=limit))
+        return cast(list[EmbeddingSourceRow], self.connection.read(q.embedding_page(label), after=after, limit=limit))
 
     def stage_embeddings(self, label: str, rows: list[dict[str, Any]]) -> None:
         self.connection.write(q.set_next_embeddings(label), rows=rows)
@@ -88,8 +87,10 @@ class StoreAdmin:
 
     def type_counts(self) -> dict[str, dict[str, int]]:
         """Entities by type and relations by type."""
-        return {"entities": {r["type"]: r["n"] for r in self.connection.read(q.ENTITY_TYPE_COUNTS)},
-                "relations": {r["type"]: r["n"] for r in self.connection.read(q.RELATION_TYPE_COUNTS)}}
+        return {
+            "entities": {r["type"]: r["n"] for r in self.connection.read(q.ENTITY_TYPE_COUNTS)},
+            "relations": {r["type"]: r["n"] for r in self.connection.read(q.RELATION_TYPE_COUNTS)},
+        }
 
     def integrity_problems(self) -> dict[str, IntegrityProblem]:
         """Rules of the graph model that some element breaks: {rule: {"n": count, "examples": [...]}}."""

@@ -38,21 +38,31 @@ class CommunityStore:
     def community_catalog(self) -> list[CommunityCatalogRow]:
         return cast(list[CommunityCatalogRow], self.connection.read(q.COMMUNITY_CATALOG))
 
-    def community_context(self, communities: list[dict[str, Any]], max_members: int = 30,
-                          max_relations: int = 20) -> dict[str, CommunityContextRow]:
-        rows = self.connection.read(q.COMMUNITY_CONTEXT, communities=communities, max_members=max_members,
-                                    max_relations=max_relations)
+    def community_context(
+        self, communities: list[dict[str, Any]], max_members: int = 30, max_relations: int = 20
+    ) -> dict[str, CommunityContextRow]:
+        rows = self.connection.read(
+            q.COMMUNITY_CONTEXT, communities=communities, max_members=max_members, max_relations=max_relations
+        )
         return {r["id"]: cast(CommunityContextRow, r) for r in rows}
 
-    def write_communities(self, removed: list[str], rows: list[dict[str, Any]], embeddings: list[dict[str, Any]],
-                          members: list[dict[str, str]], parents: list[dict[str, str]],
-                          graph_hashes: Sequence[dict[str, str]] = (), batch_size: int = 5000) -> None:
+    def write_communities(
+        self,
+        removed: list[str],
+        rows: list[dict[str, Any]],
+        embeddings: list[dict[str, Any]],
+        members: list[dict[str, str]],
+        parents: list[dict[str, str]],
+        graph_hashes: Sequence[dict[str, str]] = (),
+        batch_size: int = 5000,
+    ) -> None:
         """Write new or rewritten reports, link new communities, then remove vanished ones, in bounded
         transactions (one transaction for 100k entities' links exceeds Neo4j's transaction memory limit,
         measured). Kept communities are not touched but for their `graph_hash`."""
+
         def run_batches(statement: str, data: list[Any], key: str) -> None:
             for start in range(0, len(data), batch_size):
-                part = data[start:start + batch_size]
+                part = data[start : start + batch_size]
 
                 def work(tx: neo4j.ManagedTransaction, part: list[Any] = part) -> None:
                     tx.run(statement, {key: part}).consume()
@@ -78,9 +88,12 @@ class CommunityStore:
 
     def community_vector_search(self, embedding: list[float], k: int, level: int | None) -> list[CommunityRow]:
         # Ask the index wide: a level filter after an approximate top-k could leave nothing.
-        return cast(list[CommunityRow], self.connection.read(q.COMMUNITY_VECTOR_SEARCH, embedding=embedding, k=k,
-                                                             level=level, candidates=max(k * 20, 500)))
+        return cast(
+            list[CommunityRow],
+            self.connection.read(
+                q.COMMUNITY_VECTOR_SEARCH, embedding=embedding, k=k, level=level, candidates=max(k * 20, 500)
+            ),
+        )
 
     def communities_at_level(self, level: int, embedding: list[float]) -> list[CommunityRow]:
-        return cast(list[CommunityRow], self.connection.read(q.COMMUNITIES_AT_LEVEL, level=level,
-                                                             embedding=embedding))
+        return cast(list[CommunityRow], self.connection.read(q.COMMUNITIES_AT_LEVEL, level=level, embedding=embedding))

@@ -22,15 +22,19 @@ Row = dict[str, Any]
 
 
 class Neo4jConnection:
-    def __init__(self, uri: str, user: str, password: str, database: str = "neo4j",
-                 retry_seconds: float = 30.0) -> None:
+    def __init__(
+        self, uri: str, user: str, password: str, database: str = "neo4j", retry_seconds: float = 30.0
+    ) -> None:
         self.uri = uri
         self.database = database
         # Notifications (e.g. "label does not exist yet" on an empty graph) are noise for users.
-        self.driver = GraphDatabase.driver(uri, auth=(user, password),
-                                           connection_timeout=min(10.0, max(retry_seconds, 1.0)),
-                                           max_transaction_retry_time=retry_seconds,
-                                           notifications_min_severity=NotificationMinimumSeverity.OFF)
+        self.driver = GraphDatabase.driver(
+            uri,
+            auth=(user, password),
+            connection_timeout=min(10.0, max(retry_seconds, 1.0)),
+            max_transaction_retry_time=retry_seconds,
+            notifications_min_severity=NotificationMinimumSeverity.OFF,
+        )
 
     def verify(self) -> None:
         try:
@@ -70,8 +74,9 @@ class Neo4jConnection:
         with self._translated(WriteRejectedError), self.driver.session(database=self.database) as session:
             return session.execute_write(work)
 
-    def execute_read(self, work: Callable[[neo4j.ManagedTransaction], T], timeout: float | None = None,
-                     fetch_size: int | None = None) -> T:
+    def execute_read(
+        self, work: Callable[[neo4j.ManagedTransaction], T], timeout: float | None = None, fetch_size: int | None = None
+    ) -> T:
         """`work` in one READ transaction (the server refuses writes there), with an optional timeout and
         the number of records fetched per round trip."""
         unit = neo4j.unit_of_work(timeout=timeout)(work) if timeout is not None else work
@@ -111,10 +116,12 @@ class Neo4jConnection:
             what = "query" if refused is QueryRejectedError else "write"
             raise refused(f"Neo4j refused the {what}: {exc.message or exc}") from exc
 
-def run_batches(tx: neo4j.ManagedTransaction, query: str, key: str, items: list[Any], batch_size: int,
-                **params: Any) -> list[neo4j.Record]:
+
+def run_batches(
+    tx: neo4j.ManagedTransaction, query: str, key: str, items: list[Any], batch_size: int, **params: Any
+) -> list[neo4j.Record]:
     """`query` once per slice of `items` (passed as `key`), all in `tx`; the records of every slice."""
     records: list[neo4j.Record] = []
     for start in range(0, len(items), batch_size):
-        records += list(tx.run(query, {key: items[start:start + batch_size], **params}))
+        records += list(tx.run(query, {key: items[start : start + batch_size], **params}))
     return records

@@ -38,8 +38,10 @@ class GraphReads:
         return cast(list[ScoredEntityRow], self.connection.read(q.ENTITY_NAME_SEARCH, query=lucene_query, k=k))
 
     def entity_vector_search(self, embedding: list[float], k: int) -> list[ScoredEntityRow]:
-        return cast(list[ScoredEntityRow], self.connection.read(
-            q.ENTITY_VECTOR_SEARCH, embedding=embedding, k=k, candidates=max(k * 10, 100)))
+        return cast(
+            list[ScoredEntityRow],
+            self.connection.read(q.ENTITY_VECTOR_SEARCH, embedding=embedding, k=k, candidates=max(k * 10, 100)),
+        )
 
     def entities_with_ids(self, ids: list[str]) -> list[EntityRow]:
         """Entity rows in the order of `ids`; unknown ids are skipped."""
@@ -53,14 +55,21 @@ class GraphReads:
     def chunk_entities(self, chunk_ids: list[str]) -> list[ChunkEntitiesRow]:
         return cast(list[ChunkEntitiesRow], self.connection.read(q.CHUNK_ENTITIES, ids=chunk_ids))
 
-    def entity_top_chunks(self, entity_ids: list[str], seeds: list[str], embedding: list[float], per_entity: int,
-                          hub: int) -> list[EntityChunksRow]:
-        return cast(list[EntityChunksRow], self.connection.read(q.ENTITY_TOP_CHUNKS, ids=entity_ids, seeds=seeds,
-                                                                embedding=embedding, per_entity=per_entity, hub=hub))
+    def entity_top_chunks(
+        self, entity_ids: list[str], seeds: list[str], embedding: list[float], per_entity: int, hub: int
+    ) -> list[EntityChunksRow]:
+        return cast(
+            list[EntityChunksRow],
+            self.connection.read(
+                q.ENTITY_TOP_CHUNKS, ids=entity_ids, seeds=seeds, embedding=embedding, per_entity=per_entity, hub=hub
+            ),
+        )
 
     def entity_links(self, entity_ids: list[str]) -> list[EntityLinksRow]:
-        return cast(list[EntityLinksRow], self.connection.read(q.ENTITY_LINKS, ids=entity_ids,
-                                                               inside=dict.fromkeys(entity_ids, True)))
+        return cast(
+            list[EntityLinksRow],
+            self.connection.read(q.ENTITY_LINKS, ids=entity_ids, inside=dict.fromkeys(entity_ids, True)),
+        )
 
     def relations_among(self, ids: list[str], seeds: list[str], limit: int) -> list[RelationRow]:
         return cast(list[RelationRow], self.connection.read(q.RELATIONS_AMONG, ids=ids, seeds=seeds, limit=limit))
@@ -69,15 +78,16 @@ class GraphReads:
         return cast(list[PathRow], self.connection.read(q.SHORTEST_PATHS, source=source, target=target, limit=limit))
 
     def common_neighbours(self, a: str, types_a: list[str], b: str, types_b: list[str]) -> list[CommonNeighbourRow]:
-        return cast(list[CommonNeighbourRow], self.connection.read(q.COMMON_NEIGHBOURS, a=a, types_a=types_a, b=b,
-                                                                   types_b=types_b))
+        return cast(
+            list[CommonNeighbourRow],
+            self.connection.read(q.COMMON_NEIGHBOURS, a=a, types_a=types_a, b=b, types_b=types_b),
+        )
 
     def entity_relations(self, entity_id: str, limit: int) -> list[RelationRow]:
         return [r["relation"] for r in self.connection.read(q.ENTITY_RELATIONS, id=entity_id, limit=limit)]
 
     def relation_types(self) -> list[str]:
-        return sorted(r["type"] for r in self.connection.read(q.RELATION_TYPES)
-                      if r["type"] not in RESERVED_RELATIONS)
+        return sorted(r["type"] for r in self.connection.read(q.RELATION_TYPES) if r["type"] not in RESERVED_RELATIONS)
 
     # --- inspection ---------------------------------------------------------------------------------------
     def top_entities(self, limit: int = 5) -> list[TopEntityRow]:
@@ -101,9 +111,11 @@ class GraphReads:
         for row in sorted(self.connection.read(q.SCHEMA_NODE_PROPERTIES), key=lambda r: r["labels"]):
             lines.append(f"- {':'.join(row['labels'])}: {', '.join(sorted(row['properties']))}")
         types = self.relation_types()
-        lines += ["Relationships:", "- (:Chunk)-[:PART_OF]->(:Document), (:Chunk)-[:NEXT]->(:Chunk),",
-                  "  (:Chunk)-[:MENTIONS {count}]->(:Entity), (:Entity)-[:IN_COMMUNITY]->(:Community),",
-                  "  (:Community)-[:PARENT_OF]->(:Community)",
-                  "- between entities (properties weight, description, evidence, chunk_ids): "
-                  + ", ".join(types[:200])]
+        lines += [
+            "Relationships:",
+            "- (:Chunk)-[:PART_OF]->(:Document), (:Chunk)-[:NEXT]->(:Chunk),",
+            "  (:Chunk)-[:MENTIONS {count}]->(:Entity), (:Entity)-[:IN_COMMUNITY]->(:Community),",
+            "  (:Community)-[:PARENT_OF]->(:Community)",
+            "- between entities (properties weight, description, evidence, chunk_ids): " + ", ".join(types[:200]),
+        ]
         return "\n".join(lines)

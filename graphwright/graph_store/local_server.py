@@ -24,10 +24,16 @@ LAUNCHER_CLASS = "io.graphwright.neo4jlocal.Launcher"
 _LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 # The flags the official `neo4j` script passes on Java 17 (off-heap access for the page cache and Netty).
 _JVM_FLAGS = [
-    "-XX:+UseG1GC", "-XX:-OmitStackTraceInFastThrow", "-XX:+DisableExplicitGC",
-    "-Dio.netty.tryReflectionSetAccessible=true", "-Dlog4j2.disable.jmx=true", "-Dfile.encoding=UTF-8",
-    "--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
-    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.lang=ALL-UNNAMED",
+    "-XX:+UseG1GC",
+    "-XX:-OmitStackTraceInFastThrow",
+    "-XX:+DisableExplicitGC",
+    "-Dio.netty.tryReflectionSetAccessible=true",
+    "-Dlog4j2.disable.jmx=true",
+    "-Dfile.encoding=UTF-8",
+    "--add-opens=java.base/java.nio=ALL-UNNAMED",
+    "--add-opens=java.base/java.io=ALL-UNNAMED",
+    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+    "--add-opens=java.base/java.lang=ALL-UNNAMED",
 ]
 
 
@@ -88,13 +94,13 @@ class LocalServer:
 
     def build(self) -> None:
         if not (self.project_dir / "pom.xml").exists():
-            raise LocalServerError(f"neo4j-local Maven project not found at {self.project_dir} "
-                                   "(set GRAPHWRIGHT_NEO4J_LOCAL_DIR)")
+            raise LocalServerError(
+                f"neo4j-local Maven project not found at {self.project_dir} (set GRAPHWRIGHT_NEO4J_LOCAL_DIR)"
+            )
         mvn = shutil.which("mvn")
         if mvn is None:
             raise LocalServerError("Maven (mvn) is needed to fetch Neo4j; install it or use docker compose")
-        proc = subprocess.run([mvn, "-q", "-B", "package"], cwd=self.project_dir, capture_output=True,
-                              text=True)
+        proc = subprocess.run([mvn, "-q", "-B", "package"], cwd=self.project_dir, capture_output=True, text=True)
         if proc.returncode != 0:
             tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-20:])
             raise LocalServerError(f"building neo4j-local failed:\n{tail}")
@@ -145,20 +151,34 @@ class LocalServer:
             )
         if not self.is_built():
             self.build()
-        java = shutil.which("java", path=os.path.join(os.environ.get("JAVA_HOME", ""), "bin")) or shutil.which(
-            "java")
+        java = shutil.which("java", path=os.path.join(os.environ.get("JAVA_HOME", ""), "bin")) or shutil.which("java")
         if java is None:
             raise LocalServerError("Java 17+ is needed to run the local Neo4j (or use docker compose)")
         self.log_file.parent.mkdir(parents=True, exist_ok=True)
         target = self.project_dir / "target"
         classpath = f"{target / 'classes'}{os.pathsep}{target / 'lib' / '*'}"
-        cmd = [java, f"-Xms{self.heap}", f"-Xmx{self.heap}", *_JVM_FLAGS, "-cp", classpath, LAUNCHER_CLASS,
-               "--home", str(self.home), "--bolt", f"{self.host}:{self.bolt_port}",
-               "--http", f"{self.host}:{self.http_port}", "--pagecache", self.pagecache]
+        cmd = [
+            java,
+            f"-Xms{self.heap}",
+            f"-Xmx{self.heap}",
+            *_JVM_FLAGS,
+            "-cp",
+            classpath,
+            LAUNCHER_CLASS,
+            "--home",
+            str(self.home),
+            "--bolt",
+            f"{self.host}:{self.bolt_port}",
+            "--http",
+            f"{self.host}:{self.http_port}",
+            "--pagecache",
+            self.pagecache,
+        ]
         env = {**os.environ, "NEO4J_PASSWORD": self.password}
         with open(self.log_file, "ab") as log:
-            proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                    env=env, start_new_session=True)
+            proc = subprocess.Popen(
+                cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, start_new_session=True
+            )
         ready = self.home / "ready"
         ready.unlink(missing_ok=True)
         self.pid_file.write_text(str(proc.pid))
@@ -166,8 +186,7 @@ class LocalServer:
         while time.monotonic() < deadline:
             if proc.poll() is not None:
                 self.pid_file.unlink(missing_ok=True)
-                raise LocalServerError(f"Neo4j exited with status {proc.returncode} while starting:\n"
-                                       f"{self.log_tail()}")
+                raise LocalServerError(f"Neo4j exited with status {proc.returncode} while starting:\n{self.log_tail()}")
             if ready.exists() and self.bolt_state() == "ok":
                 return proc.pid
             time.sleep(0.5)

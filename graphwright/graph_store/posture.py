@@ -17,11 +17,15 @@ from graphwright.graph_store.connection import Neo4jConnection
 # nothing, and the file does not exist.
 FILE_PROBE = "file:///graphwright-doctor-probe-does-not-exist.csv"
 NETWORK_PROBE = "http://127.0.0.1:1/graphwright-doctor-probe.csv"
-_BLOCKED_WORDS = ("allow_csv_import_from_file_urls", "is blocked", "blocklist", "not allowed", "permission",
-                  "denied")
-_WATCHED = ("dbms.security.allow_csv_import_from_file_urls", "server.directories.import",
-            "dbms.security.http_access_control_allow_origin", "dbms.security.procedures.unrestricted",
-            "server.default_listen_address", "server.http.listen_address")
+_BLOCKED_WORDS = ("allow_csv_import_from_file_urls", "is blocked", "blocklist", "not allowed", "permission", "denied")
+_WATCHED = (
+    "dbms.security.allow_csv_import_from_file_urls",
+    "server.directories.import",
+    "dbms.security.http_access_control_allow_origin",
+    "dbms.security.procedures.unrestricted",
+    "server.default_listen_address",
+    "server.http.listen_address",
+)
 
 
 @dataclass(frozen=True)
@@ -41,31 +45,61 @@ def judge(settings: dict[str, str], file_probe: str, network_probe: str) -> list
     """The verdicts, from the server's settings (what it would show; missing when it hides them) and what
     it answered to the two LOAD CSV probes."""
     checks = [
-        PostureCheck("LOAD CSV from files", "refused" if blocked(file_probe) else "allowed", blocked(file_probe),
-                     "" if blocked(file_probe) else "set dbms.security.allow_csv_import_from_file_urls=false "
-                     "(and server.directories.import to an empty folder)"),
-        PostureCheck("LOAD CSV from the network", "refused" if blocked(network_probe) else "allowed",
-                     blocked(network_probe),
-                     "" if blocked(network_probe) else "self-managed: set internal.dbms.cypher_ip_blocklist="
-                     "0.0.0.0/0,::/0; Enterprise/Aura: DENY LOAD ON ALL DATA TO the role graphwright uses"),
+        PostureCheck(
+            "LOAD CSV from files",
+            "refused" if blocked(file_probe) else "allowed",
+            blocked(file_probe),
+            ""
+            if blocked(file_probe)
+            else "set dbms.security.allow_csv_import_from_file_urls=false "
+            "(and server.directories.import to an empty folder)",
+        ),
+        PostureCheck(
+            "LOAD CSV from the network",
+            "refused" if blocked(network_probe) else "allowed",
+            blocked(network_probe),
+            ""
+            if blocked(network_probe)
+            else "self-managed: set internal.dbms.cypher_ip_blocklist="
+            "0.0.0.0/0,::/0; Enterprise/Aura: DENY LOAD ON ALL DATA TO the role graphwright uses",
+        ),
     ]
     origin = settings.get("dbms.security.http_access_control_allow_origin")
     if origin is not None:
-        checks.append(PostureCheck("HTTP API origins", origin, origin.strip() != "*",
-                                   "" if origin.strip() != "*" else "set dbms.security.http_access_control_allow_"
-                                   "origin to the Browser's own origin, not *"))
+        checks.append(
+            PostureCheck(
+                "HTTP API origins",
+                origin,
+                origin.strip() != "*",
+                ""
+                if origin.strip() != "*"
+                else "set dbms.security.http_access_control_allow_origin to the Browser's own origin, not *",
+            )
+        )
     unrestricted = settings.get("dbms.security.procedures.unrestricted")
     if unrestricted is not None:
         risky = [p for p in unrestricted.split(",") if p.strip().startswith(("apoc", "gds", "*"))]
-        checks.append(PostureCheck("unrestricted procedures", unrestricted or "(none)", not risky,
-                                   "" if not risky else "grant apoc/gds procedures only what they need"))
+        checks.append(
+            PostureCheck(
+                "unrestricted procedures",
+                unrestricted or "(none)",
+                not risky,
+                "" if not risky else "grant apoc/gds procedures only what they need",
+            )
+        )
     for name in ("server.default_listen_address", "server.http.listen_address"):
         address = settings.get(name)
         if address is not None:
             host = address.rsplit(":", 1)[0] if ":" in address and not address.startswith("[") else address
             local = host in ("127.0.0.1", "localhost", "::1", "[::1]", "")
-            checks.append(PostureCheck(name, address, local, "" if local else "anything beyond loopback needs a "
-                                       "firewall and TLS in front of it"))
+            checks.append(
+                PostureCheck(
+                    name,
+                    address,
+                    local,
+                    "" if local else "anything beyond loopback needs a firewall and TLS in front of it",
+                )
+            )
     return checks
 
 

@@ -46,17 +46,21 @@ def vector_index(name: str, dimension: int) -> str:
 
 
 # The properties each fulltext index covers: a chunk's text and its context (its document's title).
-FULLTEXT_PROPERTIES = {CHUNK_FULLTEXT_INDEX: ("Chunk", ["text", "context"]),
-                       ENTITY_FULLTEXT_INDEX: ("Entity", ["name", "description"])}
+FULLTEXT_PROPERTIES = {
+    CHUNK_FULLTEXT_INDEX: ("Chunk", ["text", "context"]),
+    ENTITY_FULLTEXT_INDEX: ("Entity", ["name", "description"]),
+}
 
 
 def fulltext_indexes(analyzer: str) -> list[str]:
     if analyzer not in _ANALYZERS:
         raise ValueError(f"unknown fulltext analyzer {analyzer!r}; choose one of {sorted(_ANALYZERS)}")
     options = f"OPTIONS {{indexConfig: {{`fulltext.analyzer`: '{analyzer}'}}}}"
-    return [f"CREATE FULLTEXT INDEX {name} IF NOT EXISTS FOR (n:{label}) "
-            f"ON EACH [{', '.join(f'n.{p}' for p in properties)}] {options}"
-            for name, (label, properties) in FULLTEXT_PROPERTIES.items()]
+    return [
+        f"CREATE FULLTEXT INDEX {name} IF NOT EXISTS FOR (n:{label}) "
+        f"ON EACH [{', '.join(f'n.{p}' for p in properties)}] {options}"
+        for name, (label, properties) in FULLTEXT_PROPERTIES.items()
+    ]
 
 
 SHOW_VECTOR_INDEXES = """
@@ -92,9 +96,11 @@ def _embedded_label(label: str) -> str:
 
 
 def embedding_page(label: str) -> str:
-    return (f"MATCH (n:{_embedded_label(label)}) WHERE n.id > $after\n"
-            f"RETURN n.id AS id, {_EMBEDDING_FIELDS[label]} AS fields, n.embedding_next IS NOT NULL AS done\n"
-            "ORDER BY n.id LIMIT $limit")
+    return (
+        f"MATCH (n:{_embedded_label(label)}) WHERE n.id > $after\n"
+        f"RETURN n.id AS id, {_EMBEDDING_FIELDS[label]} AS fields, n.embedding_next IS NOT NULL AS done\n"
+        "ORDER BY n.id LIMIT $limit"
+    )
 
 
 def set_next_embeddings(label: str) -> str:
@@ -102,9 +108,11 @@ def set_next_embeddings(label: str) -> str:
 
 
 def swap_embeddings(label: str) -> str:
-    return (f"MATCH (n:{_embedded_label(label)}) WHERE n.embedding_next IS NOT NULL WITH n LIMIT $batch\n"
-            "CALL db.create.setNodeVectorProperty(n, 'embedding', n.embedding_next)\n"
-            "REMOVE n.embedding_next RETURN count(*) AS n")
+    return (
+        f"MATCH (n:{_embedded_label(label)}) WHERE n.embedding_next IS NOT NULL WITH n LIMIT $batch\n"
+        "CALL db.create.setNodeVectorProperty(n, 'embedding', n.embedding_next)\n"
+        "REMOVE n.embedding_next RETURN count(*) AS n"
+    )
 
 
 EMBEDDING_LABELS = tuple(_EMBEDDING_FIELDS)
@@ -692,28 +700,36 @@ def evidence_browser_query(chunk_ids: list[str], entity_ids: list[str], communit
     def listed(ids: list[str]) -> str:
         return "[" + ", ".join(f"'{i}'" for i in dict.fromkeys(ids) if _BROWSER_ID.match(i)) + "]"
 
-    return (f"MATCH (n) WHERE (n:Chunk AND n.id IN {listed(chunk_ids)})\n"
-            f"  OR (n:Entity AND n.id IN {listed(entity_ids)})\n"
-            f"  OR (n:Community AND n.id IN {listed(community_ids)})\n"
-            "OPTIONAL MATCH (n:Chunk)-[p:PART_OF]->(d:Document)\n"
-            "RETURN n, p, d, n.pages AS pages, n.section AS section")
+    return (
+        f"MATCH (n) WHERE (n:Chunk AND n.id IN {listed(chunk_ids)})\n"
+        f"  OR (n:Entity AND n.id IN {listed(entity_ids)})\n"
+        f"  OR (n:Community AND n.id IN {listed(community_ids)})\n"
+        "OPTIONAL MATCH (n:Chunk)-[p:PART_OF]->(d:Document)\n"
+        "RETURN n, p, d, n.pages AS pages, n.section AS section"
+    )
 
 
 # Printed by `graphwright browser` for users to run in Neo4j Browser (with :param name / :param other).
 BROWSER_QUERIES = [
-    ("An entity's neighbourhood",
-     "MATCH (e:Entity {name: $name})-[r]-(n:Entity) RETURN e, r, n LIMIT 50"),
-    ("The evidence of its relations",
-     "MATCH (e:Entity {name: $name})-[r]-(n:Entity)\n"
-     "RETURN e.name, type(r), n.name, r.weight, r.evidence, r.chunk_ids"),
-    ("Its passages and documents",
-     "MATCH (d:Document)<-[:PART_OF]-(c:Chunk)-[:MENTIONS]->(e:Entity {name: $name}) RETURN d, c, e LIMIT 25"),
-    ("A community's members",
-     "MATCH (c:Community)<-[:IN_COMMUNITY]-(e:Entity {name: $name})\nWITH c ORDER BY c.level LIMIT 1\n"
-     "MATCH (c)<-[:IN_COMMUNITY]-(m:Entity) OPTIONAL MATCH (m)-[r]-(m2:Entity)-[:IN_COMMUNITY]->(c)\n"
-     "RETURN c, m, r, m2 LIMIT 100"),
-    ("The path between two entities",
-     "MATCH p = SHORTEST 1 (a:Entity {name: $name}) (()-[]-(:Entity)){1,4} (b:Entity {name: $other})\n"
-     "RETURN p"),
+    ("An entity's neighbourhood", "MATCH (e:Entity {name: $name})-[r]-(n:Entity) RETURN e, r, n LIMIT 50"),
+    (
+        "The evidence of its relations",
+        "MATCH (e:Entity {name: $name})-[r]-(n:Entity)\n"
+        "RETURN e.name, type(r), n.name, r.weight, r.evidence, r.chunk_ids",
+    ),
+    (
+        "Its passages and documents",
+        "MATCH (d:Document)<-[:PART_OF]-(c:Chunk)-[:MENTIONS]->(e:Entity {name: $name}) RETURN d, c, e LIMIT 25",
+    ),
+    (
+        "A community's members",
+        "MATCH (c:Community)<-[:IN_COMMUNITY]-(e:Entity {name: $name})\nWITH c ORDER BY c.level LIMIT 1\n"
+        "MATCH (c)<-[:IN_COMMUNITY]-(m:Entity) OPTIONAL MATCH (m)-[r]-(m2:Entity)-[:IN_COMMUNITY]->(c)\n"
+        "RETURN c, m, r, m2 LIMIT 100",
+    ),
+    (
+        "The path between two entities",
+        "MATCH p = SHORTEST 1 (a:Entity {name: $name}) (()-[]-(:Entity)){1,4} (b:Entity {name: $other})\nRETURN p",
+    ),
     ("The lexical layer", "MATCH (d:Document)<-[:PART_OF]-(c:Chunk) RETURN d, c LIMIT 50"),
 ]

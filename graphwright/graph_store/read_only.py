@@ -29,54 +29,171 @@ from graphwright.errors import CypherRejectedError
 from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
 
-READ_PROCEDURES = frozenset({
-    "db.labels", "db.relationshiptypes", "db.propertykeys", "db.index.fulltext.querynodes",
-    "db.index.fulltext.queryrelationships", "db.index.vector.querynodes", "db.index.vector.queryrelationships",
-    "db.schema.nodetypeproperties", "db.schema.reltypeproperties", "db.schema.visualization",
-})
-_FORBIDDEN_WORDS = frozenset({
-    "CREATE", "INSERT", "MERGE", "DELETE", "DETACH", "NODETACH", "SET", "REMOVE", "DROP", "FOREACH", "ALTER",
-    "GRANT", "DENY", "REVOKE", "RENAME", "START", "STOP", "TERMINATE", "LOAD", "CSV", "USE", "ENABLE", "SHOW",
-    "DEALLOCATE", "REALLOCATE", "PERIODIC", "COMMIT", "TRANSACTIONS", "EXPLAIN", "PROFILE",
-})
+READ_PROCEDURES = frozenset(
+    {
+        "db.labels",
+        "db.relationshiptypes",
+        "db.propertykeys",
+        "db.index.fulltext.querynodes",
+        "db.index.fulltext.queryrelationships",
+        "db.index.vector.querynodes",
+        "db.index.vector.queryrelationships",
+        "db.schema.nodetypeproperties",
+        "db.schema.reltypeproperties",
+        "db.schema.visualization",
+    }
+)
+_FORBIDDEN_WORDS = frozenset(
+    {
+        "CREATE",
+        "INSERT",
+        "MERGE",
+        "DELETE",
+        "DETACH",
+        "NODETACH",
+        "SET",
+        "REMOVE",
+        "DROP",
+        "FOREACH",
+        "ALTER",
+        "GRANT",
+        "DENY",
+        "REVOKE",
+        "RENAME",
+        "START",
+        "STOP",
+        "TERMINATE",
+        "LOAD",
+        "CSV",
+        "USE",
+        "ENABLE",
+        "SHOW",
+        "DEALLOCATE",
+        "REALLOCATE",
+        "PERIODIC",
+        "COMMIT",
+        "TRANSACTIONS",
+        "EXPLAIN",
+        "PROFILE",
+    }
+)
 _FORBIDDEN_NAMESPACES = frozenset({"dbms", "apoc", "gds"})
 # Operators of plans that only read (names as EXPLAIN reports them, without "@neo4j" and "(All)"-style
 # variants). Anything else (LoadCSV, Create, Merge, Set*, Delete*, Foreach, TransactionApply, Show*,
 # schema and admin commands, operators newer than this list) refuses the query: the list fails closed.
-READ_OPERATORS = frozenset({
-    # leaves
-    "AllNodesScan", "NodeByLabelScan", "NodeByIdSeek", "NodeByElementIdSeek", "NodeIndexSeek",
-    "NodeUniqueIndexSeek", "NodeIndexSeekByRange", "NodeUniqueIndexSeekByRange", "NodeIndexScan",
-    "NodeIndexContainsScan", "NodeIndexEndsWithScan", "MultiNodeIndexSeek", "AssertingMultiNodeIndexSeek",
-    "IntersectionNodeByLabelsScan", "UnionNodeByLabelsScan", "SubtractionNodeByLabelsScan",
-    "DirectedRelationshipByIdSeek", "UndirectedRelationshipByIdSeek", "DirectedRelationshipByElementIdSeek",
-    "UndirectedRelationshipByElementIdSeek", "DirectedRelationshipIndexSeek", "UndirectedRelationshipIndexSeek",
-    "DirectedRelationshipUniqueIndexSeek", "UndirectedRelationshipUniqueIndexSeek",
-    "DirectedRelationshipIndexSeekByRange", "UndirectedRelationshipIndexSeekByRange",
-    "DirectedRelationshipUniqueIndexSeekByRange", "UndirectedRelationshipUniqueIndexSeekByRange",
-    "DirectedRelationshipIndexScan", "UndirectedRelationshipIndexScan", "DirectedRelationshipIndexContainsScan",
-    "UndirectedRelationshipIndexContainsScan", "DirectedRelationshipIndexEndsWithScan",
-    "UndirectedRelationshipIndexEndsWithScan", "DirectedAllRelationshipsScan", "UndirectedAllRelationshipsScan",
-    "DirectedRelationshipTypeScan", "UndirectedRelationshipTypeScan", "DirectedUnionRelationshipTypesScan",
-    "UndirectedUnionRelationshipTypesScan", "AssertingMultiRelationshipIndexSeek", "NodeCountFromCountStore",
-    "RelationshipCountFromCountStore", "Argument", "ArgumentTracker", "EmptyRow", "Input",
-    # row operators
-    "ProduceResults", "Projection", "Filter", "Limit", "ExhaustiveLimit", "Skip", "Sort", "PartialSort", "Top",
-    "PartialTop", "Distinct", "OrderedDistinct", "Aggregation", "EagerAggregation", "OrderedAggregation",
-    "Eager", "EmptyResult", "CacheProperties", "Unwind", "ProjectEndpoints", "NullifyMetadata", "Optional",
-    "Anti", "PreserveOrder", "AssertSameNode", "AssertSameRelationship",
-    # traversal
-    "Expand", "OptionalExpand", "VarLengthExpand", "BFSPruningVarLengthExpand", "ShortestPath",
-    "StatefulShortestPath", "Repeat", "BidirectionalRepeat", "TriadicSelection", "TriadicBuild",
-    "TriadicFilter",
-    # joins and subqueries that run in the same transaction
-    "Apply", "SemiApply", "AntiSemiApply", "LetSemiApply", "LetAntiSemiApply", "SelectOrSemiApply",
-    "SelectOrAntiSemiApply", "LetSelectOrSemiApply", "LetSelectOrAntiSemiApply", "ConditionalApply",
-    "AntiConditionalApply", "RollUpApply", "CartesianProduct", "NodeHashJoin", "ValueHashJoin",
-    "NodeLeftOuterHashJoin", "NodeRightOuterHashJoin", "Union", "OrderedUnion",
-    # checked further: the procedure must be on READ_PROCEDURES
-    "ProcedureCall",
-})
+READ_OPERATORS = frozenset(
+    {
+        # leaves
+        "AllNodesScan",
+        "NodeByLabelScan",
+        "NodeByIdSeek",
+        "NodeByElementIdSeek",
+        "NodeIndexSeek",
+        "NodeUniqueIndexSeek",
+        "NodeIndexSeekByRange",
+        "NodeUniqueIndexSeekByRange",
+        "NodeIndexScan",
+        "NodeIndexContainsScan",
+        "NodeIndexEndsWithScan",
+        "MultiNodeIndexSeek",
+        "AssertingMultiNodeIndexSeek",
+        "IntersectionNodeByLabelsScan",
+        "UnionNodeByLabelsScan",
+        "SubtractionNodeByLabelsScan",
+        "DirectedRelationshipByIdSeek",
+        "UndirectedRelationshipByIdSeek",
+        "DirectedRelationshipByElementIdSeek",
+        "UndirectedRelationshipByElementIdSeek",
+        "DirectedRelationshipIndexSeek",
+        "UndirectedRelationshipIndexSeek",
+        "DirectedRelationshipUniqueIndexSeek",
+        "UndirectedRelationshipUniqueIndexSeek",
+        "DirectedRelationshipIndexSeekByRange",
+        "UndirectedRelationshipIndexSeekByRange",
+        "DirectedRelationshipUniqueIndexSeekByRange",
+        "UndirectedRelationshipUniqueIndexSeekByRange",
+        "DirectedRelationshipIndexScan",
+        "UndirectedRelationshipIndexScan",
+        "DirectedRelationshipIndexContainsScan",
+        "UndirectedRelationshipIndexContainsScan",
+        "DirectedRelationshipIndexEndsWithScan",
+        "UndirectedRelationshipIndexEndsWithScan",
+        "DirectedAllRelationshipsScan",
+        "UndirectedAllRelationshipsScan",
+        "DirectedRelationshipTypeScan",
+        "UndirectedRelationshipTypeScan",
+        "DirectedUnionRelationshipTypesScan",
+        "UndirectedUnionRelationshipTypesScan",
+        "AssertingMultiRelationshipIndexSeek",
+        "NodeCountFromCountStore",
+        "RelationshipCountFromCountStore",
+        "Argument",
+        "ArgumentTracker",
+        "EmptyRow",
+        "Input",
+        # row operators
+        "ProduceResults",
+        "Projection",
+        "Filter",
+        "Limit",
+        "ExhaustiveLimit",
+        "Skip",
+        "Sort",
+        "PartialSort",
+        "Top",
+        "PartialTop",
+        "Distinct",
+        "OrderedDistinct",
+        "Aggregation",
+        "EagerAggregation",
+        "OrderedAggregation",
+        "Eager",
+        "EmptyResult",
+        "CacheProperties",
+        "Unwind",
+        "ProjectEndpoints",
+        "NullifyMetadata",
+        "Optional",
+        "Anti",
+        "PreserveOrder",
+        "AssertSameNode",
+        "AssertSameRelationship",
+        # traversal
+        "Expand",
+        "OptionalExpand",
+        "VarLengthExpand",
+        "BFSPruningVarLengthExpand",
+        "ShortestPath",
+        "StatefulShortestPath",
+        "Repeat",
+        "BidirectionalRepeat",
+        "TriadicSelection",
+        "TriadicBuild",
+        "TriadicFilter",
+        # joins and subqueries that run in the same transaction
+        "Apply",
+        "SemiApply",
+        "AntiSemiApply",
+        "LetSemiApply",
+        "LetAntiSemiApply",
+        "SelectOrSemiApply",
+        "SelectOrAntiSemiApply",
+        "LetSelectOrSemiApply",
+        "LetSelectOrAntiSemiApply",
+        "ConditionalApply",
+        "AntiConditionalApply",
+        "RollUpApply",
+        "CartesianProduct",
+        "NodeHashJoin",
+        "ValueHashJoin",
+        "NodeLeftOuterHashJoin",
+        "NodeRightOuterHashJoin",
+        "Union",
+        "OrderedUnion",
+        # checked further: the procedure must be on READ_PROCEDURES
+        "ProcedureCall",
+    }
+)
 _PROCEDURE_NAME = re.compile(r"\s*([`\w.]+)\s*\(")
 # Cypher's parser reads \uXXXX (with one or more u's) anywhere in a query, as Java source does.
 _UNICODE_ESCAPE = re.compile(r"\\u+([0-9a-fA-F]{4})")
@@ -130,7 +247,7 @@ def _tokens(text: str) -> Iterator[_Token]:
                 j += 2 if text[j] == "\\" else 1
             if j >= n:
                 raise CypherRejectedError("a string literal is never closed")
-            yield _Token("string", text[i + 1:j])
+            yield _Token("string", text[i + 1 : j])
             i = j + 1
         elif c == "`":
             parts, j = [], i + 1
@@ -139,7 +256,7 @@ def _tokens(text: str) -> Iterator[_Token]:
                 if k < 0:
                     raise CypherRejectedError("a `quoted` name is never closed")
                 if text.startswith("``", k):  # a doubled backtick is a backtick inside the name
-                    parts.append(text[j:k + 1])
+                    parts.append(text[j : k + 1])
                     j = k + 2
                     continue
                 parts.append(text[j:k])
@@ -167,7 +284,7 @@ def _decodings(query: str) -> list[str]:
         return [query]
 
     def java(match: re.Match[str]) -> str:
-        backslashes = len(match.string[:match.start()]) - len(match.string[:match.start()].rstrip("\\"))
+        backslashes = len(match.string[: match.start()]) - len(match.string[: match.start()].rstrip("\\"))
         return match.group(0) if backslashes % 2 else chr(int(match.group(1), 16))
 
     return [query, _UNICODE_ESCAPE.sub(java, query), _UNICODE_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), query)]
@@ -183,15 +300,18 @@ def _check_tokens(tokens: list[_Token]) -> None:
         after = tokens[index + 1] if index + 1 < len(tokens) else None
         if token == _Token("punct", ";"):
             raise CypherRejectedError("only one statement is allowed")
-        if token.kind in ("word", "name") and token.value.lower() in _FORBIDDEN_NAMESPACES \
-                and after == _Token("punct", "."):
+        if (
+            token.kind in ("word", "name")
+            and token.value.lower() in _FORBIDDEN_NAMESPACES
+            and after == _Token("punct", ".")
+        ):
             raise CypherRejectedError(f"{token.value.lower()}.* is not allowed: queries here are read-only")
         # A word after `.` or `:` is a property, label or type name (n.start, :Set), not a keyword.
         named = before is not None and before.kind == "punct" and before.value in ".:"
         if token.kind == "word" and not named and token.value.upper() in _FORBIDDEN_WORDS:
             raise CypherRejectedError(f"{token.value.upper()} is not allowed: queries here are read-only")
         if token.kind == "word" and not named and token.value.upper() == "CALL":
-            _check_call(tokens[index + 1:])
+            _check_call(tokens[index + 1 :])
 
 
 def _check_call(rest: list[_Token]) -> None:
@@ -208,8 +328,9 @@ def _check_call(rest: list[_Token]) -> None:
             break
     name = ".".join(parts)
     if name.lower() not in READ_PROCEDURES:
-        raise CypherRejectedError(f"CALL {name or '(nothing)'} is not allowed (read-only procedures: "
-                                  f"{', '.join(sorted(READ_PROCEDURES))})")
+        raise CypherRejectedError(
+            f"CALL {name or '(nothing)'} is not allowed (read-only procedures: {', '.join(sorted(READ_PROCEDURES))})"
+        )
 
 
 def check_text(query: str) -> str:
@@ -224,7 +345,7 @@ def check_text(query: str) -> str:
 
 # --- lock 2: the plan ---------------------------------------------------------------------------------
 def operator_name(operator_type: str) -> str:
-    """"VarLengthExpand(All)@neo4j" -> "VarLengthExpand"."""
+    """ "VarLengthExpand(All)@neo4j" -> "VarLengthExpand"."""
     return operator_type.split("@", 1)[0].split("(", 1)[0].strip()
 
 
@@ -242,16 +363,19 @@ def check_plan(query_type: str, plan: Mapping[str, Any] | None) -> None:
             raise CypherRejectedError("the query's plan is too large")
         name = operator_name(str(node.get("operatorType", "")))
         if name not in READ_OPERATORS:
-            raise CypherRejectedError(f"the plan holds the operator {name or '(unnamed)'}, which is not a read "
-                                      "(allowed: scans, seeks, expands, filters, projections, aggregations, "
-                                      "subqueries, listed read procedures)")
+            raise CypherRejectedError(
+                f"the plan holds the operator {name or '(unnamed)'}, which is not a read "
+                "(allowed: scans, seeks, expands, filters, projections, aggregations, "
+                "subqueries, listed read procedures)"
+            )
         if name == "ProcedureCall":
             arguments = node.get("args") or node.get("arguments") or {}
             match = _PROCEDURE_NAME.match(str(arguments.get("Details", "")))
             procedure = match.group(1).replace("`", "").lower() if match else ""
             if procedure not in READ_PROCEDURES:
-                raise CypherRejectedError(f"the plan calls the procedure {procedure or '(unknown)'}, which is not "
-                                          "on the read-only list")
+                raise CypherRejectedError(
+                    f"the plan calls the procedure {procedure or '(unknown)'}, which is not on the read-only list"
+                )
         stack.extend(node.get("children") or [])
 
 

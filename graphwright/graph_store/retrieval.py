@@ -14,16 +14,20 @@ class RetrievalReads:
     def __init__(self, connection: Neo4jConnection) -> None:
         self.connection = connection
 
-    def vector_search(self, embedding: list[float], k: int,
-                      filters: list[MetadataFilter] | None = None) -> list[ScoredChunkRow]:
+    def vector_search(
+        self, embedding: list[float], k: int, filters: list[MetadataFilter] | None = None
+    ) -> list[ScoredChunkRow]:
         if filters:
             query, params = q.vector_search_filtered(filters)
             return cast(list[ScoredChunkRow], self.connection.read(query, embedding=embedding, k=k, **params))
-        return cast(list[ScoredChunkRow], self.connection.read(q.VECTOR_SEARCH, embedding=embedding, k=k,
-                                                               candidates=max(k * 10, 100)))
+        return cast(
+            list[ScoredChunkRow],
+            self.connection.read(q.VECTOR_SEARCH, embedding=embedding, k=k, candidates=max(k * 10, 100)),
+        )
 
-    def fulltext_search(self, lucene_query: str, k: int,
-                        filters: list[MetadataFilter] | None = None) -> list[ScoredChunkRow]:
+    def fulltext_search(
+        self, lucene_query: str, k: int, filters: list[MetadataFilter] | None = None
+    ) -> list[ScoredChunkRow]:
         if filters:
             query, params = q.fulltext_search_filtered(filters)
             rows = self.connection.read(query, query=lucene_query, k=k, scan=max(k * 50, 500), **params)

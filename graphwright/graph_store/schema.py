@@ -27,8 +27,10 @@ class SchemaPlan:
         ]
 
 
-REEMBED_HINT = ("Switch the embedding settings back, or run `graphwright reembed` to re-embed chunks, entities "
-                "and community reports with the configured model (the graph is kept).")
+REEMBED_HINT = (
+    "Switch the embedding settings back, or run `graphwright reembed` to re-embed chunks, entities "
+    "and community reports with the configured model (the graph is kept)."
+)
 
 
 def check_compatible(existing: dict[str, int | None], meta: Mapping[str, Any] | None, plan: SchemaPlan) -> None:
@@ -46,8 +48,10 @@ def check_model(meta: Mapping[str, Any] | None, model: str) -> None:
     """The cheap half of the check (no embedding needed): the model the graph was embedded with."""
     if meta and meta.get("model") and meta["model"] != model:
         if meta.get("reembed_model") == model:  # the old model still serves searches meanwhile
-            raise SchemaMismatchError(f"a `graphwright reembed` to {model!r} did not finish; run "
-                                      "`graphwright reembed` again to complete it (it resumes).")
+            raise SchemaMismatchError(
+                f"a `graphwright reembed` to {model!r} did not finish; run "
+                "`graphwright reembed` again to complete it (it resumes)."
+            )
         raise SchemaMismatchError(
-            f"the graph was embedded with {meta['model']!r} but the configured embedder is {model!r}. "
-            f"{REEMBED_HINT}")
+            f"the graph was embedded with {meta['model']!r} but the configured embedder is {model!r}. {REEMBED_HINT}"
+        )

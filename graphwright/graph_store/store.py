@@ -24,8 +24,9 @@ from graphwright.graph_store.writes import DocumentWrites
 
 
 class Neo4jStore:
-    def __init__(self, uri: str, user: str, password: str, database: str = "neo4j",
-                 retry_seconds: float = 30.0) -> None:
+    def __init__(
+        self, uri: str, user: str, password: str, database: str = "neo4j", retry_seconds: float = 30.0
+    ) -> None:
         self.connection = Neo4jConnection(uri, user, password, database, retry_seconds)
         self.writes = DocumentWrites(self.connection)
         self.retrieval = RetrievalReads(self.connection)

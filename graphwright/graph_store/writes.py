@@ -36,8 +36,9 @@ class DocumentWrites:
                 return done
 
             def work(tx: neo4j.ManagedTransaction, part: list[str] = ids) -> None:
-                tx.run(q.LINK_SIMILAR, ids=part, candidates=SIMILAR_CAP + 1, cap=SIMILAR_CAP,
-                       min_score=SIMILAR_MIN_SCORE).consume()
+                tx.run(
+                    q.LINK_SIMILAR, ids=part, candidates=SIMILAR_CAP + 1, cap=SIMILAR_CAP, min_score=SIMILAR_MIN_SCORE
+                ).consume()
 
             self.connection.execute_write(work)
             done += len(ids)
@@ -46,8 +47,13 @@ class DocumentWrites:
         rows = self.connection.read(q.DOCUMENT_HASHES, ids=ids)
         return {row["id"]: row["hash"] for row in rows}
 
-    def write_documents(self, items: list[tuple[Document, list[Chunk]]], batch_size: int = 500,
-                        entities: list[Entity] | None = None, relations: list[Relation] | None = None) -> None:
+    def write_documents(
+        self,
+        items: list[tuple[Document, list[Chunk]]],
+        batch_size: int = 500,
+        entities: list[Entity] | None = None,
+        relations: list[Relation] | None = None,
+    ) -> None:
         """Replace documents, their chunks and their share of the entity graph in ONE transaction: each
         document lands whole or not at all. Grouping saves a commit (and its fsync) per document; callers
         retry one by one on failure."""
@@ -68,18 +74,36 @@ class DocumentWrites:
     def stage_chunks(self, document_id: str, stage: str, chunks: list[Chunk], batch_size: int = 500) -> None:
         """Part of a large document's chunks, with embeddings, under a label no search reads."""
         rows = _chunk_rows(chunks)
-        self.connection.execute_write(lambda tx: run_batches(tx, q.STAGE_CHUNKS, "rows", rows, batch_size,
-                                                             document_id=document_id, stage=stage))
+        self.connection.execute_write(
+            lambda tx: run_batches(tx, q.STAGE_CHUNKS, "rows", rows, batch_size, document_id=document_id, stage=stage)
+        )
 
-    def commit_staged(self, document: Document, chunks: list[Chunk], stage: str, batch_size: int = 500,
-                      entities: list[Entity] | None = None, relations: list[Relation] | None = None) -> None:
+    def commit_staged(
+        self,
+        document: Document,
+        chunks: list[Chunk],
+        stage: str,
+        batch_size: int = 500,
+        entities: list[Entity] | None = None,
+        relations: list[Relation] | None = None,
+    ) -> None:
         """Replace a document by its staged chunks and their entity graph in ONE transaction."""
 
         def work(tx: neo4j.ManagedTransaction) -> None:
             touched = _remove_document_support(tx, document.id)[1]
             _upsert_document(tx, document, len(chunks))
-            promoted = sum(r["promoted"] for r in run_batches(
-                tx, q.PROMOTE_STAGED, "ids", [c.id for c in chunks], batch_size, document_id=document.id, stage=stage))
+            promoted = sum(
+                r["promoted"]
+                for r in run_batches(
+                    tx,
+                    q.PROMOTE_STAGED,
+                    "ids",
+                    [c.id for c in chunks],
+                    batch_size,
+                    document_id=document.id,
+                    stage=stage,
+                )
+            )
             if promoted != len(chunks):  # another run cleared them: roll back rather than write half
                 raise WriteRejectedError(f"{promoted} of {len(chunks)} staged chunks found")
             _link_and_settle(tx, [chunks], entities, relations, touched, batch_size)
@@ -109,19 +133,43 @@ class DocumentWrites:
 
 
 def _upsert_document(tx: neo4j.ManagedTransaction, document: Document, n_chunks: int) -> None:
-    props = {**document.metadata, "id": document.id, "source": document.source, "title": document.title,
-             "content_hash": document.content_hash, "n_chunks": n_chunks}
+    props = {
+        **document.metadata,
+        "id": document.id,
+        "source": document.source,
+        "title": document.title,
+        "content_hash": document.content_hash,
+        "n_chunks": n_chunks,
+    }
     tx.run(q.UPSERT_DOCUMENT, id=document.id, props=props).consume()
 
 
 def _chunk_rows(chunks: list[Chunk]) -> list[dict[str, Any]]:
-    return [{"id": c.id, "index": c.index, "text": c.text, "context": c.context, "n_tokens": c.n_tokens,
-             "embedding": c.embedding, "page_start": c.page_start, "page_end": c.page_end, "pages": c.pages,
-             "section": c.section or None} for c in chunks]
+    return [
+        {
+            "id": c.id,
+            "index": c.index,
+            "text": c.text,
+            "context": c.context,
+            "n_tokens": c.n_tokens,
+            "embedding": c.embedding,
+            "page_start": c.page_start,
+            "page_end": c.page_end,
+            "pages": c.pages,
+            "section": c.section or None,
+        }
+        for c in chunks
+    ]
 
 
-def _link_and_settle(tx: neo4j.ManagedTransaction, documents: list[list[Chunk]], entities: list[Entity] | None,
-                     relations: list[Relation] | None, touched: list[str], batch_size: int) -> None:
+def _link_and_settle(
+    tx: neo4j.ManagedTransaction,
+    documents: list[list[Chunk]],
+    entities: list[Entity] | None,
+    relations: list[Relation] | None,
+    touched: list[str],
+    batch_size: int,
+) -> None:
     """NEXT chains of the documents' chunks, their entity graph, then the touched entities settled."""
     pairs = [[a.id, b.id] for chunks in documents for a, b in zip(chunks, chunks[1:])]
     run_batches(tx, q.LINK_NEXT, "pairs", pairs, batch_size)
@@ -143,19 +191,42 @@ def _remove_document_support(tx: neo4j.ManagedTransaction, document_id: str) -> 
     return chunk_ids, entity_ids
 
 
-def _write_graph(tx: neo4j.ManagedTransaction, entities: list[Entity], relations: list[Relation],
-                 batch_size: int) -> None:
-    rows = [{"id": e.id, "name": e.name, "key": normalize_key(e.name), "type": e.type, "label": e.label,
-             "description": e.description, "aliases": e.aliases} for e in entities]
+def _write_graph(
+    tx: neo4j.ManagedTransaction, entities: list[Entity], relations: list[Relation], batch_size: int
+) -> None:
+    rows = [
+        {
+            "id": e.id,
+            "name": e.name,
+            "key": normalize_key(e.name),
+            "type": e.type,
+            "label": e.label,
+            "description": e.description,
+            "aliases": e.aliases,
+        }
+        for e in entities
+    ]
     vectors = [{"id": e.id, "embedding": e.embedding} for e in entities if e.embedding is not None]
-    mentions = [{"chunk_id": chunk, "entity_id": e.id, "count": n} for e in entities
-                for chunk, n in e.mentions.items()]
-    rels = [{"source": r.source_id, "target": r.target_id, "type": r.type, "description": r.description,
-             "chunk_ids": r.chunk_ids, "chunk_weights": r.chunk_weights, "evidence": r.evidence}
-            for r in relations]
-    for statement, data in ((q.WRITE_ENTITIES, rows), (q.SET_ENTITY_LABELS, rows),
-                            (q.SET_ENTITY_EMBEDDINGS, vectors), (q.WRITE_MENTIONS, mentions),
-                            (q.WRITE_RELATIONS, rels)):
+    mentions = [{"chunk_id": chunk, "entity_id": e.id, "count": n} for e in entities for chunk, n in e.mentions.items()]
+    rels = [
+        {
+            "source": r.source_id,
+            "target": r.target_id,
+            "type": r.type,
+            "description": r.description,
+            "chunk_ids": r.chunk_ids,
+            "chunk_weights": r.chunk_weights,
+            "evidence": r.evidence,
+        }
+        for r in relations
+    ]
+    for statement, data in (
+        (q.WRITE_ENTITIES, rows),
+        (q.SET_ENTITY_LABELS, rows),
+        (q.SET_ENTITY_EMBEDDINGS, vectors),
+        (q.WRITE_MENTIONS, mentions),
+        (q.WRITE_RELATIONS, rels),
+    ):
         run_batches(tx, statement, "rows", data, batch_size, max_description=MAX_DESCRIPTION)
 
 
@@ -163,6 +234,6 @@ def _settle(tx: neo4j.ManagedTransaction, entity_ids: list[str], batch_size: int
     """Entities no chunk mentions any more go; the rest get their degree recomputed."""
     ids = list(dict.fromkeys(entity_ids))
     for start in range(0, len(ids), batch_size):
-        part = ids[start:start + batch_size]
+        part = ids[start : start + batch_size]
         tx.run(q.DELETE_ORPHAN_ENTITIES, entity_ids=part).consume()
         tx.run(q.UPDATE_DEGREES, ids=part).consume()

@@ -5,5 +5,17 @@ from graphwright.errors import LLMError
 from graphwright.llm.base import LLM, ChatDelta, ChatResult, MeteredLLM, StreamingLLM, ToolCall, ToolTurn, Usage
 from graphwright.llm.client import LLMClient, LLMEmptyAnswerError, LLMNotConfiguredError
 
-__all__ = ["LLM", "ChatDelta", "ChatResult", "LLMClient", "LLMEmptyAnswerError", "LLMError", "LLMNotConfiguredError",
-           "MeteredLLM", "StreamingLLM", "ToolCall", "ToolTurn", "Usage"]
+__all__ = [
+    "LLM",
+    "ChatDelta",
+    "ChatResult",
+    "LLMClient",
+    "LLMEmptyAnswerError",
+    "LLMError",
+    "LLMNotConfiguredError",
+    "MeteredLLM",
+    "StreamingLLM",
+    "ToolCall",
+    "ToolTurn",
+    "Usage",
+]

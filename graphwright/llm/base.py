@@ -22,16 +22,27 @@ class Usage:
     cached: int = 0
 
     def __add__(self, other: Usage) -> Usage:
-        return Usage(self.calls + other.calls, self.prompt_tokens + other.prompt_tokens,
-                     self.completion_tokens + other.completion_tokens, self.cached + other.cached)
+        return Usage(
+            self.calls + other.calls,
+            self.prompt_tokens + other.prompt_tokens,
+            self.completion_tokens + other.completion_tokens,
+            self.cached + other.cached,
+        )
 
     def as_dict(self) -> dict[str, int]:
-        return {"llm_calls": self.calls, "prompt_tokens": self.prompt_tokens,
-                "completion_tokens": self.completion_tokens}
+        return {
+            "llm_calls": self.calls,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+        }
 
     def report(self, price_input: float | None, price_output: float | None) -> dict[str, float]:
-        out = {"calls": float(self.calls), "cached": float(self.cached),
-               "prompt_tokens": float(self.prompt_tokens), "completion_tokens": float(self.completion_tokens)}
+        out = {
+            "calls": float(self.calls),
+            "cached": float(self.cached),
+            "prompt_tokens": float(self.prompt_tokens),
+            "completion_tokens": float(self.completion_tokens),
+        }
         if price_input is not None or price_output is not None:
             out["cost"] = (self.prompt_tokens * (price_input or 0) + self.completion_tokens * (price_output or 0)) / 1e6
         return out
@@ -93,8 +104,7 @@ class LLM(Protocol):
     @property
     def model(self) -> str: ...
 
-    def chat(self, messages: list[Message], temperature: float | None = None,
-             use_cache: bool = True) -> ChatResult: ...
+    def chat(self, messages: list[Message], temperature: float | None = None, use_cache: bool = True) -> ChatResult: ...
 
     def chat_tools(self, messages: list[Message], tools: list[dict[str, Any]]) -> ToolTurn: ...
 
@@ -118,8 +128,7 @@ class MeteredLLM:
     def model(self) -> str:
         return self.inner.model
 
-    def chat(self, messages: list[Message], temperature: float | None = None,
-             use_cache: bool = True) -> ChatResult:
+    def chat(self, messages: list[Message], temperature: float | None = None, use_cache: bool = True) -> ChatResult:
         result = self.inner.chat(messages, temperature, use_cache)
         self._add(result.usage)
         return result

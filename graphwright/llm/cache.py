@@ -30,8 +30,11 @@ class ResponseCache:
             data = json.loads(self._path(key).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        return ChatResult(text=data["text"], prompt_tokens=data.get("prompt_tokens", 0),
-                          completion_tokens=data.get("completion_tokens", 0))
+        return ChatResult(
+            text=data["text"],
+            prompt_tokens=data.get("prompt_tokens", 0),
+            completion_tokens=data.get("completion_tokens", 0),
+        )
 
     def forget(self, key: str) -> None:
         self._path(key).unlink(missing_ok=True)
@@ -40,6 +43,14 @@ class ResponseCache:
         path = self._path(key)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
-        tmp.write_text(json.dumps({"text": result.text, "prompt_tokens": result.prompt_tokens,
-                                   "completion_tokens": result.completion_tokens}), encoding="utf-8")
+        tmp.write_text(
+            json.dumps(
+                {
+                    "text": result.text,
+                    "prompt_tokens": result.prompt_tokens,
+                    "completion_tokens": result.completion_tokens,
+                }
+            ),
+            encoding="utf-8",
+        )
         tmp.replace(path)  # atomic: a killed run never leaves half an answer behind

@@ -39,8 +39,12 @@ class LLMClient:
         from openai import OpenAI
 
         key = self.settings.openai_api_key.get_secret_value() if self.settings.openai_api_key else "not-needed"
-        self._client = OpenAI(api_key=key, base_url=self.settings.openai_base_url,
-                              timeout=self.settings.llm_timeout, max_retries=self.settings.llm_max_retries)
+        self._client = OpenAI(
+            api_key=key,
+            base_url=self.settings.openai_base_url,
+            timeout=self.settings.llm_timeout,
+            max_retries=self.settings.llm_max_retries,
+        )
 
     def forget(self, messages: list[Message], temperature: float | None = None) -> None:
         """Drop a cached answer the caller found unusable, so the next run asks again."""
@@ -52,8 +56,7 @@ class LLMClient:
     def model(self) -> str:
         return self.settings.llm_model
 
-    def chat(self, messages: list[Message], temperature: float | None = None,
-             use_cache: bool = True) -> ChatResult:
+    def chat(self, messages: list[Message], temperature: float | None = None, use_cache: bool = True) -> ChatResult:
         temp = self.settings.llm_temperature if temperature is None else temperature
         cache = self.cache if use_cache else None
         key = ResponseCache.key(self.settings.llm_model, messages, temp)
@@ -84,8 +87,7 @@ class LLMClient:
         import openai
 
         temp = self.settings.llm_temperature if temperature is None else temperature
-        stream = self._create(messages=messages, temperature=temp, stream=True,
-                              stream_options={"include_usage": True})
+        stream = self._create(messages=messages, temperature=temp, stream=True, stream_options={"include_usage": True})
         thinking, usage, sent = False, Usage(1), False
         try:
             for chunk in stream:
@@ -132,14 +134,20 @@ class LLMClient:
                 error = None if isinstance(arguments, dict) else "arguments are not a JSON object"
             except json.JSONDecodeError as exc:
                 arguments, error = {}, f"arguments are not valid JSON: {exc.msg}"
-            calls.append(ToolCall(id=call.id, name=call.function.name, arguments=arguments if not error else {},
-                                  error=error))
+            calls.append(
+                ToolCall(id=call.id, name=call.function.name, arguments=arguments if not error else {}, error=error)
+            )
         content = _THINK_RE.sub("", message.content or "").strip()
         kept: dict[str, Any] = {"role": "assistant", "content": message.content or ""}
         if message.tool_calls:
-            kept["tool_calls"] = [{"id": c.id, "type": "function",
-                                   "function": {"name": c.function.name, "arguments": c.function.arguments}}
-                                  for c in message.tool_calls]
+            kept["tool_calls"] = [
+                {
+                    "id": c.id,
+                    "type": "function",
+                    "function": {"name": c.function.name, "arguments": c.function.arguments},
+                }
+                for c in message.tool_calls
+            ]
         return ToolTurn(content=content, tool_calls=calls, message=kept, usage=_usage(response))
 
 
@@ -151,14 +159,14 @@ def _drop_thinking(piece: str, thinking: bool) -> tuple[str, bool]:
             end = piece.lower().find("</think>")
             if end < 0:
                 return "".join(out), True
-            piece, thinking = piece[end + len("</think>"):], False
+            piece, thinking = piece[end + len("</think>") :], False
         else:
             start = piece.lower().find("<think>")
             if start < 0:
                 out.append(piece)
                 break
             out.append(piece[:start])
-            piece, thinking = piece[start + len("<think>"):], True
+            piece, thinking = piece[start + len("<think>") :], True
     return "".join(out), thinking
 
 

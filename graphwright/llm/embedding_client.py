@@ -25,27 +25,33 @@ class EmbeddingClient:
         secret = settings.embedding_api_key or settings.openai_api_key
         key = secret.get_secret_value() if secret is not None else ""
         if not base_url and not key:
-            raise EmbeddingError("GRAPHWRIGHT_EMBEDDING_BACKEND=openai needs GRAPHWRIGHT_EMBEDDING_BASE_URL "
-                                 "(or OPENAI_BASE_URL) and/or an API key")
+            raise EmbeddingError(
+                "GRAPHWRIGHT_EMBEDDING_BACKEND=openai needs GRAPHWRIGHT_EMBEDDING_BASE_URL "
+                "(or OPENAI_BASE_URL) and/or an API key"
+            )
         from openai import OpenAI
 
         self.model = settings.embedding_model
         self.dimensions = settings.embedding_dimensions
         self.base_url = base_url or "https://api.openai.com/v1"
-        self._client = OpenAI(api_key=key or "not-needed", base_url=base_url, timeout=settings.embedding_timeout,
-                              max_retries=settings.embedding_max_retries)
+        self._client = OpenAI(
+            api_key=key or "not-needed",
+            base_url=base_url,
+            timeout=settings.embedding_timeout,
+            max_retries=settings.embedding_max_retries,
+        )
 
     def embed(self, texts: list[str]) -> EmbeddingBatch:
         import openai
 
         options: dict[str, Any] = {"dimensions": self.dimensions} if self.dimensions else {}
         try:
-            response = self._client.embeddings.create(model=self.model, input=texts, encoding_format="float",
-                                                      **options)
+            response = self._client.embeddings.create(model=self.model, input=texts, encoding_format="float", **options)
         except openai.APIStatusError as exc:
             log.warning("embeddings endpoint answered HTTP %s after retries", exc.status_code)
-            raise EmbeddingError(f"embeddings endpoint answered HTTP {exc.status_code} after retries: "
-                                 f"{exc.message}") from exc
+            raise EmbeddingError(
+                f"embeddings endpoint answered HTTP {exc.status_code} after retries: {exc.message}"
+            ) from exc
         except openai.APIConnectionError as exc:  # includes timeouts
             log.warning("embeddings endpoint unreachable after retries: %s", exc.__class__.__name__)
             raise EmbeddingError(f"embeddings endpoint unreachable after retries: {exc}") from exc

@@ -33,9 +33,9 @@ def _close_truncated(text: str) -> str:
         elif ch in "}]" and stack:
             stack.pop()
     out = text + ('"' if in_string else "")
-    out = re.sub(r',\s*$', "", out.rstrip())
+    out = re.sub(r",\s*$", "", out.rstrip())
     out = re.sub(r',\s*"[^"]*"\s*:?\s*$', "", out)  # a key with no value
-    out = re.sub(r':\s*$', ': null', out)
+    out = re.sub(r":\s*$", ": null", out)
     return out + "".join(reversed(stack))
 
 
@@ -54,8 +54,11 @@ def parse_json_object(text: str) -> dict[str, Any]:
     candidates.append(body)
     last_error = "unreadable"
     for candidate in candidates:
-        for attempt in (candidate, _TRAILING_COMMA_RE.sub(r"\1", candidate),
-                        _TRAILING_COMMA_RE.sub(r"\1", _close_truncated(candidate))):
+        for attempt in (
+            candidate,
+            _TRAILING_COMMA_RE.sub(r"\1", candidate),
+            _TRAILING_COMMA_RE.sub(r"\1", _close_truncated(candidate)),
+        ):
             try:
                 value = json.loads(attempt)
             except json.JSONDecodeError as exc:

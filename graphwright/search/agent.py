@@ -64,8 +64,10 @@ class CalculateArgs(ToolArgs):
 
 def tool_schema(name: str, description: str, args: type[BaseModel]) -> dict[str, Any]:
     """The OpenAI tool schema of a tool, from its argument model."""
-    return {"type": "function", "function": {"name": name, "description": description,
-                                             "parameters": args.model_json_schema()}}
+    return {
+        "type": "function",
+        "function": {"name": name, "description": description, "parameters": args.model_json_schema()},
+    }
 
 
 @dataclass(frozen=True)
@@ -79,8 +81,9 @@ class Agent:
     """The tool loop. Tools are the registered modes that offer one (`SearchMode.tool`), plus reads of the
     graph; everything goes through the `SearchContext`, never through `GraphRAG`."""
 
-    def __init__(self, ctx: SearchContext, llm: LLM, max_steps: int, max_tool_chars: int,
-                 max_tool_calls: int = 12) -> None:
+    def __init__(
+        self, ctx: SearchContext, llm: LLM, max_steps: int, max_tool_chars: int, max_tool_calls: int = 12
+    ) -> None:
         self.ctx = ctx
         self.llm = llm
         self.max_steps = max_steps
@@ -97,10 +100,14 @@ class Agent:
             "get_document": _Tool("The full text of a document by id.", DocumentArgs, self._document),
             "get_chunk": _Tool("One passage by chunk id.", ChunkArgs, self._chunk),
             "entity_neighbors": _Tool("An entity's typed relations with evidence.", EntityArgs, self._neighbours),
-            "cypher_read": _Tool("Run a READ-ONLY Cypher query (writes are refused) and get up to 50 rows.",
-                                 CypherArgs, self._cypher),
-            "calculate": _Tool("Arithmetic on numbers: + - * / // % ** and parentheses.", CalculateArgs,
-                               lambda a: {"result": calculate(a.expression)}),
+            "cypher_read": _Tool(
+                "Run a READ-ONLY Cypher query (writes are refused) and get up to 50 rows.", CypherArgs, self._cypher
+            ),
+            "calculate": _Tool(
+                "Arithmetic on numbers: + - * / // % ** and parentheses.",
+                CalculateArgs,
+                lambda a: {"result": calculate(a.expression)},
+            ),
         }
 
     def schemas(self) -> list[dict[str, Any]]:
@@ -122,8 +129,12 @@ class Agent:
     def _search(self, mode: str, query: SearchQuery) -> dict[str, Any]:
         result = self.ctx.run(mode, query, generate=False)
         self._remember(result)
-        out: dict[str, Any] = {"passages": [{"chunk_id": c.chunk_id, "document_id": c.document_id, "title": c.title,
-                                             "text": c.text[:_TEXT_CHARS]} for c in result.chunks[:5]]}
+        out: dict[str, Any] = {
+            "passages": [
+                {"chunk_id": c.chunk_id, "document_id": c.document_id, "title": c.title, "text": c.text[:_TEXT_CHARS]}
+                for c in result.chunks[:5]
+            ]
+        }
         if result.entities:
             out["entities"] = [{"id": e.id, "name": e.name, "type": e.type} for e in result.entities[:10]]
         if result.relations:
@@ -145,8 +156,11 @@ class Agent:
         if document is None:
             raise ToolFailedError(f"no document {args.document_id!r}")
         ids = [c["id"] for c in document["chunks"]]
-        return {"document_id": args.document_id, "title": document["document"].get("title"),
-                "chunks": self._chunk_rows(self.ctx.store.retrieval.chunks_with_ids(ids))}
+        return {
+            "document_id": args.document_id,
+            "title": document["document"].get("title"),
+            "chunks": self._chunk_rows(self.ctx.store.retrieval.chunks_with_ids(ids)),
+        }
 
     def _chunk(self, args: ChunkArgs) -> dict[str, Any]:
         rows = self._chunk_rows(self.ctx.store.retrieval.chunks_with_ids([args.chunk_id]))
@@ -163,10 +177,17 @@ class Agent:
         entity = linked[0]
         relations = relation_refs(self.ctx.store.graph.entity_relations(entity.id, 20))
         self._remember(Retrieval(entities=[entity], relations=relations))
-        return {"entity": {"id": entity.id, "name": entity.name, "type": entity.type,
-                           "description": entity.description[:_TEXT_CHARS]},
-                "relations": [f"{r.render()}: {(r.evidence or [''])[0][:200]} [{', '.join(r.chunk_ids[:2])}]"
-                              for r in relations]}
+        return {
+            "entity": {
+                "id": entity.id,
+                "name": entity.name,
+                "type": entity.type,
+                "description": entity.description[:_TEXT_CHARS],
+            },
+            "relations": [
+                f"{r.render()}: {(r.evidence or [''])[0][:200]} [{', '.join(r.chunk_ids[:2])}]" for r in relations
+            ],
+        }
 
     def _cypher(self, args: CypherArgs) -> dict[str, Any]:
         found = run_read_only(self.ctx.store, args.query, self.ctx.settings)
@@ -188,8 +209,7 @@ class Agent:
             return self._error(_argument_problem(exc))
         try:
             output = json.dumps(tool.handler(args), ensure_ascii=False, default=str)
-        except (CypherRejectedError, CalculationError, ToolFailedError, InvalidRequestError,
-                QueryRejectedError) as exc:
+        except (CypherRejectedError, CalculationError, ToolFailedError, InvalidRequestError, QueryRejectedError) as exc:
             return self._error(f"{exc.__class__.__name__}: {exc}")
         if len(output) > self.max_tool_chars:
             output = output[: self.max_tool_chars] + " …(truncated)"
@@ -201,8 +221,10 @@ class Agent:
 
     # --- the loop ------------------------------------------------------------------------------------
     def run(self, question: str) -> tuple[str, list[TraceStep], list[str]]:
-        messages: list[dict[str, Any]] = [{"role": "system", "content": render("agent_system")},
-                                          {"role": "user", "content": question}]
+        messages: list[dict[str, Any]] = [
+            {"role": "system", "content": render("agent_system")},
+            {"role": "user", "content": question},
+        ]
         trace: list[TraceStep] = []
         notes: list[str] = []
         tools = self.schemas()
@@ -215,16 +237,24 @@ class Agent:
             for call in turn.tool_calls:
                 calls += 1
                 if calls > self.max_tool_calls:  # every call still gets its answer, as the API requires
-                    output, summary, ok = self._error(f"tool-call budget of {self.max_tool_calls} used up; "
-                                                      "answer with what you have")
+                    output, summary, ok = self._error(
+                        f"tool-call budget of {self.max_tool_calls} used up; answer with what you have"
+                    )
                 else:
                     output, summary, ok = self.call(call)
-                trace.append(TraceStep(step=len(trace) + 1, kind="tool", name=call.name, arguments=call.arguments,
-                                       summary=summary, ok=ok))
+                trace.append(
+                    TraceStep(
+                        step=len(trace) + 1,
+                        kind="tool",
+                        name=call.name,
+                        arguments=call.arguments,
+                        summary=summary,
+                        ok=ok,
+                    )
+                )
                 messages.append({"role": "tool", "tool_call_id": call.id, "content": output})
             if calls >= self.max_tool_calls:
-                notes.append(f"stopped at the budget of {self.max_tool_calls} tool calls "
-                             f"({calls} asked for)")
+                notes.append(f"stopped at the budget of {self.max_tool_calls} tool calls ({calls} asked for)")
                 break
         else:
             notes.append(f"stopped at the limit of {self.max_steps} tool rounds")
@@ -255,8 +285,9 @@ class AgentMode(SearchMode):
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
         settings = ctx.settings
-        agent = Agent(ctx, ctx.require_llm(), settings.agent_max_steps, settings.agent_tool_chars,
-                      settings.agent_max_tool_calls)
+        agent = Agent(
+            ctx, ctx.require_llm(), settings.agent_max_steps, settings.agent_tool_chars, settings.agent_max_tool_calls
+        )
         text, trace, notes = agent.run(query.question)
         found = agent.seen
         found.trace, found.notes = trace, [*found.notes, *notes]

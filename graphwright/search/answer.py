@@ -100,12 +100,17 @@ def graph_citations(context: Retrieval, only: set[str] | None = None) -> list[Ci
     chunks = [c for c in context.chunks if only is None or c.chunk_id in only]
     citations = chunk_citations(chunks)
     cited_chunks = {c.chunk_id for c in chunks}
-    citations += [Citation(kind="entity", id=e.id, label=e.name) for e in context.entities
-                  if only is None or e.id in only]
-    citations += [Citation(kind="relation", id=r.id, label=r.render()) for r in context.relations
-                  if only is None or cited_chunks & set(r.chunk_ids)]
-    citations += [Citation(kind="community", id=c.id, label=c.title) for c in context.communities
-                  if only is None or c.id in only]
+    citations += [
+        Citation(kind="entity", id=e.id, label=e.name) for e in context.entities if only is None or e.id in only
+    ]
+    citations += [
+        Citation(kind="relation", id=r.id, label=r.render())
+        for r in context.relations
+        if only is None or cited_chunks & set(r.chunk_ids)
+    ]
+    citations += [
+        Citation(kind="community", id=c.id, label=c.title) for c in context.communities if only is None or c.id in only
+    ]
     return citations
 
 
@@ -142,15 +147,20 @@ def offline_graph_answer(mode: str, context: Retrieval, k: int) -> Answer:
     if context.chunks:
         lines.append("Passages:")
         for chunk in context.chunks[:k]:
-            lines.append(f"[{chunk.rank}] {chunk.title or chunk.document_id}  (chunk {chunk.chunk_id}, "
-                         f"score {chunk.score:.3f})")
+            lines.append(
+                f"[{chunk.rank}] {chunk.title or chunk.document_id}  (chunk {chunk.chunk_id}, score {chunk.score:.3f})"
+            )
             lines.append(f"    {_snippet(chunk.text)}")
     if mode == "local" and context.communities:
         lines.append("Communities: " + "; ".join(f"{c.title} ({c.id})" for c in context.communities))
     if len(lines) == 1 + len(context.notes):
         lines.append("Nothing in the graph matched the question.")
-    trimmed = Retrieval(entities=context.entities, relations=context.relations[: 2 * k],
-                           chunks=context.chunks[:k], communities=context.communities)
+    trimmed = Retrieval(
+        entities=context.entities,
+        relations=context.relations[: 2 * k],
+        chunks=context.chunks[:k],
+        communities=context.communities,
+    )
     return Answer(text="\n".join(lines), kind="retrieval", citations=graph_citations(trimmed))
 
 
@@ -162,5 +172,6 @@ def graph_prompt(question: str, context: Retrieval) -> AnswerPrompt | None:
         {"role": "system", "content": prompts.render("answer_graph_system", not_in_context=NOT_IN_CONTEXT)},
         {"role": "user", "content": f"Context:\n\n{render(context.context)}\n\nQuestion: {question}"},
     ]
-    return AnswerPrompt(messages, lambda text: Answer(text=text, kind="generated",
-                                                      citations=graph_citations(context, cited_ids(text))))
+    return AnswerPrompt(
+        messages, lambda text: Answer(text=text, kind="generated", citations=graph_citations(context, cited_ids(text)))
+    )

@@ -10,10 +10,17 @@ from collections.abc import Callable
 
 from graphwright.errors import (
     CalculationError,  # re-exported: they used to live here
-    )
+)
 
-_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
-           ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow}
+_BINARY = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+    ast.Pow: operator.pow,
+}
 _UNARY: dict[type[ast.unaryop], Callable[[float], float]] = {ast.UAdd: operator.pos, ast.USub: operator.neg}
 _MAX_EXPRESSION = 200
 _MAX_EXPONENT = 100
@@ -35,8 +42,11 @@ def _eval(node: ast.AST) -> float:
             value = _BINARY[type(node.op)](left, right)
         except ZeroDivisionError as exc:
             raise CalculationError("division by zero") from exc
-        if isinstance(value, complex) or (isinstance(value, float) and not math.isfinite(value)) \
-                or abs(value) > _MAX_MAGNITUDE:
+        if (
+            isinstance(value, complex)
+            or (isinstance(value, float) and not math.isfinite(value))
+            or abs(value) > _MAX_MAGNITUDE
+        ):
             raise CalculationError("result out of range")
         return value
     raise CalculationError(f"only numbers and + - * / // % ** ( ) are allowed, not {type(node).__name__}")

@@ -18,7 +18,7 @@ class Item:
 
 
 def parse_shares(spec: str) -> dict[str, float]:
-    """"entities=0.15,relations=0.2" -> {"entities": 0.15, "relations": 0.2}; the shares are normalized."""
+    """ "entities=0.15,relations=0.2" -> {"entities": 0.15, "relations": 0.2}; the shares are normalized."""
     shares: dict[str, float] = {}
     for part in spec.split(","):
         if not part.strip():
@@ -34,8 +34,9 @@ def parse_shares(spec: str) -> dict[str, float]:
     return {name: max(value, 0.0) / total for name, value in shares.items()}
 
 
-def pack_sections(candidates: dict[str, list[Item]], shares: dict[str, float], max_tokens: int,
-                  titles: dict[str, str] | None = None) -> list[ContextSection]:
+def pack_sections(
+    candidates: dict[str, list[Item]], shares: dict[str, float], max_tokens: int, titles: dict[str, str] | None = None
+) -> list[ContextSection]:
     """Fill sections in the order of `candidates`, each item whole or not at all, each section within its
     share plus what earlier sections left over. Items are expected best first."""
     sections: list[ContextSection] = []

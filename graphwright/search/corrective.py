@@ -46,14 +46,17 @@ def offline_grade(question: str, chunks: list[RetrievedChunk], names: list[str])
     wanted = names or content_words(question)
     coverage = sum(1 for w in wanted if w.casefold() in blob) / len(wanted) if wanted else 0.0
     terms = {w.casefold() for w in content_words(question)}
-    relevant = [s for c in chunks for s in split_sentences(c.text)
-                if terms & {t.casefold() for t in _WORD_RE.findall(s)}]
+    relevant = [
+        s for c in chunks for s in split_sentences(c.text) if terms & {t.casefold() for t in _WORD_RE.findall(s)}
+    ]
     return Grade(round(0.5 * cosine + 0.5 * coverage, 3), relevant)
 
 
 def llm_grade(question: str, chunks: list[RetrievedChunk], llm: LLM) -> Grade:
-    messages = [{"role": "system", "content": render("corrective_grade")},
-                {"role": "user", "content": f"Passages:\n\n{build_context(chunks)}\n\nQuestion: {question}"}]
+    messages = [
+        {"role": "system", "content": render("corrective_grade")},
+        {"role": "user", "content": f"Passages:\n\n{build_context(chunks)}\n\nQuestion: {question}"},
+    ]
     data = parse_json_object(llm.chat(messages, use_cache=False).text)
     score = min(max(float(data.get("score", 0.0)), 0.0), 1.0)
     return Grade(score, [str(s) for s in data.get("relevant_sentences") or [] if str(s).strip()])
@@ -74,9 +77,9 @@ def refine(chunks: list[RetrievedChunk], relevant: list[str]) -> list[RetrievedC
     return kept
 
 
-def corrective_retrieve(question: str, retrieve: Retrieve, llm: LLM | None, names: list[str],
-                        attempts: int, use_at: float, refine_at: float
-                        ) -> tuple[list[RetrievedChunk], list[TraceStep], list[str]]:
+def corrective_retrieve(
+    question: str, retrieve: Retrieve, llm: LLM | None, names: list[str], attempts: int, use_at: float, refine_at: float
+) -> tuple[list[RetrievedChunk], list[TraceStep], list[str]]:
     """The context to answer from, each attempt traced, and notes."""
     trace: list[TraceStep] = []
     notes: list[str] = []
@@ -95,9 +98,16 @@ def corrective_retrieve(question: str, retrieve: Retrieve, llm: LLM | None, name
             action = "refine"
         else:
             action = "rewrite" if attempt < attempts else "give up"
-        trace.append(TraceStep(step=attempt + 1, kind="attempt", name=action, arguments={"query": query},
-                               summary=f"grade {grade.score:.2f} over {len(chunks)} passages",
-                               ok=action in ("use", "refine")))
+        trace.append(
+            TraceStep(
+                step=attempt + 1,
+                kind="attempt",
+                name=action,
+                arguments={"query": query},
+                summary=f"grade {grade.score:.2f} over {len(chunks)} passages",
+                ok=action in ("use", "refine"),
+            )
+        )
         if grade.score > best[0]:
             best = (grade.score, chunks)
         if action == "use":
@@ -107,9 +117,17 @@ def corrective_retrieve(question: str, retrieve: Retrieve, llm: LLM | None, name
             return (refined or chunks), trace, notes
         if action == "give up":
             break
-        rewritten = llm.chat([{"role": "system", "content": render("corrective_rewrite")},
-                              {"role": "user", "content": f"Question: {question}\nLast query: {query}"}],
-                             use_cache=False).text.strip() if llm else offline_rewrite(question, query, names)
+        rewritten = (
+            llm.chat(
+                [
+                    {"role": "system", "content": render("corrective_rewrite")},
+                    {"role": "user", "content": f"Question: {question}\nLast query: {query}"},
+                ],
+                use_cache=False,
+            ).text.strip()
+            if llm
+            else offline_rewrite(question, query, names)
+        )
         if not rewritten or rewritten == query:
             notes.append("the rewrite repeated the query; stopped")
             break
@@ -127,7 +145,13 @@ class CorrectiveMode(SearchMode):
         hybrid = HybridRetriever.from_settings(ctx.store, ctx.embedder, ctx.settings)
         settings = ctx.settings
         names = [e.name for e in EntityLinker(ctx.store).exact(query.question)[0]]
-        chunks, trace, notes = corrective_retrieve(query.question, lambda q: hybrid.retrieve(q, query.k), ctx.llm,
-                                                   names, settings.rewrite_attempts, settings.grade_use,
-                                                   settings.grade_refine)
+        chunks, trace, notes = corrective_retrieve(
+            query.question,
+            lambda q: hybrid.retrieve(q, query.k),
+            ctx.llm,
+            names,
+            settings.rewrite_attempts,
+            settings.grade_use,
+            settings.grade_refine,
+        )
         return Retrieval(chunks=chunks, trace=trace, notes=notes)

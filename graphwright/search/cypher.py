@@ -25,8 +25,9 @@ _FENCE_RE = re.compile(r"```(?:cypher)?\s*(.*?)```", re.DOTALL | re.IGNORECASE)
 
 
 def read_limits(settings: Settings) -> ReadLimits:
-    return ReadLimits(max_rows=settings.cypher_max_rows, max_bytes=settings.cypher_max_bytes,
-                      timeout=settings.cypher_timeout)
+    return ReadLimits(
+        max_rows=settings.cypher_max_rows, max_bytes=settings.cypher_max_bytes, timeout=settings.cypher_timeout
+    )
 
 
 def run_read_only(store: Neo4jStore, query: str, settings: Settings) -> ReadOnlyRows:
@@ -56,8 +57,10 @@ class Text2Cypher:
         self.settings = settings
 
     def run(self, question: str) -> CypherRun:
-        messages = [{"role": "system", "content": render("cypher_system")},
-                    {"role": "user", "content": f"Schema:\n{self.store.graph.schema_text()}\n\nQuestion: {question}"}]
+        messages = [
+            {"role": "system", "content": render("cypher_system")},
+            {"role": "user", "content": f"Schema:\n{self.store.graph.schema_text()}\n\nQuestion: {question}"},
+        ]
         attempts: list[dict[str, str]] = []
         for attempt in range(2):  # the first try and one repair
             query = extract_query(self.llm.chat(messages, use_cache=False).text)
@@ -67,9 +70,14 @@ class Text2Cypher:
             except (CypherRejectedError, QueryRejectedError) as exc:
                 attempts.append({"query": query, "error": str(exc)})
                 if attempt == 0:
-                    messages += [{"role": "assistant", "content": query},
-                                 {"role": "user", "content": f"That query failed: {exc}\nWrite a corrected "
-                                                             "read-only query. Reply with the query only."}]
+                    messages += [
+                        {"role": "assistant", "content": query},
+                        {
+                            "role": "user",
+                            "content": f"That query failed: {exc}\nWrite a corrected "
+                            "read-only query. Reply with the query only.",
+                        },
+                    ]
         return CypherRun(query=attempts[-1]["query"], error=attempts[-1]["error"], attempts=attempts)
 
 
@@ -82,14 +90,31 @@ class CypherMode(SearchMode):
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
         settings = ctx.settings
         run = Text2Cypher(ctx.store, ctx.require_llm(), settings).run(query.question)
-        trace = [TraceStep(step=i, kind="cypher", name="rejected or failed", arguments={"query": a["query"]},
-                           summary=a["error"], ok=False) for i, a in enumerate(run.attempts, start=1)]
+        trace = [
+            TraceStep(
+                step=i,
+                kind="cypher",
+                name="rejected or failed",
+                arguments={"query": a["query"]},
+                summary=a["error"],
+                ok=False,
+            )
+            for i, a in enumerate(run.attempts, start=1)
+        ]
         if run.error is None:
-            trace.append(TraceStep(step=len(trace) + 1, kind="cypher", name="ran", arguments={"query": run.query},
-                                   summary=f"{len(run.rows)} rows{' (truncated)' if run.truncated else ''}"))
+            trace.append(
+                TraceStep(
+                    step=len(trace) + 1,
+                    kind="cypher",
+                    name="ran",
+                    arguments={"query": run.query},
+                    summary=f"{len(run.rows)} rows{' (truncated)' if run.truncated else ''}",
+                )
+            )
             rows = "\n".join(json.dumps(r, ensure_ascii=False, default=str) for r in run.rows)
             text = f"Rows of the read-only query (generated from the live schema):\n{run.query}\n\n{rows}"
         else:
             text = f"No read-only query could be run: {run.error}"
-        return Retrieval(notes=[f"cypher: {run.query}"], trace=trace,
-                         answer=Answer(text=text, kind="retrieval", citations=[]))
+        return Retrieval(
+            notes=[f"cypher: {run.query}"], trace=trace, answer=Answer(text=text, kind="retrieval", citations=[])
+        )

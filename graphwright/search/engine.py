@@ -35,35 +35,71 @@ class SearchEngine:
         self.settings = settings
         self.llm = llm
 
-    def search(self, question: str, mode: str = "hybrid", k: int | None = None,
-               filters: list[MetadataFilter] | None = None, generate: bool = True, level: int | None = None,
-               source: str | None = None, target: str | None = None, hyde: bool = False) -> SearchResult:
+    def search(
+        self,
+        question: str,
+        mode: str = "hybrid",
+        k: int | None = None,
+        filters: list[MetadataFilter] | None = None,
+        generate: bool = True,
+        level: int | None = None,
+        source: str | None = None,
+        target: str | None = None,
+        hyde: bool = False,
+    ) -> SearchResult:
         chosen = self._validate(question, mode, filters, generate, hyde)
-        for event in self._run_search(chosen, question, mode, k, filters, generate, level, source, target, hyde,
-                                      stream=False):
+        for event in self._run_search(
+            chosen, question, mode, k, filters, generate, level, source, target, hyde, stream=False
+        ):
             if isinstance(event, SearchResult):
                 return event
         raise AssertionError("a search always ends with its result")
 
-    def stream(self, question: str, mode: str = "hybrid", k: int | None = None,
-               filters: list[MetadataFilter] | None = None, generate: bool = True, level: int | None = None,
-               source: str | None = None, target: str | None = None, hyde: bool = False) -> Iterator[SearchEvent]:
+    def stream(
+        self,
+        question: str,
+        mode: str = "hybrid",
+        k: int | None = None,
+        filters: list[MetadataFilter] | None = None,
+        generate: bool = True,
+        level: int | None = None,
+        source: str | None = None,
+        target: str | None = None,
+        hyde: bool = False,
+    ) -> Iterator[SearchEvent]:
         """The search as it happens: its Evidence once retrieval is done, then the answer's text in pieces
         (AnswerDelta) as the LLM writes it, then the SearchResult. Validation errors raise here, before the
         first event. Offline, or for modes that write their answer while retrieving, the answer is one piece."""
         chosen = self._validate(question, mode, filters, generate, hyde)
         return self._run_search(chosen, question, mode, k, filters, generate, level, source, target, hyde, stream=True)
 
-    def _run_search(self, chosen: SearchMode, question: str, mode: str, k: int | None,
-                    filters: list[MetadataFilter] | None, generate: bool, level: int | None, source: str | None,
-                    target: str | None, hyde: bool, stream: bool) -> Iterator[SearchEvent]:
+    def _run_search(
+        self,
+        chosen: SearchMode,
+        question: str,
+        mode: str,
+        k: int | None,
+        filters: list[MetadataFilter] | None,
+        generate: bool,
+        level: int | None,
+        source: str | None,
+        target: str | None,
+        hyde: bool,
+        stream: bool,
+    ) -> Iterator[SearchEvent]:
         timings: dict[str, float] = {}
         started = time.perf_counter()
         _ = self.embedder.dimension  # loads the model once; timed apart from the query
         timings["load_model_ms"] = _ms(started)
         meter = MeteredLLM(self.llm) if generate and self.llm is not None else None
-        query = SearchQuery(question=question, k=k or self.settings.top_k, filters=filters or [], level=level,
-                            source=source, target=target)
+        query = SearchQuery(
+            question=question,
+            k=k or self.settings.top_k,
+            filters=filters or [],
+            level=level,
+            source=source,
+            target=target,
+        )
         trace: list[TraceStep] = []
         if chosen.embeds_question:
             started = time.perf_counter()
@@ -95,32 +131,46 @@ class SearchEngine:
             if stream:
                 yield AnswerDelta(text=answer.text)
         timings["answer_ms"] = _ms(started)
-        yield SearchResult(question=question, mode=found.mode or mode, answer=answer.text,
-                           answer_kind=answer.kind, citations=answer.citations,
-                           timings_ms={**found.timings_ms, **timings},
-                           token_usage=meter.usage.as_dict() if meter else {}, **evidence)
+        yield SearchResult(
+            question=question,
+            mode=found.mode or mode,
+            answer=answer.text,
+            answer_kind=answer.kind,
+            citations=answer.citations,
+            timings_ms={**found.timings_ms, **timings},
+            token_usage=meter.usage.as_dict() if meter else {},
+            **evidence,
+        )
 
-    def _validate(self, question: str, mode: str, filters: list[MetadataFilter] | None, generate: bool,
-                  hyde: bool) -> SearchMode:
+    def _validate(
+        self, question: str, mode: str, filters: list[MetadataFilter] | None, generate: bool, hyde: bool
+    ) -> SearchMode:
         """The mode, or InvalidRequestError naming the parameter that is wrong."""
         if not question.strip():
             raise InvalidRequestError("the question is empty (`question`)")
         chosen = get_mode(mode)  # InvalidRequestError naming `mode` when none is registered by that name
         if filters and not chosen.filterable:
-            raise InvalidRequestError(f"metadata filters (`where`) apply to the "
-                                      f"{_names(modes_where('filterable'))} modes only")
+            raise InvalidRequestError(
+                f"metadata filters (`where`) apply to the {_names(modes_where('filterable'))} modes only"
+            )
         if (chosen.needs_llm or hyde) and (self.llm is None or not generate):
             what = "`hyde`" if hyde and not chosen.needs_llm else f"mode {mode!r}"
             offline = ", ".join(m for m in MODE_NAMES if m not in modes_where("needs_llm"))
-            raise LLMRequiredError(f"{what} needs an LLM: set OPENAI_BASE_URL and/or OPENAI_API_KEY "
-                                   f"(offline, use {offline})")
+            raise LLMRequiredError(
+                f"{what} needs an LLM: set OPENAI_BASE_URL and/or OPENAI_API_KEY (offline, use {offline})"
+            )
         if hyde and not chosen.accepts_hyde:
             raise InvalidRequestError(f"`hyde` applies to the {_names(modes_where('accepts_hyde'))} modes only")
         return chosen
 
     def _context(self, llm: LLM | None) -> SearchContext:
-        return SearchContext(store=self.store, embedder=self.embedder, settings=self.settings, llm=llm,
-                             run_mode=lambda name, query, generate: self._run(name, query, llm if generate else None))
+        return SearchContext(
+            store=self.store,
+            embedder=self.embedder,
+            settings=self.settings,
+            llm=llm,
+            run_mode=lambda name, query, generate: self._run(name, query, llm if generate else None),
+        )
 
     def _run(self, name: str, query: SearchQuery, llm: LLM | None) -> Retrieval:
         """A mode called by another (auto, the agent's tools): retrieval and answer in one Retrieval."""
@@ -139,13 +189,13 @@ class SearchEngine:
     def _hyde(self, question: str, embedding: list[float], llm: LLM) -> tuple[list[float], TraceStep]:
         """HyDE: embed a passage the LLM imagines as the answer, averaged with the question's own vector,
         so the search looks for text shaped like an answer without forgetting what was asked."""
-        passage = llm.chat([{"role": "system", "content": render("hyde")},
-                            {"role": "user", "content": question}]).text
+        passage = llm.chat([{"role": "system", "content": render("hyde")}, {"role": "user", "content": question}]).text
         imagined = self.embedder.embed([passage])[0]
         mixed = [a + b for a, b in zip(embedding, imagined)]
         norm = sum(x * x for x in mixed) ** 0.5 or 1.0
-        return [x / norm for x in mixed], TraceStep(step=1, kind="hyde", name="hypothetical passage",
-                                                    summary=passage[:300])
+        return [x / norm for x in mixed], TraceStep(
+            step=1, kind="hyde", name="hypothetical passage", summary=passage[:300]
+        )
 
 
 def _ms(started: float) -> float:
@@ -153,5 +203,5 @@ def _ms(started: float) -> float:
 
 
 def _names(names: tuple[str, ...]) -> str:
-    """"a, b and c"."""
+    """ "a, b and c"."""
     return " and ".join(filter(None, [", ".join(names[:-1]), names[-1] if names else ""]))

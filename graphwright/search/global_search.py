@@ -31,11 +31,12 @@ from graphwright.text.tokens import count_tokens
 
 THEMATIC_RE = re.compile(
     r"\b(themes?|topics?|overall|overview|summari[sz]e|summary|main (?:ideas|points|subjects)|whole corpus|"
-    r"these documents|the corpus|the dataset|across (?:all|the)|in general|broadly)\b", re.IGNORECASE)
+    r"these documents|the corpus|the dataset|across (?:all|the)|in general|broadly)\b",
+    re.IGNORECASE,
+)
 _CANDIDATES = 60
 _OVERLAP_SKIP = 0.6
 _CHUNKS_PER_REPORT = 2  # share of a community's members already covered by chosen reports
-
 
 
 @dataclass
@@ -55,8 +56,10 @@ class GlobalResult:
 def report_text(community: CommunityRef) -> str:
     findings = "\n".join(f"  - {f}" for f in community.findings[:5])
     stale = ", stale: its members changed since it was written" if community.stale else ""
-    return f"[{community.id}] {community.title} (level {community.level}, rating {community.rating:.1f}{stale})\n" \
-           f"{community.summary}\n{findings}".rstrip()
+    return (
+        f"[{community.id}] {community.title} (level {community.level}, rating {community.rating:.1f}{stale})\n"
+        f"{community.summary}\n{findings}".rstrip()
+    )
 
 
 def batches(texts: list[tuple[str, str]], max_tokens: int) -> list[list[tuple[str, str]]]:
@@ -98,8 +101,9 @@ class GlobalSearch:
         self.settings = settings
         self.llm = llm
 
-    def select(self, question: str, embedding: list[float], level: int | None,
-               limit: int) -> tuple[list[CommunityRef], list[str]]:
+    def select(
+        self, question: str, embedding: list[float], level: int | None, limit: int
+    ) -> tuple[list[CommunityRef], list[str]]:
         thematic = bool(THEMATIC_RE.search(question))
         if level is not None:
             rows = self.store.communities.communities_at_level(level, embedding)
@@ -130,8 +134,10 @@ class GlobalSearch:
             covered |= members
             if len(chosen) >= limit:
                 break
-        notes = [f"{'thematic' if thematic else 'specific'} question; "
-                 f"{'level ' + str(level) if level is not None else 'reports chosen by relevance across levels'}"]
+        notes = [
+            f"{'thematic' if thematic else 'specific'} question; "
+            f"{'level ' + str(level) if level is not None else 'reports chosen by relevance across levels'}"
+        ]
         return [community_ref(r, score(r)) for r in chosen], notes
 
     def search(self, question: str, embedding: list[float], level: int | None = None) -> GlobalResult:
@@ -154,15 +160,23 @@ class GlobalSearch:
         chunks = evidence_chunks(self.store.retrieval.chunks_with_ids(ids), "report_evidence")
         candidates = {"reports": [Item(c.id, report_text(c)) for c in communities]}
         if points:
-            candidates = {"points": [Item(f"point{i}", f"- ({p.score:.0f}) {p.description} [{', '.join(p.reports)}]")
-                                     for i, p in enumerate(points)], **candidates}
+            candidates = {
+                "points": [
+                    Item(f"point{i}", f"- ({p.score:.0f}) {p.description} [{', '.join(p.reports)}]")
+                    for i, p in enumerate(points)
+                ],
+                **candidates,
+            }
         shares = {"points": 0.5, "reports": 0.5} if points else {"reports": 1.0}
         sections = pack_sections(candidates, shares, self.settings.context_tokens)
         stale = [c.id for c in communities if c.stale]
         if stale:
-            notes = [*notes, f"{len(stale)} of {len(communities)} reports used are stale (their communities changed "
-                             f"since they were written): {', '.join(stale)}; `graphwright communities refresh` "
-                             "rewrites them"]
+            notes = [
+                *notes,
+                f"{len(stale)} of {len(communities)} reports used are stale (their communities changed "
+                f"since they were written): {', '.join(stale)}; `graphwright communities refresh` "
+                "rewrites them",
+            ]
         return Retrieval(communities=communities, chunks=chunks, context=sections, notes=notes)
 
     def map(self, question: str, communities: list[CommunityRef], notes: list[str], llm: LLM) -> list[Point]:
@@ -171,8 +185,10 @@ class GlobalSearch:
 
         def one(group: list[tuple[str, str]]) -> list[Point]:
             reports = "\n\n".join(text for _, text in group)
-            messages = [{"role": "system", "content": render("global_map")},
-                        {"role": "user", "content": f"Reports:\n\n{reports}\n\nQuestion: {question}"}]
+            messages = [
+                {"role": "system", "content": render("global_map")},
+                {"role": "user", "content": f"Reports:\n\n{reports}\n\nQuestion: {question}"},
+            ]
             try:
                 return parse_points(llm.chat(messages).text, known)
             except (LLMError, JSONRepairError) as exc:
@@ -193,8 +209,10 @@ class GlobalSearch:
                 break
             lines.append(line)
             used += cost
-        messages = [{"role": "system", "content": render("global_reduce")},
-                    {"role": "user", "content": "Key points:\n" + "\n".join(lines) + f"\n\nQuestion: {question}"}]
+        messages = [
+            {"role": "system", "content": render("global_reduce")},
+            {"role": "user", "content": "Key points:\n" + "\n".join(lines) + f"\n\nQuestion: {question}"},
+        ]
         return llm.chat(messages, use_cache=False).text
 
 
@@ -206,6 +224,7 @@ class GlobalMode(GraphMode):
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
         found = GlobalSearch(ctx.store, ctx.settings, ctx.llm).search(query.question, query.vector(), query.level)
         if found.answer is not None:  # the LLM's map-reduce answer, citing reports
-            found.context.answer = Answer(text=found.answer, kind="generated",
-                                          citations=graph_citations(found.context, cited_ids(found.answer)))
+            found.context.answer = Answer(
+                text=found.answer, kind="generated", citations=graph_citations(found.context, cited_ids(found.answer))
+            )
         return found.context

@@ -53,8 +53,9 @@ def convex_fusion(rankings: dict[str, list[RetrievedChunk]], weights: dict[str, 
 
 
 class HybridRetriever:
-    def __init__(self, store: Neo4jStore, embedder: Embedder, vector_weight: float = 0.8,
-                 reranker: Reranker | None = None) -> None:
+    def __init__(
+        self, store: Neo4jStore, embedder: Embedder, vector_weight: float = 0.8, reranker: Reranker | None = None
+    ) -> None:
         self.store = store
         self.vector = VectorRetriever(store, embedder)
         self.weights = {"vector": vector_weight, "fulltext": 1.0 - vector_weight}
@@ -76,11 +77,14 @@ class HybridRetriever:
             return []
         return rows_to_chunks(self.store.retrieval.fulltext_search(lucene, k, filters), "fulltext")
 
-    def retrieve(self, question: str, k: int, filters: list[MetadataFilter] | None = None,
-                 embedding: list[float] | None = None) -> list[RetrievedChunk]:
+    def retrieve(
+        self, question: str, k: int, filters: list[MetadataFilter] | None = None, embedding: list[float] | None = None
+    ) -> list[RetrievedChunk]:
         depth = max(k * _CANDIDATE_FACTOR, _MIN_CANDIDATES)
-        dense = [c.model_copy(update={"score": cosine(c.score)})
-                 for c in self.vector.retrieve(question, depth, filters, embedding)]
+        dense = [
+            c.model_copy(update={"score": cosine(c.score)})
+            for c in self.vector.retrieve(question, depth, filters, embedding)
+        ]
         weights = self.weights
         if has_identifier(question):
             weights = {"vector": self.weights["fulltext"], "fulltext": self.weights["vector"]}

@@ -17,8 +17,27 @@ from graphwright.text.stopwords import STOPWORDS
 
 _WORD_RE = re.compile(r"[\w][\w'’.\-&]*", re.UNICODE)
 _MAX_SPAN_WORDS = 6
-QUESTION_WORDS = STOPWORDS | {"is", "are", "was", "were", "do", "does", "did", "has", "have", "had", "be",
-                               "connected", "related", "linked", "name", "whose", "whom", "can", "could"}
+QUESTION_WORDS = STOPWORDS | {
+    "is",
+    "are",
+    "was",
+    "were",
+    "do",
+    "does",
+    "did",
+    "has",
+    "have",
+    "had",
+    "be",
+    "connected",
+    "related",
+    "linked",
+    "name",
+    "whose",
+    "whom",
+    "can",
+    "could",
+}
 # Scores on one scale: exact matches rank above any fulltext or vector candidate.
 _EXACT_BASE = 2.0
 _FUSION_K = 10
@@ -67,8 +86,11 @@ def name_query(question: str) -> str:
     lucene = to_lucene(question)
     if not lucene:
         return ""
-    fuzzy = [f"{w}~1" for w in dict.fromkeys(question_words(question))
-             if len(w) >= _FUZZY_MIN_CHARS and w.isalpha() and w.lower() not in QUESTION_WORDS]
+    fuzzy = [
+        f"{w}~1"
+        for w in dict.fromkeys(question_words(question))
+        if len(w) >= _FUZZY_MIN_CHARS and w.isalpha() and w.lower() not in QUESTION_WORDS
+    ]
     return f"name:({lucene})" + (f" OR name:({' '.join(fuzzy)})" if fuzzy else "")
 
 
@@ -95,8 +117,14 @@ class EntityLinker:
             mentions.append(Mention(row["id"], start, end))
             score = _EXACT_BASE + 0.1 * (end - start) + min(row["degree"], 50) / 1000
             if row["id"] not in refs or refs[row["id"]].score < score:
-                refs[row["id"]] = EntityRef(id=row["id"], name=row["name"], type=row["type"],
-                                            description=row["description"], score=score, how="exact")
+                refs[row["id"]] = EntityRef(
+                    id=row["id"],
+                    name=row["name"],
+                    type=row["type"],
+                    description=row["description"],
+                    score=score,
+                    how="exact",
+                )
         mentions.sort(key=lambda m: m.start)
         return sorted(refs.values(), key=lambda r: -r.score), mentions
 
@@ -114,8 +142,12 @@ class EntityLinker:
         }
         for how, rows in rankings.items():
             for rank, row in enumerate(rows, start=1):
-                ref = fused.setdefault(row["id"], EntityRef(id=row["id"], name=row["name"], type=row["type"],
-                                                            description=row["description"], how=how))
+                ref = fused.setdefault(
+                    row["id"],
+                    EntityRef(
+                        id=row["id"], name=row["name"], type=row["type"], description=row["description"], how=how
+                    ),
+                )
                 ref.score += 1.0 / (_FUSION_K + rank)
                 found_by.setdefault(row["id"], set()).add(how)
         exact_ids = {e.id for e in exact}

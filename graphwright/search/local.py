@@ -40,10 +40,17 @@ def community_ref(row: CommunityRow, score: float = 0.0) -> CommunityRef:
     findings = []
     for finding in json.loads(row.get("findings") or "[]"):
         findings.append(finding.get("summary", "") if isinstance(finding, dict) else str(finding))
-    return CommunityRef(id=row["id"], level=row["level"], title=row.get("title") or row["id"],
-                        summary=row.get("summary") or "", findings=[f for f in findings if f],
-                        rating=float(row.get("rating") or 0.0), score=score,
-                        cited_chunks=list(row.get("cited_chunks") or []), stale=bool(row.get("stale")))
+    return CommunityRef(
+        id=row["id"],
+        level=row["level"],
+        title=row.get("title") or row["id"],
+        summary=row.get("summary") or "",
+        findings=[f for f in findings if f],
+        rating=float(row.get("rating") or 0.0),
+        score=score,
+        cited_chunks=list(row.get("cited_chunks") or []),
+        stale=bool(row.get("stale")),
+    )
 
 
 def relation_refs(rows: Sequence[RelationRow]) -> list[RelationRef]:
@@ -85,8 +92,7 @@ class LocalSearch:
             entity.score = 1.0 if entity.how == "exact" else _FUZZY_LINK_WEIGHT * entity.score / top_fuzzy
         return linked, [f"linked: {', '.join(f'{e.name} ({e.how})' for e in linked) or 'nothing'}"]
 
-    def seeds(self, linked: list[EntityRef], dense: list[RetrievedChunk],
-              mentions: dict[str, int]) -> dict[str, float]:
+    def seeds(self, linked: list[EntityRef], dense: list[RetrievedChunk], mentions: dict[str, int]) -> dict[str, float]:
         """Where the walk restarts. An entity counts by its link weight over the passages mentioning it: a
         rare name says more about the question than a common one (HippoRAG's node specificity). The closest
         passages share `ppr_passage_weight` of the entities' mass, by a softmax of their similarity, so the walk
@@ -102,18 +108,25 @@ class LocalSearch:
                 seeds[node] = seeds.get(node, 0.0) + budget * weight / total
         return seeds
 
-    def walk(self, question: str, embedding: list[float],
-             linked: list[EntityRef]) -> tuple[Neighbourhood, dict[str, float], dict[str, float]]:
+    def walk(
+        self, question: str, embedding: list[float], linked: list[EntityRef]
+    ) -> tuple[Neighbourhood, dict[str, float], dict[str, float]]:
         """The neighbourhood, the walk's visit shares, and each seed passage's similarity."""
         dense = self.vector.retrieve(question, self.settings.ppr_seed_passages, None, embedding)
-        hood = fetch_neighbourhood(self.store, [e.id for e in linked], [c.chunk_id for c in dense], embedding,
-                                   self.settings.ppr_chunks_per_entity, self.settings.ppr_hub_mentions)
-        mass = personalized_pagerank(hood.graph, self.seeds(linked, dense, hood.mentions),
-                                     self.settings.ppr_damping)
+        hood = fetch_neighbourhood(
+            self.store,
+            [e.id for e in linked],
+            [c.chunk_id for c in dense],
+            embedding,
+            self.settings.ppr_chunks_per_entity,
+            self.settings.ppr_hub_mentions,
+        )
+        mass = personalized_pagerank(hood.graph, self.seeds(linked, dense, hood.mentions), self.settings.ppr_damping)
         return hood, mass, {c.chunk_id: cosine(c.score) for c in dense}
 
-    def text_units(self, hood: Neighbourhood, mass: dict[str, float], similarity: dict[str, float],
-                   limit: int) -> list[RetrievedChunk]:
+    def text_units(
+        self, hood: Neighbourhood, mass: dict[str, float], similarity: dict[str, float], limit: int
+    ) -> list[RetrievedChunk]:
         ranked = sorted(hood.chunks, key=lambda c: (-mass.get(CHUNK + c, 0.0), c))[:limit]
         chunks = []
         for rank, row in enumerate(self.store.retrieval.chunks_with_ids(ranked), start=1):
@@ -131,9 +144,17 @@ class LocalSearch:
         top = sorted((e for e in hood.entities if e not in skip), key=lambda e: (-mass.get(ENTITY + e, 0.0), e))
         floor = _REACHED_FLOOR * mass.get(ENTITY + top[0], 0.0) if top else 0.0
         top = [e for e in top if mass.get(ENTITY + e, 0.0) > floor]
-        return [EntityRef(id=row["id"], name=row["name"], type=row["type"], description=row["description"],
-                          score=mass.get(ENTITY + row["id"], 0.0), how="walk")
-                for row in self.store.graph.entities_with_ids(top[: self.settings.local_neighbours])]
+        return [
+            EntityRef(
+                id=row["id"],
+                name=row["name"],
+                type=row["type"],
+                description=row["description"],
+                score=mass.get(ENTITY + row["id"], 0.0),
+                how="walk",
+            )
+            for row in self.store.graph.entities_with_ids(top[: self.settings.local_neighbours])
+        ]
 
     def search(self, question: str, embedding: list[float], k: int) -> Retrieval:
         linked, notes = self.link(question, embedding)
@@ -144,16 +165,27 @@ class LocalSearch:
         ids = [e.id for e in entities]
         seeds = [e.id for e in linked]
         relations = relation_refs(self.store.graph.relations_among(ids, seeds, _RELATIONS)) if len(ids) > 1 else []
-        communities = [community_ref(r, float(r["hits"]))
-                       for r in self.store.communities.entity_communities(seeds, _COMMUNITIES)]
+        communities = [
+            community_ref(r, float(r["hits"])) for r in self.store.communities.entity_communities(seeds, _COMMUNITIES)
+        ]
         sections = pack_sections(
-            {"entities": [entity_item(e) for e in entities],
-             "relations": [relation_item(r) for r in relations],
-             "text_units": [chunk_item(c) for c in chunks[:_TEXT_UNITS]],
-             "communities": [community_item(c) for c in communities]},
-            self.shares, self.settings.context_tokens)
-        return Retrieval(entities=entities, relations=relations, chunks=chunks, communities=communities,
-                         context=sections, notes=notes)
+            {
+                "entities": [entity_item(e) for e in entities],
+                "relations": [relation_item(r) for r in relations],
+                "text_units": [chunk_item(c) for c in chunks[:_TEXT_UNITS]],
+                "communities": [community_item(c) for c in communities],
+            },
+            self.shares,
+            self.settings.context_tokens,
+        )
+        return Retrieval(
+            entities=entities,
+            relations=relations,
+            chunks=chunks,
+            communities=communities,
+            context=sections,
+            notes=notes,
+        )
 
 
 class LocalMode(GraphMode):

@@ -23,11 +23,13 @@ Retrieve = Callable[[str], list[RetrievedChunk]]
 
 def substitute(question: str, answers: list[str]) -> str:
     """Replace #n by the n-th earlier answer (first line, without citations); unknown references stay."""
+
     def one(match: re.Match[str]) -> str:
         index = int(match.group(1)) - 1
         if 0 <= index < len(answers):
             return re.sub(r"\s*\[[^\]]*\]", "", answers[index].splitlines()[0]).strip().rstrip(".")
         return match.group(0)
+
     return _REFERENCE_RE.sub(one, question)
 
 
@@ -41,8 +43,9 @@ def decompose(question: str, llm: LLM, max_hops: int) -> list[str]:
     return subs[:max_hops] or [question]  # an unusable split is answered as one hop
 
 
-def answer_multihop(question: str, llm: LLM, retrieve: Retrieve, max_hops: int
-                    ) -> tuple[str, list[RetrievedChunk], list[TraceStep]]:
+def answer_multihop(
+    question: str, llm: LLM, retrieve: Retrieve, max_hops: int
+) -> tuple[str, list[RetrievedChunk], list[TraceStep]]:
     subs = decompose(question, llm, max_hops)
     answers: list[str] = []
     evidence: dict[str, RetrievedChunk] = {}
@@ -54,16 +57,28 @@ def answer_multihop(question: str, llm: LLM, retrieve: Retrieve, max_hops: int
         answers.append(hop.text)
         for chunk in chunks:
             evidence.setdefault(chunk.chunk_id, chunk)
-        trace.append(TraceStep(step=number, kind="hop", name=f"#{number}", arguments={"question": asked},
-                               summary=f"{hop.text[:200]} (evidence: "
-                                       f"{', '.join(c.id for c in hop.citations if c.kind == 'chunk') or 'none'})",
-                               ok=NOT_IN_CONTEXT not in hop.text))
+        trace.append(
+            TraceStep(
+                step=number,
+                kind="hop",
+                name=f"#{number}",
+                arguments={"question": asked},
+                summary=f"{hop.text[:200]} (evidence: "
+                f"{', '.join(c.id for c in hop.citations if c.kind == 'chunk') or 'none'})",
+                ok=NOT_IN_CONTEXT not in hop.text,
+            )
+        )
     if len(subs) == 1:
         return answers[0], list(evidence.values()), trace
     hops = "\n".join(f"#{i} {s.arguments['question']} -> {a}" for i, (s, a) in enumerate(zip(trace, answers), 1))
-    messages = [{"role": "system", "content": render("multihop_synthesize", not_in_context=NOT_IN_CONTEXT)},
-                {"role": "user", "content": f"Sub-answers:\n{hops}\n\nPassages:\n\n"
-                                            f"{build_context(list(evidence.values()))}\n\nQuestion: {question}"}]
+    messages = [
+        {"role": "system", "content": render("multihop_synthesize", not_in_context=NOT_IN_CONTEXT)},
+        {
+            "role": "user",
+            "content": f"Sub-answers:\n{hops}\n\nPassages:\n\n"
+            f"{build_context(list(evidence.values()))}\n\nQuestion: {question}",
+        },
+    ]
     return llm.chat(messages, use_cache=False).text, list(evidence.values()), trace
 
 
@@ -75,8 +90,9 @@ class MultihopMode(SearchMode):
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
         hybrid = HybridRetriever.from_settings(ctx.store, ctx.embedder, ctx.settings)
-        text, chunks, trace = answer_multihop(query.question, ctx.require_llm(),
-                                              lambda q: hybrid.retrieve(q, query.k), ctx.settings.multihop_max_hops)
+        text, chunks, trace = answer_multihop(
+            query.question, ctx.require_llm(), lambda q: hybrid.retrieve(q, query.k), ctx.settings.multihop_max_hops
+        )
         found = Retrieval(chunks=chunks, trace=trace)
         found.answer = Answer(text=text, kind="generated", citations=graph_citations(found, cited_ids(text)))
         return found

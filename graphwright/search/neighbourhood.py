@@ -25,8 +25,9 @@ class Neighbourhood:
     mentions: dict[str, int] = field(default_factory=dict)  # entity id -> chunks mentioning it (whole graph)
 
 
-def fetch_neighbourhood(store: Neo4jStore, entity_ids: list[str], chunk_ids: list[str], embedding: list[float],
-                        per_entity: int, hub: int) -> Neighbourhood:
+def fetch_neighbourhood(
+    store: Neo4jStore, entity_ids: list[str], chunk_ids: list[str], embedding: list[float], per_entity: int, hub: int
+) -> Neighbourhood:
     graph = WalkGraph()
     first = store.graph.chunk_entities(chunk_ids)
     named = list(dict.fromkeys(entity_ids + [e for row in first for e in row["entity_ids"]]))

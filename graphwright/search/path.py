@@ -66,8 +66,10 @@ def relation_words(words: list[str], mentions: list[Mention], types: list[str]) 
 
 def nearest_mention(index: int, mentions: list[Mention]) -> Mention:
     """The name a relation word belongs to: "A's suppliers" (name before) beats "suppliers of A" (after)."""
+
     def distance(m: Mention) -> float:
         return index - m.end if index >= m.end else (m.start - index) + 0.5
+
     return min(mentions, key=distance)
 
 
@@ -107,16 +109,18 @@ class PathSearch:
         ids = list(dict.fromkeys(c for r in relations for c in r.chunk_ids[:_EVIDENCE_PER_EDGE]))
         return evidence_chunks(self.store.retrieval.chunks_with_ids(ids))
 
-    def search(self, question: str, embedding: list[float], source: str | None = None,
-               target: str | None = None) -> Retrieval:
+    def search(
+        self, question: str, embedding: list[float], source: str | None = None, target: str | None = None
+    ) -> Retrieval:
         if source and target:
             ends = Endpoints([self._named(source, embedding), self._named(target, embedding)], [])
         else:
             ends = self.endpoints(question, embedding)
         if len(ends.entities) < 2:
             found = ", ".join(e.name for e in ends.entities) or "none"
-            return Retrieval(entities=ends.entities,
-                                notes=[f"path search needs two entities in the question; found: {found}"])
+            return Retrieval(
+                entities=ends.entities, notes=[f"path search needs two entities in the question; found: {found}"]
+            )
         a, b = ends.entities[0], ends.entities[1]
         if INTERSECTION_RE.search(question) and len(ends.mentions) >= 2:
             return self.intersection(question, a, b, ends.mentions)
@@ -147,20 +151,35 @@ class PathSearch:
             for rel in rels:
                 relations[rel.id] = rel
             for node in row["nodes"]:
-                entities.setdefault(node["id"], EntityRef(id=node["id"], name=node["name"], type=node["type"],
-                                                          how="path"))
+                entities.setdefault(
+                    node["id"], EntityRef(id=node["id"], name=node["name"], type=node["type"], how="path")
+                )
         rels = list(relations.values())
-        return self._with_sections(Retrieval(entities=list(entities.values()), relations=rels,
-                                                chunks=self.evidence(rels), graph_paths=rendered, notes=notes))
+        return self._with_sections(
+            Retrieval(
+                entities=list(entities.values()),
+                relations=rels,
+                chunks=self.evidence(rels),
+                graph_paths=rendered,
+                notes=notes,
+            )
+        )
 
     def _with_sections(self, context: Retrieval) -> Retrieval:
-        answer = [Item("answer_set", "Entities tied to both: " + ", ".join(e.name for e in context.answer_set))] \
-            if context.answer_set is not None else []
+        answer = (
+            [Item("answer_set", "Entities tied to both: " + ", ".join(e.name for e in context.answer_set))]
+            if context.answer_set is not None
+            else []
+        )
         context.context = pack_sections(
-            {"paths": answer + [Item(f"path{i}", f"- {p}") for i, p in enumerate(context.graph_paths)],
-             "relations": [relation_item(r) for r in context.relations],
-             "text_units": [chunk_item(c) for c in context.chunks]},
-            _SHARES, self.context_tokens)
+            {
+                "paths": answer + [Item(f"path{i}", f"- {p}") for i, p in enumerate(context.graph_paths)],
+                "relations": [relation_item(r) for r in context.relations],
+                "text_units": [chunk_item(c) for c in context.chunks],
+            },
+            _SHARES,
+            self.context_tokens,
+        )
         return context
 
     def intersection(self, question: str, a: EntityRef, b: EntityRef, mentions: list[Mention]) -> Retrieval:
@@ -175,8 +194,10 @@ class PathSearch:
         described = " / ".join(wanted[a.id]) or "any relation"
         described_b = " / ".join(wanted[b.id]) or "any relation"
         notes = [f"intersection: tied to {a.name} by {described} and to {b.name} by {described_b}"]
-        entities = [EntityRef(id=r["id"], name=r["name"], type=r["type"], description=r["description"],
-                              how="intersection") for r in rows]
+        entities = [
+            EntityRef(id=r["id"], name=r["name"], type=r["type"], description=r["description"], how="intersection")
+            for r in rows
+        ]
         relations = list({rel.id: rel for r in rows for rel in relation_refs(r["relations"])}.values())
         paths = []
         for r in rows:
@@ -185,11 +206,19 @@ class PathSearch:
             right = next((x for x in rels if b.id in (x.source_id, x.target_id)), None)
             if left and right:
                 node = {"id": r["id"], "name": r["name"]}
-                paths.append(render_path([{"id": a.id, "name": a.name}, node, {"id": b.id, "name": b.name}],
-                                         [left, right]))
-        return self._with_sections(Retrieval(entities=[a, b, *entities], relations=relations,
-                                                chunks=self.evidence(relations), graph_paths=paths, notes=notes,
-                                                answer_set=entities))
+                paths.append(
+                    render_path([{"id": a.id, "name": a.name}, node, {"id": b.id, "name": b.name}], [left, right])
+                )
+        return self._with_sections(
+            Retrieval(
+                entities=[a, b, *entities],
+                relations=relations,
+                chunks=self.evidence(relations),
+                graph_paths=paths,
+                notes=notes,
+                answer_set=entities,
+            )
+        )
 
 
 class PathMode(GraphMode):

@@ -36,8 +36,9 @@ class WalkGraph:
         return sorted({n for edge in self.edges for n in edge} | set(self.degree))
 
 
-def personalized_pagerank(graph: WalkGraph, seeds: Mapping[str, float], damping: float = 0.7,
-                          iterations: int = 50, tolerance: float = 1e-9) -> dict[str, float]:
+def personalized_pagerank(
+    graph: WalkGraph, seeds: Mapping[str, float], damping: float = 0.7, iterations: int = 50, tolerance: float = 1e-9
+) -> dict[str, float]:
     """Stationary visit shares of a walk restarting at `seeds` (weights, normalised here). Seeds outside the
     graph still hold their restart mass. Power iteration stops when an update moves less than `tolerance`."""
     if not 0.0 <= damping < 1.0:

@@ -13,8 +13,7 @@ from graphwright.errors import InvalidRequestError
 if TYPE_CHECKING:
     from graphwright.search.base import SearchMode
 
-ModeName = Literal["vector", "hybrid", "local", "global", "path", "auto", "agent", "multihop", "corrective",
-                   "cypher"]
+ModeName = Literal["vector", "hybrid", "local", "global", "path", "auto", "agent", "multihop", "corrective", "cypher"]
 
 _MODES: dict[str, str] = {
     "vector": "graphwright.search.vector:VectorMode",

@@ -35,6 +35,7 @@ class CrossEncoderReranker:
         scored.sort(key=lambda pair: -pair[0])
         out = []
         for rank, (score, chunk) in enumerate(scored, start=1):
-            out.append(chunk.model_copy(update={"score": score, "rank": rank,
-                                                "scores": {**chunk.scores, "rerank": score}}))
+            out.append(
+                chunk.model_copy(update={"score": score, "rank": rank, "scores": {**chunk.scores, "rerank": score}})
+            )
         return out

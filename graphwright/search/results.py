@@ -9,14 +9,25 @@ from graphwright.models import RetrievedChunk
 
 
 def chunk_from_row(row: ChunkRow, score: float, rank: int, scores: dict[str, float]) -> RetrievedChunk:
-    return RetrievedChunk(chunk_id=row["chunk_id"], document_id=row["document_id"], text=row["text"], score=score,
-                          rank=rank, title=row.get("title"), source=row.get("source"), scores=scores,
-                          pages=row.get("pages"), section=row.get("section"))
+    return RetrievedChunk(
+        chunk_id=row["chunk_id"],
+        document_id=row["document_id"],
+        text=row["text"],
+        score=score,
+        rank=rank,
+        title=row.get("title"),
+        source=row.get("source"),
+        scores=scores,
+        pages=row.get("pages"),
+        section=row.get("section"),
+    )
 
 
 def rows_to_chunks(rows: Sequence[ScoredChunkRow], score_name: str) -> list[RetrievedChunk]:
-    return [chunk_from_row(row, float(row["score"]), rank, {score_name: float(row["score"])})
-            for rank, row in enumerate(rows, start=1)]
+    return [
+        chunk_from_row(row, float(row["score"]), rank, {score_name: float(row["score"])})
+        for rank, row in enumerate(rows, start=1)
+    ]
 
 
 def evidence_chunks(rows: Sequence[ChunkRow], kind: str = "evidence") -> list[RetrievedChunk]:

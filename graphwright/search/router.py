@@ -24,11 +24,13 @@ from graphwright.search.registry import mode_class
 from graphwright.text.lucene import CODE_RE
 
 ROUTABLE = ("vector", "hybrid", "local", "global", "path")
-CONNECTION_RE = re.compile(r"\b(connected|connection|connects?|relationship between|related to|link(?:ed|s)? "
-                           r"(?:to|between)|path (?:from|between)|how (?:are|is|do|does) .+ relate)\b", re.I)
+CONNECTION_RE = re.compile(
+    r"\b(connected|connection|connects?|relationship between|related to|link(?:ed|s)? "
+    r"(?:to|between)|path (?:from|between)|how (?:are|is|do|does) .+ relate)\b",
+    re.I,
+)
 _NUMBER_RE = re.compile(r"\b\d[\d,.]*\b")
 _QUOTED_RE = re.compile(r"[\"“][^\"”]+[\"”]")
-
 
 
 @dataclass(frozen=True)
@@ -88,8 +90,16 @@ class AutoMode(SearchMode):
             mode = "hybrid"
         routed_ms = (time.perf_counter() - started) * 1000
         found = ctx.run(mode, query, generate=ctx.llm is not None)
-        found.trace.insert(0, TraceStep(step=0, kind="route", name=mode, summary=chosen.why,
-                                        arguments={"by": chosen.by, "named_entities": named}))
+        found.trace.insert(
+            0,
+            TraceStep(
+                step=0,
+                kind="route",
+                name=mode,
+                summary=chosen.why,
+                arguments={"by": chosen.by, "named_entities": named},
+            ),
+        )
         found.notes = [f"auto -> {mode} ({chosen.by}): {chosen.why}", *notes, *found.notes]
         found.timings_ms = {"route_ms": routed_ms, **found.timings_ms}
         return found

@@ -14,8 +14,9 @@ from graphwright.search.results import rows_to_chunks
 
 
 class Retriever(Protocol):
-    def retrieve(self, question: str, k: int, filters: list[MetadataFilter] | None = None,
-                 embedding: list[float] | None = None) -> list[RetrievedChunk]: ...
+    def retrieve(
+        self, question: str, k: int, filters: list[MetadataFilter] | None = None, embedding: list[float] | None = None
+    ) -> list[RetrievedChunk]: ...
 
 
 def cosine(index_score: float) -> float:
@@ -28,8 +29,9 @@ class VectorRetriever:
         self.store = store
         self.embedder = embedder
 
-    def retrieve(self, question: str, k: int, filters: list[MetadataFilter] | None = None,
-                 embedding: list[float] | None = None) -> list[RetrievedChunk]:
+    def retrieve(
+        self, question: str, k: int, filters: list[MetadataFilter] | None = None, embedding: list[float] | None = None
+    ) -> list[RetrievedChunk]:
         vector = embedding if embedding is not None else self.embedder.embed([question])[0]
         return rows_to_chunks(self.store.retrieval.vector_search(vector, k, filters), "vector")
 

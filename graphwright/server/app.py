@@ -47,9 +47,16 @@ log = logging.getLogger(__name__)
 _UNSAFE_CHAR = re.compile(r"[\x00-\x1f\x7f/\\%:*?\"<>|\u2028\u2029]")
 _MAX_NAME_BYTES = 200
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorBody, "description": what} for status, what in [
-        (400, "bad input"), (401, "missing or wrong API key"), (403, "read-only key"), (404, "not found"),
-        (413, "request too large"), (503, "Neo4j unreachable")]}
+    status: {"model": ErrorBody, "description": what}
+    for status, what in [
+        (400, "bad input"),
+        (401, "missing or wrong API key"),
+        (403, "read-only key"),
+        (404, "not found"),
+        (413, "request too large"),
+        (503, "Neo4j unreachable"),
+    ]
+}
 
 
 def safe_upload_name(name: str | None, index: int) -> str:
@@ -78,15 +85,16 @@ def create_app(settings: Settings, rag: GraphRAG | None = None, host: str = "127
     from graphwright.api import GraphRAG
     from graphwright.server.mcp_tools import build_mcp
 
-    keys = KeyRing.from_strings(settings.api_keys.get_secret_value() if settings.api_keys else None,
-                                settings.read_api_keys.get_secret_value() if settings.read_api_keys else None)
+    keys = KeyRing.from_strings(
+        settings.api_keys.get_secret_value() if settings.api_keys else None,
+        settings.read_api_keys.get_secret_value() if settings.read_api_keys else None,
+    )
     keys.check_bind(host)
     hosts = HostPolicy.build(host, settings.allowed_hosts, settings.cors_origins, keys.enabled)
     graph = rag or GraphRAG(settings)
     server = Server(graph, settings)
     mcp = build_mcp(graph)
-    mcp_app = mcp.streamable_http_app(streamable_http_path="/mcp", stateless_http=True, json_response=True,
-                                      host=host)
+    mcp_app = mcp.streamable_http_app(streamable_http_path="/mcp", stateless_http=True, json_response=True, host=host)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -102,16 +110,25 @@ def create_app(settings: Settings, rag: GraphRAG | None = None, host: str = "127
         if rag is None:
             graph.close()
 
-    app = FastAPI(title="graphwright", version="0.1.0", lifespan=lifespan, responses=_ERRORS,
-                  description="GraphRAG on Neo4j: cited search over an entity graph, documents, jobs, MCP at /mcp.")
+    app = FastAPI(
+        title="graphwright",
+        version="0.1.0",
+        lifespan=lifespan,
+        responses=_ERRORS,
+        description="GraphRAG on Neo4j: cited search over an entity graph, documents, jobs, MCP at /mcp.",
+    )
     app.state.server = server  # what the routes share, for an operator's (or a test's) inspection
     app.router.routes.extend(mcp_app.routes)
     app.add_middleware(GuardMiddleware, keys=keys, max_body=settings.max_upload_bytes, hosts=hosts)
     if settings.cors_origins.strip():
         from fastapi.middleware.cors import CORSMiddleware
 
-        app.add_middleware(CORSMiddleware, allow_origins=[o.strip() for o in settings.cors_origins.split(",")],
-                           allow_methods=["GET", "POST", "DELETE"], allow_headers=["Authorization", "Content-Type"])
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=[o.strip() for o in settings.cors_origins.split(",")],
+            allow_methods=["GET", "POST", "DELETE"],
+            allow_headers=["Authorization", "Content-Type"],
+        )
     _errors(app)
     _routes(app, server)
     static = resources.files("graphwright.server") / "static"
@@ -133,8 +150,9 @@ def _errors(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'] if p != 'body') or 'body'}: {e['msg']}"
-                             for e in exc.errors()[:5])
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'] if p != 'body') or 'body'}: {e['msg']}" for e in exc.errors()[:5]
+        )
         return _error(400, f"invalid request: {problems}")
 
     @app.exception_handler(BusyError)
@@ -155,9 +173,17 @@ def _errors(app: FastAPI) -> None:
 
 def _search_events(server: Server, body: SearchRequest) -> Iterator[bytes]:
     """The SSE frames of one search; an error after the first frame is an `error` event."""
-    events = server.rag.search_stream(body.question, mode=body.mode, k=body.k, where=body.where,
-                                      generate=body.generate, level=body.level, source=body.source,
-                                      target=body.target, hyde=body.hyde)
+    events = server.rag.search_stream(
+        body.question,
+        mode=body.mode,
+        k=body.k,
+        where=body.where,
+        generate=body.generate,
+        level=body.level,
+        source=body.source,
+        target=body.target,
+        hyde=body.hyde,
+    )
     started = False
     try:
         for event in events:
@@ -199,12 +225,26 @@ def _routes(app: FastAPI, server: Server) -> None:
     @app.post("/v1/search", response_model=ServedResult, tags=["search"])
     def search(body: SearchRequest) -> ServedResult:
         """Search with any mode; the answer cites chunk, entity, relation and community ids."""
-        return server.served(rag.search(body.question, mode=body.mode, k=body.k, where=body.where,
-                                        generate=body.generate, level=body.level, source=body.source,
-                                        target=body.target, hyde=body.hyde))
+        return server.served(
+            rag.search(
+                body.question,
+                mode=body.mode,
+                k=body.k,
+                where=body.where,
+                generate=body.generate,
+                level=body.level,
+                source=body.source,
+                target=body.target,
+                hyde=body.hyde,
+            )
+        )
 
-    @app.post("/v1/search/stream", tags=["search"], response_class=StreamingResponse,
-              responses={200: {"content": {"text/event-stream": {}}}})
+    @app.post(
+        "/v1/search/stream",
+        tags=["search"],
+        response_class=StreamingResponse,
+        responses={200: {"content": {"text/event-stream": {}}}},
+    )
     def search_stream(body: SearchRequest) -> StreamingResponse:
         """Server-sent events: `retrieval` (the evidence), `token` (answer text as it is written), then
         `result` (the SearchResult with its Browser link); `error` if the search fails midway."""
@@ -220,12 +260,28 @@ def _routes(app: FastAPI, server: Server) -> None:
         check_drawable(result)
         return HTMLResponse(answer_graph_html(result))
 
-    @app.post("/v1/documents", status_code=202, response_model=Job, tags=["documents"],
-              openapi_extra={"requestBody": {"content": {
-                  "multipart/form-data": {"schema": {"type": "object", "properties": {
-                      "files": {"type": "array", "items": {"type": "string", "format": "binary"}},
-                      "extractor": {"type": "string"}}}},
-                  "application/json": {"schema": DocumentsRequest.model_json_schema()}}}})
+    @app.post(
+        "/v1/documents",
+        status_code=202,
+        response_model=Job,
+        tags=["documents"],
+        openapi_extra={
+            "requestBody": {
+                "content": {
+                    "multipart/form-data": {
+                        "schema": {
+                            "type": "object",
+                            "properties": {
+                                "files": {"type": "array", "items": {"type": "string", "format": "binary"}},
+                                "extractor": {"type": "string"},
+                            },
+                        }
+                    },
+                    "application/json": {"schema": DocumentsRequest.model_json_schema()},
+                }
+            }
+        },
+    )
     async def add_documents(request: Request) -> Job:
         """Upload files (multipart `files`) or JSON records (`{"documents": [{"id", "title", "text", ...}]}`);
         ingestion runs as a job: follow it at /v1/jobs/{id}."""
@@ -239,8 +295,10 @@ def _routes(app: FastAPI, server: Server) -> None:
             elif kind in _NDJSON:
                 extractor = await _stream_records(request, folder)
             else:
-                raise InvalidRequestError("send files as multipart/form-data (field `files`), JSON records "
-                                          "(application/json) or one record a line (application/x-ndjson)")
+                raise InvalidRequestError(
+                    "send files as multipart/form-data (field `files`), JSON records "
+                    "(application/json) or one record a line (application/x-ndjson)"
+                )
             return server.ingest_job(folder, extractor)
         except BaseException:  # a bad body, or a full queue: nothing of the upload stays behind
             shutil.rmtree(folder, ignore_errors=True)
@@ -280,6 +338,7 @@ def _routes(app: FastAPI, server: Server) -> None:
     @app.post("/v1/communities/build", status_code=202, response_model=Job, tags=["graph"])
     def build_communities(full: bool = False) -> Job:
         """Detect communities and write their reports, as a job."""
+
         def work(progress: Progress) -> dict[str, Any]:
             with server.jobs.write_lock:
                 run = rag.build_communities(progress=progress, full=full, budget=server.settings.report_budget)
@@ -293,8 +352,10 @@ def _routes(app: FastAPI, server: Server) -> None:
         from graphwright.search.registry import MODE_NAMES
 
         names = ["graphwright", *(f"graphwright-{m}" for m in MODE_NAMES)]
-        return {"object": "list", "data": [{"id": n, "object": "model", "created": 0, "owned_by": "graphwright"}
-                                           for n in names]}
+        return {
+            "object": "list",
+            "data": [{"id": n, "object": "model", "created": 0, "owned_by": "graphwright"} for n in names],
+        }
 
     @app.post("/v1/chat/completions", tags=["openai"])
     def chat(body: ChatRequest) -> Any:
@@ -314,8 +375,11 @@ def _event_stream(first: bytes, rest: Iterator[bytes]) -> StreamingResponse:
         yield first
         yield from rest
 
-    return StreamingResponse(in_thread(frames()), media_type="text/event-stream",
-                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return StreamingResponse(
+        in_thread(frames()),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
 
 
 async def _save_files(request: Request, folder: Path, limit: int) -> str | None:
@@ -328,8 +392,10 @@ async def _save_files(request: Request, folder: Path, limit: int) -> str | None:
         for index, upload in enumerate(uploads):
             name = safe_upload_name(upload.filename, index)
             if name in names:  # the same document twice in one request: which one should it be?
-                raise InvalidRequestError(f"two files of one upload are named {names[name]!r}; a name is a "
-                                          "document's id, so send each name once")
+                raise InvalidRequestError(
+                    f"two files of one upload are named {names[name]!r}; a name is a "
+                    "document's id, so send each name once"
+                )
             names[name] = upload.filename or name
         for (name, _), upload in zip(names.items(), uploads):
             with (folder / name).open("wb") as out:
@@ -362,8 +428,10 @@ async def _save_records(request: Request, folder: Path, limit: int) -> str | Non
     async for piece in request.stream():
         body += piece
         if len(body) > limit:
-            raise RequestTooLarge(limit, "GRAPHWRIGHT_MAX_JSON_BYTES; send larger sets as application/x-ndjson, "
-                                         "one record a line, or as files")
+            raise RequestTooLarge(
+                limit,
+                "GRAPHWRIGHT_MAX_JSON_BYTES; send larger sets as application/x-ndjson, one record a line, or as files",
+            )
     try:
         parsed = DocumentsRequest.model_validate_json(bytes(body))
     except ValidationError as exc:

@@ -20,14 +20,15 @@ if TYPE_CHECKING:
 
 
 def mode_of(model: str) -> str:
-    """"graphwright" is hybrid search; "graphwright-local" is local search, and so on."""
+    """ "graphwright" is hybrid search; "graphwright-local" is local search, and so on."""
     name = model.strip().lower()
     if name in ("graphwright", ""):
         return "hybrid"
     mode = name.removeprefix("graphwright-")
     if mode not in MODE_NAMES:
-        raise InvalidRequestError(f"unknown model {model!r}: use graphwright or graphwright-<mode> "
-                                  f"({', '.join(MODE_NAMES)})")
+        raise InvalidRequestError(
+            f"unknown model {model!r}: use graphwright or graphwright-<mode> ({', '.join(MODE_NAMES)})"
+        )
     return mode
 
 
@@ -40,8 +41,10 @@ def question_of(body: ChatRequest) -> str:
 
 def sources(result: SearchResult) -> str:
     """The citations as a list under the answer: what a chat window can show of the evidence."""
-    lines = [f"[{i}] {c.label or c.id} ({c.id})" for i, c in enumerate(
-        [c for c in result.citations if c.kind in ("chunk", "community")], start=1)]
+    lines = [
+        f"[{i}] {c.label or c.id} ({c.id})"
+        for i, c in enumerate([c for c in result.citations if c.kind in ("chunk", "community")], start=1)
+    ]
     return "\n\nSources:\n" + "\n".join(lines) if lines else ""
 
 
@@ -54,10 +57,17 @@ def chat_completion(server: Server, body: ChatRequest) -> dict[str, Any]:
     result = server.rag.search(question_of(body), mode=mode_of(body.model))  # type: ignore[arg-type]
     prompt, completion = result.token_usage.get("prompt_tokens", 0), result.token_usage.get("completion_tokens", 0)
     return {
-        "id": f"chatcmpl-{uuid.uuid4().hex}", "object": "chat.completion", "created": int(time.time()),
+        "id": f"chatcmpl-{uuid.uuid4().hex}",
+        "object": "chat.completion",
+        "created": int(time.time()),
         "model": body.model,
-        "choices": [{"index": 0, "finish_reason": "stop",
-                     "message": {"role": "assistant", "content": result.answer + sources(result)}}],
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "stop",
+                "message": {"role": "assistant", "content": result.answer + sources(result)},
+            }
+        ],
         "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
         "graphwright": _extras(server, result),
     }
@@ -69,8 +79,14 @@ def chat_stream(server: Server, body: ChatRequest) -> Iterator[bytes]:
     ident, created = f"chatcmpl-{uuid.uuid4().hex}", int(time.time())
 
     def chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> bytes:
-        data = {"id": ident, "object": "chat.completion.chunk", "created": created, "model": body.model,
-                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}], **extra}
+        data = {
+            "id": ident,
+            "object": "chat.completion.chunk",
+            "created": created,
+            "model": body.model,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+            **extra,
+        }
         return f"data: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
 
     yield chunk({"role": "assistant", "content": ""})

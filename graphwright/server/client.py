@@ -20,16 +20,20 @@ from graphwright.server.schemas import ServedResult
 
 def _origin(url: str) -> tuple[str, str, int | None]:
     parts = urlsplit(url)
-    return parts.scheme.lower(), (parts.hostname or "").lower(), parts.port or {"http": 80, "https": 443}.get(
-        parts.scheme.lower())
+    return (
+        parts.scheme.lower(),
+        (parts.hostname or "").lower(),
+        parts.port or {"http": 80, "https": 443}.get(parts.scheme.lower()),
+    )
 
 
 class _KeyStaysHome(urllib.request.HTTPRedirectHandler):
     """Follow redirects, but send the key only to the origin it was given for: a redirect to another host,
     port or scheme (a proxy's mistake, or an attacker's) gets the request without it."""
 
-    def redirect_request(self, req: urllib.request.Request, fp: Any, code: int, msg: str, headers: Any,
-                         newurl: str) -> urllib.request.Request | None:
+    def redirect_request(
+        self, req: urllib.request.Request, fp: Any, code: int, msg: str, headers: Any, newurl: str
+    ) -> urllib.request.Request | None:
         new = super().redirect_request(req, fp, code, msg, headers, newurl)
         if new is not None and _origin(newurl) != _origin(req.full_url):
             new.remove_header("Authorization")
@@ -40,8 +44,9 @@ def search_remote(url: str, body: dict[str, Any], key: str | None = None, timeou
     if not url.startswith(("http://", "https://")):
         raise InvalidRequestError(f"the server URL must start with http:// or https:// (`server`), got {url!r}")
     headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {key}"} if key else {})}
-    request = urllib.request.Request(url.rstrip("/") + "/v1/search", data=json.dumps(body).encode(),
-                                     headers=headers, method="POST")
+    request = urllib.request.Request(
+        url.rstrip("/") + "/v1/search", data=json.dumps(body).encode(), headers=headers, method="POST"
+    )
     try:
         with urllib.request.build_opener(_KeyStaysHome).open(request, timeout=timeout) as response:
             return ServedResult.model_validate_json(response.read())

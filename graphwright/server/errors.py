@@ -15,9 +15,17 @@ from graphwright.errors import (
     SchemaMismatchError,
 )
 
-_TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error", 404: "not_found_error",
-          409: "conflict_error", 413: "request_too_large", 429: "rate_limit_error", 502: "upstream_error",
-          503: "service_unavailable"}
+_TYPES = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    409: "conflict_error",
+    413: "request_too_large",
+    429: "rate_limit_error",
+    502: "upstream_error",
+    503: "service_unavailable",
+}
 
 
 def error_body(status: int, message: str) -> dict[str, Any]:

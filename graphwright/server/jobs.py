@@ -66,14 +66,18 @@ class JobRunner:
         # Held while the graph is written (jobs, deletes), so two writers never interleave their updates.
         self.write_lock = threading.Lock()
 
-    def submit(self, kind: Literal["ingest", "communities"], work: Work,
-               cleanup: Callable[[], None] | None = None) -> Job:
+    def submit(
+        self, kind: Literal["ingest", "communities"], work: Work, cleanup: Callable[[], None] | None = None
+    ) -> Job:
         job = Job(id=uuid.uuid4().hex, kind=kind)
         with self._lock:
             waiting = sum(1 for j in self._jobs.values() if j.status in ("queued", "running"))
             if waiting >= self._max_waiting:
-                raise BusyError(f"{waiting} jobs are queued or running, the most this server takes "
-                                "(GRAPHWRIGHT_MAX_QUEUED_JOBS); try again when one has finished", retry_after=10)
+                raise BusyError(
+                    f"{waiting} jobs are queued or running, the most this server takes "
+                    "(GRAPHWRIGHT_MAX_QUEUED_JOBS); try again when one has finished",
+                    retry_after=10,
+                )
             self._jobs[job.id] = job
             while len(self._jobs) > self._keep:
                 self._jobs.popitem(last=False)

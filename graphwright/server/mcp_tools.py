@@ -17,10 +17,12 @@ if TYPE_CHECKING:
 
     from graphwright.api import GraphRAG
 
-INSTRUCTIONS = ("graphwright answers questions from a knowledge graph in Neo4j built from the user's documents. "
-                "Use `search` first (mode hybrid for facts, local for an entity's neighbourhood, global for themes, "
-                "path to connect two named entities); cite chunk ids from its result. `show_entity` and "
-                "`find_paths` explore the graph; `cypher` runs read-only Cypher (writes are refused).")
+INSTRUCTIONS = (
+    "graphwright answers questions from a knowledge graph in Neo4j built from the user's documents. "
+    "Use `search` first (mode hybrid for facts, local for an entity's neighbourhood, global for themes, "
+    "path to connect two named entities); cite chunk ids from its result. `show_entity` and "
+    "`find_paths` explore the graph; `cypher` runs read-only Cypher (writes are refused)."
+)
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -65,8 +67,9 @@ def build_mcp(rag: GraphRAG) -> MCPServer:
 
     @server.tool(annotations=read_only)
     @_as_tool_errors
-    def search(question: str, mode: ModeName = "hybrid", k: int = 5, where: list[str] | None = None,
-               level: int | None = None) -> dict[str, Any]:
+    def search(
+        question: str, mode: ModeName = "hybrid", k: int = 5, where: list[str] | None = None, level: int | None = None
+    ) -> dict[str, Any]:
         """Answer a question from the graph with cited passages, entities and relations. `mode`: vector,
         hybrid, local, global, path, auto (and agent, multihop, corrective, cypher with an LLM). `where`
         filters documents by metadata, e.g. ["year>=2020"] (vector and hybrid)."""
@@ -89,11 +92,15 @@ def build_mcp(rag: GraphRAG) -> MCPServer:
         """Shortest paths between two entities, each relation with the passage that supports it."""
         _check_name(source)
         _check_name(target)
-        result = rag.search(f"How is {source} connected to {target}?", mode="path", source=source, target=target,
-                            generate=False)
-        return {"paths": result.graph_paths, "notes": result.notes,
-                "relations": [r.model_dump(mode="json") for r in result.relations],
-                "chunks": [{"chunk_id": c.chunk_id, "title": c.title, "text": c.text} for c in result.chunks]}
+        result = rag.search(
+            f"How is {source} connected to {target}?", mode="path", source=source, target=target, generate=False
+        )
+        return {
+            "paths": result.graph_paths,
+            "notes": result.notes,
+            "relations": [r.model_dump(mode="json") for r in result.relations],
+            "chunks": [{"chunk_id": c.chunk_id, "title": c.title, "text": c.text} for c in result.chunks],
+        }
 
     @server.tool(annotations=read_only)
     @_as_tool_errors

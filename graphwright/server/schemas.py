@@ -28,8 +28,9 @@ def check_question(question: str, what: str = "question") -> str:
 def check_drawable(result: SearchResult) -> None:
     for field, limit in DRAWABLE.items():
         if len(getattr(result, field)) > limit:
-            raise InvalidRequestError(f"{field}: {len(getattr(result, field))} items, above the {limit} an answer "
-                                      "graph draws")
+            raise InvalidRequestError(
+                f"{field}: {len(getattr(result, field))} items, above the {limit} an answer graph draws"
+            )
     if any(len(p) > _MAX_PATH_CHARS for p in result.graph_paths):
         raise InvalidRequestError(f"graph_paths: a path above {_MAX_PATH_CHARS} characters")
 
@@ -37,14 +38,17 @@ def check_drawable(result: SearchResult) -> None:
 class SearchRequest(BaseModel):
     """Every option of `GraphRAG.search`."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={
-        "examples": [{"question": "Which rocket launched Apollo 11?", "mode": "hybrid", "k": 3}]})
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"question": "Which rocket launched Apollo 11?", "mode": "hybrid", "k": 3}]},
+    )
 
     question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
     mode: ModeName = "hybrid"
     k: int | None = Field(None, ge=1, le=100)
-    where: list[str] = Field(default_factory=list, max_length=20,
-                             description='metadata filters, e.g. "year>=2020" (vector and hybrid)')
+    where: list[str] = Field(
+        default_factory=list, max_length=20, description='metadata filters, e.g. "year>=2020" (vector and hybrid)'
+    )
     generate: bool = Field(True, description="let a configured LLM write the answer; false: the retrieval itself")
     level: int | None = Field(None, ge=0, description="global: community level")
     source: str | None = Field(None, max_length=MAX_NAME_CHARS, description="path: first entity")

@@ -85,15 +85,17 @@ class KeyRing:
     def check_bind(self, host: str) -> None:
         """Refuse to serve a non-loopback address without keys: the graph would be open to the network."""
         if not is_loopback(host) and not self.enabled:
-            raise ServerConfigError(f"refusing to listen on {host} without API keys: set GRAPHWRIGHT_API_KEYS "
-                                    "(and optionally GRAPHWRIGHT_READ_API_KEYS), or bind to 127.0.0.1")
+            raise ServerConfigError(
+                f"refusing to listen on {host} without API keys: set GRAPHWRIGHT_API_KEYS "
+                "(and optionally GRAPHWRIGHT_READ_API_KEYS), or bind to 127.0.0.1"
+            )
 
 
 def host_name(authority: str) -> str:
-    """"127.0.0.1:8000" -> "127.0.0.1", "[::1]:8000" -> "::1", lower case."""
+    """ "127.0.0.1:8000" -> "127.0.0.1", "[::1]:8000" -> "::1", lower case."""
     authority = authority.strip().lower()
     if authority.startswith("["):
-        return authority[1:authority.find("]")] if "]" in authority else authority
+        return authority[1 : authority.find("]")] if "]" in authority else authority
     return authority.rsplit(":", 1)[0] if authority.count(":") == 1 else authority
 
 
@@ -124,8 +126,10 @@ class HostPolicy:
         if not host:
             return "the request has no Host header"
         if host_name(host) not in self.hosts:
-            return (f"this server does not answer for the host {host_name(host)!r}; add it to "
-                    "GRAPHWRIGHT_ALLOWED_HOSTS if it is yours")
+            return (
+                f"this server does not answer for the host {host_name(host)!r}; add it to "
+                "GRAPHWRIGHT_ALLOWED_HOSTS if it is yours"
+            )
         return None
 
     def origin_refusal(self, method: str, headers: dict[str, str]) -> str | None:
@@ -144,8 +148,10 @@ class HostPolicy:
         own = origin.split("://", 1)[-1]
         if origin.startswith(("http://", "https://")) and own == headers.get("host", "").strip().lower():
             return None
-        return (f"cross-origin request from {origin[:100]!r} refused: only this server's own page (or an "
-                "origin in GRAPHWRIGHT_CORS_ORIGINS) may change or query it from a browser")
+        return (
+            f"cross-origin request from {origin[:100]!r} refused: only this server's own page (or an "
+            "origin in GRAPHWRIGHT_CORS_ORIGINS) may change or query it from a browser"
+        )
 
 
 def is_write(method: str, path: str) -> bool:
@@ -192,8 +198,9 @@ class GuardMiddleware:
         if self.keys.enabled and needs_key(path):
             if role is None:
                 why = "missing API key" if "authorization" not in headers else "invalid API key"
-                await _reply(send, 401, f"{why}: send `Authorization: Bearer <key>`",
-                             [(b"www-authenticate", b"Bearer")])
+                await _reply(
+                    send, 401, f"{why}: send `Authorization: Bearer <key>`", [(b"www-authenticate", b"Bearer")]
+                )
                 return
             if role == "read" and is_write(method, path):
                 await _reply(send, 403, "this API key is read-only: it cannot ingest, delete or rebuild")
@@ -201,8 +208,12 @@ class GuardMiddleware:
         limit = self.max_body if (method, path) == ("POST", "/v1/documents") else min(self.max_body, SMALL_BODY)
         length = headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > limit):
-            await _reply(send, 413, f"request body above the limit of {limit} bytes"
-                                    + (" (GRAPHWRIGHT_MAX_UPLOAD_BYTES)" if limit == self.max_body else ""))
+            await _reply(
+                send,
+                413,
+                f"request body above the limit of {limit} bytes"
+                + (" (GRAPHWRIGHT_MAX_UPLOAD_BYTES)" if limit == self.max_body else ""),
+            )
             return
         received = 0
         started = False
@@ -230,7 +241,15 @@ class GuardMiddleware:
 
 async def _reply(send: Send, status: int, message: str, extra: list[tuple[bytes, bytes]] | None = None) -> None:
     body = json.dumps(error_body(status, message)).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                            *(extra or [])]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                *(extra or []),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})

@@ -55,8 +55,9 @@ class Server:
         def work(progress: Progress) -> dict[str, Any]:
             with self.jobs.write_lock:
                 # Named by their upload names: where the server saved them means nothing to a client.
-                report = self.rag.ingest([folder], base=folder, extractor=extractor, progress=progress,
-                                         relative_sources=True)
+                report = self.rag.ingest(
+                    [folder], base=folder, extractor=extractor, progress=progress, relative_sources=True
+                )
             return report.model_dump(mode="json")
 
         return self.jobs.submit("ingest", work, cleanup=lambda: shutil.rmtree(folder, ignore_errors=True))
@@ -70,8 +71,12 @@ class Server:
         removed = 0
         for folder in self.uploads_root.iterdir():
             pid_text = folder.name.removeprefix(_PROCESS_PREFIX)
-            if folder != self.uploads and folder.name.startswith(_PROCESS_PREFIX) and pid_text.isdigit() \
-                    and _alive(int(pid_text)):
+            if (
+                folder != self.uploads
+                and folder.name.startswith(_PROCESS_PREFIX)
+                and pid_text.isdigit()
+                and _alive(int(pid_text))
+            ):
                 continue
             shutil.rmtree(folder, ignore_errors=True) if folder.is_dir() else folder.unlink(missing_ok=True)
             removed += 1

@@ -48,8 +48,16 @@ def entity_type(raw: str | None, allowed: tuple[str, ...] = DEFAULT_ENTITY_TYPES
         return value
     if value.endswith("S") and value[:-1] in allowed:
         return value[:-1]
-    aliases = {"ORG": "ORGANIZATION", "ORGANISATION": "ORGANIZATION", "COMPANY": "ORGANIZATION",
-               "PLACE": "LOCATION", "GPE": "LOCATION", "LOC": "LOCATION", "PER": "PERSON", "PEOPLE": "PERSON"}
+    aliases = {
+        "ORG": "ORGANIZATION",
+        "ORGANISATION": "ORGANIZATION",
+        "COMPANY": "ORGANIZATION",
+        "PLACE": "LOCATION",
+        "GPE": "LOCATION",
+        "LOC": "LOCATION",
+        "PER": "PERSON",
+        "PEOPLE": "PERSON",
+    }
     mapped = aliases.get(value) or aliases.get(value[:-1] if value.endswith("S") else value)
     return mapped if mapped in allowed else (FALLBACK_TYPE if FALLBACK_TYPE in allowed else allowed[0])
 

@@ -6,7 +6,8 @@ import re
 
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9\u00C0-\u024F])|(?<=[。！？；])")
 _ABBREVIATION_END_RE = re.compile(
-    r"(?:\b[A-HJ-UWYZ]|\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|Prof|Gen|Col|Capt|Lt|Corp|Inc|Ltd|Co|vs|etc|No|Vol|Fig|e\.g|i\.e))\.$")
+    r"(?:\b[A-HJ-UWYZ]|\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|Prof|Gen|Col|Capt|Lt|Corp|Inc|Ltd|Co|vs|etc|No|Vol|Fig|e\.g|i\.e))\.$"
+)
 
 
 def split_sentences(paragraph: str) -> list[str]:

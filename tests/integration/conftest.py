@@ -40,9 +40,17 @@ def live(neo4j_uri, test_password, embedder, tmp_path_factory):
     from graphwright.server.app import create_app
 
     home = tmp_path_factory.mktemp("serve")
-    settings = Settings(neo4j_uri=neo4j_uri, neo4j_password=test_password, home=home / "home", _env_file=None,
-                        openai_api_key=None, openai_base_url=None, api_keys=WRITE, read_api_keys=READ,
-                        max_upload_bytes=300_000)
+    settings = Settings(
+        neo4j_uri=neo4j_uri,
+        neo4j_password=test_password,
+        home=home / "home",
+        _env_file=None,
+        openai_api_key=None,
+        openai_base_url=None,
+        api_keys=WRITE,
+        read_api_keys=READ,
+        max_upload_bytes=300_000,
+    )
     rag = GraphRAG(settings, embedder=embedder)
     rag.store.admin.reset()
     rag.ingest([write_space_corpus(home / "space", False)], base=home / "space", extractor="nlp")

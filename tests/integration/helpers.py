@@ -13,8 +13,9 @@ MARK = "Revision two"
 
 
 def run(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "graphwright.cli", *args], env=env, cwd=cwd,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "graphwright.cli", *args], env=env, cwd=cwd, capture_output=True, text=True, timeout=300
+    )
 
 
 def write_space_corpus(folder: Path, revision: bool, omnibus: bool = False) -> Path:
@@ -33,13 +34,29 @@ def write_space_corpus(folder: Path, revision: bool, omnibus: bool = False) -> P
     return folder
 
 
-GOOD = {"entities": [{"name": "Ada Lovelace", "type": "person", "description": "A mathematician."},
-                     {"name": "Analytical Engine", "type": "technology", "description": "A machine."},
-                     {"name": "Charles Babbage", "type": "PERSON", "description": "An inventor."}],
-        "relations": [{"source": "Ada Lovelace", "target": "Analytical Engine", "type": "wrote programs for",
-                       "description": "She wrote the first program for it.", "strength": 9},
-                      {"source": "Charles Babbage", "target": "Analytical Engine", "type": "DESIGNED",
-                       "description": "He designed it.", "strength": 10}]}
+GOOD = {
+    "entities": [
+        {"name": "Ada Lovelace", "type": "person", "description": "A mathematician."},
+        {"name": "Analytical Engine", "type": "technology", "description": "A machine."},
+        {"name": "Charles Babbage", "type": "PERSON", "description": "An inventor."},
+    ],
+    "relations": [
+        {
+            "source": "Ada Lovelace",
+            "target": "Analytical Engine",
+            "type": "wrote programs for",
+            "description": "She wrote the first program for it.",
+            "strength": 9,
+        },
+        {
+            "source": "Charles Babbage",
+            "target": "Analytical Engine",
+            "type": "DESIGNED",
+            "description": "He designed it.",
+            "strength": 10,
+        },
+    ],
+}
 TEXT = "Ada Lovelace wrote the first program for the Analytical Engine. Charles Babbage designed the machine."
 
 
@@ -50,6 +67,7 @@ def is_glean(body: dict) -> bool:
 def extractor_reply(first: str, glean: str = '{"entities": [], "relations": []}'):
     def reply(body: dict):
         return chat_reply(glean if is_glean(body) else first, prompt_tokens=100, completion_tokens=40)
+
     return reply
 
 

@@ -9,8 +9,9 @@ import pytest
 pytestmark = pytest.mark.integration
 
 
-def test_readme_python_example(rag, neo4j_uri: str, test_password: str, monkeypatch: pytest.MonkeyPatch,
-                               tmp_path: Path) -> None:
+def test_readme_python_example(
+    rag, neo4j_uri: str, test_password: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     import graphwright
     from graphwright import GraphRAG, SearchResult, Settings
 

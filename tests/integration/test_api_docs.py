@@ -22,8 +22,14 @@ def test_every_curl_example_runs(live, tmp_path: Path) -> None:
     env = {**os.environ, "GW": live.url, "KEY": WRITE}
     outputs = []
     for block in blocks[1:]:  # the first only shows how to set GW and KEY
-        done = subprocess.run(["bash", "-euo", "pipefail", "-c", block], env=env, cwd=tmp_path, capture_output=True,
-                              text=True, timeout=120)
+        done = subprocess.run(
+            ["bash", "-euo", "pipefail", "-c", block],
+            env=env,
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert done.returncode == 0, f"{block}\n--- stderr:\n{done.stderr}\n--- stdout:\n{done.stdout[-2000:]}"
         outputs.append(done.stdout)
     text = "\n".join(outputs)

@@ -14,28 +14,53 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def bench(args: list[str], env: dict[str, str]) -> str:
-    out = subprocess.run([sys.executable, "-m", *args], env=env, cwd=ROOT, capture_output=True, text=True,
-                         timeout=600)
+    out = subprocess.run([sys.executable, "-m", *args], env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-2000:]
     return out.stdout
 
 
 def test_write_batches(rag, cli_env) -> None:
-    out = bench(["bench.write_batches", "--yes-reset", "--batch", "50", "--batch", "500", "--chunks", "500",
-                 "--entities", "100"], cli_env)
+    out = bench(
+        [
+            "bench.write_batches",
+            "--yes-reset",
+            "--batch",
+            "50",
+            "--batch",
+            "500",
+            "--chunks",
+            "500",
+            "--entities",
+            "100",
+        ],
+        cli_env,
+    )
     assert "batched writes: 500 chunks" in out and "chunks/s" in out
 
 
 def test_ingest_novels_on_a_small_jsonl(rag, cli_env) -> None:
-    out = bench(["bench.ingest_novels", "--data", "examples/space/missions.jsonl", "--count", "1", "--count", "3",
-                 "--yes-reset"], cli_env)
+    out = bench(
+        [
+            "bench.ingest_novels",
+            "--data",
+            "examples/space/missions.jsonl",
+            "--count",
+            "1",
+            "--count",
+            "3",
+            "--yes-reset",
+        ],
+        cli_env,
+    )
     assert "offline ingest of novels" in out and "query latency on that graph" in out
     assert "most connected entities, 3 novel(s)" in out
 
 
 def test_hotpotqa_bench_on_the_mini_set(rag, cli_env) -> None:
-    out = bench(["bench.hotpotqa_retrieval", "--data", "tests/data/hotpot_mini", "--yes-reset", "--modes",
-                 "vector,local"], cli_env)
+    out = bench(
+        ["bench.hotpotqa_retrieval", "--data", "tests/data/hotpot_mini", "--yes-reset", "--modes", "vector,local"],
+        cli_env,
+    )
     assert "hotpot_mini: 3 questions" in out and "neo4j-graphrag HybridRetriever" in out
 
 
@@ -46,8 +71,10 @@ def test_large_file_bench_on_a_small_file(rag, cli_env) -> None:
 
 
 def test_incremental_communities_bench_on_the_mini_set(rag, cli_env) -> None:
-    out = bench(["bench.incremental_communities", "--dataset", "tests/data/hotpot_mini", "--steps", "1,2",
-                 "--yes-reset"], cli_env)
+    out = bench(
+        ["bench.incremental_communities", "--dataset", "tests/data/hotpot_mini", "--steps", "1,2", "--yes-reset"],
+        cli_env,
+    )
     assert "incremental communities on hotpot_mini" in out and "+2" in out and "LLM report" in out
 
 
@@ -61,13 +88,15 @@ def test_embeddings_loaders_and_cold_start_benches(rag, cli_env) -> None:
 
 
 def test_lexical_peer_bench(rag, cli_env) -> None:
-    out = bench(["bench.lexical_peer", "--novels", "2", "--data", "examples/space/missions.jsonl", "--yes-reset"],
-                cli_env)
+    out = bench(
+        ["bench.lexical_peer", "--novels", "2", "--data", "examples/space/missions.jsonl", "--yes-reset"], cli_env
+    )
     assert "neo4j-graphrag lexical pipeline" in out and "graphwright (onnx, default)" in out
 
 
 def test_serve_bench_small(rag, cli_env) -> None:
-    out = bench(["bench.serve", "--yes-reset", "--runs", "1", "--requests", "12", "--clients", "2", "--novels", "0"],
-                cli_env)
+    out = bench(
+        ["bench.serve", "--yes-reset", "--runs", "1", "--requests", "12", "--clients", "2", "--novels", "0"], cli_env
+    )
     assert "cold CLI vs warm server" in out and "12 searches from 2 concurrent clients" in out
     assert "missing in Neo4j" in out and "12 / 12" in out

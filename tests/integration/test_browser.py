@@ -12,23 +12,44 @@ import pytest
 
 from tests.integration.helpers import run
 
-pytestmark = [pytest.mark.integration,
-              pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")]
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed"),
+]
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / ".graphwright" / "screenshots"
 # Without the background-networking flags Chromium keeps dialling Google's hosts on this closed network.
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def screenshot(url: str, name: str, tmp_path: Path, budget_ms: int = 15000) -> Path:
     SHOTS.mkdir(parents=True, exist_ok=True)
     target = SHOTS / name
     target.unlink(missing_ok=True)
-    subprocess.run(["chromium", "--headless", *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'chromium'}",
-                    "--window-size=1200,900", "--hide-scrollbars",
-                    f"--virtual-time-budget={budget_ms}", f"--screenshot={target}", url],
-                   capture_output=True, text=True, timeout=120)
+    subprocess.run(
+        [
+            "chromium",
+            "--headless",
+            *CHROMIUM_FLAGS,
+            f"--user-data-dir={tmp_path / 'chromium'}",
+            "--window-size=1200,900",
+            "--hide-scrollbars",
+            f"--virtual-time-budget={budget_ms}",
+            f"--screenshot={target}",
+            url,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert target.exists() and target.stat().st_size > 1000, f"no screenshot of {url}"
     return target
 
@@ -48,8 +69,11 @@ def test_neo4j_browser_serves_and_renders(neo4j_uri: str, tmp_path: Path) -> Non
 
 def test_answer_graph_opens_offline_and_shows_nodes(world, cli_env, tmp_path: Path) -> None:
     page = tmp_path / "answer.html"
-    out = run(["query", "How is Falcon Ventures connected to Acme Corp?", "--mode", "path", "--graph", str(page)],
-              cli_env, tmp_path)
+    out = run(
+        ["query", "How is Falcon Ventures connected to Acme Corp?", "--mode", "path", "--graph", str(page)],
+        cli_env,
+        tmp_path,
+    )
     assert out.returncode == 0, out.stderr
     text = page.read_text(encoding="utf-8")
     assert "<svg" in text and text.count('class="node"') == 3 and 'stroke="#d62728"' in text
@@ -59,8 +83,9 @@ def test_answer_graph_opens_offline_and_shows_nodes(world, cli_env, tmp_path: Pa
     assert organisation_blue > 3 * 400, "the three organisation nodes are not drawn"  # r=16 discs: ~800 px each
 
 
-def test_newcomer_sees_an_answers_evidence_in_the_neo4j_browser(world, cli_env, test_password: str,
-                                                                  neo4j_uri: str, tmp_path: Path) -> None:
+def test_newcomer_sees_an_answers_evidence_in_the_neo4j_browser(
+    world, cli_env, test_password: str, neo4j_uri: str, tmp_path: Path
+) -> None:
     """The README's path: ask a question, open the printed Browser link, connect, press Run, see the graph."""
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
     env = {**cli_env, "GRAPHWRIGHT_HTTP_PORT": "7475"}

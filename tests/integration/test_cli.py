@@ -12,11 +12,31 @@ from tests.integration.helpers import run
 
 pytestmark = pytest.mark.integration
 
-COMMANDS = [[], ["db"], ["db", "start"], ["db", "build"], ["db", "stop"], ["db", "status"], ["init"], ["reset"],
-            ["ingest"], ["import-graph"], ["index"], ["communities"], ["communities", "build"],
-            ["communities", "refresh"],
-            ["communities", "show"], ["delete"], ["stats"], ["query"], ["eval"], ["show"], ["show", "entity"],
-            ["browser"], ["check"]]
+COMMANDS = [
+    [],
+    ["db"],
+    ["db", "start"],
+    ["db", "build"],
+    ["db", "stop"],
+    ["db", "status"],
+    ["init"],
+    ["reset"],
+    ["ingest"],
+    ["import-graph"],
+    ["index"],
+    ["communities"],
+    ["communities", "build"],
+    ["communities", "refresh"],
+    ["communities", "show"],
+    ["delete"],
+    ["stats"],
+    ["query"],
+    ["eval"],
+    ["show"],
+    ["show", "entity"],
+    ["browser"],
+    ["check"],
+]
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c) or "main")
@@ -38,16 +58,18 @@ def test_ingest_query_delete(rag, cli_env, tmp_path: Path) -> None:
     third = json.loads(run(["ingest", str(corpus), "--json"], cli_env, tmp_path).stdout)
     assert third["documents_written"] == 0 and third["documents_unchanged"] == report["documents_written"]
 
-    out = run(["query", "Which company builds Falcon 9?", "--mode", "hybrid", "--k", "2", "--json"],
-              cli_env, tmp_path)
+    out = run(["query", "Which company builds Falcon 9?", "--mode", "hybrid", "--k", "2", "--json"], cli_env, tmp_path)
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout)
     assert result["answer_kind"] == "retrieval" and result["mode"] == "hybrid"
     assert result["chunks"][0]["document_id"] == "corpus/rockets.md"
     assert {"kind": "document", "id": "corpus/rockets.md", "label": "Rockets"} in result["citations"]
 
-    out = run(["query", "reusable rockets", "--where", "category=rockets", "--where", "year>=2020", "--json"],
-              cli_env, tmp_path)
+    out = run(
+        ["query", "reusable rockets", "--where", "category=rockets", "--where", "year>=2020", "--json"],
+        cli_env,
+        tmp_path,
+    )
     assert [c["document_id"] for c in json.loads(out.stdout)["chunks"]] == ["rec-rockets-2023"]
 
     pretty = run(["query", "Which company builds Falcon 9?", "--k", "2"], cli_env, tmp_path)

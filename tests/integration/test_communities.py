@@ -25,8 +25,9 @@ def planted(rag, tmp_path: Path):
 
 
 def _level(rag, level: int) -> dict[str, str]:
-    rows = rag.store.read("MATCH (e:Entity)-[:IN_COMMUNITY]->(c:Community {level: $level}) "
-                           "RETURN e.id AS e, c.id AS c", level=level)
+    rows = rag.store.read(
+        "MATCH (e:Entity)-[:IN_COMMUNITY]->(c:Community {level: $level}) RETURN e.id AS e, c.id AS c", level=level
+    )
     return {r["e"]: r["c"] for r in rows}
 
 
@@ -67,40 +68,55 @@ def test_hierarchy_is_consistent(rag) -> None:
         MATCH (e:Entity)-[:IN_COMMUNITY]->(c:Community)
         WITH e, c.level AS level, count(c) AS n WHERE n <> 1 RETURN count(*) AS bad""")
     assert doubles == [{"bad": 0}]
-    sizes = rag.store.read("MATCH (e:Entity)-[:IN_COMMUNITY]->(c:Community) WITH c, count(e) AS n "
-                            "WHERE n <> c.size RETURN count(c) AS bad")
+    sizes = rag.store.read(
+        "MATCH (e:Entity)-[:IN_COMMUNITY]->(c:Community) WITH c, count(e) AS n WHERE n <> c.size RETURN count(c) AS bad"
+    )
     assert sizes == [{"bad": 0}]
-    isolated = rag.store.read("MATCH (e:Entity) WHERE NOT (e)-[]-(:Entity) AND NOT (e)-[:IN_COMMUNITY]->() "
-                               "RETURN count(e) AS n")
+    isolated = rag.store.read(
+        "MATCH (e:Entity) WHERE NOT (e)-[]-(:Entity) AND NOT (e)-[:IN_COMMUNITY]->() RETURN count(e) AS n"
+    )
     assert isolated == [{"n": run.isolated_entities}]  # entities without relations: counted, kept, no community
 
 
 def test_unchanged_communities_keep_their_reports(planted) -> None:
     rag, truth, chunk = planted
     rag.build_communities(seed=42)
-    before = {r["id"]: r["at"] for r in rag.store.read("MATCH (c:Community {level: 0}) "
-                                                         "RETURN c.id AS id, c.updated_at AS at")}
+    before = {
+        r["id"]: r["at"] for r in rag.store.read("MATCH (c:Community {level: 0}) RETURN c.id AS id, c.updated_at AS at")
+    }
     # one new member joins group 0: only its community changes
     from graphwright.models import Entity, Relation
 
     group0 = sorted(e for e, g in truth.items() if g == 0)
     newcomer = Entity(id="e_newcomer", name="Newcomer", type="CONCEPT", label="Concept", mentions={chunk: 1})
-    rels = [Relation(source_id="e_newcomer", target_id=m, type="RELATED_TO", chunk_ids=[chunk],
-                     chunk_weights=[3.0], evidence=["x"]) for m in group0[:4]]
+    rels = [
+        Relation(
+            source_id="e_newcomer",
+            target_id=m,
+            type="RELATED_TO",
+            chunk_ids=[chunk],
+            chunk_weights=[3.0],
+            evidence=["x"],
+        )
+        for m in group0[:4]
+    ]
     rag.store.writes.write_graph([newcomer], rels)
     run = rag.build_communities(seed=42)
     assert run.rewritten == 1 and run.created == 0 and run.removed == 1
     assert run.kept == len(before) - 1
-    after = {r["id"]: r["at"] for r in rag.store.read("MATCH (c:Community {level: 0}) "
-                                                        "RETURN c.id AS id, c.updated_at AS at")}
+    after = {
+        r["id"]: r["at"] for r in rag.store.read("MATCH (c:Community {level: 0}) RETURN c.id AS id, c.updated_at AS at")
+    }
     assert sum(1 for cid, at in after.items() if before.get(cid) == at) == len(before) - 1
 
 
 def test_extractive_reports_cite_chunks_that_exist(rag) -> None:
     rag.ingest([ROOT / "examples" / "space"], base=ROOT, extractor="nlp")
     rag.build_communities(seed=42)
-    rows = rag.store.read("MATCH (c:Community) RETURN c.title AS t, c.summary AS s, c.findings AS f, "
-                           "c.cited_chunks AS cited, c.rating AS r, c.report_kind AS k, size(c.embedding) AS d")
+    rows = rag.store.read(
+        "MATCH (c:Community) RETURN c.title AS t, c.summary AS s, c.findings AS f, "
+        "c.cited_chunks AS cited, c.rating AS r, c.report_kind AS k, size(c.embedding) AS d"
+    )
     assert rows and all(r["k"] == "extractive" and r["t"] and r["s"] and 0 <= r["r"] <= 10 for r in rows)
     assert all(r["d"] == rag.embedder.dimension for r in rows)  # report embeddings in the Community index
     cited = {c for r in rows for c in r["cited"]}
@@ -117,14 +133,17 @@ def test_extractive_reports_cite_chunks_that_exist(rag) -> None:
 def test_delete_updates_communities(rag, tmp_path: Path) -> None:
     rag.ingest([ROOT / "examples" / "space"], base=ROOT, extractor="nlp")
     rag.build_communities(seed=42)
-    members = {r["m"] for r in rag.store.read("MATCH (e:Entity {name: 'Jeff Bezos'})-[:IN_COMMUNITY]->(c) "
-                                                "RETURN c.id AS m")}
+    members = {
+        r["m"] for r in rag.store.read("MATCH (e:Entity {name: 'Jeff Bezos'})-[:IN_COMMUNITY]->(c) RETURN c.id AS m")
+    }
     assert members
     rag.delete_document("examples/space/blue-origin.md")
     still = rag.store.read("MATCH (c:Community) WHERE c.id IN $ids RETURN count(c) AS n", ids=sorted(members))
     assert still == [{"n": 0}]  # the communities that held the deleted support were replaced
-    stale = rag.store.read("MATCH (c:Community) WHERE any(m IN c.members WHERE NOT EXISTS "
-                            "{ MATCH (e:Entity {id: m}) }) RETURN count(c) AS n")
+    stale = rag.store.read(
+        "MATCH (c:Community) WHERE any(m IN c.members WHERE NOT EXISTS "
+        "{ MATCH (e:Entity {id: m}) }) RETURN count(c) AS n"
+    )
     assert stale == [{"n": 0}]
 
 
@@ -138,17 +157,26 @@ def test_llm_reports_from_the_stub_and_fallback(rag, llm_rag_factory, stub) -> N
         prompt = body["messages"][-1]["content"]
         if "Apollo 11" in prompt and "Sub-community reports" not in prompt:
             return chat_reply("this is not JSON")  # one community's report fails: extractive fallback
-        return chat_reply(json.dumps({"title": "Report title", "summary": "Community summary.",
-                                      "findings": [{"summary": "F1", "explanation": "E1"}], "rating": 7.5,
-                                      "rating_explanation": "important"}))
+        return chat_reply(
+            json.dumps(
+                {
+                    "title": "Report title",
+                    "summary": "Community summary.",
+                    "findings": [{"summary": "F1", "explanation": "E1"}],
+                    "rating": 7.5,
+                    "rating_explanation": "important",
+                }
+            )
+        )
 
     stub.default = reply
     run = graph.build_communities(seed=42)
     kinds = rag.store.read("MATCH (c:Community) RETURN c.report_kind AS k, count(*) AS n ORDER BY k")
     assert sum(r["n"] for r in kinds) == sum(run.levels.values())
     assert {r["k"] for r in kinds} == {"llm", "extractive"} and run.llm_failures >= 1
-    llm_rows = rag.store.read("MATCH (c:Community {report_kind: 'llm'}) RETURN c.title AS t, c.rating AS r, "
-                               "c.cited_chunks AS cited LIMIT 1")
+    llm_rows = rag.store.read(
+        "MATCH (c:Community {report_kind: 'llm'}) RETURN c.title AS t, c.rating AS r, c.cited_chunks AS cited LIMIT 1"
+    )
     assert llm_rows[0]["t"] == "Report title" and llm_rows[0]["r"] == 7.5
     prompts = [r["body"]["messages"][-1]["content"] for r in stub.requests]
     assert all("Entities:" in p or "Sub-community reports:" in p for p in prompts)

@@ -68,14 +68,17 @@ def canaries(rag, tmp_path: Path, http_canary):
     in_home.write_text(f"col\n{TOKEN}\n", encoding="utf-8")
     rag.store.connection.write("CREATE (:Canary {id: 'c1', value: 'intact'})")
     url, hits = http_canary
-    yield {"rag": rag, "files": [f"file://{outside}", "file:///canary.csv", f"file://{in_home}",
-                                 "file:///etc/passwd"], "url": url, "hits": hits}
+    yield {
+        "rag": rag,
+        "files": [f"file://{outside}", "file:///canary.csv", f"file://{in_home}", "file:///etc/passwd"],
+        "url": url,
+        "hits": hits,
+    }
     in_home.unlink(missing_ok=True)
 
 
 def _graph_state(rag) -> tuple:
-    row = rag.store.read("MATCH (n) WITH count(n) AS nodes OPTIONAL MATCH ()-[r]->() "
-                         "RETURN nodes, count(r) AS rels")[0]
+    row = rag.store.read("MATCH (n) WITH count(n) AS nodes OPTIONAL MATCH ()-[r]->() RETURN nodes, count(r) AS rels")[0]
     canary = rag.store.read("MATCH (c:Canary) RETURN c.id AS id, c.value AS value, labels(c) AS labels")
     return row["nodes"], row["rels"], canary
 
@@ -134,7 +137,7 @@ def _comment_in_keyword(text: str, at: int) -> str:
     index = at % len(words)
     word = words[index]
     if len(word) > 2:
-        words[index] = word[:len(word) // 2] + "/**/" + word[len(word) // 2:]
+        words[index] = word[: len(word) // 2] + "/**/" + word[len(word) // 2 :]
     return " ".join(words)
 
 
@@ -144,8 +147,12 @@ def attacks(draw: st.DrawFn, payloads: list[str]) -> str:
     if draw(st.booleans()):
         query = _recase(query, draw(st.lists(st.booleans(), min_size=1, max_size=8)))
     if draw(st.booleans()):
-        query = _respace(query, draw(st.lists(st.sampled_from([" ", "  ", "\t", "\n", "\r\n", "\u00a0", "\u2028"]),
-                                              min_size=1, max_size=4)))
+        query = _respace(
+            query,
+            draw(
+                st.lists(st.sampled_from([" ", "  ", "\t", "\n", "\r\n", "\u00a0", "\u2028"]), min_size=1, max_size=4)
+            ),
+        )
     if draw(st.booleans()):
         query = _comment_in_keyword(query, draw(st.integers(0, 50)))
     query = draw(st.sampled_from(_WRAPPERS)).format(q=query)
@@ -180,8 +187,9 @@ def _send(rag, query: str) -> object:
         return exc
 
 
-GATE = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                         HealthCheck.too_slow])
+GATE = settings(
+    max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 
 
 def _generated_attacks(canaries) -> None:
@@ -247,8 +255,13 @@ def test_ordinary_reads_still_answer(world) -> None:
     for query in reads:
         found = world.read_cypher(query)
         assert found.rows, query
-    assert world.read_cypher("MATCH p = shortestPath((a:Entity {name: 'Falcon Ventures'})-[*..4]-"
-                             "(b:Entity {name: 'Acme Corp'})) RETURN length(p) AS hops").rows[0]["hops"] >= 1
+    assert (
+        world.read_cypher(
+            "MATCH p = shortestPath((a:Entity {name: 'Falcon Ventures'})-[*..4]-"
+            "(b:Entity {name: 'Acme Corp'})) RETURN length(p) AS hops"
+        ).rows[0]["hops"]
+        >= 1
+    )
 
 
 def test_results_are_capped_by_bytes_as_well_as_rows(rag) -> None:
@@ -271,9 +284,13 @@ def test_a_slow_query_is_stopped_by_the_timeout(rag) -> None:
 def test_the_local_server_itself_refuses_file_and_network_loads(rag, http_canary) -> None:
     """Defence in depth: even a LOAD CSV that skipped every lock of ours gets nothing from this Neo4j."""
     url, hits = http_canary
-    settings = {r["name"]: r["value"] for r in rag.store.read(
-        "SHOW SETTINGS YIELD name, value WHERE name IN ['dbms.security.allow_csv_import_from_file_urls', "
-        "'server.directories.import', 'dbms.security.http_access_control_allow_origin'] RETURN name, value")}
+    settings = {
+        r["name"]: r["value"]
+        for r in rag.store.read(
+            "SHOW SETTINGS YIELD name, value WHERE name IN ['dbms.security.allow_csv_import_from_file_urls', "
+            "'server.directories.import', 'dbms.security.http_access_control_allow_origin'] RETURN name, value"
+        )
+    }
     assert settings["dbms.security.allow_csv_import_from_file_urls"] == "false"
     assert settings["server.directories.import"].endswith("/import")
     assert settings["dbms.security.http_access_control_allow_origin"] != "*"

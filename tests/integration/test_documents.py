@@ -27,20 +27,28 @@ def _folder(tmp_path: Path) -> Path:
     folder = tmp_path / "docs"
     folder.mkdir()
     make_pdf(folder / "report.pdf", PAGES, title="Curie report")
-    make_docx(folder / "notes.docx", [
-        ("h1", "Computing"), ("p", "Alan Turing described a universal machine in 1936."),
-        ("p", "His paper defined what a simple abstract machine can compute, step by step. " * 12),
-        ("h2", "Bletchley Park"), ("p", "Turing broke the Enigma cipher at Bletchley Park during the war."),
-        ("table", [["Year", "Work"], ["1936", "On Computable Numbers"], ["1950", "Computing Machinery"]])],
-        title="Turing notes")
+    make_docx(
+        folder / "notes.docx",
+        [
+            ("h1", "Computing"),
+            ("p", "Alan Turing described a universal machine in 1936."),
+            ("p", "His paper defined what a simple abstract machine can compute, step by step. " * 12),
+            ("h2", "Bletchley Park"),
+            ("p", "Turing broke the Enigma cipher at Bletchley Park during the war."),
+            ("table", [["Year", "Work"], ["1936", "On Computable Numbers"], ["1950", "Computing Machinery"]]),
+        ],
+        title="Turing notes",
+    )
     (folder / "ada.html").write_text(ARTICLE_HTML, encoding="utf-8")
     return folder
 
 
 def _chunks(rag, document_id: str) -> list[dict]:
-    return rag.store.read("MATCH (c:Chunk {document_id: $id}) RETURN c.page_start AS start, c.page_end AS end, "
-                          "c.pages AS pages, c.section AS section, c.text AS text ORDER BY c.index",
-                          id=document_id)
+    return rag.store.read(
+        "MATCH (c:Chunk {document_id: $id}) RETURN c.page_start AS start, c.page_end AS end, "
+        "c.pages AS pages, c.section AS section, c.text AS text ORDER BY c.index",
+        id=document_id,
+    )
 
 
 def test_pdf_word_and_html_ingest_with_pages_and_sections(rag, tmp_path: Path) -> None:
@@ -63,8 +71,7 @@ def test_pdf_word_and_html_ingest_with_pages_and_sections(rag, tmp_path: Path) -
     assert pdf[0]["start"] == 1 and pdf[-1]["end"] == 3
     becquerel = [c for c in pdf if "Becquerel" in c["text"]]
     assert becquerel and all(c["start"] <= 2 <= c["end"] for c in becquerel)
-    assert all(c["pages"] == (str(c["start"]) if c["start"] == c["end"] else f"{c['start']}–{c['end']}")
-               for c in pdf)
+    assert all(c["pages"] == (str(c["start"]) if c["start"] == c["end"] else f"{c['start']}–{c['end']}") for c in pdf)
     assert any(c["start"] < c["end"] for c in pdf), "chunks flow across page breaks"
     word = _chunks(rag, "docs/notes.docx")
     assert {c["section"] for c in word} <= {"Computing", "Computing › Bletchley Park"}
@@ -73,8 +80,11 @@ def test_pdf_word_and_html_ingest_with_pages_and_sections(rag, tmp_path: Path) -
     html = _chunks(rag, "docs/ada.html")
     assert html and not any("SCRIPT_TEXT" in c["text"] or "NAVIGATION" in c["text"] for c in html)
     titles = {r["id"]: r["title"] for r in rag.store.read("MATCH (d:Document) RETURN d.id AS id, d.title AS title")}
-    assert titles == {"docs/report.pdf": "Curie report", "docs/notes.docx": "Turing notes",
-                      "docs/ada.html": "Ada Lovelace"}
+    assert titles == {
+        "docs/report.pdf": "Curie report",
+        "docs/notes.docx": "Turing notes",
+        "docs/ada.html": "Ada Lovelace",
+    }
 
 
 def test_citations_json_and_browser_query_show_the_pages(rag, tmp_path: Path) -> None:
@@ -127,7 +137,8 @@ def test_cli_query_prints_the_page_of_each_passage(rag, cli_env, tmp_path: Path)
     folder = _folder(tmp_path)
     ingest = run(["ingest", str(folder), "-q", "--extractor", "none"], cli_env, tmp_path)
     assert ingest.returncode == 0, ingest.stderr
-    out = run(["query", "Who shared the Nobel Prize in Physics of 1903?", "--mode", "vector", "--k", "2"],
-              cli_env, tmp_path)
+    out = run(
+        ["query", "Who shared the Nobel Prize in Physics of 1903?", "--mode", "vector", "--k", "2"], cli_env, tmp_path
+    )
     assert out.returncode == 0, out.stderr
     assert "report.pdf p.2" in out.stdout or "report.pdf p.1–2" in out.stdout or "report.pdf p.2–3" in out.stdout

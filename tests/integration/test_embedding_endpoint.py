@@ -16,8 +16,10 @@ from tests.stub_openai import embedding_reply, error_reply
 pytestmark = pytest.mark.integration
 
 DIM = 64
-GRAPH = ("MATCH (e:Entity) WITH count(e) AS entities MATCH ()-[r]->() WITH entities, count(r) AS relations "
-         "MATCH (c:Community) RETURN entities, relations, count(c) AS communities")
+GRAPH = (
+    "MATCH (e:Entity) WITH count(e) AS entities MATCH ()-[r]->() WITH entities, count(r) AS relations "
+    "MATCH (c:Community) RETURN entities, relations, count(c) AS communities"
+)
 
 
 @pytest.fixture
@@ -28,9 +30,15 @@ def endpoint_factory(settings, stub):
     stub.default = embedding_reply(DIM)
 
     def make(**overrides):
-        configured = settings.model_copy(update={
-            "embedding_backend": "openai", "embedding_base_url": stub.base_url, "embedding_model": "stub-embed",
-            "embedding_max_retries": 2, **overrides})
+        configured = settings.model_copy(
+            update={
+                "embedding_backend": "openai",
+                "embedding_base_url": stub.base_url,
+                "embedding_model": "stub-embed",
+                "embedding_max_retries": 2,
+                **overrides,
+            }
+        )
         made.append(GraphRAG(configured))
         return made[-1]
 
@@ -62,8 +70,10 @@ def test_switching_to_an_endpoint_needs_reembed_which_keeps_the_graph(world, end
     assert report.embedded["Community"] == graph_before[0]["communities"] > 0
     assert _dimensions(world) == {DIM}
     assert world.store.read(GRAPH) == graph_before, "re-embedding never touches the graph"
-    sizes = world.store.read("MATCH (n) WHERE n:Chunk OR n:Entity OR n:Community "
-                             "RETURN DISTINCT size(n.embedding) AS d, count(n.embedding_next) AS staged")
+    sizes = world.store.read(
+        "MATCH (n) WHERE n:Chunk OR n:Entity OR n:Community "
+        "RETURN DISTINCT size(n.embedding) AS d, count(n.embedding_next) AS staged"
+    )
     assert sizes == [{"d": DIM, "staged": 0}]
 
     result = remote.search("Where does the Vega launcher fly from?", mode="hybrid", k=3)
@@ -83,8 +93,9 @@ def test_ingest_on_an_endpoint_counts_its_usage_and_survives_faults(rag, endpoin
     remote = endpoint_factory(embedding_cache=False)
     folder = tmp_path / "docs"
     folder.mkdir()
-    (folder / "ada.md").write_text("# Ada\n\nAda Lovelace wrote the first program for the Analytical Engine.",
-                                   encoding="utf-8")
+    (folder / "ada.md").write_text(
+        "# Ada\n\nAda Lovelace wrote the first program for the Analytical Engine.", encoding="utf-8"
+    )
     stub.script = [error_reply(500), error_reply(429)]  # retried by the client, then the default answers
     report = remote.ingest([folder], base=tmp_path, extractor="nlp")
     assert report.ok and report.documents_written == 1
@@ -136,8 +147,12 @@ def test_cli_reembed_and_its_mismatch_line(rag, cli_env, stub, tmp_path: Path) -
     folder.mkdir()
     (folder / "ada.md").write_text("# Ada\n\nAda Lovelace wrote the first program.", encoding="utf-8")
     assert run(["ingest", str(folder), "-q", "--extractor", "none"], cli_env, tmp_path).returncode == 0
-    env = {**cli_env, "GRAPHWRIGHT_EMBEDDING_BACKEND": "openai", "GRAPHWRIGHT_EMBEDDING_MODEL": "stub-embed",
-           "GRAPHWRIGHT_EMBEDDING_BASE_URL": stub.base_url}
+    env = {
+        **cli_env,
+        "GRAPHWRIGHT_EMBEDDING_BACKEND": "openai",
+        "GRAPHWRIGHT_EMBEDDING_MODEL": "stub-embed",
+        "GRAPHWRIGHT_EMBEDDING_BASE_URL": stub.base_url,
+    }
     refused = run(["query", "Who wrote the first program?"], env, tmp_path)
     assert refused.returncode == 2 and "graphwright reembed" in refused.stderr and "Traceback" not in refused.stderr
     done = run(["reembed", "-q"], env, tmp_path)

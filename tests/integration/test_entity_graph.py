@@ -15,12 +15,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _graph_snapshot(rag) -> tuple:
-    entities = rag.store.read("MATCH (e:Entity) RETURN e.id AS id, e.name AS name, labels(e) AS labels "
-                               "ORDER BY id")
-    relations = rag.store.read("MATCH (a:Entity)-[r]->(b:Entity) RETURN a.id AS a, type(r) AS t, b.id AS b, "
-                                "r.weight AS w, r.chunk_ids AS c ORDER BY a, t, b")
-    mentions = rag.store.read("MATCH (c:Chunk)-[m:MENTIONS]->(e:Entity) RETURN c.id AS c, e.id AS e, "
-                               "m.count AS n ORDER BY c, e")
+    entities = rag.store.read("MATCH (e:Entity) RETURN e.id AS id, e.name AS name, labels(e) AS labels ORDER BY id")
+    relations = rag.store.read(
+        "MATCH (a:Entity)-[r]->(b:Entity) RETURN a.id AS a, type(r) AS t, b.id AS b, "
+        "r.weight AS w, r.chunk_ids AS c ORDER BY a, t, b"
+    )
+    mentions = rag.store.read(
+        "MATCH (c:Chunk)-[m:MENTIONS]->(e:Entity) RETURN c.id AS c, e.id AS e, m.count AS n ORDER BY c, e"
+    )
     return entities, relations, mentions
 
 
@@ -47,8 +49,9 @@ def test_sample_corpus_graph_has_provenance(rag) -> None:
                                                        MATCH (c)-[:MENTIONS]->(b) })
         RETURN count(r) AS n""")
     assert bad == [{"n": 0}]
-    evidence = rag.store.read("MATCH (:Entity {name: 'Neil Armstrong'})-[r:RELATED_TO]-"
-                               "(:Entity {name: 'Buzz Aldrin'}) RETURN r.evidence AS e")
+    evidence = rag.store.read(
+        "MATCH (:Entity {name: 'Neil Armstrong'})-[r:RELATED_TO]-(:Entity {name: 'Buzz Aldrin'}) RETURN r.evidence AS e"
+    )
     assert evidence and "Armstrong" in evidence[0]["e"][0] and "Aldrin" in evidence[0]["e"][0]
     # entity embeddings are in the Entity vector index
     hits = rag.store.graph.entity_vector_search(rag.embedder.embed(["Elon Musk"])[0], 3)
@@ -75,8 +78,7 @@ def test_delete_keeps_shared_entities_with_their_other_support(rag, tmp_path: Pa
     rag.ingest([tmp_path], base=tmp_path, extractor="nlp")
 
     def weight(x: str, y: str) -> float | None:
-        rows = rag.store.read("MATCH (a:Entity {name: $x})-[r]-(b:Entity {name: $y}) RETURN r.weight AS w",
-                               x=x, y=y)
+        rows = rag.store.read("MATCH (a:Entity {name: $x})-[r]-(b:Entity {name: $y}) RETURN r.weight AS w", x=x, y=y)
         return rows[0]["w"] if rows else None
 
     assert weight("Acme Rockets", "Paris") == 2.0  # one sentence in each document
@@ -86,8 +88,9 @@ def test_delete_keeps_shared_entities_with_their_other_support(rag, tmp_path: Pa
     assert names == {"Acme Rockets", "Paris"}  # Zed Widget had no other support
     assert weight("Acme Rockets", "Paris") == 1.0
     assert weight("Acme Rockets", "Zed Widget") is None
-    sources = rag.store.read("MATCH (c:Chunk)-[:MENTIONS]->(:Entity {name: 'Acme Rockets'}) "
-                              "RETURN collect(c.document_id) AS d")
+    sources = rag.store.read(
+        "MATCH (c:Chunk)-[:MENTIONS]->(:Entity {name: 'Acme Rockets'}) RETURN collect(c.document_id) AS d"
+    )
     assert sources == [{"d": ["b.md"]}]
     assert rag.store.read("MATCH (e:Entity {name: 'Acme Rockets'}) RETURN e.degree AS d") == [{"d": 1}]
 
@@ -114,8 +117,7 @@ class ScriptedExtractor:
         self.entities, self.relations = entities, relations
 
     def extract_many(self, chunks: list[tuple[str, str]], on_done=None) -> list[ChunkExtraction]:
-        return [ChunkExtraction(chunk_id=cid, entities=self.entities, relations=self.relations)
-                for cid, _ in chunks]
+        return [ChunkExtraction(chunk_id=cid, entities=self.entities, relations=self.relations) for cid, _ in chunks]
 
     def usage(self) -> dict[str, float]:
         return {}
@@ -123,12 +125,16 @@ class ScriptedExtractor:
 
 def test_hostile_types_and_names_never_reach_cypher_as_code(rag, tmp_path: Path) -> None:
     hostile_type = "x]->() DETACH DELETE n //"
-    entities = [ExtractedEntity(name="Robert'); MATCH (n) DETACH DELETE n //", type="PERSON`) DELETE n"),
-                ExtractedEntity(name="Acme {evil: true}", type="ORGANIZATION"),
-                ExtractedEntity(name="名字\n`backtick`", type="Concept:Admin")]
-    relations = [ExtractedRelation(source=entities[0].name, target=entities[1].name, type=hostile_type),
-                 ExtractedRelation(source=entities[1].name, target=entities[2].name, type="PART_OF"),
-                 ExtractedRelation(source=entities[2].name, target=entities[0].name, type="works for")]
+    entities = [
+        ExtractedEntity(name="Robert'); MATCH (n) DETACH DELETE n //", type="PERSON`) DELETE n"),
+        ExtractedEntity(name="Acme {evil: true}", type="ORGANIZATION"),
+        ExtractedEntity(name="名字\n`backtick`", type="Concept:Admin"),
+    ]
+    relations = [
+        ExtractedRelation(source=entities[0].name, target=entities[1].name, type=hostile_type),
+        ExtractedRelation(source=entities[1].name, target=entities[2].name, type="PART_OF"),
+        ExtractedRelation(source=entities[2].name, target=entities[0].name, type="works for"),
+    ]
     _write(tmp_path, "doc.md", "Some text about three parties.")
     pipeline = IngestPipeline(rag.settings, rag.store, rag.embedder, ScriptedExtractor(entities, relations))
     report = pipeline.ingest([tmp_path], base=tmp_path)

@@ -26,16 +26,37 @@ def space(rag, monkeypatch: pytest.MonkeyPatch):
 
 def test_eval_cli_scores_modes_and_peers_in_one_run(space, cli_env, tmp_path: Path) -> None:
     out_file = tmp_path / "eval.json"
-    out = run(["eval", str(DATASET), "--modes", "vector,hybrid,local", "--k", "1,5", "--peers", "--json",
-               str(out_file), "-q"], cli_env, ROOT)
+    out = run(
+        [
+            "eval",
+            str(DATASET),
+            "--modes",
+            "vector,hybrid,local",
+            "--k",
+            "1,5",
+            "--peers",
+            "--json",
+            str(out_file),
+            "-q",
+        ],
+        cli_env,
+        ROOT,
+    )
     assert out.returncode == 0, out.stderr
     assert "space_eval: 8 questions" in out.stdout and "all@5" in out.stdout
     assert "all-evidence recall (all@k) by question type" in out.stdout
     report = json.loads(out_file.read_text())
     systems = {s["system"]: s for s in report["systems"]}
-    assert list(systems) == ["vector", "hybrid", "local", "part: fulltext (hybrid's lexical side)",
-                             "peer: bm25 (rank_bm25)", "peer: dense (numpy, exact)",
-                             "neo4j-graphrag VectorRetriever", "neo4j-graphrag HybridRetriever"]
+    assert list(systems) == [
+        "vector",
+        "hybrid",
+        "local",
+        "part: fulltext (hybrid's lexical side)",
+        "peer: bm25 (rank_bm25)",
+        "peer: dense (numpy, exact)",
+        "neo4j-graphrag VectorRetriever",
+        "neo4j-graphrag HybridRetriever",
+    ]
     for s in systems.values():
         assert s["questions"] == 8 and s["errors"] == 0
         assert 0.0 <= s["recall"]["1"] <= s["recall"]["5"] <= 1.0 and 0.0 <= s["mrr"] <= 1.0
@@ -85,8 +106,20 @@ def test_eval_scores_llm_answers(space, llm_rag_factory, stub) -> None:
 
 
 def test_eval_loads_a_hotpotqa_corpus_and_scores_it(rag, cli_env, tmp_path: Path) -> None:
-    args = ["eval", str(ROOT / "tests" / "data" / "hotpot_mini"), "--load-corpus", "--extractor", "nlp",
-            "--modes", "vector,local", "--k", "2,5", "--json", str(tmp_path / "r.json"), "-q"]
+    args = [
+        "eval",
+        str(ROOT / "tests" / "data" / "hotpot_mini"),
+        "--load-corpus",
+        "--extractor",
+        "nlp",
+        "--modes",
+        "vector,local",
+        "--k",
+        "2,5",
+        "--json",
+        str(tmp_path / "r.json"),
+        "-q",
+    ]
     out = run(args, cli_env, tmp_path)
     assert out.returncode == 0, out.stderr
     assert "corpus: 15 paragraphs written" in out.stdout and "communities built" in out.stdout

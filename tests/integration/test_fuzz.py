@@ -18,10 +18,36 @@ from graphwright.text.normalize import clean_name, normalize_key
 
 pytestmark = pytest.mark.integration
 
-NASTY = ["'", '"', "`", "{", "}", "\\", "\n", "$", "//", "/*", "*/", "]", ")", ";", ":", "|", "\u202e", "\u0000",
-         "DETACH DELETE n", "}) RETURN 1 //", "`) MATCH (x) DETACH DELETE x //", "e\u0301", "名前", "🚀", "\t"]
-hostile = st.lists(st.one_of(st.sampled_from(NASTY), st.text(min_size=1, max_size=6)), min_size=1, max_size=6) \
-    .map("".join)
+NASTY = [
+    "'",
+    '"',
+    "`",
+    "{",
+    "}",
+    "\\",
+    "\n",
+    "$",
+    "//",
+    "/*",
+    "*/",
+    "]",
+    ")",
+    ";",
+    ":",
+    "|",
+    "\u202e",
+    "\u0000",
+    "DETACH DELETE n",
+    "}) RETURN 1 //",
+    "`) MATCH (x) DETACH DELETE x //",
+    "e\u0301",
+    "名前",
+    "🚀",
+    "\t",
+]
+hostile = st.lists(st.one_of(st.sampled_from(NASTY), st.text(min_size=1, max_size=6)), min_size=1, max_size=6).map(
+    "".join
+)
 LABEL = re.compile(r"^[A-Z][A-Za-z0-9]*$")
 REL_TYPE = re.compile(r"^[A-Z][A-Z0-9_]*$")
 FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -40,17 +66,23 @@ def anchored(rag, tmp_path: Path):
 
 @FUZZ
 @given(first=hostile, second=hostile, entity_type=hostile, relation=hostile)
-def test_hostile_names_and_types_never_break_the_graph(anchored, tmp_path: Path, first: str, second: str,
-                                                       entity_type: str, relation: str) -> None:
+def test_hostile_names_and_types_never_break_the_graph(
+    anchored, tmp_path: Path, first: str, second: str, entity_type: str, relation: str
+) -> None:
     rag, chunk_id = anchored
-    records = [{"name": first, "type": entity_type, "description": second, "chunk_id": chunk_id},
-               {"name": second, "type": "person", "chunk_id": chunk_id},
-               {"source": first, "target": second, "type": relation, "chunk_id": chunk_id, "evidence": first}]
+    records = [
+        {"name": first, "type": entity_type, "description": second, "chunk_id": chunk_id},
+        {"name": second, "type": "person", "chunk_id": chunk_id},
+        {"source": first, "target": second, "type": relation, "chunk_id": chunk_id, "evidence": first},
+    ]
     path = tmp_path / "graph.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in records), encoding="utf-8")
     rag.import_graph(path)
-    names = {n for row in rag.store.read("MATCH (e:Entity) RETURN e.name AS name, e.aliases AS aliases")
-             for n in [row["name"], *(row["aliases"] or [])]}
+    names = {
+        n
+        for row in rag.store.read("MATCH (e:Entity) RETURN e.name AS name, e.aliases AS aliases")
+        for n in [row["name"], *(row["aliases"] or [])]
+    }
     for raw in (first, second):
         if normalize_key(clean_name(raw)):  # names that normalize to nothing are skipped, by design
             assert clean_name(raw) in names or normalize_key(clean_name(raw)) in {normalize_key(n) for n in names}
@@ -65,16 +97,18 @@ def test_hostile_names_and_types_never_break_the_graph(anchored, tmp_path: Path,
 
 @FUZZ
 @given(doc_id=hostile, key=hostile, value=hostile)
-def test_hostile_document_ids_and_metadata_keys_round_trip_and_filter(rag, tmp_path: Path, doc_id: str, key: str,
-                                                                      value: str) -> None:
+def test_hostile_document_ids_and_metadata_keys_round_trip_and_filter(
+    rag, tmp_path: Path, doc_id: str, key: str, value: str
+) -> None:
     from graphwright.extraction.loaders import RESERVED_PROPERTIES, clean_identifier
 
     name = clean_identifier(key)
     if not name or name in RESERVED_PROPERTIES or name == "embedding":
         return
     path = tmp_path / "records.jsonl"
-    path.write_text(json.dumps({"id": doc_id, "text": f"Hostile record about rockets. {value}", key: value}),
-                    encoding="utf-8")
+    path.write_text(
+        json.dumps({"id": doc_id, "text": f"Hostile record about rockets. {value}", key: value}), encoding="utf-8"
+    )
     report = rag.ingest([path], base=tmp_path)
     assert not [f for f in report.failures if "write failed" in f.error], report.failures
     assert report.documents_written == 1, report.failures

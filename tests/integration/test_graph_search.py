@@ -11,13 +11,18 @@ from tests.stub_openai import chat_reply
 
 pytestmark = pytest.mark.integration
 
+
 def _assert_citations_exist(rag, result) -> None:
     assert result.citations, "an answer must cite something"
     for c in result.citations:
         if c.kind == "relation":
             source, type_, target = c.id.split(":")
-            found = rag.store.read("MATCH (:Entity {id: $a})-[r]->(:Entity {id: $b}) WHERE type(r) = $t "
-                                    "RETURN count(r) AS n", a=source, b=target, t=type_)[0]["n"]
+            found = rag.store.read(
+                "MATCH (:Entity {id: $a})-[r]->(:Entity {id: $b}) WHERE type(r) = $t RETURN count(r) AS n",
+                a=source,
+                b=target,
+                t=type_,
+            )[0]["n"]
         else:
             label = {"chunk": "Chunk", "document": "Document", "entity": "Entity", "community": "Community"}[c.kind]
             found = rag.store.read(f"MATCH (n:{label} {{id: $id}}) RETURN count(n) AS n", id=c.id)[0]["n"]
@@ -34,8 +39,9 @@ def test_local_finds_the_named_entity_its_neighbourhood_and_its_passage(world) -
     assert walked[3] == "Falcon Ventures"  # Gamma <- Borealis <- Falcon
     assert "Orion Rockets" not in walked[:6]
     assert result.chunks[0].document_id == "gamma.md"
-    assert {"Gamma Mining -[OPERATES]-> Kiruna", "Borealis Steel -[ACQUIRED]-> Gamma Mining"} <= \
-        {r.render() for r in result.relations}
+    assert {"Gamma Mining -[OPERATES]-> Kiruna", "Borealis Steel -[ACQUIRED]-> Gamma Mining"} <= {
+        r.render() for r in result.relations
+    }
     names = [s.name for s in result.context]
     assert names[:3] == ["entities", "relations", "text_units"] and "communities" in names
     assert sum(s.tokens for s in result.context) <= world.settings.context_tokens
@@ -58,8 +64,10 @@ def test_path_returns_the_known_two_hop_path_with_evidence(world) -> None:
     result = world.search("How is Falcon Ventures connected to Acme Corp?", mode="path")
     assert result.graph_paths == ["Falcon Ventures -[INVESTED_IN]-> Borealis Steel -[SUPPLIES]-> Acme Corp"]
     assert {c.document_id for c in result.chunks} == {"funding.md", "acme.md"}
-    assert {r.render() for r in result.relations} == {"Falcon Ventures -[INVESTED_IN]-> Borealis Steel",
-                                                      "Borealis Steel -[SUPPLIES]-> Acme Corp"}
+    assert {r.render() for r in result.relations} == {
+        "Falcon Ventures -[INVESTED_IN]-> Borealis Steel",
+        "Borealis Steel -[SUPPLIES]-> Acme Corp",
+    }
     assert "Falcon Ventures -[INVESTED_IN]-> Borealis Steel -[SUPPLIES]-> Acme Corp" in result.answer
     _assert_citations_exist(world, result)
 
@@ -67,7 +75,8 @@ def test_path_returns_the_known_two_hop_path_with_evidence(world) -> None:
 def test_path_direction_is_shown_and_endpoints_can_be_given(world) -> None:
     result = world.search("anything", mode="path", source="Kiruna", target="Falcon Ventures")
     assert result.graph_paths == [
-        "Kiruna <-[OPERATES]- Gamma Mining <-[ACQUIRED]- Borealis Steel <-[INVESTED_IN]- Falcon Ventures"]
+        "Kiruna <-[OPERATES]- Gamma Mining <-[ACQUIRED]- Borealis Steel <-[INVESTED_IN]- Falcon Ventures"
+    ]
 
 
 def test_path_without_a_connection_says_so(world) -> None:
@@ -84,7 +93,8 @@ def test_intersection_is_answered_from_typed_relations(world) -> None:
     assert any("SUPPLIES" in n and "COMPETES_WITH" in n for n in result.notes)
     assert sorted(result.graph_paths) == [
         "Acme Corp <-[SUPPLIES]- Cobalt Semiconductors <-[COMPETES_WITH]- Zenith Motors",
-        "Acme Corp <-[SUPPLIES]- Delta Cells <-[COMPETES_WITH]- Zenith Motors"]
+        "Acme Corp <-[SUPPLIES]- Delta Cells <-[COMPETES_WITH]- Zenith Motors",
+    ]
     _assert_citations_exist(world, result)
 
 
@@ -92,8 +102,12 @@ def test_global_offline_returns_the_communities_of_the_asked_theme(world) -> Non
     space = {"Orion Rockets", "Vega launcher", "Kourou Spaceport", "Astra Agency"}
     result = world.search("Which rockets, launchers and spaceports are described?", mode="global")
     top = result.communities[0]
-    members = {r["name"] for r in world.store.read(
-        "MATCH (e:Entity)-[:IN_COMMUNITY]->(:Community {id: $id}) RETURN e.name AS name", id=top.id)}
+    members = {
+        r["name"]
+        for r in world.store.read(
+            "MATCH (e:Entity)-[:IN_COMMUNITY]->(:Community {id: $id}) RETURN e.name AS name", id=top.id
+        )
+    }
     assert members <= space and members
     assert result.answer.startswith("Graph context") and top.title in result.answer
     assert {c.document_id for c in result.chunks} >= {"space.md"}  # the report's evidence passages
@@ -105,8 +119,12 @@ def test_global_thematic_question_covers_the_corpus(world) -> None:
     assert any("thematic" in n for n in result.notes)
     covered = set()
     for community in result.communities:
-        covered |= {r["name"] for r in world.store.read(
-            "MATCH (e:Entity)-[:IN_COMMUNITY]->(:Community {id: $id}) RETURN e.name AS name", id=community.id)}
+        covered |= {
+            r["name"]
+            for r in world.store.read(
+                "MATCH (e:Entity)-[:IN_COMMUNITY]->(:Community {id: $id}) RETURN e.name AS name", id=community.id
+            )
+        }
     assert {"Acme Corp", "Orion Rockets"} <= covered  # both themes of the corpus are in the answer
 
 
@@ -128,8 +146,9 @@ def test_filters_are_refused_by_graph_modes(world) -> None:
 def test_local_with_an_llm_cites_only_known_ids(world, llm_rag_factory, stub) -> None:
     rag = llm_rag_factory()
     gamma_chunk = world.store.retrieval.get_document("gamma.md")["chunks"][0]["id"]
-    stub.default = lambda body: chat_reply(f"Gamma Mining operates the Kiruna mine [{gamma_chunk}] "
-                                           "and ships to Narvik [c_deadbeef00].")
+    stub.default = lambda body: chat_reply(
+        f"Gamma Mining operates the Kiruna mine [{gamma_chunk}] and ships to Narvik [c_deadbeef00]."
+    )
     result = rag.search("Where does Gamma Mining operate a mine?", mode="local")
     assert result.answer_kind == "generated"
     assert [c.id for c in result.citations if c.kind == "chunk"] == [gamma_chunk]
@@ -149,8 +168,15 @@ def test_global_map_reduce_with_an_llm(world, llm_rag_factory, stub) -> None:
             return chat_reply(f"Two themes: a space programme [{space[0]}] and more.")
         if "Orion" in content:
             space.extend(i for i in ids if f"[{i}]" in content and i not in space)
-            return chat_reply(json.dumps({"points": [{"description": "A space programme", "score": 80,
-                                                      "reports": space[:1] + ["L9-notareport"]}]}))
+            return chat_reply(
+                json.dumps(
+                    {
+                        "points": [
+                            {"description": "A space programme", "score": 80, "reports": space[:1] + ["L9-notareport"]}
+                        ]
+                    }
+                )
+            )
         return chat_reply("not json at all")
 
     stub.default = reply
@@ -167,13 +193,16 @@ def test_global_map_reduce_with_an_llm(world, llm_rag_factory, stub) -> None:
 def test_cli_graph_modes(world, cli_env, tmp_path: Path) -> None:
     from tests.integration.helpers import run
 
-    out = run(["query", "How is Falcon Ventures connected to Acme Corp?", "--mode", "path", "--json"],
-              cli_env, tmp_path)
+    out = run(
+        ["query", "How is Falcon Ventures connected to Acme Corp?", "--mode", "path", "--json"], cli_env, tmp_path
+    )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["graph_paths"] == [
-        "Falcon Ventures -[INVESTED_IN]-> Borealis Steel -[SUPPLIES]-> Acme Corp"]
-    out = run(["query", "Where does Gamma Mining operate a mine?", "--mode", "local", "--show-context"],
-              cli_env, tmp_path)
+        "Falcon Ventures -[INVESTED_IN]-> Borealis Steel -[SUPPLIES]-> Acme Corp"
+    ]
+    out = run(
+        ["query", "Where does Gamma Mining operate a mine?", "--mode", "local", "--show-context"], cli_env, tmp_path
+    )
     assert out.returncode == 0, out.stderr
     assert "context: relations" in out.stdout and "Gamma Mining -[OPERATES]-> Kiruna" in out.stdout
     assert "Cited graph elements" in out.stdout

@@ -15,21 +15,33 @@ ROOT = Path(__file__).resolve().parents[2]
 def _report_reply(body: dict):
     from tests.stub_openai import chat_reply
 
-    return chat_reply(json.dumps({"title": "LLM title", "summary": "LLM summary.",
-                                  "findings": [{"summary": "F", "explanation": "E"}], "rating": 6,
-                                  "rating_explanation": "r"}))
+    return chat_reply(
+        json.dumps(
+            {
+                "title": "LLM title",
+                "summary": "LLM summary.",
+                "findings": [{"summary": "F", "explanation": "E"}],
+                "rating": 6,
+                "rating_explanation": "r",
+            }
+        )
+    )
 
 
 def _layer(rag) -> dict[str, tuple]:
-    rows = rag.store.read("MATCH (c:Community) OPTIONAL MATCH (p:Community)-[:PARENT_OF]->(c) "
-                          "RETURN c.id AS id, p.id AS parent, c.updated_at AS at, c.report_kind AS kind, "
-                          "COUNT { (:Entity)-[:IN_COMMUNITY]->(c) } AS linked")
+    rows = rag.store.read(
+        "MATCH (c:Community) OPTIONAL MATCH (p:Community)-[:PARENT_OF]->(c) "
+        "RETURN c.id AS id, p.id AS parent, c.updated_at AS at, c.report_kind AS kind, "
+        "COUNT { (:Entity)-[:IN_COMMUNITY]->(c) } AS linked"
+    )
     return {r["id"]: (r["parent"], r["at"], r["kind"], r["linked"]) for r in rows}
 
 
 def _holding(rag, name: str) -> set[str]:
-    return {r["id"] for r in rag.store.read("MATCH (:Entity {name: $name})-[:IN_COMMUNITY]->(c) RETURN c.id AS id",
-                                            name=name)}
+    return {
+        r["id"]
+        for r in rag.store.read("MATCH (:Entity {name: $name})-[:IN_COMMUNITY]->(c) RETURN c.id AS id", name=name)
+    }
 
 
 @pytest.fixture
@@ -48,8 +60,9 @@ def test_an_ingest_rewrites_only_the_communities_it_touches(rag, built, stub, tm
     before, calls = _layer(rag), len(stub.requests)
 
     # 1. Entities that touch nothing existing: no existing community changes, new ones for the newcomers.
-    (tmp_path / "island.txt").write_text("Zorblax Quintero and Vexmira Tollund founded Quarnholm Dynamics.",
-                                         encoding="utf-8")
+    (tmp_path / "island.txt").write_text(
+        "Zorblax Quintero and Vexmira Tollund founded Quarnholm Dynamics.", encoding="utf-8"
+    )
     changed = graph.ingest([tmp_path / "island.txt"], base=tmp_path, extractor="nlp").communities
     after = _layer(rag)
     assert {cid: after.get(cid) for cid in before} == before  # same ids, parents, reports and member links
@@ -66,33 +79,42 @@ def test_an_ingest_rewrites_only_the_communities_it_touches(rag, built, stub, tm
     changed = graph.ingest([tmp_path / "touch.txt"], base=tmp_path, extractor="nlp").communities
     after = _layer(rag)
     assert set(before) - set(after) == chain
-    assert {cid: after[cid][1:] for cid in before if cid not in chain} == \
-        {cid: before[cid][1:] for cid in before if cid not in chain}  # untouched: same report and links
+    assert {cid: after[cid][1:] for cid in before if cid not in chain} == {
+        cid: before[cid][1:] for cid in before if cid not in chain
+    }  # untouched: same report and links
     assert changed["removed"] == len(chain) and changed["kept"] == len(before) - len(chain)
     made = len(set(after) - set(before))
     # a community that gained one member keeps its LLM report when the overlap is high; the rest are asked for
     assert changed["llm_calls"] == len(stub.requests) - calls == made - changed["reused"]
     assert changed["reused"] >= 1 and changed["stale"] == changed["reused"]
-    stale = rag.store.read("MATCH (c:Community {stale: true}) RETURN c.title AS t, c.report_kind AS k, "
-                           "c.changed AS changed, size(c.report_members) AS basis, c.size AS size")
-    assert stale and all(r["t"] == "LLM title" and r["k"] == "llm" and 0 < r["changed"] < 0.2
-                         and r["size"] == r["basis"] + 1 for r in stale)
+    stale = rag.store.read(
+        "MATCH (c:Community {stale: true}) RETURN c.title AS t, c.report_kind AS k, "
+        "c.changed AS changed, size(c.report_members) AS basis, c.size AS size"
+    )
+    assert stale and all(
+        r["t"] == "LLM title" and r["k"] == "llm" and 0 < r["changed"] < 0.2 and r["size"] == r["basis"] + 1
+        for r in stale
+    )
 
 
 def test_the_report_budget_caps_ingest_calls_and_refresh_rewrites_stale_reports(
-        rag, built, stub, llm_rag_factory, tmp_path: Path) -> None:
+    rag, built, stub, llm_rag_factory, tmp_path: Path
+) -> None:
     graph, _ = built
     stingy = llm_rag_factory(llm_cache=False, report_budget=1)
     calls = len(stub.requests)
     (tmp_path / "island.txt").write_text(
         "Zorblax Quintero and Vexmira Tollund founded Quarnholm Dynamics. "
         "Ustara Minsk and Dovrel Kasp ran Brellin Labs. Ivo Sarnath and Mela Toskin built Ferrowick Mills.",
-        encoding="utf-8")  # three groups that share no entity: three new communities
+        encoding="utf-8",
+    )  # three groups that share no entity: three new communities
     changed = stingy.ingest([tmp_path / "island.txt"], base=tmp_path, extractor="nlp").communities
     assert changed["llm_calls"] == len(stub.requests) - calls == 1
     assert changed["stale"] >= 1  # the communities over budget: extractive now, marked stale
-    stale = {r["id"]: r["k"] for r in rag.store.read(
-        "MATCH (c:Community {stale: true}) RETURN c.id AS id, c.report_kind AS k")}
+    stale = {
+        r["id"]: r["k"]
+        for r in rag.store.read("MATCH (c:Community {stale: true}) RETURN c.id AS id, c.report_kind AS k")
+    }
     assert set(stale.values()) == {"extractive"}
 
     # global search says when a report it used is stale
@@ -112,8 +134,10 @@ def test_the_report_budget_caps_ingest_calls_and_refresh_rewrites_stale_reports(
     rest = stingy.refresh_communities(budget=100)
     assert rest.rewritten == len(stale) - 1 and rest.stale_left == 0
     assert rag.store.read("MATCH (c:Community {stale: true}) RETURN count(c) AS n") == [{"n": 0}]
-    kinds = {r["k"] for r in rag.store.read("MATCH (c:Community) WHERE c.id IN $ids RETURN c.report_kind AS k",
-                                            ids=stale_ids)}
+    kinds = {
+        r["k"]
+        for r in rag.store.read("MATCH (c:Community) WHERE c.id IN $ids RETURN c.report_kind AS k", ids=stale_ids)
+    }
     assert kinds == {"llm"}
 
 

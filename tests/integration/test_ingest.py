@@ -27,8 +27,7 @@ def test_ingest_counts_match_the_chunker(rag, tmp_path: Path) -> None:
     from graphwright.extraction.loaders import load_paths
 
     loaded = load_paths([corpus], tmp_path)
-    expected = sum(len(make_chunks(d, rag.settings.chunk_size, rag.settings.chunk_overlap))
-                   for d in loaded.documents)
+    expected = sum(len(make_chunks(d, rag.settings.chunk_size, rag.settings.chunk_overlap)) for d in loaded.documents)
     counts = rag.stats()
     assert counts["documents"] == len(DOCS) + len(RECORDS)
     assert counts["chunks"] == expected == report.chunks_written
@@ -114,8 +113,9 @@ def test_record_metadata_becomes_document_properties(rag, tmp_path: Path) -> Non
     assert doc["title"] == "Methane engines"
 
 
-def test_a_document_bigger_than_a_group_is_staged_then_swapped_in_whole(rag, tmp_path: Path,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_document_bigger_than_a_group_is_staged_then_swapped_in_whole(
+    rag, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     rag.settings.ingest_group_chunks = 3  # the "lab" document has more chunks than that
     corpus = write_corpus(tmp_path / "corpus")
     report = rag.ingest([corpus], base=tmp_path)
@@ -128,8 +128,9 @@ def test_a_document_bigger_than_a_group_is_staged_then_swapped_in_whole(rag, tmp
 
     # A failure after staging, before the swap: the old version stays whole, and the run says which failed.
     lab_file = corpus / "lab.md"
-    lab_file.write_text(lab_file.read_text(encoding="utf-8") + "\n\nA new closing paragraph on calibration.\n",
-                        encoding="utf-8")
+    lab_file.write_text(
+        lab_file.read_text(encoding="utf-8") + "\n\nA new closing paragraph on calibration.\n", encoding="utf-8"
+    )
     real_commit = rag.store.writes.commit_staged
 
     def failing_commit(*args, **kwargs):
@@ -139,8 +140,7 @@ def test_a_document_bigger_than_a_group_is_staged_then_swapped_in_whole(rag, tmp
     failed = rag.ingest([corpus], base=tmp_path)
     assert [f.source for f in failed.failures] == [str(lab_file)] and "simulated" in failed.failures[0].error
     assert {c["id"] for c in rag.store.retrieval.get_document("corpus/lab.md")["chunks"]} == old_ids
-    assert set(rag.check()) == {"staged chunks of an interrupted ingest (cleared when that document is ingested "
-                                "again)"}
+    assert set(rag.check()) == {"staged chunks of an interrupted ingest (cleared when that document is ingested again)"}
     assert not any("calibration" in c.text for c in rag.search("calibration", mode="hybrid", k=10).chunks)
 
     monkeypatch.setattr(rag.store.writes, "commit_staged", real_commit)

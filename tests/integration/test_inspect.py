@@ -35,8 +35,10 @@ def test_show_entity(world, cli_env, tmp_path: Path) -> None:
     assert profile["entity"]["name"] == "Borealis Steel" and profile["entity"]["how"] == "exact"
     assert profile["labels"] == ["Organization"]
     assert {f"{r['source']} -[{r['type']}]-> {r['target']}" for r in profile["relations"]} == {
-        "Borealis Steel -[SUPPLIES]-> Acme Corp", "Falcon Ventures -[INVESTED_IN]-> Borealis Steel",
-        "Borealis Steel -[ACQUIRED]-> Gamma Mining"}
+        "Borealis Steel -[SUPPLIES]-> Acme Corp",
+        "Falcon Ventures -[INVESTED_IN]-> Borealis Steel",
+        "Borealis Steel -[ACQUIRED]-> Gamma Mining",
+    }
     assert {s["document_id"] for s in profile["sources"]} == {"acme.md", "funding.md"}
     assert profile["communities"]
     fuzzy = run(["show", "entity", "Borealis Steal"], cli_env, tmp_path)

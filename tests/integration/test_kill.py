@@ -22,15 +22,15 @@ pytestmark = pytest.mark.integration
 STAGED = "staged chunks of an interrupted ingest (cleared when that document is ingested again)"
 
 
-
-
 def version_state(rag) -> dict[str, int]:
     """Documents by version, and documents whose chunks belong to the other version (must be none)."""
     rows = rag.store.read(
         "MATCH (d:Document) "
         "WITH d, COUNT { (d)<-[:PART_OF]-(c:Chunk) WHERE c.text CONTAINS $mark } AS marked "
         "RETURN count(d) AS documents, count(d.version) AS v2, "
-        "       sum(CASE WHEN (d.version = 2) <> (marked > 0) THEN 1 ELSE 0 END) AS mixed", mark=MARK)
+        "       sum(CASE WHEN (d.version = 2) <> (marked > 0) THEN 1 ELSE 0 END) AS mixed",
+        mark=MARK,
+    )
     return rows[0]
 
 
@@ -39,8 +39,7 @@ def counts(rag) -> dict[str, int]:
     return {k: stats[k] for k in ("documents", "chunks", "entities", "relations", "mentions")}
 
 
-def test_sigkill_at_random_points_never_leaves_half_documents(rag, settings, embedder, cli_env,
-                                                               tmp_path: Path) -> None:
+def test_sigkill_at_random_points_never_leaves_half_documents(rag, settings, embedder, cli_env, tmp_path: Path) -> None:
     from graphwright.api import GraphRAG
 
     runs = int(os.environ.get("GRAPHWRIGHT_KILL_RUNS", "8"))
@@ -72,9 +71,23 @@ def test_sigkill_at_random_points_never_leaves_half_documents(rag, settings, emb
             rag.store.admin.reset()
             rag.init()
         before = version_state(rag)
-        process = subprocess.Popen([sys.executable, "-m", "graphwright.cli", "ingest", str(folder), "--base",
-                                    str(folder.parent), "--quiet", *meta], env=env, cwd=tmp_path,
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "graphwright.cli",
+                "ingest",
+                str(folder),
+                "--base",
+                str(folder.parent),
+                "--quiet",
+                *meta,
+            ],
+            env=env,
+            cwd=tmp_path,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         # Wait for this run's first commit (the model loads first), then kill at a random later moment.
         deadline = time.monotonic() + 120
         while process.poll() is None and time.monotonic() < deadline:
@@ -90,15 +103,16 @@ def test_sigkill_at_random_points_never_leaves_half_documents(rag, settings, emb
         problems = rag.check()
         staged = problems.pop(STAGED, {"n": 0})["n"]  # invisible leftovers, cleared by the next ingest
         staged_seen += staged > 0
-        outcomes.append((attempt, "update" if update else "first", finished, state["documents"], state["v2"],
-                         staged))
+        outcomes.append((attempt, "update" if update else "first", finished, state["documents"], state["v2"], staged))
         assert not problems, f"kill {attempt} (seed {seed}) left an inconsistent graph: {problems}"
         assert state["mixed"] == 0, f"kill {attempt} (seed {seed}) left a document mixing two versions"
         if update and not finished:  # an update never loses a document: it holds one version or the other
             assert state["documents"] >= before["documents"]
 
-    print(f"\nkill test, seed {seed}: (attempt, kind, finished before the kill, documents, of them version 2, "
-          "staged chunks left)")
+    print(
+        f"\nkill test, seed {seed}: (attempt, kind, finished before the kill, documents, of them version 2, "
+        "staged chunks left)"
+    )
     for row in outcomes:
         print("  ", row)
     print(f"kills that left staged chunks (invisible to search, cleared by the next run): {staged_seen}")
@@ -107,9 +121,24 @@ def test_sigkill_at_random_points_never_leaves_half_documents(rag, settings, emb
 
     # Resume after the last kill: the same commands, uninterrupted, end with the reference graph, no duplicates.
     for folder, meta in ((v1, []), (v2, ["--meta", "version=2"])):
-        done = subprocess.run([sys.executable, "-m", "graphwright.cli", "ingest", str(folder), "--base",
-                               str(folder.parent), "--quiet", *meta], env=env, cwd=tmp_path,
-                              capture_output=True, text=True, timeout=600)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "graphwright.cli",
+                "ingest",
+                str(folder),
+                "--base",
+                str(folder.parent),
+                "--quiet",
+                *meta,
+            ],
+            env=env,
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         assert done.returncode == 0, done.stderr
     assert version_state(rag) == {"documents": total, "v2": total, "mixed": 0}
     assert not rag.check()  # includes: no entity name held by two nodes, no staged chunk left

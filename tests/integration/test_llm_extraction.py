@@ -15,10 +15,12 @@ from tests.stub_openai import chat_reply, error_reply, hang
 
 pytestmark = pytest.mark.integration
 
+
 @pytest.fixture
 def llm_graph(rag, llm_rag_factory):
-    return llm_rag_factory(llm_timeout=1.0, llm_concurrency=1, llm_gleanings=1, llm_price_input=1.0,
-                           llm_price_output=2.0)
+    return llm_rag_factory(
+        llm_timeout=1.0, llm_concurrency=1, llm_gleanings=1, llm_price_input=1.0, llm_price_output=2.0
+    )
 
 
 def _relations(graph: GraphRAG) -> set[tuple[str, str, str]]:
@@ -30,8 +32,10 @@ def test_typed_graph_from_good_json_and_zero_calls_when_cached(llm_graph, stub, 
     stub.default = extractor_reply(json.dumps(GOOD))
     report = llm_graph.ingest([ada_corpus(tmp_path)], base=tmp_path)  # auto = llm when configured
     assert report.ok and report.extractor == "llm" and not report.extraction_failures
-    assert _relations(llm_graph) == {("Ada Lovelace", "WROTE_PROGRAMS_FOR", "Analytical Engine"),
-                                     ("Charles Babbage", "DESIGNED", "Analytical Engine")}
+    assert _relations(llm_graph) == {
+        ("Ada Lovelace", "WROTE_PROGRAMS_FOR", "Analytical Engine"),
+        ("Charles Babbage", "DESIGNED", "Analytical Engine"),
+    }
     labels = {r["n"]: r["l"] for r in llm_graph.store.read("MATCH (e:Entity) RETURN e.name AS n, labels(e)[1] AS l")}
     assert labels == {"Ada Lovelace": "Person", "Analytical Engine": "Technology", "Charles Babbage": "Person"}
     evidence = llm_graph.store.read("MATCH ()-[r:DESIGNED]->() RETURN r.evidence AS e, r.weight AS w")
@@ -40,20 +44,30 @@ def test_typed_graph_from_good_json_and_zero_calls_when_cached(llm_graph, stub, 
     assert first_calls == 2  # one extraction + one gleaning pass that found nothing more
     system = stub.requests[0]["body"]["messages"][0]["content"]
     assert "person, organization" in system and "JSON" in system
-    assert report.llm_usage == {"calls": 2.0, "cached": 0.0, "prompt_tokens": 200.0, "completion_tokens": 80.0,
-                                "cost": pytest.approx((200 * 1.0 + 80 * 2.0) / 1e6)}
+    assert report.llm_usage == {
+        "calls": 2.0,
+        "cached": 0.0,
+        "prompt_tokens": 200.0,
+        "completion_tokens": 80.0,
+        "cost": pytest.approx((200 * 1.0 + 80 * 2.0) / 1e6),
+    }
 
     llm_graph.store.admin.reset()  # re-index the same corpus from scratch: every answer comes from the cache
     again = llm_graph.ingest([ada_corpus(tmp_path)], base=tmp_path)
     assert len(stub.requests) == first_calls
     assert again.llm_usage["calls"] == 0 and again.llm_usage["cached"] == 2  # this run's own: no new calls
-    assert _relations(llm_graph) == {("Ada Lovelace", "WROTE_PROGRAMS_FOR", "Analytical Engine"),
-                                     ("Charles Babbage", "DESIGNED", "Analytical Engine")}
+    assert _relations(llm_graph) == {
+        ("Ada Lovelace", "WROTE_PROGRAMS_FOR", "Analytical Engine"),
+        ("Charles Babbage", "DESIGNED", "Analytical Engine"),
+    }
 
 
 def test_json_in_prose_with_think_tags_and_trailing_commas(llm_graph, stub, tmp_path: Path) -> None:
-    messy = ("<think>list the people first</think>Sure! Here is the graph:\n```json\n"
-             + json.dumps(GOOD)[:-2] + "],}\n```\nLet me know if you need more.")
+    messy = (
+        "<think>list the people first</think>Sure! Here is the graph:\n```json\n"
+        + json.dumps(GOOD)[:-2]
+        + "],}\n```\nLet me know if you need more."
+    )
     stub.default = extractor_reply(messy)
     report = llm_graph.ingest([ada_corpus(tmp_path)], base=tmp_path)
     assert not report.extraction_failures
@@ -120,8 +134,10 @@ def test_gleaning_merges_new_items(llm_graph, stub, tmp_path: Path) -> None:
     stub.default = extractor_reply(json.dumps(first), glean=json.dumps(more))
     llm_graph.ingest([ada_corpus(tmp_path)], base=tmp_path)
     assert llm_graph.stats()["entities"] == 3
-    assert _relations(llm_graph) == {("Ada Lovelace", "WROTE_PROGRAMS_FOR", "Analytical Engine"),
-                                     ("Charles Babbage", "DESIGNED", "Analytical Engine")}
+    assert _relations(llm_graph) == {
+        ("Ada Lovelace", "WROTE_PROGRAMS_FOR", "Analytical Engine"),
+        ("Charles Babbage", "DESIGNED", "Analytical Engine"),
+    }
     glean_request = stub.requests[1]["body"]["messages"]
     assert glean_request[-2]["role"] == "assistant" and re.search(r"Ada Lovelace", glean_request[-2]["content"])
 
@@ -146,8 +162,11 @@ def test_descriptions_from_several_chunks_are_summarized_by_the_llm(llm_graph, s
         if is_glean(body):
             return chat_reply('{"entities": [], "relations": []}')
         description = "A mathematician." if "mathematician" in content else "Wrote the first program."
-        return chat_reply(json.dumps({"entities": [{"name": "Ada Lovelace", "type": "person",
-                                                    "description": description}], "relations": []}))
+        return chat_reply(
+            json.dumps(
+                {"entities": [{"name": "Ada Lovelace", "type": "person", "description": description}], "relations": []}
+            )
+        )
 
     stub.default = reply
     llm_graph.ingest([folder], base=tmp_path)
@@ -163,8 +182,13 @@ def test_ingest_progress_shows_live_llm_calls_and_tokens(rag, stub, cli_env, tmp
     from tests.integration.helpers import run
 
     stub.default = extractor_reply(json.dumps(GOOD))
-    env = {**cli_env, "OPENAI_BASE_URL": stub.base_url, "OPENAI_API_KEY": "sk-test-not-a-secret",
-           "GRAPHWRIGHT_LLM_MODEL": "stub-model", "GRAPHWRIGHT_LLM_GLEANINGS": "0"}
+    env = {
+        **cli_env,
+        "OPENAI_BASE_URL": stub.base_url,
+        "OPENAI_API_KEY": "sk-test-not-a-secret",
+        "GRAPHWRIGHT_LLM_MODEL": "stub-model",
+        "GRAPHWRIGHT_LLM_GLEANINGS": "0",
+    }
     folder = ada_corpus(tmp_path)
     (folder / "babbage.md").write_text("Charles Babbage designed the Difference Engine in London.", encoding="utf-8")
     out = run(["ingest", str(folder), "--extractor", "llm"], env, tmp_path)

@@ -38,8 +38,12 @@ def ingest_within(graph, folder: Path, base: Path, seconds: float = 120):
 
 @pytest.mark.parametrize("fault", ["429", "500", "timeout", "reset"])
 def test_transient_faults_are_retried_then_succeed(fault: str, flaky, stub, tmp_path: Path) -> None:
-    first = {"429": error_reply(429, "slow down", retry_after=1), "500": error_reply(500, "boom"),
-             "timeout": hang(2.0), "reset": connection_reset()}[fault]
+    first = {
+        "429": error_reply(429, "slow down", retry_after=1),
+        "500": error_reply(500, "boom"),
+        "timeout": hang(2.0),
+        "reset": connection_reset(),
+    }[fault]
     stub.script.append(first)
     stub.default = extractor_reply(json.dumps(GOOD))
     report = ingest_within(flaky, ada_corpus(tmp_path), tmp_path)
@@ -50,14 +54,26 @@ def test_transient_faults_are_retried_then_succeed(fault: str, flaky, stub, tmp_
         assert stub.requests[1]["at"] - stub.requests[0]["at"] >= 0.9
 
 
-@pytest.mark.parametrize("fault, message", [
-    ("500", "HTTP 500"), ("timeout", "unreachable"), ("reset", "unreachable"), ("refusal", "LLM refused"),
-    ("prose", "JSONRepairError"), ("truncated-nothing", "JSONRepairError")])
-def test_persistent_faults_fail_the_chunk_not_the_run(fault: str, message: str, flaky, stub,
-                                                      tmp_path: Path) -> None:
-    stub.default = {"500": error_reply(500, "boom"), "timeout": hang(1.5), "reset": connection_reset(),
-                    "refusal": refusal_reply(), "prose": chat_reply("I'm sorry, I cannot extract that."),
-                    "truncated-nothing": chat_reply('{"entities": [{"na')}[fault]
+@pytest.mark.parametrize(
+    "fault, message",
+    [
+        ("500", "HTTP 500"),
+        ("timeout", "unreachable"),
+        ("reset", "unreachable"),
+        ("refusal", "LLM refused"),
+        ("prose", "JSONRepairError"),
+        ("truncated-nothing", "JSONRepairError"),
+    ],
+)
+def test_persistent_faults_fail_the_chunk_not_the_run(fault: str, message: str, flaky, stub, tmp_path: Path) -> None:
+    stub.default = {
+        "500": error_reply(500, "boom"),
+        "timeout": hang(1.5),
+        "reset": connection_reset(),
+        "refusal": refusal_reply(),
+        "prose": chat_reply("I'm sorry, I cannot extract that."),
+        "truncated-nothing": chat_reply('{"entities": [{"na'),
+    }[fault]
     folder = ada_corpus(tmp_path)
     report = ingest_within(flaky, folder, tmp_path)
     # The text is indexed (searchable), the chunk's extraction is reported by file, the graph has no half.
@@ -76,9 +92,13 @@ def test_persistent_faults_fail_the_chunk_not_the_run(fault: str, message: str, 
 
 
 def test_malformed_json_shapes_are_repaired_or_reported(flaky, stub, tmp_path: Path) -> None:
-    odd = {"entities": [{"name": "Ada Lovelace", "type": ["person"]}, "Analytical Engine", {"type": "x"}],
-           "relations": [{"source": "Ada Lovelace"}, {"source": "Ada Lovelace", "target": "Analytical Engine",
-                                                      "type": "USED", "strength": "very"}]}
+    odd = {
+        "entities": [{"name": "Ada Lovelace", "type": ["person"]}, "Analytical Engine", {"type": "x"}],
+        "relations": [
+            {"source": "Ada Lovelace"},
+            {"source": "Ada Lovelace", "target": "Analytical Engine", "type": "USED", "strength": "very"},
+        ],
+    }
     stub.default = extractor_reply("```json\n" + json.dumps(odd) + "\n```")
     report = ingest_within(flaky, ada_corpus(tmp_path), tmp_path)
     assert report.documents_written == 1
@@ -98,11 +118,27 @@ def test_killed_llm_ingest_resumes_without_repeating_finished_calls(rag, stub, c
 
     stub.default = slow
     folder = write_space_corpus(tmp_path / "docs" / "space", False)
-    env = {**cli_env, "OPENAI_BASE_URL": stub.base_url, "OPENAI_API_KEY": "sk-test", "GRAPHWRIGHT_LLM_MODEL": "m",
-           "GRAPHWRIGHT_LLM_GLEANINGS": "0", "GRAPHWRIGHT_LLM_CONCURRENCY": "1",
-           "GRAPHWRIGHT_INGEST_GROUP_CHUNKS": "3"}
-    command = [sys.executable, "-m", "graphwright.cli", "ingest", str(folder), "--base", str(folder.parent),
-               "--extractor", "llm", "--json"]
+    env = {
+        **cli_env,
+        "OPENAI_BASE_URL": stub.base_url,
+        "OPENAI_API_KEY": "sk-test",
+        "GRAPHWRIGHT_LLM_MODEL": "m",
+        "GRAPHWRIGHT_LLM_GLEANINGS": "0",
+        "GRAPHWRIGHT_LLM_CONCURRENCY": "1",
+        "GRAPHWRIGHT_INGEST_GROUP_CHUNKS": "3",
+    }
+    command = [
+        sys.executable,
+        "-m",
+        "graphwright.cli",
+        "ingest",
+        str(folder),
+        "--base",
+        str(folder.parent),
+        "--extractor",
+        "llm",
+        "--json",
+    ]
     process = subprocess.Popen(command, env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
     while len(answered) < 8 and time.monotonic() < deadline and process.poll() is None:

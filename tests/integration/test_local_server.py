@@ -21,9 +21,16 @@ pytestmark = [
 
 @pytest.fixture
 def server(neo4j_uri: str) -> LocalServer:
-    server = LocalServer(project_dir=default_project_dir(), home=ROOT / ".graphwright" / "test-neo4j",
-                         bolt_uri=neo4j_uri, http_port=7475, user="neo4j", password=TEST_PASSWORD,
-                         heap="768m", pagecache="256m")
+    server = LocalServer(
+        project_dir=default_project_dir(),
+        home=ROOT / ".graphwright" / "test-neo4j",
+        bolt_uri=neo4j_uri,
+        http_port=7475,
+        user="neo4j",
+        password=TEST_PASSWORD,
+        heap="768m",
+        pagecache="256m",
+    )
     if server.pid() is None:
         pytest.skip("the test server on 7688 belongs to another checkout")
     return server
@@ -50,8 +57,10 @@ def test_listens_on_loopback_only(server: LocalServer) -> None:
 
 
 def test_auth_is_on(server: LocalServer) -> None:
-    with GraphDatabase.driver(server.bolt_url, auth=("neo4j", "not-the-password")) as driver, \
-            pytest.raises((AuthError, ClientError)):
+    with (
+        GraphDatabase.driver(server.bolt_url, auth=("neo4j", "not-the-password")) as driver,
+        pytest.raises((AuthError, ClientError)),
+    ):
         driver.verify_connectivity()
     assert server.bolt_state() == "ok"
 
@@ -66,8 +75,14 @@ def test_browser_page_answers(server: LocalServer) -> None:
 
 def test_refuses_remote_hosts() -> None:
     with pytest.raises(LocalServerError, match="only manages a server on this machine"):
-        LocalServer(project_dir=default_project_dir(), home=Path("/tmp/x"), bolt_uri="bolt://10.1.2.3:7687",
-                    http_port=7474, user="neo4j", password="x" * 8)
+        LocalServer(
+            project_dir=default_project_dir(),
+            home=Path("/tmp/x"),
+            bolt_uri="bolt://10.1.2.3:7687",
+            http_port=7474,
+            user="neo4j",
+            password="x" * 8,
+        )
 
 
 def test_data_survives_a_restart(server: LocalServer) -> None:
@@ -91,22 +106,31 @@ def test_a_fresh_server_gets_a_generated_password(cli_env, tmp_path: Path) -> No
     from tests.integration.helpers import run
 
     env = {k: v for k, v in cli_env.items() if k != "NEO4J_PASSWORD"}
-    env.update({"NEO4J_URI": "bolt://127.0.0.1:7691", "GRAPHWRIGHT_HTTP_PORT": "7478",
-                "GRAPHWRIGHT_HOME": str(tmp_path / "home"), "GRAPHWRIGHT_NEO4J_HEAP": "512m",
-                "GRAPHWRIGHT_NEO4J_PAGECACHE": "64m"})
+    env.update(
+        {
+            "NEO4J_URI": "bolt://127.0.0.1:7691",
+            "GRAPHWRIGHT_HTTP_PORT": "7478",
+            "GRAPHWRIGHT_HOME": str(tmp_path / "home"),
+            "GRAPHWRIGHT_NEO4J_HEAP": "512m",
+            "GRAPHWRIGHT_NEO4J_PAGECACHE": "64m",
+        }
+    )
     secret = tmp_path / "home" / "neo4j-password"
     try:
         started = run(["db", "start", "--timeout", "240"], env, tmp_path)
         assert started.returncode == 0, started.stdout + started.stderr
         assert "".join(f"Generated a password for this server once, in {secret}".split()) in "".join(
-            started.stdout.split())  # rich wraps long lines anywhere
+            started.stdout.split()
+        )  # rich wraps long lines anywhere
         password = secret.read_text().strip()
         assert stat.S_IMODE(secret.stat().st_mode) == 0o600 and len(password) >= 24
         assert password not in started.stdout + started.stderr and password != "graphwright-local"
         with GraphDatabase.driver("bolt://127.0.0.1:7691", auth=("neo4j", password)) as driver:
             driver.verify_connectivity()
-        with GraphDatabase.driver("bolt://127.0.0.1:7691", auth=("neo4j", "graphwright-local")) as driver, \
-                pytest.raises((AuthError, ClientError)):
+        with (
+            GraphDatabase.driver("bolt://127.0.0.1:7691", auth=("neo4j", "graphwright-local")) as driver,
+            pytest.raises((AuthError, ClientError)),
+        ):
             driver.verify_connectivity()
         assert run(["db", "status"], env, tmp_path).returncode == 0
         assert (tmp_path / "home" / "neo4j" / "import").is_dir()

@@ -41,8 +41,9 @@ async def exercise(client, rag) -> None:
     names = {t.name for t in (await client.list_tools()).tools}
     assert names == TOOLS
     before = rag.stats()
-    found = result_data(await client.call_tool("search", {"question": "Which rocket launched Apollo 11?",
-                                                          "mode": "hybrid", "k": 3}))
+    found = result_data(
+        await client.call_tool("search", {"question": "Which rocket launched Apollo 11?", "mode": "hybrid", "k": 3})
+    )
     chunk_ids = [c["id"] for c in found["citations"] if c["kind"] == "chunk"]
     assert found["answer"] and chunk_ids
     assert set(rag.store.retrieval.chunks_by_id(chunk_ids)) == set(chunk_ids)
@@ -77,8 +78,10 @@ def test_mcp_over_http_under_serve(live) -> None:
     from mcp.client.streamable_http import streamable_http_client
 
     async def main() -> None:
-        async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {READ}"}, timeout=60) as http, \
-                Client(streamable_http_client(f"{live.url}/mcp", http_client=http)) as client:
+        async with (
+            httpx2.AsyncClient(headers={"Authorization": f"Bearer {READ}"}, timeout=60) as http,
+            Client(streamable_http_client(f"{live.url}/mcp", http_client=http)) as client,
+        ):
             await exercise(client, live.rag)
 
     asyncio.run(main())

@@ -26,14 +26,31 @@ def copies(folder: Path, n: int, offset: int = 0) -> Path:
     for i in range(offset, offset + n):
         article = articles[i % len(articles)]
         (folder / f"{i:03d}-{article.name}").write_text(
-            f"{article.read_text(encoding='utf-8')}\n\nCopy number {i}.\n", encoding="utf-8")
+            f"{article.read_text(encoding='utf-8')}\n\nCopy number {i}.\n", encoding="utf-8"
+        )
     return folder
 
 
 def ingest(folder: Path, env: dict[str, str], cwd: Path, *extra: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "graphwright.cli", "ingest", str(folder), "--base",
-                             str(folder.parent), "--quiet", "--json", *extra], env=env, cwd=cwd,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "graphwright.cli",
+            "ingest",
+            str(folder),
+            "--base",
+            str(folder.parent),
+            "--quiet",
+            "--json",
+            *extra,
+        ],
+        env=env,
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def wait_for_documents(rag, n: int, process: subprocess.Popen, seconds: float = 120) -> None:
@@ -47,9 +64,16 @@ def test_neo4j_restarted_mid_ingest(rag, cli_env, neo4j_uri: str, tmp_path: Path
     from graphwright.graph_store.local_server import LocalServer, default_project_dir
     from tests.conftest import ROOT, TEST_PASSWORD
 
-    server = LocalServer(project_dir=default_project_dir(), home=ROOT / ".graphwright" / "test-neo4j",
-                         bolt_uri=neo4j_uri, http_port=7475, user="neo4j", password=TEST_PASSWORD,
-                         heap="768m", pagecache="256m")
+    server = LocalServer(
+        project_dir=default_project_dir(),
+        home=ROOT / ".graphwright" / "test-neo4j",
+        bolt_uri=neo4j_uri,
+        http_port=7475,
+        user="neo4j",
+        password=TEST_PASSWORD,
+        heap="768m",
+        pagecache="256m",
+    )
     if server.pid() is None:
         pytest.skip("the test server belongs to another checkout")
     folder = copies(tmp_path / "docs", 48)
@@ -68,9 +92,14 @@ def test_neo4j_restarted_mid_ingest(rag, cli_env, neo4j_uri: str, tmp_path: Path
     else:  # it gave up: one clear line, no traceback, and what was committed is whole
         assert process.returncode == 2 and "Neo4j" in err and "Traceback" not in err, err
         assert not rag.check()
-        rerun = subprocess.run([sys.executable, "-m", "graphwright.cli", "ingest", str(folder), "--base",
-                                str(folder.parent), "--quiet"], env=env, cwd=tmp_path, capture_output=True,
-                               text=True, timeout=600)
+        rerun = subprocess.run(
+            [sys.executable, "-m", "graphwright.cli", "ingest", str(folder), "--base", str(folder.parent), "--quiet"],
+            env=env,
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         assert rerun.returncode == 0, rerun.stderr
     assert rag.stats()["documents"] == 48 and not rag.check()
 
@@ -87,8 +116,9 @@ def test_two_overlapping_ingests_at_once_leave_no_duplicates(rag, cli_env, tmp_p
         assert json.loads(out)["failures"] == []
     stats = rag.stats()
     assert stats["documents"] == 60
-    names = rag.store.read("MATCH (e:Entity) RETURN count(e) AS n, count(DISTINCT e.key) AS keys, "
-                            "count(DISTINCT e.id) AS ids")[0]
+    names = rag.store.read(
+        "MATCH (e:Entity) RETURN count(e) AS n, count(DISTINCT e.key) AS keys, count(DISTINCT e.id) AS ids"
+    )[0]
     assert names["n"] == names["keys"] == names["ids"]
     chunks = rag.store.read("MATCH (c:Chunk) RETURN count(c) AS n, count(DISTINCT c.id) AS ids")[0]
     assert chunks["n"] == chunks["ids"] == stats["chunks"]

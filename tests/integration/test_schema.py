@@ -28,17 +28,31 @@ class HashEmbedder:
 
 
 def _index_summary(rag: GraphRAG) -> list[tuple]:
-    return sorted((r["name"], r["type"], tuple(r["labelsOrTypes"] or ()), tuple(r["properties"] or ()))
-                  for r in rag.store.admin.indexes())
+    return sorted(
+        (r["name"], r["type"], tuple(r["labelsOrTypes"] or ()), tuple(r["properties"] or ()))
+        for r in rag.store.admin.indexes()
+    )
 
 
 def test_init_creates_everything_once(rag) -> None:
     first = _index_summary(rag)
     names = {row[0] for row in first}
-    assert {"chunk_embedding", "entity_embedding", "community_embedding", "chunk_text", "entity_text",
-            "document_id", "chunk_id", "entity_id", "community_id"} <= names
-    assert rag.store.admin.vector_index_dimensions() == {"chunk_embedding": 384, "entity_embedding": 384,
-                                                   "community_embedding": 384}
+    assert {
+        "chunk_embedding",
+        "entity_embedding",
+        "community_embedding",
+        "chunk_text",
+        "entity_text",
+        "document_id",
+        "chunk_id",
+        "entity_id",
+        "community_id",
+    } <= names
+    assert rag.store.admin.vector_index_dimensions() == {
+        "chunk_embedding": 384,
+        "entity_embedding": 384,
+        "community_embedding": 384,
+    }
     rag.init()
     rag.init()
     assert _index_summary(rag) == first
@@ -84,8 +98,10 @@ def test_a_fulltext_index_of_an_older_version_is_rebuilt_over_text_and_context(r
     chunk_text = {r["name"]: list(r["properties"] or []) for r in rag.store.admin.indexes()}["chunk_text"]
     assert chunk_text == ["text", "context"]
     # the document's title is searched and embedded with each chunk, but never shown as its text
-    (tmp_path / "zephyrine-quartz.md").write_text("# Zephyrine Quartz\n\nA pale mineral.\n\n"
-                                                 + "It glows faintly under ultraviolet light. " * 30, encoding="utf-8")
+    (tmp_path / "zephyrine-quartz.md").write_text(
+        "# Zephyrine Quartz\n\nA pale mineral.\n\n" + "It glows faintly under ultraviolet light. " * 30,
+        encoding="utf-8",
+    )
     rag.ingest([tmp_path / "zephyrine-quartz.md"], base=tmp_path, extractor="none")
     chunks = rag.search("Zephyrine", mode="hybrid", k=10).chunks
     late = [c for c in chunks if "Zephyrine" not in c.text]

@@ -32,14 +32,28 @@ def test_every_offline_read_path_works_without_write_access(world, monkeypatch) 
         raise AssertionError("a read path tried to write")
 
     # every way the store can write: the connection's write paths and each role's writing methods
-    for role, name in (("connection", "write"), ("connection", "execute_write"), ("writes", "write_documents"),
-                       ("writes", "write_graph"), ("writes", "delete_document"), ("writes", "stage_chunks"),
-                       ("writes", "commit_staged"), ("writes", "clear_staged"),
-                       ("communities", "write_communities"), ("admin", "reset"), ("admin", "ensure_schema")):
+    for role, name in (
+        ("connection", "write"),
+        ("connection", "execute_write"),
+        ("writes", "write_documents"),
+        ("writes", "write_graph"),
+        ("writes", "delete_document"),
+        ("writes", "stage_chunks"),
+        ("writes", "commit_staged"),
+        ("writes", "clear_staged"),
+        ("communities", "write_communities"),
+        ("admin", "reset"),
+        ("admin", "ensure_schema"),
+    ):
         monkeypatch.setattr(getattr(world.store, role), name, forbidden)
-    questions = {"vector": "Who supplies Acme Corp?", "hybrid": "Who supplies Acme Corp?",
-                 "local": "What does Gamma Mining operate?", "global": "What are the main themes?",
-                 "path": "How is Falcon Ventures connected to Acme Corp?", "auto": "Who supplies Acme Corp?"}
+    questions = {
+        "vector": "Who supplies Acme Corp?",
+        "hybrid": "Who supplies Acme Corp?",
+        "local": "What does Gamma Mining operate?",
+        "global": "What are the main themes?",
+        "path": "How is Falcon Ventures connected to Acme Corp?",
+        "auto": "Who supplies Acme Corp?",
+    }
     for mode, question in questions.items():
         result = world.search(question, mode=mode, k=3)
         assert result.chunks or result.communities, mode
@@ -51,8 +65,13 @@ def test_every_offline_read_path_works_without_write_access(world, monkeypatch) 
 
 def test_secrets_never_reach_output_logs_or_files(rag, stub, cli_env, test_password: str, tmp_path: Path) -> None:
     api_key = "sk-live-0123456789-do-not-print"
-    env = {**cli_env, "OPENAI_BASE_URL": stub.base_url, "OPENAI_API_KEY": api_key, "GRAPHWRIGHT_LLM_MODEL": "m",
-           "GRAPHWRIGHT_LLM_MAX_RETRIES": "0"}
+    env = {
+        **cli_env,
+        "OPENAI_BASE_URL": stub.base_url,
+        "OPENAI_API_KEY": api_key,
+        "GRAPHWRIGHT_LLM_MODEL": "m",
+        "GRAPHWRIGHT_LLM_MAX_RETRIES": "0",
+    }
     folder = tmp_path / "docs"
     folder.mkdir()
     (folder / "a.md").write_text("Ada Lovelace wrote programs for the Analytical Engine.", encoding="utf-8")

@@ -49,12 +49,23 @@ def test_open_paths_and_docs(live) -> None:
     assert httpx.get(f"{live.url}/static/app.js").status_code == 200
     assert httpx.get(f"{live.url}/docs").status_code == 200
     spec = httpx.get(f"{live.url}/openapi.json").json()
-    for path in ("/v1/search", "/v1/search/stream", "/v1/documents", "/v1/jobs/{job_id}", "/v1/stats",
-                 "/v1/entities/{name}", "/v1/communities/build", "/v1/chat/completions", "/healthz"):
+    for path in (
+        "/v1/search",
+        "/v1/search/stream",
+        "/v1/documents",
+        "/v1/jobs/{job_id}",
+        "/v1/stats",
+        "/v1/entities/{name}",
+        "/v1/communities/build",
+        "/v1/chat/completions",
+        "/healthz",
+    ):
         assert path in spec["paths"], path
     assert "CORS" not in str(httpx.options(f"{live.url}/v1/search").headers).upper()
-    assert "access-control-allow-origin" not in httpx.get(f"{live.url}/healthz",
-                                                         headers={"Origin": "http://evil.example"}).headers
+    assert (
+        "access-control-allow-origin"
+        not in httpx.get(f"{live.url}/healthz", headers={"Origin": "http://evil.example"}).headers
+    )
 
 
 def test_keys_missing_wrong_and_read_only(live, caplog) -> None:
@@ -68,8 +79,9 @@ def test_keys_missing_wrong_and_read_only(live, caplog) -> None:
     assert httpx.get(f"{live.url}/v1/stats", headers=R).status_code == 200
     assert httpx.post(f"{live.url}/v1/search", json={"question": "Apollo 11"}, headers=R).status_code == 200
     before = live.rag.stats()
-    assert_json_error(httpx.post(f"{live.url}/v1/documents", json={"documents": [{"text": "x y z"}]}, headers=R),
-                      403, "read-only")
+    assert_json_error(
+        httpx.post(f"{live.url}/v1/documents", json={"documents": [{"text": "x y z"}]}, headers=R), 403, "read-only"
+    )
     assert_json_error(httpx.delete(f"{live.url}/v1/documents/apollo-11.md", headers=R), 403)
     assert_json_error(httpx.post(f"{live.url}/v1/communities/build", headers=R), 403)
     assert live.rag.stats() == before
@@ -80,8 +92,12 @@ def test_keys_missing_wrong_and_read_only(live, caplog) -> None:
 
 @pytest.mark.parametrize("mode", ["vector", "hybrid", "local", "path"])
 def test_search_cites_ids_that_exist(live, mode: str) -> None:
-    response = httpx.post(f"{live.url}/v1/search", headers=R, timeout=60,
-                          json={"question": "Which rocket launched Apollo 11 to the Moon?", "mode": mode, "k": 3})
+    response = httpx.post(
+        f"{live.url}/v1/search",
+        headers=R,
+        timeout=60,
+        json={"question": "Which rocket launched Apollo 11 to the Moon?", "mode": mode, "k": 3},
+    )
     assert response.status_code == 200, response.text
     result = response.json()
     assert result["mode"] == mode and result["answer"] and result["answer_kind"] == "retrieval"
@@ -99,8 +115,9 @@ def test_search_bad_input_is_a_400(live) -> None:
     assert_json_error(httpx.post(url, headers=R, json={"question": "x", "mode": "agent"}), 400, "needs an LLM")
     assert_json_error(httpx.post(url, headers=R, json={"question": "x", "k": 0}), 400, "k")
     assert_json_error(httpx.post(url, headers=R, json={"question": "x", "colour": "red"}), 400, "colour")
-    assert_json_error(httpx.post(url, headers=R, json={"question": "x", "mode": "local", "where": ["year>=2000"]}),
-                      400, "where")
+    assert_json_error(
+        httpx.post(url, headers=R, json={"question": "x", "mode": "local", "where": ["year>=2000"]}), 400, "where"
+    )
     assert_json_error(httpx.post(url, headers={**R, "content-type": "application/json"}, content=b"{not json"), 400)
     assert_json_error(httpx.post(url, headers=R, json=["a list"]), 400)
     assert_json_error(httpx.post(url, headers=R, json={"question": "x" * 3_000_000}), 413, "limit")  # not an upload
@@ -112,27 +129,37 @@ def test_search_bad_input_is_a_400(live) -> None:
 
 
 def test_stream_sends_retrieval_then_answer_then_result(live) -> None:
-    response = httpx.post(f"{live.url}/v1/search/stream", headers=R, timeout=60,
-                          json={"question": "What did the Hubble Space Telescope observe?", "mode": "hybrid"})
+    response = httpx.post(
+        f"{live.url}/v1/search/stream",
+        headers=R,
+        timeout=60,
+        json={"question": "What did the Hubble Space Telescope observe?", "mode": "hybrid"},
+    )
     assert response.status_code == 200 and response.headers["content-type"].startswith("text/event-stream")
     events = sse_events(response.text)
     names = [name for name, _ in events]
     assert names[0] == "retrieval" and names[-1] == "result" and "token" in names, names
     retrieval, result = events[0][1], events[-1][1]
     assert retrieval["chunks"] and [c["chunk_id"] for c in retrieval["chunks"]] == [
-        c["chunk_id"] for c in result["chunks"]]
+        c["chunk_id"] for c in result["chunks"]
+    ]
     assert "".join(d["text"] for n, d in events if n == "token") == result["answer"]
-    assert_json_error(httpx.post(f"{live.url}/v1/search/stream", headers=R, json={"question": "x", "mode": "nope"}),
-                      400, "mode")
+    assert_json_error(
+        httpx.post(f"{live.url}/v1/search/stream", headers=R, json={"question": "x", "mode": "nope"}), 400, "mode"
+    )
 
 
 def test_upload_files_job_list_search_delete(live, tmp_path: Path) -> None:
-    pdf = make_pdf(tmp_path / "z.pdf", ["The Zorblat Observatory opened in 1987 on Mount Quill.",
-                                         "Its first director was Imelda Farquhar."]).read_bytes()
-    files = [("files", ("zorblat.pdf", pdf, "application/pdf")),
-             ("files", ("../../../escape/notes.md", b"# Notes\n\nPelican Array telescopes watch comets.", "text/md")),
-             ("files", ("broken.pdf", b"%PDF-1.7 truncated", "application/pdf")),
-             ("files", ("tool.exe", b"MZ\x00\x01", "application/octet-stream"))]
+    pdf = make_pdf(
+        tmp_path / "z.pdf",
+        ["The Zorblat Observatory opened in 1987 on Mount Quill.", "Its first director was Imelda Farquhar."],
+    ).read_bytes()
+    files = [
+        ("files", ("zorblat.pdf", pdf, "application/pdf")),
+        ("files", ("../../../escape/notes.md", b"# Notes\n\nPelican Array telescopes watch comets.", "text/md")),
+        ("files", ("broken.pdf", b"%PDF-1.7 truncated", "application/pdf")),
+        ("files", ("tool.exe", b"MZ\x00\x01", "application/octet-stream")),
+    ]
     before = live.rag.stats()["documents"]
     response = httpx.post(f"{live.url}/v1/documents", headers=W, files=files, data={"extractor": "nlp"})
     assert response.status_code == 202, response.text
@@ -150,8 +177,11 @@ def test_upload_files_job_list_search_delete(live, tmp_path: Path) -> None:
     listed = {d["id"]: d for d in httpx.get(f"{live.url}/v1/documents?limit=1000", headers=R).json()}
     assert {"zorblat.pdf", "notes.md"} <= set(listed) and len(listed) == before + 2
     assert listed["zorblat.pdf"]["chunks"] >= 1 and listed["zorblat.pdf"]["source"] == "zorblat.pdf"
-    found = httpx.post(f"{live.url}/v1/search", headers=R, json={"question": "Who directed the Zorblat Observatory?",
-                                                                   "mode": "vector", "k": 1}).json()
+    found = httpx.post(
+        f"{live.url}/v1/search",
+        headers=R,
+        json={"question": "Who directed the Zorblat Observatory?", "mode": "vector", "k": 1},
+    ).json()
     assert found["chunks"][0]["document_id"] == "zorblat.pdf" and found["chunks"][0]["pages"]
     assert any(c["label"].startswith("zorblat.pdf p.") for c in found["citations"] if c["kind"] == "chunk")
     deleted = httpx.delete(f"{live.url}/v1/documents/zorblat.pdf", headers=W).json()
@@ -163,8 +193,12 @@ def test_upload_files_job_list_search_delete(live, tmp_path: Path) -> None:
 
 
 def test_upload_json_records_and_bad_uploads(live) -> None:
-    records = {"documents": [{"id": "memo-1", "title": "Memo", "text": "The Quokka Probe reached Ceres in 2031.",
-                              "year": 2031}, {"text": "An untitled note about the Quokka Probe."}]}
+    records = {
+        "documents": [
+            {"id": "memo-1", "title": "Memo", "text": "The Quokka Probe reached Ceres in 2031.", "year": 2031},
+            {"text": "An untitled note about the Quokka Probe."},
+        ]
+    }
     job = wait_job(live.url, httpx.post(f"{live.url}/v1/documents", headers=W, json=records).json())
     assert job["status"] == "succeeded" and job["result"]["documents_written"] == 2
     ids = {d["id"] for d in httpx.get(f"{live.url}/v1/documents?limit=1000", headers=R).json()}
@@ -173,21 +207,29 @@ def test_upload_json_records_and_bad_uploads(live) -> None:
     assert again["result"]["documents_unchanged"] == 2  # same text, same ids: nothing rewritten
     before = live.rag.stats()
     assert_json_error(httpx.post(f"{live.url}/v1/documents", headers=W, json={"documents": []}), 400, "documents")
-    assert_json_error(httpx.post(f"{live.url}/v1/documents", headers=W, json={"documents": [{"title": "x"}]}), 400,
-                      "text")
-    assert_json_error(httpx.post(f"{live.url}/v1/documents", headers=W, content=b"plain", ), 400, "multipart")
-    assert_json_error(httpx.post(f"{live.url}/v1/documents", headers=W, files={"other": ("a.md", b"x")}), 400,
-                      "files")
+    assert_json_error(
+        httpx.post(f"{live.url}/v1/documents", headers=W, json={"documents": [{"title": "x"}]}), 400, "text"
+    )
+    assert_json_error(
+        httpx.post(
+            f"{live.url}/v1/documents",
+            headers=W,
+            content=b"plain",
+        ),
+        400,
+        "multipart",
+    )
+    assert_json_error(httpx.post(f"{live.url}/v1/documents", headers=W, files={"other": ("a.md", b"x")}), 400, "files")
     big = b"word " * 70_000  # 350 kB, above this server's 300 kB limit
-    assert_json_error(httpx.post(f"{live.url}/v1/documents", headers=W, files={"files": ("big.md", big)}), 413,
-                      "limit")
+    assert_json_error(httpx.post(f"{live.url}/v1/documents", headers=W, files={"files": ("big.md", big)}), 413, "limit")
 
     def chunked():  # no Content-Length: the limit is enforced while reading
         for _ in range(40):
             yield b"x" * 10_000
 
-    response = httpx.post(f"{live.url}/v1/documents", headers={**W, "content-type": "application/json"},
-                          content=chunked())
+    response = httpx.post(
+        f"{live.url}/v1/documents", headers={**W, "content-type": "application/json"}, content=chunked()
+    )
     assert_json_error(response, 413, "limit")
     assert live.rag.stats() == before
     for doc in ("memo-1", *[i for i in ids if i.startswith("doc-")]):
@@ -217,13 +259,20 @@ def test_openai_client_chats_with_the_graph(live) -> None:
 
     client = openai.OpenAI(base_url=f"{live.url}/v1", api_key=READ)
     assert "graphwright-local" in [m.id for m in client.models.list().data]
-    reply = client.chat.completions.create(model="graphwright", messages=[
-        {"role": "system", "content": "Be brief."},
-        {"role": "user", "content": "Which rocket launched Apollo 11?"}])
+    reply = client.chat.completions.create(
+        model="graphwright",
+        messages=[
+            {"role": "system", "content": "Be brief."},
+            {"role": "user", "content": "Which rocket launched Apollo 11?"},
+        ],
+    )
     content = reply.choices[0].message.content
     assert "Sources:" in content and "Saturn V" in content
-    streamed = client.chat.completions.create(model="graphwright-vector", stream=True, messages=[
-        {"role": "user", "content": "Which rocket launched Apollo 11?"}])
+    streamed = client.chat.completions.create(
+        model="graphwright-vector",
+        stream=True,
+        messages=[{"role": "user", "content": "Which rocket launched Apollo 11?"}],
+    )
     pieces = [c.choices[0].delta.content or "" for c in streamed if c.choices]
     assert len(pieces) >= 3 and "Sources:" in "".join(pieces)
     with pytest.raises(openai.BadRequestError, match="unknown model"):

@@ -56,9 +56,17 @@ def open_server(neo4j_uri, test_password, embedder, tmp_path_factory):
     corpus.mkdir()
     for name, text in DOCS.items():
         (corpus / name).write_text(text, encoding="utf-8")
-    settings = Settings(neo4j_uri=neo4j_uri, neo4j_password=test_password, home=home / "home", _env_file=None,
-                        openai_api_key=None, openai_base_url=None, max_upload_bytes=5_000_000,
-                        max_unpacked_bytes=20 * 1024 * 1024, max_json_bytes=200_000)
+    settings = Settings(
+        neo4j_uri=neo4j_uri,
+        neo4j_password=test_password,
+        home=home / "home",
+        _env_file=None,
+        openai_api_key=None,
+        openai_base_url=None,
+        max_upload_bytes=5_000_000,
+        max_unpacked_bytes=20 * 1024 * 1024,
+        max_json_bytes=200_000,
+    )
     rag = GraphRAG(settings, embedder=embedder)
     rag.store.admin.reset()
     rag.init()
@@ -75,8 +83,11 @@ def test_a_cross_site_page_cannot_upload_build_or_delete(open_server) -> None:
     url, rag = open_server.url, open_server.rag
     before = rag.stats()
     # What a <form method=post enctype=multipart/form-data> on another site sends: no preflight, an Origin.
-    upload = httpx.post(f"{url}/v1/documents", headers={"Origin": EVIL},
-                        files={"files": ("planted.md", b"# Planted\n\nThe attacker planted this text.")})
+    upload = httpx.post(
+        f"{url}/v1/documents",
+        headers={"Origin": EVIL},
+        files={"files": ("planted.md", b"# Planted\n\nThe attacker planted this text.")},
+    )
     _error(upload, 403, "cross-origin")
     _error(httpx.post(f"{url}/v1/communities/build", headers={"Origin": EVIL}), 403, "cross-origin")
     _error(httpx.delete(f"{url}/v1/documents/ada.md", headers={"Origin": "null"}), 403)
@@ -84,8 +95,7 @@ def test_a_cross_site_page_cannot_upload_build_or_delete(open_server) -> None:
     time.sleep(0.5)
     assert rag.stats() == before
     # The server's own page (same origin) and clients that send no Origin (curl, SDKs) still work.
-    own = httpx.post(f"{url}/v1/search", json={"question": "Who wrote the first program?"},
-                     headers={"Origin": url})
+    own = httpx.post(f"{url}/v1/search", json={"question": "Who wrote the first program?"}, headers={"Origin": url})
     assert own.status_code == 200 and own.json()["chunks"]
     assert httpx.post(f"{url}/v1/search", json={"question": "compiler"}).status_code == 200
 
@@ -95,10 +105,13 @@ def test_dns_rebinding_gets_nothing(open_server) -> None:
     url, rag = open_server.url, open_server.rag
     before = rag.stats()
     host = {"Host": f"evil.example:{open_server.port}"}
-    for response in (httpx.get(f"{url}/v1/stats", headers=host), httpx.get(f"{url}/v1/documents", headers=host),
-                     httpx.delete(f"{url}/v1/documents/ada.md", headers=host),
-                     httpx.post(f"{url}/v1/search", json={"question": "Ada"}, headers=host),
-                     httpx.post(f"{url}/mcp", json={}, headers=host)):
+    for response in (
+        httpx.get(f"{url}/v1/stats", headers=host),
+        httpx.get(f"{url}/v1/documents", headers=host),
+        httpx.delete(f"{url}/v1/documents/ada.md", headers=host),
+        httpx.post(f"{url}/v1/search", json={"question": "Ada"}, headers=host),
+        httpx.post(f"{url}/mcp", json={}, headers=host),
+    ):
         _error(response, 400, "does not answer for the host")
         assert "Ada" not in response.text
     assert rag.stats() == before
@@ -124,18 +137,34 @@ def test_configured_hosts_and_origins_are_answered(settings) -> None:
 # --- costly requests -----------------------------------------------------------------------------------
 def _big_result(relations: int, paths: int) -> dict:
     names = [f"Entity {i}" for i in range(200)]
-    return {"question": "q", "mode": "path", "answer": "a", "answer_kind": "retrieval",
-            "relations": [{"source_id": f"e{i % 200}", "source": names[i % 200], "type": "LINKS",
-                           "target_id": f"e{(i + 1) % 200}", "target": names[(i + 1) % 200]} for i in range(relations)],
-            "graph_paths": [" -[LINKS]-> ".join(names[j % 200] for j in range(i, i + 20)) for i in range(paths)]}
+    return {
+        "question": "q",
+        "mode": "path",
+        "answer": "a",
+        "answer_kind": "retrieval",
+        "relations": [
+            {
+                "source_id": f"e{i % 200}",
+                "source": names[i % 200],
+                "type": "LINKS",
+                "target_id": f"e{(i + 1) % 200}",
+                "target": names[(i + 1) % 200],
+            }
+            for i in range(relations)
+        ],
+        "graph_paths": [" -[LINKS]-> ".join(names[j % 200] for j in range(i, i + 20)) for i in range(paths)],
+    }
 
 
 def test_answer_graph_input_is_bounded(open_server) -> None:
     url = open_server.url
     body = json.dumps(_big_result(9000, 1500))
     assert len(body) > 1_000_000  # about the 2 MiB a request may hold
-    _error(httpx.post(f"{url}/v1/answer-graph", content=body, headers={"Content-Type": "application/json"},
-                      timeout=60), 400, "relations")
+    _error(
+        httpx.post(f"{url}/v1/answer-graph", content=body, headers={"Content-Type": "application/json"}, timeout=60),
+        400,
+        "relations",
+    )
     most = httpx.post(f"{url}/v1/answer-graph", json=_big_result(2000, 200), timeout=60)
     assert most.status_code == 200 and most.text.count('stroke="#d62728"') > 0  # path edges highlighted
 
@@ -144,10 +173,17 @@ def test_questions_are_capped_on_every_way_in(open_server) -> None:
     url = open_server.url
     long = "Who wrote the first program? " * 200  # 5,800 characters
     _error(httpx.post(f"{url}/v1/search", json={"question": long}), 400, "question")
-    _error(httpx.post(f"{url}/v1/chat/completions", json={"messages": [{"role": "user", "content": long}]}),
-           400, "above the limit of 4000")
-    _error(httpx.post(f"{url}/v1/chat/completions", json={"stream": True,
-                                                          "messages": [{"role": "user", "content": long}]}), 400)
+    _error(
+        httpx.post(f"{url}/v1/chat/completions", json={"messages": [{"role": "user", "content": long}]}),
+        400,
+        "above the limit of 4000",
+    )
+    _error(
+        httpx.post(
+            f"{url}/v1/chat/completions", json={"stream": True, "messages": [{"role": "user", "content": long}]}
+        ),
+        400,
+    )
     page = httpx.get(f"{url}/").text
     assert 'maxlength="4000"' in page
 
@@ -156,8 +192,10 @@ def test_questions_are_capped_on_every_way_in(open_server) -> None:
 def _zip_bomb_docx(path: Path, inflated: int) -> Path:
     """A real Word file with one more part: `inflated` zero bytes that pack to a few KB."""
     make_docx(path, [("h1", "Quarterly report"), ("p", "Nothing to see here.")])
-    with zipfile.ZipFile(path, "a", compression=zipfile.ZIP_DEFLATED) as archive, \
-            archive.open("word/media/padding.bin", "w", force_zip64=True) as part:
+    with (
+        zipfile.ZipFile(path, "a", compression=zipfile.ZIP_DEFLATED) as archive,
+        archive.open("word/media/padding.bin", "w", force_zip64=True) as part,
+    ):
         block = bytes(1024 * 1024)
         for _ in range(inflated // len(block)):
             part.write(block)
@@ -169,8 +207,9 @@ def test_a_zip_bomb_upload_fails_by_name_and_loses_nothing(open_server, tmp_path
     bomb = _zip_bomb_docx(tmp_path / "report.docx", 40 * 1024 * 1024)  # 40 MiB inflated, above the 20 of the test
     assert bomb.stat().st_size < 200_000
     good = b"# Katherine Johnson\n\nKatherine Johnson computed the trajectory of Freedom 7 in 1961."
-    response = httpx.post(f"{url}/v1/documents", files=[("files", ("report.docx", bomb.read_bytes())),
-                                                        ("files", ("katherine.md", good))])
+    response = httpx.post(
+        f"{url}/v1/documents", files=[("files", ("report.docx", bomb.read_bytes())), ("files", ("katherine.md", good))]
+    )
     assert response.status_code == 202, response.text
     report = wait_job(url, response.json())["result"]
     failures = {f["source"]: f["error"] for f in report["failures"]}
@@ -241,21 +280,27 @@ def test_upload_folders_are_swept_at_start_and_shutdown(settings, embedder) -> N
 # --- bodies --------------------------------------------------------------------------------------------
 def test_ndjson_records_stream_and_big_json_is_refused(open_server) -> None:
     url, rag = open_server.url, open_server.rag
-    lines = "\n".join(json.dumps({"id": f"nd-{i}", "title": f"Record {i}", "text": f"Streamed record {i} about "
-                                  "Ada Lovelace."}) for i in range(50))
+    lines = "\n".join(
+        json.dumps({"id": f"nd-{i}", "title": f"Record {i}", "text": f"Streamed record {i} about Ada Lovelace."})
+        for i in range(50)
+    )
 
     def chunks():
         for i in range(0, len(lines), 700):  # arrives in pieces that cut records in the middle
-            yield lines[i:i + 700].encode()
+            yield lines[i : i + 700].encode()
 
-    response = httpx.post(f"{url}/v1/documents?extractor=none", content=chunks(),
-                          headers={"Content-Type": "application/x-ndjson"})
+    response = httpx.post(
+        f"{url}/v1/documents?extractor=none", content=chunks(), headers={"Content-Type": "application/x-ndjson"}
+    )
     assert response.status_code == 202, response.text
     report = wait_job(url, response.json())["result"]
     assert report["documents_written"] == 50, report
     assert {f"nd-{i}" for i in range(50)} <= {d.id for d in rag.documents(0, 1000)}
-    bad = httpx.post(f"{url}/v1/documents", content=b'{"id": "a", "text": "fine"}\n{"id": "b"}\n',
-                     headers={"Content-Type": "application/x-ndjson"})
+    bad = httpx.post(
+        f"{url}/v1/documents",
+        content=b'{"id": "a", "text": "fine"}\n{"id": "b"}\n',
+        headers={"Content-Type": "application/x-ndjson"},
+    )
     _error(bad, 400, "record 2", "text")
     big = {"documents": [{"text": "x" * 1000} for _ in range(300)]}  # 300 kB, above the 200 kB of the test
     _error(httpx.post(f"{url}/v1/documents", json=big), 413, "x-ndjson")
@@ -266,8 +311,13 @@ def test_health_says_only_up_or_down_without_a_key(settings, embedder) -> None:
     from graphwright.api import GraphRAG
     from graphwright.server.app import create_app
 
-    down = settings.model_copy(update={"neo4j_uri": "bolt://127.0.0.1:1", "neo4j_retry_seconds": 0.0,
-                                       "api_keys": __import__("pydantic").SecretStr("health-key-123")})
+    down = settings.model_copy(
+        update={
+            "neo4j_uri": "bolt://127.0.0.1:1",
+            "neo4j_retry_seconds": 0.0,
+            "api_keys": __import__("pydantic").SecretStr("health-key-123"),
+        }
+    )
     rag = GraphRAG(down, embedder=embedder)
     with LiveServer(create_app(down, rag)) as live:
         anonymous = httpx.get(f"{live.url}/healthz")
@@ -333,24 +383,41 @@ def test_the_cli_client_keeps_the_key_at_home_on_a_redirect() -> None:
 # --- upload names --------------------------------------------------------------------------------------
 def test_upload_names_keep_their_extension_and_never_collide(open_server) -> None:
     url, rag = open_server.url, open_server.rag
-    for name, text in (("名前.md", "# 名前\n\nThe first note about Ada Lovelace."),
-                       ("a?.md", "# Question\n\nA note with a question mark in its name."),
-                       ("a!.md", "# Bang\n\nA note with an exclamation mark in its name.")):
+    for name, text in (
+        ("名前.md", "# 名前\n\nThe first note about Ada Lovelace."),
+        ("a?.md", "# Question\n\nA note with a question mark in its name."),
+        ("a!.md", "# Bang\n\nA note with an exclamation mark in its name."),
+    ):
         response = httpx.post(f"{url}/v1/documents", files={"files": (name, text.encode())})
         report = wait_job(url, response.json())["result"]
         assert report["documents_written"] == 1 and not report["skipped"], (name, report)
     ids = {d.id for d in rag.documents(0, 1000)}
     assert {"名前.md", "a%3F.md", "a!.md"} <= ids
-    twice = httpx.post(f"{url}/v1/documents", files=[("files", ("same.md", b"# One\n\nFirst.")),
-                                                     ("files", ("same.md", b"# Two\n\nSecond."))])
+    twice = httpx.post(
+        f"{url}/v1/documents",
+        files=[("files", ("same.md", b"# One\n\nFirst.")), ("files", ("same.md", b"# Two\n\nSecond."))],
+    )
     _error(twice, 400, "named 'same.md'")
 
 
 def test_safe_upload_names_are_one_to_one() -> None:
     from graphwright.server.app import safe_upload_name
 
-    names = ["a?.md", "a!.md", "a_.md", "a%3F.md", "../../etc/passwd", "..", ".env", "名前.md", "x" * 400 + ".pdf",
-             "C:\\Users\\me\\report.docx", "line\nbreak.txt", "", "   "]
+    names = [
+        "a?.md",
+        "a!.md",
+        "a_.md",
+        "a%3F.md",
+        "../../etc/passwd",
+        "..",
+        ".env",
+        "名前.md",
+        "x" * 400 + ".pdf",
+        "C:\\Users\\me\\report.docx",
+        "line\nbreak.txt",
+        "",
+        "   ",
+    ]
     saved = [safe_upload_name(n, i) for i, n in enumerate(names)]
     assert len(set(saved)) == len(saved), saved
     assert saved[0] == "a%3F.md" and saved[1] == "a!.md" and saved[7] == "名前.md"

@@ -19,11 +19,13 @@ pytestmark = pytest.mark.integration
 
 def citing_reply(words: int = 8):
     """An LLM answer of `words` words that cites the first chunk id of the context it was given."""
+
     def reply(body: dict):
         context = body["messages"][-1]["content"]
         chunk = re.search(r"c_[0-9a-f]{6,}", context)
         text = " ".join(["Saturn", "V", "launched", "Apollo", "11"] + ["indeed"] * max(0, words - 5))
         return chat_reply(f"{text} [{chunk.group(0) if chunk else 'none'}].", prompt_tokens=30, completion_tokens=words)
+
     return reply
 
 
@@ -39,8 +41,11 @@ def llm_server(world, llm_rag_factory, stub):
 
 def test_llm_answer_streams_token_by_token(llm_server, stub) -> None:
     stub.default = citing_reply(8)
-    response = httpx.post(f"{llm_server.url}/v1/search/stream", timeout=60,
-                          json={"question": "Which rocket launched Apollo 11?", "mode": "vector", "k": 3})
+    response = httpx.post(
+        f"{llm_server.url}/v1/search/stream",
+        timeout=60,
+        json={"question": "Which rocket launched Apollo 11?", "mode": "vector", "k": 3},
+    )
     events = sse_events(response.text)
     names = [n for n, _ in events]
     assert names[0] == "retrieval" and names[-1] == "result" and names.count("token") >= 8, names
@@ -55,13 +60,21 @@ def test_llm_answer_streams_token_by_token(llm_server, stub) -> None:
     import openai
 
     client = openai.OpenAI(base_url=f"{llm_server.url}/v1", api_key="unused-on-loopback")
-    chunks = list(client.chat.completions.create(model="graphwright-local", stream=True, messages=[
-        {"role": "user", "content": "Which rocket launched Apollo 11?"}]))
+    chunks = list(
+        client.chat.completions.create(
+            model="graphwright-local",
+            stream=True,
+            messages=[{"role": "user", "content": "Which rocket launched Apollo 11?"}],
+        )
+    )
     text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
     assert text.startswith("Saturn V launched Apollo 11") and "Sources:" in text
     # A graph-mode answer from the LLM, not streamed.
-    reply = httpx.post(f"{llm_server.url}/v1/search", json={"question": "Which rocket launched Apollo 11?",
-                                                             "mode": "local"}, timeout=60).json()
+    reply = httpx.post(
+        f"{llm_server.url}/v1/search",
+        json={"question": "Which rocket launched Apollo 11?", "mode": "local"},
+        timeout=60,
+    ).json()
     assert reply["answer_kind"] == "generated" and reply["answer"].startswith("Saturn V")
 
 
@@ -69,8 +82,11 @@ def test_llm_failing_mid_search_is_an_error_event_after_the_evidence(llm_server,
     from tests.stub_openai import error_reply
 
     stub.script = [error_reply(500, "model crashed")] * 3  # the first try and the client's two retries
-    response = httpx.post(f"{llm_server.url}/v1/search/stream", timeout=60,
-                          json={"question": "Which rocket launched Apollo 11?", "mode": "vector"})
+    response = httpx.post(
+        f"{llm_server.url}/v1/search/stream",
+        timeout=60,
+        json={"question": "Which rocket launched Apollo 11?", "mode": "vector"},
+    )
     events = sse_events(response.text)
     assert [n for n, _ in events] == ["retrieval", "error"], events
     error = events[-1][1]["error"]
@@ -79,15 +95,23 @@ def test_llm_failing_mid_search_is_an_error_event_after_the_evidence(llm_server,
     whole = httpx.post(f"{llm_server.url}/v1/search", json={"question": "Apollo 11", "mode": "vector"}, timeout=60)
     assert whole.status_code == 502 and "HTTP 500" in whole.json()["error"]["message"]
     stub.default = citing_reply(5)  # the next question is answered again
-    assert httpx.post(f"{llm_server.url}/v1/search", json={"question": "Apollo 11", "mode": "vector"},
-                      timeout=60).json()["answer_kind"] == "generated"
+    assert (
+        httpx.post(f"{llm_server.url}/v1/search", json={"question": "Apollo 11", "mode": "vector"}, timeout=60).json()[
+            "answer_kind"
+        ]
+        == "generated"
+    )
 
 
 def test_client_leaving_mid_stream_stops_the_llm(llm_server, stub) -> None:
     stub.default = citing_reply(60)
     stub.stream_delay = 0.15  # 60 words: about 9 s if nobody stopped it
-    with httpx.stream("POST", f"{llm_server.url}/v1/search/stream", timeout=60,
-                      json={"question": "Which rocket launched Apollo 11?", "mode": "vector"}) as response:
+    with httpx.stream(
+        "POST",
+        f"{llm_server.url}/v1/search/stream",
+        timeout=60,
+        json={"question": "Which rocket launched Apollo 11?", "mode": "vector"},
+    ) as response:
         seen = []
         for line in response.iter_lines():
             if line.startswith("event: "):

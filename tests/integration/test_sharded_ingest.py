@@ -21,7 +21,7 @@ GRAPH = {
     "entities": "MATCH (e:Entity) RETURN e.id AS k, e.name + '|' + e.type AS v",
     "mentions": "MATCH (c:Chunk)-[:MENTIONS]->(e:Entity) RETURN c.id + '>' + e.id AS k, 1 AS v",
     "relations": "MATCH (a:Entity)-[r]->(b:Entity) WHERE NOT type(r) IN ['SIMILAR_TO'] "
-                 "RETURN a.id + '-' + type(r) + '->' + b.id AS k, r.chunk_ids AS v",
+    "RETURN a.id + '-' + type(r) + '->' + b.id AS k, r.chunk_ids AS v",
 }
 
 
@@ -48,9 +48,28 @@ def test_two_workers_on_two_shards_build_the_graph_of_one_run(rag, cli_env, tmp_
 
     rag.store.admin.reset()
     rag.init()
-    workers = [subprocess.Popen([sys.executable, "-m", "graphwright.cli", "ingest", str(shard), "--base",
-                                 str(corpus), "--extractor", "nlp", "-q"], env=cli_env, cwd=tmp_path,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for shard in shards]
+    workers = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "graphwright.cli",
+                "ingest",
+                str(shard),
+                "--base",
+                str(corpus),
+                "--extractor",
+                "nlp",
+                "-q",
+            ],
+            env=cli_env,
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for shard in shards
+    ]
     for worker in workers:
         out, err = worker.communicate(timeout=600)
         assert worker.returncode == 0, err

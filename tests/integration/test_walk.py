@@ -14,18 +14,34 @@ pytestmark = pytest.mark.integration
 
 # "Aldo Verran" never names its subject: only its title ties it to the film that names him.
 RECORDS = [
-    {"id": "moonfall", "title": "Moonfall Road",
-     "text": "Moonfall Road is a 1987 drama film directed by Aldo Verran. It was shot in the hills above Lake Corra."},
-    {"id": "verran", "title": "Aldo Verran (director)",
-     "text": "He was born in Trieste in 1941 and trained as a painter before he made his first picture."},
-    {"id": "salt", "title": "Salt Harbour",
-     "text": "Salt Harbour is a 1990 drama film directed by Mira Kolb. It was shot on the coast near Porto Verde."},
-    {"id": "kolb", "title": "Mira Kolb",
-     "text": "She was born in Graz in 1950 and worked as a photographer before she made her first picture."},
+    {
+        "id": "moonfall",
+        "title": "Moonfall Road",
+        "text": "Moonfall Road is a 1987 drama film directed by Aldo Verran. "
+        "It was shot in the hills above Lake Corra.",
+    },
+    {
+        "id": "verran",
+        "title": "Aldo Verran (director)",
+        "text": "He was born in Trieste in 1941 and trained as a painter before he made his first picture.",
+    },
+    {
+        "id": "salt",
+        "title": "Salt Harbour",
+        "text": "Salt Harbour is a 1990 drama film directed by Mira Kolb. It was shot on the coast near Porto Verde.",
+    },
+    {
+        "id": "kolb",
+        "title": "Mira Kolb",
+        "text": "She was born in Graz in 1950 and worked as a photographer before she made her first picture.",
+    },
     {"id": "trieste", "title": "Trieste", "text": "Trieste is a port city in north-eastern Italy on the Adriatic."},
     {"id": "corra", "title": "Lake Corra", "text": "Lake Corra is a glacial lake where painters were born."},
-    {"id": "ballad", "title": "Sailor's Ballad",
-     "text": "A ballad about where a film director was born, sung by a sailor of Porto Verde."},
+    {
+        "id": "ballad",
+        "title": "Sailor's Ballad",
+        "text": "A ballad about where a film director was born, sung by a sailor of Porto Verde.",
+    },
 ]
 QUESTION = "Where was the director of Moonfall Road born?"
 

@@ -13,23 +13,27 @@ import pytest
 from tests.integration.conftest import READ, WRITE
 from tests.integration.test_browser import CHROMIUM_FLAGS, SHOTS
 
-pytestmark = [pytest.mark.integration,
-              pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")]
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed"),
+]
 
 
 def test_newcomer_asks_and_uploads_in_the_page(live, tmp_path: Path) -> None:
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
     note = tmp_path / "kestrel-station.md"
-    note.write_text("# Kestrel Station\n\nKestrel Station is a research base on Europa run by Dr. Mara Voss.\n",
-                    encoding="utf-8")
+    note.write_text(
+        "# Kestrel Station\n\nKestrel Station is a research base on Europa run by Dr. Mara Voss.\n", encoding="utf-8"
+    )
     SHOTS.mkdir(parents=True, exist_ok=True)
     outside: list[str] = []
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_FLAGS)
         try:
             page = browser.new_page(viewport={"width": 1300, "height": 1100})
-            page.on("request", lambda r: None if r.url.startswith((live.url, "about:", "data:"))
-                    else outside.append(r.url))
+            page.on(
+                "request", lambda r: None if r.url.startswith((live.url, "about:", "data:")) else outside.append(r.url)
+            )
             page.goto(live.url)
             page.locator("#key-box").wait_for(state="visible", timeout=15000)  # the server wants a key
             page.fill("#api-key", WRITE)
@@ -61,8 +65,15 @@ def test_newcomer_asks_and_uploads_in_the_page(live, tmp_path: Path) -> None:
         finally:
             browser.close()
     assert not outside, f"the page fetched from outside the server: {outside}"
-    hit = httpx.post(f"{live.url}/v1/search", headers={"Authorization": f"Bearer {READ}"},
-                     json={"question": "Who runs Kestrel Station?", "mode": "vector", "k": 1}).json()
+    hit = httpx.post(
+        f"{live.url}/v1/search",
+        headers={"Authorization": f"Bearer {READ}"},
+        json={"question": "Who runs Kestrel Station?", "mode": "vector", "k": 1},
+    ).json()
     assert hit["chunks"][0]["document_id"] == "kestrel-station.md"
-    assert httpx.delete(f"{live.url}/v1/documents/kestrel-station.md",
-                        headers={"Authorization": f"Bearer {WRITE}"}).status_code == 200
+    assert (
+        httpx.delete(
+            f"{live.url}/v1/documents/kestrel-station.md", headers={"Authorization": f"Bearer {WRITE}"}
+        ).status_code
+        == 200
+    )

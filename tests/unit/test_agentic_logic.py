@@ -41,17 +41,20 @@ def test_write_and_admin_cypher_is_refused(query: str, reason: str) -> None:
         check_read_only(query)
 
 
-@pytest.mark.parametrize("query", [
-    "MATCH (e:Entity {name: 'Gamma Mining'})-[r]->(x) RETURN x.name AS name LIMIT 10",
-    "MATCH (n) WHERE n.name = 'CREATE; DELETE' RETURN n.name",  # the words are inside a string
-    "MATCH (n:`DELETE`) RETURN count(n)",  # ... or a quoted identifier
-    "MATCH (n) RETURN n.name // SET is only mentioned in a comment",
-    "CALL db.index.fulltext.queryNodes('chunk_text', 'apollo') YIELD node RETURN node.id LIMIT 5",
-    "MATCH (n) CALL (n) { MATCH (n)--(m) RETURN count(m) AS d } RETURN n.name, d LIMIT 5",
-    "MATCH (n) RETURN n LIMIT 1;",
-    "MATCH (n) RETURN n.start, n.set LIMIT 1",  # property names, not keywords
-    "RETURN 'it\\'s // not a comment' AS a, \"x\" AS b",
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "MATCH (e:Entity {name: 'Gamma Mining'})-[r]->(x) RETURN x.name AS name LIMIT 10",
+        "MATCH (n) WHERE n.name = 'CREATE; DELETE' RETURN n.name",  # the words are inside a string
+        "MATCH (n:`DELETE`) RETURN count(n)",  # ... or a quoted identifier
+        "MATCH (n) RETURN n.name // SET is only mentioned in a comment",
+        "CALL db.index.fulltext.queryNodes('chunk_text', 'apollo') YIELD node RETURN node.id LIMIT 5",
+        "MATCH (n) CALL (n) { MATCH (n)--(m) RETURN count(m) AS d } RETURN n.name, d LIMIT 5",
+        "MATCH (n) RETURN n LIMIT 1;",
+        "MATCH (n) RETURN n.start, n.set LIMIT 1",  # property names, not keywords
+        "RETURN 'it\\'s // not a comment' AS a, \"x\" AS b",
+    ],
+)
 def test_read_queries_pass(query: str) -> None:
     assert check_read_only(query) == query.strip().rstrip(";").strip()
 
@@ -60,14 +63,27 @@ def test_query_is_taken_out_of_a_fence() -> None:
     assert extract_query("Here:\n```cypher\nMATCH (n) RETURN n\n```") == "MATCH (n) RETURN n"
 
 
-@pytest.mark.parametrize(("expression", "value"), [("(1969 - 1957) * 12", 144), ("7 / 2", 3.5), ("2 ** 10", 1024),
-                                                   ("-3 + 5 % 3", -1), ("10 // 3", 3)])
+@pytest.mark.parametrize(
+    ("expression", "value"),
+    [("(1969 - 1957) * 12", 144), ("7 / 2", 3.5), ("2 ** 10", 1024), ("-3 + 5 % 3", -1), ("10 // 3", 3)],
+)
 def test_calculator(expression: str, value: float) -> None:
     assert calculate(expression) == value
 
 
-@pytest.mark.parametrize("expression", ["__import__('os').system('id')", "9 ** 9 ** 9", "1 / 0", "x + 1", "2 +",
-                                        "(1).__class__", "10 ** 400 * 10 ** 100", "1" * 300])
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "__import__('os').system('id')",
+        "9 ** 9 ** 9",
+        "1 / 0",
+        "x + 1",
+        "2 +",
+        "(1).__class__",
+        "10 ** 400 * 10 ** 100",
+        "1" * 300,
+    ],
+)
 def test_calculator_refuses_anything_else(expression: str) -> None:
     with pytest.raises(CalculationError):
         calculate(expression)
@@ -101,6 +117,7 @@ def test_router_table() -> None:
 
 
 def test_hop_references_are_filled_in() -> None:
-    assert substitute("Who invested in #1?", ["Borealis Steel [c_12ab34cd].\nMore"]) == \
-        "Who invested in Borealis Steel?"
+    assert (
+        substitute("Who invested in #1?", ["Borealis Steel [c_12ab34cd].\nMore"]) == "Who invested in Borealis Steel?"
+    )
     assert substitute("What did #2 do?", ["x"]) == "What did #2 do?"

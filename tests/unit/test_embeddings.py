@@ -16,10 +16,12 @@ from graphwright.embeddings import (
     make_embedder,
 )
 
-TEXTS = ["Ada Lovelace wrote the first program for the Analytical Engine.",
-         "Falcon 9 is a partially reusable rocket built by SpaceX; its first stage lands on drone ships.",
-         "short",
-         "The Nobel Prize in Physics of 1903 was shared by Henri Becquerel, Pierre Curie and Marie Curie. " * 5]
+TEXTS = [
+    "Ada Lovelace wrote the first program for the Analytical Engine.",
+    "Falcon 9 is a partially reusable rocket built by SpaceX; its first stage lands on drone ships.",
+    "short",
+    "The Nobel Prize in Physics of 1903 was shared by Henri Becquerel, Pierre Curie and Marie Curie. " * 5,
+]
 
 
 def test_the_default_is_onnx_with_the_vectors_of_torch() -> None:
@@ -65,8 +67,14 @@ def test_endpoint_embedder_normalises_batches_and_counts(tmp_path: Path) -> None
 
     with StubOpenAI() as stub:
         stub.default = embedding_reply(16)
-        settings = Settings(_env_file=None, embedding_backend="openai", embedding_model="stub-embed",
-                            embedding_base_url=stub.base_url, home=tmp_path, embedding_endpoint_batch=2)
+        settings = Settings(
+            _env_file=None,
+            embedding_backend="openai",
+            embedding_model="stub-embed",
+            embedding_base_url=stub.base_url,
+            home=tmp_path,
+            embedding_endpoint_batch=2,
+        )
         embedder = make_embedder(settings)
         assert isinstance(embedder, EndpointEmbedder) and embedder.name == "stub-embed (endpoint)"
         vectors = embedder.embed(TEXTS)

@@ -19,7 +19,8 @@ def _error_classes_outside() -> list[str]:
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ClassDef) and any(
-                    (isinstance(b, ast.Name) and b.id.endswith("Error")) for b in node.bases):
+                (isinstance(b, ast.Name) and b.id.endswith("Error")) for b in node.bases
+            ):
                 found.append(f"{path.relative_to(PACKAGE)}:{node.name}")
     return found
 
@@ -29,8 +30,11 @@ def test_every_error_class_is_in_the_one_module() -> None:
 
 
 def test_the_tree_is_complete_and_exported() -> None:
-    defined = {name for name, value in vars(errors).items()
-               if isinstance(value, type) and issubclass(value, errors.GraphwrightError)}
+    defined = {
+        name
+        for name, value in vars(errors).items()
+        if isinstance(value, type) and issubclass(value, errors.GraphwrightError)
+    }
     assert defined == set(errors.__all__)
     for name in defined:
         assert name in (errors.__doc__ or ""), f"{name} is missing from the tree in errors.py's docstring"

@@ -50,16 +50,23 @@ def test_percentile_is_nearest_rank() -> None:
 
 
 def test_documents_rank_at_their_best_chunk_by_id_or_title() -> None:
-    chunks = [RetrievedChunk(chunk_id=f"c{i}", document_id=d, title=t, text="", score=1, rank=i)
-              for i, (d, t) in enumerate([("a.md", "A"), ("a.md", "A"), ("b.md", "B")], start=1)]
+    chunks = [
+        RetrievedChunk(chunk_id=f"c{i}", document_id=d, title=t, text="", score=1, rank=i)
+        for i, (d, t) in enumerate([("a.md", "A"), ("a.md", "A"), ("b.md", "B")], start=1)
+    ]
     assert ranked_keys(chunks, by_title=False) == ["a.md", "b.md"]
     assert ranked_keys(chunks, by_title=True) == ["A", "B"]
 
 
 def test_jsonl_dataset_and_its_errors(tmp_path: Path) -> None:
     good = tmp_path / "q.jsonl"
-    good.write_text(json.dumps({"question": "Who?", "gold_doc_ids": ["a.md"], "type": "fact"}) + "\n\n"
-                    + json.dumps({"question": "What?", "expected_keywords": ["x"]}) + "\n", encoding="utf-8")
+    good.write_text(
+        json.dumps({"question": "Who?", "gold_doc_ids": ["a.md"], "type": "fact"})
+        + "\n\n"
+        + json.dumps({"question": "What?", "expected_keywords": ["x"]})
+        + "\n",
+        encoding="utf-8",
+    )
     data = load_dataset(good)
     assert [q.type for q in data.questions] == ["fact", "all"] and data.corpus is None
     cases = {
@@ -68,7 +75,7 @@ def test_jsonl_dataset_and_its_errors(tmp_path: Path) -> None:
         '{"question": "Who?", "gold_doc_ids": "a.md"}': r"q\.jsonl:1: gold_doc_ids",
         '{"question": "Who?", "answer": "x"': r"q\.jsonl:1: invalid JSON",
         '["a list"]': r"q\.jsonl:1: expected a JSON object",
-        '': r"q\.jsonl: no questions",
+        "": r"q\.jsonl: no questions",
     }
     for text, message in cases.items():
         good.write_text(text, encoding="utf-8")
@@ -89,7 +96,8 @@ def test_hotpotqa_folder() -> None:
 
 
 def test_malformed_hotpotqa_question_is_named(tmp_path: Path) -> None:
-    (tmp_path / "questions.json").write_text(json.dumps([{"question": "Q", "supporting_facts": []},
-                                                         {"question": "Q2"}]), encoding="utf-8")
+    (tmp_path / "questions.json").write_text(
+        json.dumps([{"question": "Q", "supporting_facts": []}, {"question": "Q2"}]), encoding="utf-8"
+    )
     with pytest.raises(DatasetError, match=r"question 0: .*needs gold"):
         load_dataset(tmp_path)

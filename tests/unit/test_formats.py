@@ -21,8 +21,9 @@ def _one(path: Path):
 
 
 def test_pdf_text_is_read_per_page_with_its_stated_title(tmp_path: Path) -> None:
-    pdf = make_pdf(tmp_path / "report.pdf", [CURIE * 3, NOBEL * 3, "Radium was discovered in 1898."],
-                   title="Curie report")
+    pdf = make_pdf(
+        tmp_path / "report.pdf", [CURIE * 3, NOBEL * 3, "Radium was discovered in 1898."], title="Curie report"
+    )
     doc, _ = _one(pdf)
     assert doc.title == doc.subject == "Curie report"
     assert [p.page for p in doc.parts] == [1, 2, 3]
@@ -38,8 +39,11 @@ def test_a_pdf_without_a_title_is_named_by_its_file(tmp_path: Path) -> None:
 
 
 def test_chunks_record_the_pages_they_span() -> None:
-    parts = [DocumentPart(text=CURIE * 12, page=1), DocumentPart(text=NOBEL * 12, page=2),
-             DocumentPart(text=CURIE * 12, page=3)]
+    parts = [
+        DocumentPart(text=CURIE * 12, page=1),
+        DocumentPart(text=NOBEL * 12, page=2),
+        DocumentPart(text=CURIE * 12, page=3),
+    ]
     chunks = chunk_parts(parts, size=120, overlap=20)
     assert chunks[0].page_start == chunks[0].page_end == 1
     assert chunks[-1].page_end == 3
@@ -52,8 +56,16 @@ def test_chunks_record_the_pages_they_span() -> None:
 
 
 def test_a_citation_names_the_file_and_its_pages() -> None:
-    chunk = RetrievedChunk(chunk_id="c_1", document_id="docs/report.pdf", text="x", score=1.0, rank=1,
-                           title="Curie report", source="/data/docs/report.pdf", pages="3–4")
+    chunk = RetrievedChunk(
+        chunk_id="c_1",
+        document_id="docs/report.pdf",
+        text="x",
+        score=1.0,
+        rank=1,
+        title="Curie report",
+        source="/data/docs/report.pdf",
+        pages="3–4",
+    )
     assert chunk.cited_as == "report.pdf p.3–4"
     plain = chunk.model_copy(update={"pages": None})
     assert plain.cited_as == "Curie report"
@@ -88,11 +100,19 @@ def test_corrupt_and_truncated_pdfs_fail_by_name(tmp_path: Path) -> None:
 
 
 def test_word_headings_become_the_section_path_and_tables_rows(tmp_path: Path) -> None:
-    path = make_docx(tmp_path / "notes.docx", [
-        ("h1", "Introduction"), ("p", "Alan Turing was a mathematician."),
-        ("h2", "Bletchley Park"), ("p", "Turing broke Enigma ciphers at Bletchley Park."),
-        ("table", [["Year", "Work"], ["1936", "On Computable Numbers"], ["1950", "Computing Machinery"]]),
-        ("h1", "Legacy"), ("p", "The Turing Award is named after him.")], title="Turing notes")
+    path = make_docx(
+        tmp_path / "notes.docx",
+        [
+            ("h1", "Introduction"),
+            ("p", "Alan Turing was a mathematician."),
+            ("h2", "Bletchley Park"),
+            ("p", "Turing broke Enigma ciphers at Bletchley Park."),
+            ("table", [["Year", "Work"], ["1936", "On Computable Numbers"], ["1950", "Computing Machinery"]]),
+            ("h1", "Legacy"),
+            ("p", "The Turing Award is named after him."),
+        ],
+        title="Turing notes",
+    )
     doc, _ = _one(path)
     assert doc.title == "Turing notes"
     assert [p.section for p in doc.parts] == ["Introduction", "Introduction › Bletchley Park", "Legacy"]
@@ -117,8 +137,13 @@ def test_html_keeps_the_main_content_and_drops_boilerplate(tmp_path: Path) -> No
     doc, _ = _one(path)
     assert doc.title == "Ada Lovelace"
     assert "Analytical Engine" in doc.text and "Anne Isabella Milbanke" in doc.text
-    for noise in ("ANALYTICS_SCRIPT_TEXT", "INLINE_SCRIPT_TEXT", "NAVIGATION_LINK_TEXT", "FOOTER_BOILERPLATE_TEXT",
-                  "font-family"):
+    for noise in (
+        "ANALYTICS_SCRIPT_TEXT",
+        "INLINE_SCRIPT_TEXT",
+        "NAVIGATION_LINK_TEXT",
+        "FOOTER_BOILERPLATE_TEXT",
+        "font-family",
+    ):
         assert noise not in doc.text
     assert [p.section for p in doc.parts] == ["Ada Lovelace", "Ada Lovelace › Early life", "Ada Lovelace › Work"]
 

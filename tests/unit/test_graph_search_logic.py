@@ -40,7 +40,16 @@ def test_empty_sections_are_left_out() -> None:
 
 def test_question_words_drop_possessives() -> None:
     assert question_words("Which of Acme Corp's suppliers are Zenith Motors' rivals?") == [
-        "Which", "of", "Acme", "Corp", "suppliers", "are", "Zenith", "Motors", "rivals"]
+        "Which",
+        "of",
+        "Acme",
+        "Corp",
+        "suppliers",
+        "are",
+        "Zenith",
+        "Motors",
+        "rivals",
+    ]
 
 
 def test_spans_skip_stopwords_and_lowercase_words_of_a_cased_question() -> None:
@@ -51,11 +60,19 @@ def test_spans_skip_stopwords_and_lowercase_words_of_a_cased_question() -> None:
     assert {"apollo 11", "nasa"} <= lowercase
 
 
-@pytest.mark.parametrize(("word", "type_part", "expected"), [
-    ("suppliers", "SUPPLIES", True), ("competitors", "COMPETES", True), ("acquired", "ACQUIRED", True),
-    ("investors", "INVESTED", True), ("partner", "PARTNERS", True),
-    ("connected", "COMPETES", False), ("students", "STUDIED", False), ("supplies", "SUPPORTS", False),
-])
+@pytest.mark.parametrize(
+    ("word", "type_part", "expected"),
+    [
+        ("suppliers", "SUPPLIES", True),
+        ("competitors", "COMPETES", True),
+        ("acquired", "ACQUIRED", True),
+        ("investors", "INVESTED", True),
+        ("partner", "PARTNERS", True),
+        ("connected", "COMPETES", False),
+        ("students", "STUDIED", False),
+        ("supplies", "SUPPORTS", False),
+    ],
+)
 def test_relation_word_families(word: str, type_part: str, expected: bool) -> None:
     assert words_match(word, type_part) is expected
 
@@ -76,19 +93,24 @@ def test_paths_render_each_edge_in_its_direction() -> None:
         return RelationRef(source_id=a, source=a.upper(), type=t, target_id=b, target=b.upper())
 
     nodes = [{"id": "f", "name": "F"}, {"id": "b", "name": "B"}, {"id": "a", "name": "A"}]
-    assert render_path(nodes, [rel("f", "INVESTED_IN", "b"), rel("b", "SUPPLIES", "a")]) == \
-        "F -[INVESTED_IN]-> B -[SUPPLIES]-> A"
-    assert render_path(nodes[::-1], [rel("b", "SUPPLIES", "a"), rel("f", "INVESTED_IN", "b")]) == \
-        "A <-[SUPPLIES]- B <-[INVESTED_IN]- F"
+    assert (
+        render_path(nodes, [rel("f", "INVESTED_IN", "b"), rel("b", "SUPPLIES", "a")])
+        == "F -[INVESTED_IN]-> B -[SUPPLIES]-> A"
+    )
+    assert (
+        render_path(nodes[::-1], [rel("b", "SUPPLIES", "a"), rel("f", "INVESTED_IN", "b")])
+        == "A <-[SUPPLIES]- B <-[INVESTED_IN]- F"
+    )
 
 
 def test_map_points_are_parsed_leniently_and_checked() -> None:
-    text = '```json\n{"points": [{"description": "Space", "score": "85", "reports": ["L0-1", "L9-x"]},' \
-           ' {"description": "", "score": 90}, {"description": "Zero", "score": 0},' \
-           ' {"description": "Capped", "score": 400, "reports": []},]}\n```'
+    text = (
+        '```json\n{"points": [{"description": "Space", "score": "85", "reports": ["L0-1", "L9-x"]},'
+        ' {"description": "", "score": 90}, {"description": "Zero", "score": 0},'
+        ' {"description": "Capped", "score": 400, "reports": []},]}\n```'
+    )
     points = parse_points(text, {"L0-1"})
-    assert [(p.description, p.score, p.reports) for p in points] == [("Space", 85.0, ["L0-1"]),
-                                                                       ("Capped", 100.0, [])]
+    assert [(p.description, p.score, p.reports) for p in points] == [("Space", 85.0, ["L0-1"]), ("Capped", 100.0, [])]
     with pytest.raises(ValueError):
         parse_points("no json here", set())
 

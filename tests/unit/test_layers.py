@@ -33,8 +33,9 @@ def _imports(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("graphwright."):
             for alias in node.names:  # `from graphwright.x import submodule` imports the submodule
                 sub = PACKAGE.parent.joinpath(*node.module.split("."), alias.name)
-                found.add(f"{node.module}.{alias.name}" if sub.with_suffix(".py").exists() or sub.is_dir()
-                          else node.module)
+                found.add(
+                    f"{node.module}.{alias.name}" if sub.with_suffix(".py").exists() or sub.is_dir() else node.module
+                )
     return found
 
 
@@ -48,8 +49,12 @@ def _module(path: Path) -> str:
 
 
 def _edges() -> list[tuple[str, str]]:
-    return [(_module(path), imported) for path in sorted(PACKAGE.rglob("*.py")) if path.name != "__main__.py"
-            for imported in _imports(path)]
+    return [
+        (_module(path), imported)
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if path.name != "__main__.py"
+        for imported in _imports(path)
+    ]
 
 
 def test_every_unit_has_a_layer() -> None:
@@ -58,8 +63,11 @@ def test_every_unit_has_a_layer() -> None:
 
 
 def test_imports_point_down() -> None:
-    wrong = [f"{a} -> {b}" for a, b in _edges()
-             if a != "graphwright" and _unit(a) != _unit(b) and RANK[_unit(a)] <= RANK[_unit(b)]]
+    wrong = [
+        f"{a} -> {b}"
+        for a, b in _edges()
+        if a != "graphwright" and _unit(a) != _unit(b) and RANK[_unit(a)] <= RANK[_unit(b)]
+    ]
     assert not wrong, "imports against the layering:\n" + "\n".join(wrong)
 
 
@@ -74,7 +82,7 @@ def test_no_import_cycle_between_modules() -> None:
         state[node] = 1
         for nxt in sorted(graph.get(node, ())):
             if state.get(nxt) == 1:
-                cycle.extend(stack[stack.index(nxt):] + [nxt] if nxt in stack else [node, nxt])
+                cycle.extend(stack[stack.index(nxt) :] + [nxt] if nxt in stack else [node, nxt])
                 return True
             if nxt not in state and visit(nxt, [*stack, nxt]):
                 return True

@@ -15,8 +15,11 @@ from graphwright.llm import ChatResult, MeteredLLM, ToolTurn, Usage
 from graphwright.llm.cache import ResponseCache
 from graphwright.llm.prompts import PromptError, placeholders, render
 
-PROMPTS = sorted(p.name.removesuffix(".md") for p in resources.files("graphwright.llm").joinpath("prompts").iterdir()
-                 if p.name.endswith(".md"))
+PROMPTS = sorted(
+    p.name.removesuffix(".md")
+    for p in resources.files("graphwright.llm").joinpath("prompts").iterdir()
+    if p.name.endswith(".md")
+)
 PACKAGE = Path(__file__).resolve().parents[2] / "graphwright"
 
 
@@ -46,8 +49,9 @@ def test_render_refuses_missing_and_unknown_values() -> None:
 class CountingLLM:
     model = "m"
 
-    def chat(self, messages: list[dict[str, Any]], temperature: float | None = None,
-             use_cache: bool = True) -> ChatResult:
+    def chat(
+        self, messages: list[dict[str, Any]], temperature: float | None = None, use_cache: bool = True
+    ) -> ChatResult:
         return ChatResult(text="x", prompt_tokens=10, completion_tokens=2, cached=messages[0]["content"] == "hit")
 
     def chat_tools(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> ToolTurn:
@@ -60,8 +64,10 @@ class CountingLLM:
 def test_each_meter_counts_only_its_own_calls_even_across_threads() -> None:
     inner = CountingLLM()
     first, second = MeteredLLM(inner), MeteredLLM(inner)
-    threads = [threading.Thread(target=lambda: [first.chat([{"role": "user", "content": "q"}]) for _ in range(50)])
-               for _ in range(4)]
+    threads = [
+        threading.Thread(target=lambda: [first.chat([{"role": "user", "content": "q"}]) for _ in range(50)])
+        for _ in range(4)
+    ]
     for t in threads:
         t.start()
     for t in threads:

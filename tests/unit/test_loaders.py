@@ -19,11 +19,23 @@ def test_markdown_title_and_relative_id(tmp_path: Path) -> None:
 
 def test_json_records_fields_become_metadata(tmp_path: Path) -> None:
     path = tmp_path / "r.json"
-    path.write_text(json.dumps([
-        {"id": 7, "title": "T", "content": "Body", "year": 2020, "tags": ["a", "b"], "nested": {"k": 1},
-         "source": "wiki"},
-        {"text": "Second"},
-    ]), encoding="utf-8")
+    path.write_text(
+        json.dumps(
+            [
+                {
+                    "id": 7,
+                    "title": "T",
+                    "content": "Body",
+                    "year": 2020,
+                    "tags": ["a", "b"],
+                    "nested": {"k": 1},
+                    "source": "wiki",
+                },
+                {"text": "Second"},
+            ]
+        ),
+        encoding="utf-8",
+    )
     docs = load_file(path, tmp_path, {}).documents
     assert docs[0].id == "7" and docs[0].text == "Body" and docs[0].title == "T"
     assert docs[0].metadata == {"year": 2020, "tags": ["a", "b"], "nested": '{"k": 1}', "meta_source": "wiki"}

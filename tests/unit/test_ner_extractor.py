@@ -11,8 +11,10 @@ from graphwright.extraction.registry import make_extractor
 
 pytestmark = pytest.mark.skipif(not ner_available(), reason="graphwright[ner] not installed")
 
-TEXT = ("Microsoft invested about 13 billion dollars in OpenAI. Sam Altman is the CEO of OpenAI. "
-        "Google acquired DeepMind in 2014.")
+TEXT = (
+    "Microsoft invested about 13 billion dollars in OpenAI. Sam Altman is the CEO of OpenAI. "
+    "Google acquired DeepMind in 2014."
+)
 
 
 def test_the_model_finds_what_capitalisation_rules_miss_and_types_it() -> None:

@@ -9,12 +9,22 @@ def _names(text: str) -> dict[str, str]:
 
 
 def test_multiword_names_codes_and_titles() -> None:
-    names = _names("Commander Neil Armstrong flew Apollo 11 on a Saturn V. President John F. Kennedy set the "
-                   "goal. GPT-4o and ISO 27001 are codes. The Sea of Tranquility is on the Moon. "
-                   "Wernher von Braun led the Marshall Space Flight Center.")
+    names = _names(
+        "Commander Neil Armstrong flew Apollo 11 on a Saturn V. President John F. Kennedy set the "
+        "goal. GPT-4o and ISO 27001 are codes. The Sea of Tranquility is on the Moon. "
+        "Wernher von Braun led the Marshall Space Flight Center."
+    )
     assert names["Neil Armstrong"] == "PERSON" and names["John F. Kennedy"] == "PERSON"
-    assert {"Apollo 11", "Saturn V", "GPT-4o", "ISO 27001", "Sea of Tranquility", "Moon",
-            "Wernher von Braun", "Marshall Space Flight Center"} <= set(names)
+    assert {
+        "Apollo 11",
+        "Saturn V",
+        "GPT-4o",
+        "ISO 27001",
+        "Sea of Tranquility",
+        "Moon",
+        "Wernher von Braun",
+        "Marshall Space Flight Center",
+    } <= set(names)
     assert not {"Commander", "President", "The", "The Sea of Tranquility"} & set(names)
 
 
@@ -25,8 +35,9 @@ def test_possessives_split_and_sentence_starts_dropped() -> None:
 
 
 def test_relations_are_sentence_cooccurrence_with_evidence() -> None:
-    result = NLPExtractor().extract("c", "Elon Musk founded SpaceX. SpaceX builds Falcon 9 for NASA. "
-                                         "Elon Musk runs SpaceX.")
+    result = NLPExtractor().extract(
+        "c", "Elon Musk founded SpaceX. SpaceX builds Falcon 9 for NASA. Elon Musk runs SpaceX."
+    )
     rel = {frozenset((r.source, r.target)): r for r in result.relations}
     musk = rel[frozenset(("Elon Musk", "SpaceX"))]
     assert musk.type == "RELATED_TO" and musk.weight == 2.0 and musk.evidence == "Elon Musk founded SpaceX."

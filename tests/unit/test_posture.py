@@ -4,22 +4,32 @@ from __future__ import annotations
 
 from graphwright.graph_store.posture import judge
 
-LOCKED_FILE = ("Neo4j refused the query: Cannot load from URL 'file:///x.csv': configuration property "
-               "'dbms.security.allow_csv_import_from_file_urls' is false ()")
-LOCKED_NET = ("Neo4j refused the query: Cannot load from URL 'http://127.0.0.1:1/x.csv': access to /127.0.0.1 is "
-              "blocked via the configuration property internal.dbms.cypher_ip_blocklist ()")
+LOCKED_FILE = (
+    "Neo4j refused the query: Cannot load from URL 'file:///x.csv': configuration property "
+    "'dbms.security.allow_csv_import_from_file_urls' is false ()"
+)
+LOCKED_NET = (
+    "Neo4j refused the query: Cannot load from URL 'http://127.0.0.1:1/x.csv': access to /127.0.0.1 is "
+    "blocked via the configuration property internal.dbms.cypher_ip_blocklist ()"
+)
 OPEN_NET = "Neo4j refused the query: Couldn't load the external resource at: http://127.0.0.1:1/x.csv"
 
 
 def test_a_locked_server_passes() -> None:
-    settings = {"dbms.security.http_access_control_allow_origin": "http://127.0.0.1:7474",
-                "dbms.security.procedures.unrestricted": "", "server.default_listen_address": "127.0.0.1"}
+    settings = {
+        "dbms.security.http_access_control_allow_origin": "http://127.0.0.1:7474",
+        "dbms.security.procedures.unrestricted": "",
+        "server.default_listen_address": "127.0.0.1",
+    }
     assert all(c.ok for c in judge(settings, LOCKED_FILE, LOCKED_NET))
 
 
 def test_an_open_server_is_warned_about_with_what_to_set() -> None:
-    settings = {"dbms.security.http_access_control_allow_origin": "*",
-                "dbms.security.procedures.unrestricted": "apoc.*", "server.default_listen_address": "0.0.0.0"}
+    settings = {
+        "dbms.security.http_access_control_allow_origin": "*",
+        "dbms.security.procedures.unrestricted": "apoc.*",
+        "server.default_listen_address": "0.0.0.0",
+    }
     checks = {c.name: c for c in judge(settings, "loaded", OPEN_NET)}
     assert not any(c.ok for c in checks.values())
     assert "allow_csv_import_from_file_urls=false" in checks["LOAD CSV from files"].advice

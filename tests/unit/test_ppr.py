@@ -25,8 +25,15 @@ def test_two_nodes_match_the_closed_form() -> None:
 def test_the_bridge_passage_outranks_a_passage_of_a_common_entity() -> None:
     """question -> film -> (passage about the film) -> director -> (passage about the director). A passage
     that only shares a hub entity with the film's passage gets less than the director's own passage."""
-    graph = _graph(("e:film", "c:film"), ("c:film", "e:director"), ("e:director", "c:director"),
-                   ("c:film", "e:usa"), ("e:usa", "c:other1"), ("e:usa", "c:other2"), ("e:usa", "c:other3"))
+    graph = _graph(
+        ("e:film", "c:film"),
+        ("c:film", "e:director"),
+        ("e:director", "c:director"),
+        ("c:film", "e:usa"),
+        ("e:usa", "c:other1"),
+        ("e:usa", "c:other2"),
+        ("e:usa", "c:other3"),
+    )
     mass = personalized_pagerank(graph, {"e:film": 1.0})
     assert mass["c:film"] > mass["c:director"] > mass["c:other1"]
 

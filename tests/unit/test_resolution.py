@@ -13,11 +13,22 @@ from graphwright.text.normalize import (
 )
 
 
-@pytest.mark.parametrize(("raw", "expected"), [
-    ("invested in", "INVESTED_IN"), ("CEO of", "CEO_OF"), ("worksFor", "WORKS_FOR"), ("", "RELATED_TO"),
-    ("x]->() DETACH DELETE n //", "X_DETACH_DELETE_N"), ("`; DROP`", "DROP"), ("123abc", "RELATED_TO"),
-    ("PART_OF", "RELATED_TO"), ("mentions", "RELATED_TO"), ("über-partner", "UBER_PARTNER"), ("合作", "RELATED_TO"),
-])
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("invested in", "INVESTED_IN"),
+        ("CEO of", "CEO_OF"),
+        ("worksFor", "WORKS_FOR"),
+        ("", "RELATED_TO"),
+        ("x]->() DETACH DELETE n //", "X_DETACH_DELETE_N"),
+        ("`; DROP`", "DROP"),
+        ("123abc", "RELATED_TO"),
+        ("PART_OF", "RELATED_TO"),
+        ("mentions", "RELATED_TO"),
+        ("über-partner", "UBER_PARTNER"),
+        ("合作", "RELATED_TO"),
+    ],
+)
 def test_relation_types_are_identifiers(raw: str, expected: str) -> None:
     assert relation_type(raw) == expected
 
@@ -45,18 +56,28 @@ def test_initials_and_descriptions() -> None:
 
 
 def _x(chunk: str, *names: tuple[str, str], rels: list[tuple[str, str, str]] = ()) -> ChunkExtraction:
-    return ChunkExtraction(chunk_id=chunk, entities=[ExtractedEntity(name=n, type=t, description=f"{n} desc")
-                                                     for n, t in names],
-                           relations=[ExtractedRelation(source=a, target=b, type=t, weight=1.0, evidence=f"{a}-{b}")
-                                      for a, b, t in rels])
+    return ChunkExtraction(
+        chunk_id=chunk,
+        entities=[ExtractedEntity(name=n, type=t, description=f"{n} desc") for n, t in names],
+        relations=[ExtractedRelation(source=a, target=b, type=t, weight=1.0, evidence=f"{a}-{b}") for a, b, t in rels],
+    )
 
 
 def test_resolution_merges_case_acronyms_and_near_duplicates() -> None:
     extractions = [
-        _x("c1", ("European Space Agency", "ORGANIZATION"), ("Voyager 1", "PRODUCT"),
-           rels=[("European Space Agency", "Voyager 1", "operates")]),
-        _x("c2", ("ESA", "ORGANIZATION"), ("Voyager 2", "PRODUCT"), ("european space agency", "ORG"),
-           rels=[("ESA", "Voyager 2", "operates"), ("ESA", "Voyager 1", "operates")]),
+        _x(
+            "c1",
+            ("European Space Agency", "ORGANIZATION"),
+            ("Voyager 1", "PRODUCT"),
+            rels=[("European Space Agency", "Voyager 1", "operates")],
+        ),
+        _x(
+            "c2",
+            ("ESA", "ORGANIZATION"),
+            ("Voyager 2", "PRODUCT"),
+            ("european space agency", "ORG"),
+            rels=[("ESA", "Voyager 2", "operates"), ("ESA", "Voyager 1", "operates")],
+        ),
         _x("c3", ("Europaen Space Agency", "ORGANIZATION")),  # a typo, fuzzy-merged
     ]
     entities, relations = Resolver().resolve(extractions)
@@ -71,25 +92,37 @@ def test_resolution_merges_case_acronyms_and_near_duplicates() -> None:
 
 
 def test_plural_joins_singular_of_the_same_type() -> None:
-    entities, _ = Resolver().resolve([_x("c1", ("Maya", "ORGANIZATION"), ("Mayas", "ORGANIZATION"),
-                                            ("Ross", "PERSON"), ("Ros", "PERSON"))])
+    entities, _ = Resolver().resolve(
+        [_x("c1", ("Maya", "ORGANIZATION"), ("Mayas", "ORGANIZATION"), ("Ross", "PERSON"), ("Ros", "PERSON"))]
+    )
     assert sorted(e.name for e in entities) == ["Maya", "Ros", "Ross"]
-    plural_first, _ = Resolver().resolve([_x("c1", ("Mayas", "ORGANIZATION")), _x("c2", ("Mayas", "ORGANIZATION")),
-                                          _x("c3", ("Maya", "ORGANIZATION"))])
+    plural_first, _ = Resolver().resolve(
+        [_x("c1", ("Mayas", "ORGANIZATION")), _x("c2", ("Mayas", "ORGANIZATION")), _x("c3", ("Maya", "ORGANIZATION"))]
+    )
     assert [(e.name, e.aliases) for e in plural_first] == [("Mayas", ["Maya"])]
 
 
 def test_resolution_joins_names_already_in_the_graph() -> None:
-    index = EntityIndex.from_rows([{"id": "e_known", "key": "national aeronautics and space administration",
-                                    "name": "National Aeronautics and Space Administration", "type": "ORGANIZATION"}])
+    index = EntityIndex.from_rows(
+        [
+            {
+                "id": "e_known",
+                "key": "national aeronautics and space administration",
+                "name": "National Aeronautics and Space Administration",
+                "type": "ORGANIZATION",
+            }
+        ]
+    )
     entities, _ = Resolver().resolve([_x("c9", ("NASA", "ORGANIZATION"))], index)
     assert [(e.id, e.name, e.aliases) for e in entities] == [
-        ("e_known", "National Aeronautics and Space Administration", ["NASA"])]
+        ("e_known", "National Aeronautics and Space Administration", ["NASA"])
+    ]
     assert "e_known" in index.embedded
 
 
 def test_relations_to_unlisted_endpoints_create_concepts_and_skip_self_loops() -> None:
-    entities, relations = Resolver().resolve([
-        _x("c1", ("Acme", "ORGANIZATION"), rels=[("Acme", "Widget Corp", "supplies"), ("Acme", "ACME", "is")])])
+    entities, relations = Resolver().resolve(
+        [_x("c1", ("Acme", "ORGANIZATION"), rels=[("Acme", "Widget Corp", "supplies"), ("Acme", "ACME", "is")])]
+    )
     assert {e.name: e.type for e in entities} == {"Acme": "ORGANIZATION", "Widget Corp": "CONCEPT"}
     assert [r.type for r in relations] == ["SUPPLIES"]

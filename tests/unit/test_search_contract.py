@@ -34,8 +34,9 @@ class FakeEmbedder:
 class FakeLLM:
     model = "fake"
 
-    def chat(self, messages: list[dict[str, Any]], temperature: float | None = None,
-             use_cache: bool = True) -> ChatResult:
+    def chat(
+        self, messages: list[dict[str, Any]], temperature: float | None = None, use_cache: bool = True
+    ) -> ChatResult:
         return ChatResult(text="an imagined passage", prompt_tokens=7, completion_tokens=3)
 
     def chat_tools(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> ToolTurn:
@@ -53,14 +54,19 @@ class EchoMode(SearchMode):
     accepts_hyde = True
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
-        chunk = RetrievedChunk(chunk_id="c_000000", document_id="d", text=query.question, score=query.vector()[0],
-                               rank=1)
+        chunk = RetrievedChunk(
+            chunk_id="c_000000", document_id="d", text=query.question, score=query.vector()[0], rank=1
+        )
         return Retrieval(chunks=[chunk], notes=[f"k={query.k}"])
 
 
 def engine(llm: FakeLLM | None = None) -> SearchEngine:
-    return SearchEngine(store=None, embedder=FakeEmbedder(), settings=Settings(_env_file=None),  # type: ignore[arg-type]
-                        llm=llm)
+    return SearchEngine(
+        store=None,
+        embedder=FakeEmbedder(),
+        settings=Settings(_env_file=None),  # type: ignore[arg-type]
+        llm=llm,
+    )
 
 
 def test_the_registry_and_the_mode_type_list_the_same_modes() -> None:
@@ -78,15 +84,22 @@ def test_an_unknown_mode_is_refused_by_name() -> None:
         get_mode("telepathy")
 
 
-@pytest.mark.parametrize(("kwargs", "error", "message"), [
-    ({"question": "  "}, InvalidRequestError, r"question is empty \(`question`\)"),
-    ({"mode": "local", "filters": [MetadataFilter("year", "=", 2020)]}, InvalidRequestError,
-     r"filters \(`where`\) apply to the vector, hybrid and auto modes only"),
-    ({"mode": "agent"}, LLMRequiredError, "mode 'agent' needs an LLM"),
-    ({"mode": "hybrid", "hyde": True}, LLMRequiredError, "`hyde` needs an LLM"),
-])
-def test_the_engine_names_the_parameter_that_is_wrong(kwargs: dict[str, Any], error: type[Exception],
-                                                      message: str) -> None:
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"question": "  "}, InvalidRequestError, r"question is empty \(`question`\)"),
+        (
+            {"mode": "local", "filters": [MetadataFilter("year", "=", 2020)]},
+            InvalidRequestError,
+            r"filters \(`where`\) apply to the vector, hybrid and auto modes only",
+        ),
+        ({"mode": "agent"}, LLMRequiredError, "mode 'agent' needs an LLM"),
+        ({"mode": "hybrid", "hyde": True}, LLMRequiredError, "`hyde` needs an LLM"),
+    ],
+)
+def test_the_engine_names_the_parameter_that_is_wrong(
+    kwargs: dict[str, Any], error: type[Exception], message: str
+) -> None:
     args = {"question": "Who?", **kwargs}
     with pytest.raises(error, match=message):
         engine().search(**args)
@@ -114,12 +127,20 @@ def test_a_new_mode_is_one_class_and_one_registration(monkeypatch: pytest.Monkey
 
 
 def test_agent_tools_come_from_the_registry_with_schemas_from_their_arguments() -> None:
-    ctx = SearchContext(store=None, embedder=FakeEmbedder(), settings=Settings(_env_file=None),  # type: ignore[arg-type]
-                        llm=FakeLLM(), run_mode=lambda name, query, generate: Retrieval())
+    ctx = SearchContext(
+        store=None,
+        embedder=FakeEmbedder(),
+        settings=Settings(_env_file=None),  # type: ignore[arg-type]
+        llm=FakeLLM(),
+        run_mode=lambda name, query, generate: Retrieval(),
+    )
     schemas = {s["function"]["name"]: s["function"] for s in Agent(ctx, FakeLLM(), 3, 1000).schemas()}
     offered = [mode_class(m).tool.name for m in MODE_NAMES if mode_class(m).tool]  # type: ignore[union-attr]
-    assert list(schemas)[:len(offered)] == offered == ["vector_search", "hybrid_search", "local_search",
-                                                       "global_search", "find_paths"]
+    assert (
+        list(schemas)[: len(offered)]
+        == offered
+        == ["vector_search", "hybrid_search", "local_search", "global_search", "find_paths"]
+    )
     assert schemas["find_paths"]["parameters"]["required"] == ["source", "target"]
     assert schemas["cypher_read"]["parameters"]["properties"]["query"]["type"] == "string"
 
@@ -131,8 +152,13 @@ def test_an_agent_tool_call_runs_its_mode_without_the_llm() -> None:
         seen.append((name, query, generate))
         return Retrieval(chunks=[RetrievedChunk(chunk_id="c_abcdef", document_id="d", text="t", score=1, rank=1)])
 
-    ctx = SearchContext(store=None, embedder=FakeEmbedder(), settings=Settings(_env_file=None),  # type: ignore[arg-type]
-                        llm=FakeLLM(), run_mode=run_mode)
+    ctx = SearchContext(
+        store=None,
+        embedder=FakeEmbedder(),
+        settings=Settings(_env_file=None),  # type: ignore[arg-type]
+        llm=FakeLLM(),
+        run_mode=run_mode,
+    )
     agent = Agent(ctx, FakeLLM(), 3, 1000)
     from graphwright.llm import ToolCall
 

@@ -110,8 +110,7 @@ def test_a_deleted_member_rewrites_its_communities_only() -> None:
 def test_a_resplit_that_lifts_an_untouched_community_a_level_keeps_the_hierarchy_whole() -> None:
     from tests.synthetic import planted_partition
 
-    _, relations, _ = planted_partition(groups=200, size=100, chunk_id="c", intra_degree=5.6, inter_degree=0.4,
-                                        seed=11)
+    _, relations, _ = planted_partition(groups=200, size=100, chunk_id="c", intra_degree=5.6, inter_degree=0.4, seed=11)
     edges = sorted({(min(r.source_id, r.target_id), max(r.source_id, r.target_id), 1.0) for r in relations})
     first = detect(edges, 10, 42)
     changed = edges + [("newcomer", edges[0][0], 1.0)]
@@ -140,8 +139,11 @@ def test_incremental_modularity_stays_within_three_percent_of_a_full_rebuild() -
     first = detect(edges, 10, 42)
     rng = random.Random(9)
     nodes = sorted({n for a, b, _ in edges for n in (a, b)})
-    changed = edges + [(f"new{i}", rng.choice(nodes), 1.0) for i in range(40)] + \
-        [(a, b, 1.0) for a, b in (sorted(rng.sample(nodes, 2)) for _ in range(40))]
+    changed = (
+        edges
+        + [(f"new{i}", rng.choice(nodes), 1.0) for i in range(40)]
+        + [(a, b, 1.0) for a, b in (sorted(rng.sample(nodes, 2)) for _ in range(40))]
+    )
 
     def level0(found: list[DetectedCommunity]) -> dict[str, str]:
         return {m: c.id for c in found if c.level == 0 for m in c.members}
@@ -161,17 +163,30 @@ def test_old_communities_without_a_graph_hash_are_all_redetected() -> None:
 
 # --- report planning ------------------------------------------------------------------------------------
 
+
 def _community(cid: str, members: list[str], level: int = 0) -> DetectedCommunity:
     return DetectedCommunity(id=cid, level=level, members=members, member_hash=cid)
 
 
-def _old(cid: str, members: list[str], kind: str = "llm", report_members: list[str] | None = None,
-         rating: float = 5.0) -> dict:
-    return {"id": cid, "level": 0, "members": members, "graph_hash": "h", "parent": None, "title": f"T {cid}",
-            "summary": f"S {cid}", "findings": json.dumps([{"summary": "old finding", "explanation": "",
-                                                             "chunk_ids": ["c1"]}]),
-            "rating": rating, "rating_explanation": "why", "report_kind": kind, "stale": False,
-            "report_members": report_members, "cited_chunks": ["c1"]}
+def _old(
+    cid: str, members: list[str], kind: str = "llm", report_members: list[str] | None = None, rating: float = 5.0
+) -> dict:
+    return {
+        "id": cid,
+        "level": 0,
+        "members": members,
+        "graph_hash": "h",
+        "parent": None,
+        "title": f"T {cid}",
+        "summary": f"S {cid}",
+        "findings": json.dumps([{"summary": "old finding", "explanation": "", "chunk_ids": ["c1"]}]),
+        "rating": rating,
+        "rating_explanation": "why",
+        "report_kind": kind,
+        "stale": False,
+        "report_members": report_members,
+        "cited_chunks": ["c1"],
+    }
 
 
 def _members(n: int, prefix: str = "m") -> list[str]:
@@ -181,7 +196,7 @@ def _members(n: int, prefix: str = "m") -> list[str]:
 def test_a_small_change_keeps_the_llm_report_and_marks_it_stale() -> None:
     old = _old("old", _members(10))
     new = _community("new", _members(10) + ["x"])  # 10/11 = 0.91 overlap
-    plan, = plan_reports([new], [old], {}, llm=True, budget=10, threshold=0.8)
+    (plan,) = plan_reports([new], [old], {}, llm=True, budget=10, threshold=0.8)
     assert plan.action == "reuse" and plan.stale and plan.basis == _members(10)
     assert plan.changed == pytest.approx(1 / 11)
 
@@ -189,7 +204,7 @@ def test_a_small_change_keeps_the_llm_report_and_marks_it_stale() -> None:
 def test_a_material_change_asks_the_llm() -> None:
     old = _old("old", _members(10))
     new = _community("new", _members(7) + ["x", "y", "z"])  # 7/13
-    plan, = plan_reports([new], [old], {}, llm=True, budget=10, threshold=0.8)
+    (plan,) = plan_reports([new], [old], {}, llm=True, budget=10, threshold=0.8)
     assert plan.action == "llm" and not plan.stale
 
 
@@ -205,8 +220,8 @@ def test_small_changes_add_up_against_the_members_the_report_was_written_for() -
 def test_an_extractive_predecessor_is_never_reused_and_offline_reports_are_never_stale() -> None:
     old = _old("old", _members(10), kind="extractive")
     new = _community("new", _members(10) + ["x"])
-    online, = plan_reports([new], [old], {}, llm=True, budget=10, threshold=0.8)
-    offline, = plan_reports([new], [old], {}, llm=False, budget=10, threshold=0.8)
+    (online,) = plan_reports([new], [old], {}, llm=True, budget=10, threshold=0.8)
+    (offline,) = plan_reports([new], [old], {}, llm=False, budget=10, threshold=0.8)
     assert online.action == "llm" and offline.action == "extractive" and not offline.stale
 
 
@@ -214,8 +229,9 @@ def test_the_budget_goes_to_the_most_important_changes_first() -> None:
     small = _community("small", _members(3, "a"))
     big = _community("big", _members(40, "b"))
     rated = _community("rated", _members(3, "c"))
-    plans = plan_reports([small, big, rated], [], {"small": 1.0, "big": 1.0, "rated": 9.0}, llm=True, budget=2,
-                         threshold=0.8)
+    plans = plan_reports(
+        [small, big, rated], [], {"small": 1.0, "big": 1.0, "rated": 9.0}, llm=True, budget=2, threshold=0.8
+    )
     actions = {p.community.id: (p.action, p.stale) for p in plans}
     assert actions == {"big": ("llm", False), "rated": ("llm", False), "small": ("extractive", True)}
     none = plan_reports([small, big], [], {}, llm=True, budget=0, threshold=0.8)
@@ -223,8 +239,12 @@ def test_the_budget_goes_to_the_most_important_changes_first() -> None:
 
 
 def test_a_reused_report_keeps_its_text_and_adds_new_findings() -> None:
-    fresh = Report(title="fresh", summary="fresh summary", findings=[
-        Finding(summary="old finding"), Finding(summary="X joined", chunk_ids=["c9"])], rating=2.0)
+    fresh = Report(
+        title="fresh",
+        summary="fresh summary",
+        findings=[Finding(summary="old finding"), Finding(summary="X joined", chunk_ids=["c9"])],
+        rating=2.0,
+    )
     kept = reused_report(_old("old", _members(5)), fresh)
     assert (kept.title, kept.summary, kept.rating, kept.kind) == ("T old", "S old", 5.0, "llm")
     assert [f.summary for f in kept.findings] == ["old finding", "X joined"]
@@ -234,5 +254,5 @@ def test_a_reused_report_keeps_its_text_and_adds_new_findings() -> None:
 def test_a_member_set_lifted_to_another_level_keeps_its_report_as_it_is() -> None:
     old = {**_old("L2-old", _members(6)), "level": 2}
     lifted = _community("L1-new", _members(6), level=1)
-    plan, = plan_reports([lifted], [old], {}, llm=True, budget=10, threshold=0.8)
+    (plan,) = plan_reports([lifted], [old], {}, llm=True, budget=10, threshold=0.8)
     assert plan.action == "reuse" and not plan.stale and plan.changed == 0
