@@ -9,9 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 from graphwright.config import Settings
 from graphwright.embeddings import Embedder, make_embedder
+from graphwright.embeddings.base import MeteredEmbedder
 from graphwright.graph_store import Neo4jStore
 from graphwright.graph_store.schema import SchemaPlan, check_model
-from graphwright.llm import LLM, LLMClient
+from graphwright.llm import LLM
+from graphwright.llm.registry import make_llm
 from graphwright.models import (
     CypherRows,
     DocumentInfo,
@@ -40,8 +42,9 @@ log = logging.getLogger(__name__)
 
 
 def _embedding_usage(embedder: Embedder) -> dict[str, float] | None:
-    usage = getattr(embedder, "usage", None)
-    return {k: float(v) for k, v in vars(usage).items()} if usage is not None else None
+    if not isinstance(embedder, MeteredEmbedder):
+        return None
+    return {k: float(v) for k, v in vars(embedder.usage).items()}
 
 
 class GraphRAG:
@@ -94,7 +97,7 @@ class GraphRAG:
         """The injected LLM, else the OpenAI-compatible client when one is configured, else None."""
         if self._llm is not None:
             return self._llm
-        return LLMClient(self.settings) if self.settings.llm_configured else None
+        return make_llm(self.settings)
 
     def _check_embedder(self) -> None:
         """Once per instance: a question embedded by another model than the graph's would match noise."""

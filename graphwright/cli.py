@@ -390,7 +390,7 @@ def ingest(
     quiet: bool,
     as_json: bool,
 ) -> None:
-    """Ingest .txt, .md, .json and .jsonl files or folders (idempotent by content hash).
+    """Ingest .txt, .md, .json, .jsonl, .pdf, .docx and .html files or folders (idempotent by content hash).
 
     \b
     Example:

@@ -1,6 +1,8 @@
-"""Indexing pipeline: load -> chunk -> embed -> write (one transaction per document).
+"""Indexing pipeline: load -> chunk -> embed and extract -> resolve -> write, then communities upkeep.
 
-Later stages (extract -> resolve -> communities -> reports) hang off the same flow.
+Documents go in groups of about `ingest_group_chunks` chunks, each group in one transaction (a document never
+straddles two, so each lands whole); a document bigger than a group is staged over several transactions and
+promoted in the one that replaces it.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any, Protocol
 from graphwright.config import Settings
 from graphwright.embeddings import Embedder
 from graphwright.errors import WriteRejectedError
-from graphwright.extraction.base import Extractor
+from graphwright.extraction.base import Extractor, Summarizer
 from graphwright.extraction.chunking import chunk_parts
 from graphwright.extraction.formats import FileLimits
 from graphwright.extraction.loaders import iter_files, iter_loaded, source_of
@@ -144,7 +146,9 @@ class IngestPipeline:
         self.embedder = embedder
         self.extractor = extractor
         self.resolver = Resolver(
-            settings.entity_type_list, settings.resolution_threshold, summarize=getattr(extractor, "summarize", None)
+            settings.entity_type_list,
+            settings.resolution_threshold,
+            summarize=extractor.summarize if isinstance(extractor, Summarizer) else None,
         )
 
     def ingest(

@@ -7,22 +7,11 @@ import hashlib
 import math
 import os
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 
 from graphwright.config import Settings
-from graphwright.embeddings.base import BUNDLED
+from graphwright.embeddings.base import BUNDLED, EmbeddingUsage
 from graphwright.errors import EmbeddingError
-
-
-@dataclass
-class EmbeddingUsage:
-    """What an endpoint embedder has cost so far, like the LLM's token accounting."""
-
-    calls: int = 0
-    tokens: int = 0
-    texts: int = 0
-    cached: int = 0
 
 
 class VectorCache:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from graphwright.models import ChunkExtraction
 
@@ -19,3 +19,11 @@ class Extractor(Protocol):
         ...
 
     def usage(self) -> dict[str, float]: ...
+
+
+@runtime_checkable
+class Summarizer(Protocol):
+    """An extractor that can merge the descriptions an entity gathered from several chunks (the LLM's);
+    without one, resolution keeps the descriptions joined."""
+
+    def summarize(self, name: str, descriptions: list[str]) -> str: ...

@@ -7,7 +7,7 @@ import hashlib
 import json
 import logging
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,8 +20,6 @@ from graphwright.models import Document, DocumentPart, FileFailure
 
 log = logging.getLogger(__name__)
 
-SUPPORTED_SUFFIXES = {".txt", ".md", ".markdown", ".json", ".jsonl", ".pdf", ".docx", ".html", ".htm"}
-_BINARY_SUFFIXES = {".pdf", ".docx"}
 TEXT_FIELDS = ("text", "content", "body", "abstract", "paragraph")
 RESERVED_PROPERTIES = {"id", "source", "title", "content_hash", "ingested_at", "n_chunks", "text"}
 
@@ -149,6 +147,83 @@ def source_of(path: Path, base: Path, relative: bool) -> str:
     return document_id_for(path, base) if relative else str(path)
 
 
+@dataclass
+class FileToLoad:
+    """What a loader gets: one file's bytes and how its documents are to be named."""
+
+    path: Path
+    raw: bytes
+    source: str
+    doc_id: str
+    metadata: dict[str, Any]
+    text_field: str | None
+    limits: FileLimits | None
+    result: LoadResult
+
+    def text(self) -> str:
+        """The bytes decoded by the rule every text format shares (UTF-8, else cp1252 with a warning)."""
+        return decode(self.raw, self.source, self.result.warnings)
+
+
+Loader = Callable[[FileToLoad], None]
+
+
+def _load_plain(file: FileToLoad) -> None:
+    text = file.text()
+    if not text.strip():
+        raise LoadError("file is empty")
+    heading = _markdown_title(text) if file.path.suffix.lower() in {".md", ".markdown"} else None
+    meta = dict(file.metadata)
+    file.result.documents.append(
+        Document(
+            id=file.doc_id,
+            source=file.source,
+            title=heading or file.path.stem,
+            text=text,
+            metadata=meta,
+            content_hash=content_hash(text, meta),
+            subject=heading or "",
+        )
+    )
+
+
+def _load_binary(read: Callable[[bytes, FileLimits | None], ReadFile]) -> Loader:
+    def load(file: FileToLoad) -> None:
+        if not file.raw.strip():
+            raise LoadError("file is empty")
+        file.result.documents.append(_located(read(file.raw, file.limits), file))
+
+    return load
+
+
+def _load_html(file: FileToLoad) -> None:
+    file.result.documents.append(_located(read_html(file.text(), file.limits), file))
+
+
+def _load_json_file(file: FileToLoad) -> None:
+    _load_json(file.text(), file.source, file.doc_id, file.text_field, file.metadata, file.result)
+
+
+def _load_jsonl_file(file: FileToLoad) -> None:
+    _load_jsonl(file.text(), file.source, file.doc_id, file.text_field, file.metadata, file.result)
+
+
+# The file types graphwright reads, by suffix. Adding one = a loader function (or a module with one) and a
+# line here; ingest, the upload page's file picker and the CLI's help all read this table.
+LOADERS: dict[str, Loader] = {
+    ".txt": _load_plain,
+    ".md": _load_plain,
+    ".markdown": _load_plain,
+    ".json": _load_json_file,
+    ".jsonl": _load_jsonl_file,
+    ".pdf": _load_binary(read_pdf),
+    ".docx": _load_binary(read_docx),
+    ".html": _load_html,
+    ".htm": _load_html,
+}
+SUPPORTED_SUFFIXES = frozenset(LOADERS)
+
+
 def load_file(
     path: Path,
     base: Path,
@@ -164,66 +239,36 @@ def load_file(
     try:
         if not path.exists():
             raise LoadError("no such file or folder")
-        if path.suffix.lower() not in SUPPORTED_SUFFIXES:
+        loader = LOADERS.get(path.suffix.lower())
+        if loader is None:
             raise LoadError(
                 f"unsupported file type {path.suffix or '(none)'}; supported: {', '.join(sorted(SUPPORTED_SUFFIXES))}"
             )
         size = path.stat().st_size
         if size > max_bytes:
             raise LoadError(f"file is {size} bytes, above the limit of {max_bytes} (GRAPHWRIGHT_MAX_FILE_BYTES)")
-        raw = path.read_bytes()
-        doc_id = document_id_for(path, base)
-        suffix = path.suffix.lower()
-        if suffix in _BINARY_SUFFIXES:
-            if not raw.strip():
-                raise LoadError("file is empty")
-            read = read_pdf(raw, limits) if suffix == ".pdf" else read_docx(raw, limits)
-            result.documents.append(_located_document(read, path, source, doc_id, metadata, result.warnings))
-            return result
-        text = decode(raw, source, result.warnings)
-        if suffix in {".html", ".htm"}:
-            result.documents.append(
-                _located_document(read_html(text, limits), path, source, doc_id, metadata, result.warnings)
+        loader(
+            FileToLoad(
+                path, path.read_bytes(), source, document_id_for(path, base), metadata, text_field, limits, result
             )
-        elif suffix == ".jsonl":
-            _load_jsonl(text, source, doc_id, text_field, metadata, result)
-        elif suffix == ".json":
-            _load_json(text, source, doc_id, text_field, metadata, result)
-        else:
-            if not text.strip():
-                raise LoadError("file is empty")
-            heading = _markdown_title(text) if suffix in {".md", ".markdown"} else None
-            meta = dict(metadata)
-            result.documents.append(
-                Document(
-                    id=doc_id,
-                    source=source,
-                    title=heading or path.stem,
-                    text=text,
-                    metadata=meta,
-                    content_hash=content_hash(text, meta),
-                    subject=heading or "",
-                )
-            )
+        )
     except (LoadError, FormatError, OSError) as exc:
         log.info("skipped %s: %s", source, exc)
         result.failures.append(FileFailure(source=source, error=str(exc)))
     return result
 
 
-def _located_document(
-    read: ReadFile, path: Path, source: str, doc_id: str, metadata: dict[str, Any], warnings: list[str]
-) -> Document:
+def _located(read: ReadFile, file: FileToLoad) -> Document:
     """A PDF, Word or HTML file as one document whose parts keep their pages and sections."""
-    warnings.extend(f"{source}: {w}" for w in read.warnings)
+    file.result.warnings.extend(f"{file.source}: {w}" for w in read.warnings)
     text = "\n\n".join(p.text for p in read.parts)
-    meta = dict(metadata)
+    meta = dict(file.metadata)
     if read.pages:
         meta.setdefault("pages", read.pages)
     return Document(
-        id=doc_id,
-        source=source,
-        title=read.title or path.stem,
+        id=file.doc_id,
+        source=file.source,
+        title=read.title or file.path.stem,
         text=text,
         metadata=meta,
         content_hash=content_hash(text, meta, read.parts),

@@ -39,13 +39,13 @@ def _ner(with_rules: bool) -> Factory:
 
 def _llm(settings: Settings, llm: LLM | None) -> Extractor:
     if llm is None:
-        if not settings.llm_configured:
-            raise ExtractorNotAvailableError(
-                "--extractor llm needs an LLM: set OPENAI_API_KEY and/or OPENAI_BASE_URL (or use nlp)"
-            )
-        from graphwright.llm import LLMClient
+        from graphwright.llm.registry import make_llm
 
-        llm = LLMClient(settings)
+        llm = make_llm(settings)
+    if llm is None:
+        raise ExtractorNotAvailableError(
+            "--extractor llm needs an LLM: set OPENAI_API_KEY and/or OPENAI_BASE_URL (or use nlp)"
+        )
     from graphwright.extraction.llm_extractor import LLMExtractor
 
     return LLMExtractor(llm, settings)

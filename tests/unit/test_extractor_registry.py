@@ -46,3 +46,34 @@ def test_offline_names_build_and_unknown_ones_are_refused(tmp_path: Path) -> Non
         make_extractor(settings, "llm")
     with pytest.raises(ExtractorNotAvailableError, match="unknown extractor 'spacy'"):
         make_extractor(settings, "spacy")
+
+
+def test_llm_clients_come_from_one_factory(tmp_path: Path) -> None:
+    from graphwright.errors import InvalidRequestError
+    from graphwright.llm import LLMClient
+    from graphwright.llm.registry import BACKEND_NAMES, make_llm
+
+    offline = Settings(home=tmp_path, openai_api_key=None, openai_base_url=None, _env_file=None)
+    assert make_llm(offline) is None
+    online = offline.model_copy(update={"openai_base_url": "http://127.0.0.1:9/v1"})
+    assert isinstance(make_llm(online), LLMClient) and BACKEND_NAMES == ("openai",)
+    with pytest.raises(InvalidRequestError, match="unknown LLM backend"):
+        make_llm(online, "carrier-pigeon")
+
+
+def test_optional_capabilities_are_protocols(tmp_path: Path) -> None:
+    """What the pipeline and the API look for is declared, not found by `getattr`."""
+    from graphwright.embeddings.base import MeteredEmbedder
+    from graphwright.embeddings.endpoint import EndpointEmbedder
+    from graphwright.extraction.base import Summarizer
+    from graphwright.extraction.llm_extractor import LLMExtractor
+    from graphwright.extraction.nlp_extractor import NLPExtractor
+    from graphwright.llm.registry import make_llm
+
+    settings = Settings(home=tmp_path, openai_base_url="http://127.0.0.1:9/v1", _env_file=None)
+    assert isinstance(LLMExtractor(make_llm(settings), settings), Summarizer)
+    assert not isinstance(NLPExtractor(), Summarizer)
+    endpoint = EndpointEmbedder(
+        settings.model_copy(update={"embedding_backend": "openai", "embedding_model": "m", "embedding_dimensions": 8})
+    )
+    assert isinstance(endpoint, MeteredEmbedder)

@@ -165,3 +165,18 @@ def test_empty_rich_files_fail_by_name(tmp_path: Path) -> None:
         (tmp_path / name).write_bytes(b"")
         result = load_file(tmp_path / name, tmp_path, {})
         assert not result.documents and "empty" in result.failures[0].error, (name, result.failures)
+
+
+def test_the_loader_table_is_the_one_list_of_file_types() -> None:
+    """Ingest, the upload page's file picker and the CLI's help name the same types."""
+    from click.testing import CliRunner
+
+    from graphwright.cli import main
+    from graphwright.extraction.loaders import LOADERS
+
+    assert set(LOADERS) == SUPPORTED_SUFFIXES
+    page = (Path(__file__).resolve().parents[2] / "graphwright/server/static/index.html").read_text(encoding="utf-8")
+    assert 'accept="__ACCEPT__"' in page  # filled from the table when the page is served
+    help_text = CliRunner().invoke(main, ["ingest", "--help"]).output
+    for suffix in {s for s in SUPPORTED_SUFFIXES if s not in (".markdown", ".htm")}:
+        assert suffix in help_text, suffix
