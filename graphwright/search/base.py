@@ -129,6 +129,9 @@ class SearchMode(ABC):
     uses_graph: ClassVar[bool] = False  # reads the entity graph (eval builds one for it)
     answer_style: ClassVar[Literal["passages", "graph"]] = "passages"
     tool: ClassVar[ToolSpec | None] = None  # offered to the agent as this tool
+    # `auto` may route a question here; `route_when` tells the LLM router (and the reader) when to.
+    routable: ClassVar[bool] = False
+    route_when: ClassVar[str] = ""
 
     @abstractmethod
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:

@@ -219,6 +219,8 @@ class GlobalSearch:
 class GlobalMode(GraphMode):
     name = "global"
     summary = "community reports, for questions about the whole corpus (map-reduce with an LLM)"
+    routable = True
+    route_when = "themes or summaries of the whole collection"
     tool = ToolSpec("global_search", "Community reports: themes across the whole collection.")
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:

@@ -97,6 +97,8 @@ class HybridRetriever:
 class HybridMode(PassageMode):
     name = "hybrid"
     summary = "passages by BM25 and embedding similarity, fused by their scaled scores (optionally reranked)"
+    routable = True
+    route_when = "identifiers, codes, numbers, exact phrases"
     tool = ToolSpec("hybrid_search", "Passages by keywords (BM25) and meaning; best for names, codes, numbers.")
 
     def retriever(self, ctx: SearchContext) -> HybridRetriever:

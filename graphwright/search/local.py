@@ -191,6 +191,8 @@ class LocalSearch:
 class LocalMode(GraphMode):
     name = "local"
     summary = "the named entities' neighbourhood: entities, relations, passages and their communities"
+    routable = True
+    route_when = "about named things and what surrounds them"
     tool = ToolSpec("local_search", "Entities named in the query, their neighbours, relations and passages.")
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:

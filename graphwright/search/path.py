@@ -224,6 +224,8 @@ class PathSearch:
 class PathMode(GraphMode):
     name = "path"
     summary = "how two entities connect (shortest typed paths), or what they share (intersections)"
+    routable = True
+    route_when = "how two named things are connected, or what they share"
     tool = ToolSpec("find_paths", "Shortest typed paths between two entities, with evidence.", PathArgs)
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:

@@ -20,10 +20,9 @@ from graphwright.search.evidence import Retrieval
 from graphwright.search.global_search import THEMATIC_RE
 from graphwright.search.linking import EntityLinker
 from graphwright.search.path import INTERSECTION_RE
-from graphwright.search.registry import mode_class
+from graphwright.search.registry import mode_class, modes_where
 from graphwright.text.lucene import CODE_RE
 
-ROUTABLE = ("vector", "hybrid", "local", "global", "path")
 CONNECTION_RE = re.compile(
     r"\b(connected|connection|connects?|relationship between|related to|link(?:ed|s)? "
     r"(?:to|between)|path (?:from|between)|how (?:are|is|do|does) .+ relate)\b",
@@ -63,13 +62,18 @@ def route(question: str, named: int, llm: LLM | None = None) -> tuple[Route, str
     fallback = route_by_rules(question, named)
     if llm is None:
         return fallback, None
-    messages = [{"role": "system", "content": render("router_classify")}, {"role": "user", "content": question}]
+    routable = modes_where("routable")  # the registry's, read when asked: this module is one of them
+    modes = "\n".join(f"- {name}: {mode_class(name).route_when}" for name in routable)
+    messages = [
+        {"role": "system", "content": render("router_classify", modes=modes)},
+        {"role": "user", "content": question},
+    ]
     try:
         data = parse_json_object(llm.chat(messages).text)
     except (LLMError, JSONRepairError) as exc:
         return fallback, f"LLM router failed ({exc}); used the rules"
     mode = str(data.get("mode") or "").strip().lower()
-    if mode not in ROUTABLE:
+    if mode not in routable:
         return fallback, f"LLM router chose {mode!r}, not a mode; used the rules"
     return Route(mode, str(data.get("why") or "LLM classifier"), "llm"), None
 

@@ -53,6 +53,8 @@ class PassageMode(SearchMode, ABC):
 class VectorMode(PassageMode):
     name = "vector"
     summary = "passages by embedding similarity"
+    routable = True
+    route_when = "paraphrased question, nothing exact to match"
     tool = ToolSpec("vector_search", "Passages semantically close to the query.")
 
     def retriever(self, ctx: SearchContext) -> Retriever:

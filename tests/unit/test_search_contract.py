@@ -168,3 +168,28 @@ def test_an_agent_tool_call_runs_its_mode_without_the_llm() -> None:
     assert (name, query.source, query.target, generate) == ("path", "A", "B", False)
     _, summary, ok = agent.call(ToolCall(id="2", name="find_paths", arguments={"source": "A"}))
     assert not ok and summary == "missing argument 'target'"
+
+
+def test_the_router_offers_the_modes_the_registry_marks_routable() -> None:
+    from graphwright.llm.prompts import template
+    from graphwright.search.router import route
+
+    class Chooser(FakeLLM):
+        def __init__(self, mode: str) -> None:
+            self.mode, self.prompts = mode, []
+
+        def chat(self, messages, **kwargs):
+            self.prompts.append(messages[0]["content"])
+            return ChatResult(text=f'{{"mode": "{self.mode}", "why": "test"}}')
+
+    routable = modes_where("routable")
+    assert set(routable) == {"vector", "hybrid", "local", "global", "path"}
+    for name in routable:
+        assert mode_class(name).route_when
+        chosen, note = route("anything", 0, Chooser(name))
+        assert chosen.mode == name and chosen.by == "llm" and note is None
+    llm = Chooser("agent")  # a mode, but not one auto may route to
+    chosen, note = route("anything", 0, llm)
+    assert chosen.by == "rules" and "not a mode" in note
+    assert all(f"- {name}: " in llm.prompts[0] for name in routable)
+    assert "{modes}" in template("router_classify") and "{modes}" not in llm.prompts[0]  # filled from the registry

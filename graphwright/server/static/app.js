@@ -34,7 +34,7 @@ function setStatus(text, error = false) {
 }
 
 async function loadModes() {
-  const names = ["vector", "hybrid", "local", "global", "path", "auto", "corrective", "agent", "multihop", "cypher"];
+  const names = ["hybrid"];  // until the server says which modes it has (/v1/models, from the registry)
   try {
     const data = await (await api("/v1/models")).json();
     names.splice(0, names.length, ...data.data.map((m) => m.id).filter((id) => id.startsWith("graphwright-"))
