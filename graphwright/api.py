@@ -27,6 +27,7 @@ from graphwright.models import (
     SearchResult,
 )
 from graphwright.pipeline import IngestPipeline, ProgressCallback
+from graphwright.search.base import SearchQuery
 from graphwright.search.engine import SearchEngine
 from graphwright.search.filters import parse_filter
 from graphwright.search.registry import ModeName
@@ -332,6 +333,7 @@ class GraphRAG:
     def search(
         self,
         question: str,
+        *,
         mode: ModeName = "hybrid",
         k: int | None = None,
         where: list[str] | list[MetadataFilter] | None = None,
@@ -346,12 +348,25 @@ class GraphRAG:
         `where` filters documents by metadata ("year>=2020" or MetadataFilter); `level` picks the community
         level of `global`; `source` and `target` name the endpoints of `path`; `hyde` (vector and hybrid,
         needs an LLM) also searches with the embedding of a hypothetical answer. `agent`, `multihop` and
-        `cypher` need an LLM. Bad parameters raise InvalidRequestError (a ValueError) naming them."""
-        return self.engine.search(question, mode, k, self._filters(where), generate, level, source, target, hyde)
+        `cypher` need an LLM. Options are keyword-only. Bad parameters raise InvalidRequestError (a
+        ValueError) naming them."""
+        query = self._query(
+            question,
+            mode=mode,
+            k=k,
+            where=where,
+            generate=generate,
+            level=level,
+            source=source,
+            target=target,
+            hyde=hyde,
+        )
+        return self.engine.search(query)
 
     def search_stream(
         self,
         question: str,
+        *,
         mode: ModeName = "hybrid",
         k: int | None = None,
         where: list[str] | list[MetadataFilter] | None = None,
@@ -363,7 +378,44 @@ class GraphRAG:
     ) -> Iterator[SearchEvent]:
         """`search` as it happens: the Evidence when retrieval is done, then the answer in AnswerDelta pieces
         (token by token with an LLM), then the SearchResult. Bad parameters raise before the first event."""
-        return self.engine.stream(question, mode, k, self._filters(where), generate, level, source, target, hyde)
+        query = self._query(
+            question,
+            mode=mode,
+            k=k,
+            where=where,
+            generate=generate,
+            level=level,
+            source=source,
+            target=target,
+            hyde=hyde,
+        )
+        return self.engine.stream(query)
+
+    def _query(
+        self,
+        question: str,
+        *,
+        mode: str,
+        k: int | None,
+        where: list[str] | list[MetadataFilter] | None,
+        generate: bool,
+        level: int | None,
+        source: str | None,
+        target: str | None,
+        hyde: bool,
+    ) -> SearchQuery:
+        """The one SearchQuery of a search, built here and passed down whole."""
+        return SearchQuery(
+            question=question,
+            mode=mode,
+            k=k or self.settings.top_k,
+            filters=self._filters(where),
+            generate=generate,
+            level=level,
+            source=source,
+            target=target,
+            hyde=hyde,
+        )
 
     def _filters(self, where: list[str] | list[MetadataFilter] | None) -> list[MetadataFilter]:
         """`where` parsed, after the once-per-instance embedder check every search needs first."""

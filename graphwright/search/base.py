@@ -34,13 +34,19 @@ if TYPE_CHECKING:
 
 
 class SearchQuery(BaseModel):
-    """One question as a mode receives it. `embedding` is the question's (or HyDE's) vector, filled in by
-    the engine for modes that want it; `source`/`target` name a path's endpoints; `level` a community level."""
+    """One question and every option of it, built once (by `GraphRAG.search`) and passed down whole: the
+    engine validates it and each mode reads what it needs. `embedding` is the question's (or HyDE's)
+    vector, filled in by the engine for modes that want it; `source`/`target` name a path's endpoints;
+    `level` a community level; `generate` lets a configured LLM write the answer; `hyde` also searches with
+    a hypothetical answer's embedding."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     question: str
-    k: int
+    mode: str = "hybrid"
+    k: int = 5
+    generate: bool = True
+    hyde: bool = False
     filters: list[MetadataFilter] = Field(default_factory=list)
     level: int | None = None
     source: str | None = None

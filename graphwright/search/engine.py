@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from graphwright.embeddings import Embedder
     from graphwright.graph_store import Neo4jStore
     from graphwright.llm import LLM
-    from graphwright.models import MetadataFilter
 
 log = logging.getLogger(__name__)
 
@@ -35,84 +34,41 @@ class SearchEngine:
         self.settings = settings
         self.llm = llm
 
-    def search(
-        self,
-        question: str,
-        mode: str = "hybrid",
-        k: int | None = None,
-        filters: list[MetadataFilter] | None = None,
-        generate: bool = True,
-        level: int | None = None,
-        source: str | None = None,
-        target: str | None = None,
-        hyde: bool = False,
-    ) -> SearchResult:
-        chosen = self._validate(question, mode, filters, generate, hyde)
-        for event in self._run_search(
-            chosen, question, mode, k, filters, generate, level, source, target, hyde, stream=False
-        ):
+    def search(self, query: SearchQuery) -> SearchResult:
+        """Run `query` to its SearchResult."""
+        chosen = self._validate(query)
+        for event in self._run_search(chosen, query, stream=False):
             if isinstance(event, SearchResult):
                 return event
         raise AssertionError("a search always ends with its result")
 
-    def stream(
-        self,
-        question: str,
-        mode: str = "hybrid",
-        k: int | None = None,
-        filters: list[MetadataFilter] | None = None,
-        generate: bool = True,
-        level: int | None = None,
-        source: str | None = None,
-        target: str | None = None,
-        hyde: bool = False,
-    ) -> Iterator[SearchEvent]:
+    def stream(self, query: SearchQuery) -> Iterator[SearchEvent]:
         """The search as it happens: its Evidence once retrieval is done, then the answer's text in pieces
         (AnswerDelta) as the LLM writes it, then the SearchResult. Validation errors raise here, before the
         first event. Offline, or for modes that write their answer while retrieving, the answer is one piece."""
-        chosen = self._validate(question, mode, filters, generate, hyde)
-        return self._run_search(chosen, question, mode, k, filters, generate, level, source, target, hyde, stream=True)
+        chosen = self._validate(query)
+        return self._run_search(chosen, query, stream=True)
 
-    def _run_search(
-        self,
-        chosen: SearchMode,
-        question: str,
-        mode: str,
-        k: int | None,
-        filters: list[MetadataFilter] | None,
-        generate: bool,
-        level: int | None,
-        source: str | None,
-        target: str | None,
-        hyde: bool,
-        stream: bool,
-    ) -> Iterator[SearchEvent]:
+    def _run_search(self, chosen: SearchMode, query: SearchQuery, stream: bool) -> Iterator[SearchEvent]:
         timings: dict[str, float] = {}
         started = time.perf_counter()
         _ = self.embedder.dimension  # loads the model once; timed apart from the query
         timings["load_model_ms"] = _ms(started)
-        meter = MeteredLLM(self.llm) if generate and self.llm is not None else None
-        query = SearchQuery(
-            question=question,
-            k=k or self.settings.top_k,
-            filters=filters or [],
-            level=level,
-            source=source,
-            target=target,
-        )
+        meter = MeteredLLM(self.llm) if query.generate and self.llm is not None else None
+        query = query.model_copy()  # the caller's query stays as it was given (no embedding added)
         trace: list[TraceStep] = []
         if chosen.embeds_question:
             started = time.perf_counter()
-            query.embedding = self.embedder.embed([question])[0]
+            query.embedding = self.embedder.embed([query.question])[0]
             timings["embed_ms"] = _ms(started)
-            if hyde and meter is not None:
-                query.embedding, step = self._hyde(question, query.embedding, meter)
+            if query.hyde and meter is not None:
+                query.embedding, step = self._hyde(query.question, query.embedding, meter)
                 trace.append(step)
         ctx = self._context(meter)
         started = time.perf_counter()
         found = chosen.retrieve(query, ctx)
         timings["retrieve_ms"] = _ms(started)
-        log.debug("%s search: %d chunks in %.0f ms", mode, len(found.chunks), timings["retrieve_ms"])
+        log.debug("%s search: %d chunks in %.0f ms", query.mode, len(found.chunks), timings["retrieve_ms"])
         evidence = found.evidence()
         evidence["trace"] = [*trace, *found.trace]
         if stream:
@@ -132,8 +88,8 @@ class SearchEngine:
                 yield AnswerDelta(text=answer.text)
         timings["answer_ms"] = _ms(started)
         yield SearchResult(
-            question=question,
-            mode=found.mode or mode,
+            question=query.question,
+            mode=found.mode or query.mode,
             answer=answer.text,
             answer_kind=answer.kind,
             citations=answer.citations,
@@ -142,24 +98,22 @@ class SearchEngine:
             **evidence,
         )
 
-    def _validate(
-        self, question: str, mode: str, filters: list[MetadataFilter] | None, generate: bool, hyde: bool
-    ) -> SearchMode:
+    def _validate(self, query: SearchQuery) -> SearchMode:
         """The mode, or InvalidRequestError naming the parameter that is wrong."""
-        if not question.strip():
+        if not query.question.strip():
             raise InvalidRequestError("the question is empty (`question`)")
-        chosen = get_mode(mode)  # InvalidRequestError naming `mode` when none is registered by that name
-        if filters and not chosen.filterable:
+        chosen = get_mode(query.mode)  # InvalidRequestError naming `mode` when none is registered by that name
+        if query.filters and not chosen.filterable:
             raise InvalidRequestError(
                 f"metadata filters (`where`) apply to the {_names(modes_where('filterable'))} modes only"
             )
-        if (chosen.needs_llm or hyde) and (self.llm is None or not generate):
-            what = "`hyde`" if hyde and not chosen.needs_llm else f"mode {mode!r}"
+        if (chosen.needs_llm or query.hyde) and (self.llm is None or not query.generate):
+            what = "`hyde`" if query.hyde and not chosen.needs_llm else f"mode {query.mode!r}"
             offline = ", ".join(m for m in MODE_NAMES if m not in modes_where("needs_llm"))
             raise LLMRequiredError(
                 f"{what} needs an LLM: set OPENAI_BASE_URL and/or OPENAI_API_KEY (offline, use {offline})"
             )
-        if hyde and not chosen.accepts_hyde:
+        if query.hyde and not chosen.accepts_hyde:
             raise InvalidRequestError(f"`hyde` applies to the {_names(modes_where('accepts_hyde'))} modes only")
         return chosen
 

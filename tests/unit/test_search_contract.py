@@ -102,12 +102,12 @@ def test_the_engine_names_the_parameter_that_is_wrong(
 ) -> None:
     args = {"question": "Who?", **kwargs}
     with pytest.raises(error, match=message):
-        engine().search(**args)
+        engine().search(SearchQuery(**args))
 
 
 def test_hyde_is_refused_for_modes_that_do_not_take_it() -> None:
     with pytest.raises(InvalidRequestError, match="`hyde` applies to the vector and hybrid modes only"):
-        engine(FakeLLM()).search("Who?", mode="local", hyde=True)
+        engine(FakeLLM()).search(SearchQuery(question="Who?", mode="local", hyde=True))
 
 
 def test_a_new_mode_is_one_class_and_one_registration(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -116,7 +116,9 @@ def test_a_new_mode_is_one_class_and_one_registration(monkeypatch: pytest.Monkey
     monkeypatch.setattr("graphwright.search.engine.MODE_NAMES", registry.MODE_NAMES)
     registry.mode_class.cache_clear()
     try:
-        result = engine(FakeLLM()).search("What is an echo?", mode="echo", k=4, hyde=True, generate=True)
+        result = engine(FakeLLM()).search(
+            SearchQuery(question="What is an echo?", mode="echo", k=4, hyde=True, generate=True)
+        )
     finally:
         registry.mode_class.cache_clear()
     assert result.mode == "echo" and result.chunks[0].text == "What is an echo?" and result.notes == ["k=4"]
