@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal, get_args
+from typing import Literal
 
 from pydantic import AliasChoices, Field, SecretStr, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -15,10 +15,26 @@ LOCAL_DEFAULT_PASSWORD = "graphwright-local"
 PASSWORD_FILE = "neo4j-password"
 
 
-# The extractors a setting, a CLI flag or an upload may name; extraction/registry.py builds each of them
-# (a unit test checks that the two agree). auto = llm when configured, else nlp; none = no entity graph.
-ExtractorName = Literal["auto", "llm", "nlp", "ner", "ner-only", "none"]
-EXTRACTOR_NAMES: tuple[str, ...] = get_args(ExtractorName)
+# The extractors by name, each the "module:function" of its factory, `(settings, llm) -> Extractor | None`,
+# imported only when one is built (extraction/registry.py). The table lives here, as text, because the
+# settings validate against it; adding an extractor = its module and one line here, and the settings, the
+# CLI, the server and the docs follow (tests check that they agree).
+EXTRACTORS: dict[str, str] = {
+    "auto": "graphwright.extraction.registry:make_auto",  # llm when configured, else nlp
+    "llm": "graphwright.extraction.registry:make_llm_extractor",
+    "nlp": "graphwright.extraction.registry:make_nlp",
+    "ner": "graphwright.extraction.registry:make_ner",
+    "ner-only": "graphwright.extraction.registry:make_ner_only",
+    "none": "graphwright.extraction.registry:make_none",  # chunks and embeddings only
+}
+EXTRACTOR_NAMES: tuple[str, ...] = tuple(EXTRACTORS)
+
+
+def check_extractor(name: str) -> str:
+    """`name` when an extractor is registered by it; ValueError listing the names otherwise."""
+    if name not in EXTRACTORS:
+        raise ValueError(f"unknown extractor {name!r}; use {', '.join(EXTRACTORS)}")
+    return name
 
 
 def _alias(*names: str) -> AliasChoices:
@@ -56,7 +72,7 @@ class Settings(BaseSettings):
     llm_temperature: float = 0.0
 
     # Entity graph
-    extractor: ExtractorName = "auto"  # auto = llm when configured, else nlp
+    extractor: str = "auto"  # a name of EXTRACTORS; auto = llm when configured, else nlp
     entity_types: str = "person,organization,location,event,product,technology,concept"
     resolution_threshold: float = Field(92.0, ge=0, le=100, description="rapidfuzz ratio to merge names")
     llm_concurrency: int = Field(4, ge=1)
@@ -171,6 +187,11 @@ class Settings(BaseSettings):
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("extractor")
+    @classmethod
+    def _known_extractor(cls, value: str) -> str:
+        return check_extractor(value.strip().lower())
 
     @field_validator("chunk_overlap")
     @classmethod

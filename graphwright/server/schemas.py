@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from graphwright.config import ExtractorName
+from graphwright.config import check_extractor
 from graphwright.errors import InvalidRequestError
 from graphwright.models import Citation, SearchResult
 from graphwright.search.registry import ModeName
@@ -77,7 +77,12 @@ class DocumentsRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     documents: list[JsonDocument] = Field(min_length=1, max_length=10_000)
-    extractor: ExtractorName | None = None
+    extractor: str | None = Field(None, description="an extractor's name (config.EXTRACTORS)")
+
+    @field_validator("extractor")
+    @classmethod
+    def _known_extractor(cls, value: str | None) -> str | None:
+        return None if value is None else check_extractor(value)
 
 
 class DeleteResult(BaseModel):

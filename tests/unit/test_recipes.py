@@ -1,0 +1,96 @@
+"""The recipes of docs/architecture.md, followed with toy implementations: a new loader, extractor and LLM
+backend are each one module (here, this one) plus one registration; the search mode's recipe is followed in
+test_search_contract.py. Nothing else changes for them to work."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from graphwright.config import Settings
+from graphwright.llm import ChatResult
+from graphwright.models import ChunkExtraction, Document
+
+
+# --- a loader: one function and one line in extraction/loaders.py's LOADERS ------------------------------
+def load_tsv(file: Any) -> None:
+    """Each row "id<TAB>text" is a document."""
+    for line in file.text().splitlines():
+        ident, _, text = line.partition("\t")
+        file.result.documents.append(
+            Document(id=ident, source=file.source, title=ident, text=text, metadata={}, content_hash=ident + text)
+        )
+
+
+def test_a_new_loader_is_one_function_and_one_registration(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from graphwright.extraction import loaders
+
+    monkeypatch.setitem(loaders.LOADERS, ".tsv", load_tsv)
+    path = tmp_path / "rows.tsv"
+    path.write_text("a\tAda wrote programs.\nb\tGrace built compilers.\n", encoding="utf-8")
+    loaded = loaders.load_file(path, tmp_path, {})
+    assert [d.id for d in loaded.documents] == ["a", "b"] and not loaded.failures
+
+
+# --- an extractor: a class, a factory and one line in config.EXTRACTORS -----------------------------------
+class ShoutExtractor:
+    """Every capitalised word is an entity."""
+
+    name = "shout"
+
+    def extract_many(self, chunks: list[tuple[str, str]], on_done: Any = None) -> list[ChunkExtraction]:
+        return [
+            ChunkExtraction(
+                chunk_id=cid, entities=[{"name": w, "type": "CONCEPT"} for w in text.split() if w[:1].isupper()]
+            )
+            for cid, text in chunks
+        ]
+
+    def usage(self) -> dict[str, float]:
+        return {}
+
+
+def make_shout(settings: Settings, llm: Any) -> ShoutExtractor:
+    return ShoutExtractor()
+
+
+def test_a_new_extractor_is_one_module_and_one_registration(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from graphwright import config
+    from graphwright.extraction.registry import make_extractor
+
+    monkeypatch.setitem(config.EXTRACTORS, "shout", f"{__name__}:make_shout")
+    settings = Settings(home=tmp_path, extractor="shout", _env_file=None)  # the settings accept the name
+    extractor = make_extractor(settings)
+    assert isinstance(extractor, ShoutExtractor)
+    assert [e.name for e in extractor.extract_many([("c1", "Ada met Grace")])[0].entities] == ["Ada", "Grace"]
+    with pytest.raises(ValueError, match="unknown extractor 'whisper'"):
+        Settings(home=tmp_path, extractor="whisper", _env_file=None)
+
+
+# --- an LLM backend: a class and one line in llm/registry.py's _BACKENDS ----------------------------------
+class EchoLLM:
+    """Answers with the last message: a backend that needs no endpoint."""
+
+    model = "echo"
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    def chat(
+        self, messages: list[dict[str, Any]], temperature: float | None = None, use_cache: bool = True
+    ) -> ChatResult:
+        return ChatResult(text=str(messages[-1]["content"]))
+
+    def forget(self, messages: list[dict[str, Any]], temperature: float | None = None) -> None:
+        pass
+
+
+def test_a_new_llm_backend_is_one_class_and_one_registration(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from graphwright.llm import registry
+
+    monkeypatch.setitem(registry._BACKENDS, "echo", f"{__name__}:EchoLLM")
+    settings = Settings(home=tmp_path, openai_base_url="http://127.0.0.1:9/v1", _env_file=None)
+    llm = registry.make_llm(settings, "echo")
+    assert isinstance(llm, EchoLLM) and llm.chat([{"role": "user", "content": "hi"}]).text == "hi"
