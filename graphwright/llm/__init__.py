@@ -2,7 +2,17 @@
 its answer cache, JSON repair for replies, and every prompt as a file."""
 
 from graphwright.errors import LLMError
-from graphwright.llm.base import LLM, ChatDelta, ChatResult, MeteredLLM, StreamingLLM, ToolCall, ToolTurn, Usage
+from graphwright.llm.base import (
+    LLM,
+    ChatDelta,
+    ChatResult,
+    MeteredLLM,
+    StreamingLLM,
+    ToolCall,
+    ToolCallingLLM,
+    ToolTurn,
+    Usage,
+)
 from graphwright.llm.client import LLMClient, LLMEmptyAnswerError, LLMNotConfiguredError
 
 __all__ = [
@@ -16,6 +26,7 @@ __all__ = [
     "MeteredLLM",
     "StreamingLLM",
     "ToolCall",
+    "ToolCallingLLM",
     "ToolTurn",
     "Usage",
 ]

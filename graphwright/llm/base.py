@@ -99,16 +99,22 @@ class StreamingLLM(Protocol):
 @runtime_checkable
 class LLM(Protocol):
     """A chat model. `chat` may answer from a cache (`use_cache`); `forget` drops a cached answer the
-    caller could not use; `chat_tools` is one turn of OpenAI-style tool calling."""
+    caller could not use. Tool calling (the agent) and streaming are capabilities of their own."""
 
     @property
     def model(self) -> str: ...
 
     def chat(self, messages: list[Message], temperature: float | None = None, use_cache: bool = True) -> ChatResult: ...
 
-    def chat_tools(self, messages: list[Message], tools: list[dict[str, Any]]) -> ToolTurn: ...
-
     def forget(self, messages: list[Message], temperature: float | None = None) -> None: ...
+
+
+@runtime_checkable
+class ToolCallingLLM(LLM, Protocol):
+    """An LLM that can also call tools: one turn of OpenAI-style tool calling. Modes that need it
+    (`needs_tools`, the agent) are refused clearly for an LLM without it."""
+
+    def chat_tools(self, messages: list[Message], tools: list[dict[str, Any]]) -> ToolTurn: ...
 
 
 class MeteredLLM:
@@ -134,6 +140,8 @@ class MeteredLLM:
         return result
 
     def chat_tools(self, messages: list[Message], tools: list[dict[str, Any]]) -> ToolTurn:
+        if not isinstance(self.inner, ToolCallingLLM):  # the engine refuses such modes before this
+            raise TypeError(f"{type(self.inner).__name__} cannot call tools")
         turn = self.inner.chat_tools(messages, tools)
         self._add(turn.usage)
         return turn

@@ -19,11 +19,12 @@ from pydantic import BaseModel, Field, ValidationError
 
 from graphwright.errors import (
     InvalidRequestError,
+    LLMRequiredError,
     QueryRejectedError,
     ToolFailedError,  # re-exported: they used to live here
 )
 from graphwright.graph_store.rows import ChunkRow
-from graphwright.llm import LLM, ToolCall
+from graphwright.llm import ToolCall, ToolCallingLLM
 from graphwright.llm.prompts import render
 from graphwright.models import TraceStep
 from graphwright.search.answer import cited_ids, graph_citations
@@ -82,7 +83,7 @@ class Agent:
     graph; everything goes through the `SearchContext`, never through `GraphRAG`."""
 
     def __init__(
-        self, ctx: SearchContext, llm: LLM, max_steps: int, max_tool_chars: int, max_tool_calls: int = 12
+        self, ctx: SearchContext, llm: ToolCallingLLM, max_steps: int, max_tool_chars: int, max_tool_calls: int = 12
     ) -> None:
         self.ctx = ctx
         self.llm = llm
@@ -281,13 +282,14 @@ class AgentMode(SearchMode):
     name = "agent"
     summary = "an LLM tool loop over the other modes and the graph (needs an LLM)"
     needs_llm = True
+    needs_tools = True
     embeds_question = False  # its tools embed what they search for
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
-        settings = ctx.settings
-        agent = Agent(
-            ctx, ctx.require_llm(), settings.agent_max_steps, settings.agent_tool_chars, settings.agent_max_tool_calls
-        )
+        settings, llm = ctx.settings, ctx.require_llm()
+        if not isinstance(llm, ToolCallingLLM):  # the engine refuses this before; a direct caller gets it here
+            raise LLMRequiredError(f"mode 'agent' needs an LLM that calls tools; {type(llm).__name__} has none")
+        agent = Agent(ctx, llm, settings.agent_max_steps, settings.agent_tool_chars, settings.agent_max_tool_calls)
         text, trace, notes = agent.run(query.question)
         found = agent.seen
         found.trace, found.notes = trace, [*found.notes, *notes]

@@ -129,6 +129,7 @@ class SearchMode(ABC):
     name: ClassVar[str]
     summary: ClassVar[str]
     needs_llm: ClassVar[bool] = False  # cannot run offline
+    needs_tools: ClassVar[bool] = False  # needs an LLM that calls tools (ToolCallingLLM)
     filterable: ClassVar[bool] = False  # takes metadata filters
     accepts_hyde: ClassVar[bool] = False  # can search with a hypothetical answer's embedding
     embeds_question: ClassVar[bool] = True  # False: the mode embeds what it searches for itself

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from graphwright.errors import InvalidRequestError, LLMRequiredError
-from graphwright.llm import MeteredLLM
+from graphwright.llm import MeteredLLM, ToolCallingLLM
 from graphwright.llm.prompts import render
 from graphwright.models import AnswerDelta, Evidence, SearchEvent, SearchResult, TraceStep
 from graphwright.search.base import SearchContext, SearchMode, SearchQuery
@@ -112,6 +112,10 @@ class SearchEngine:
             offline = ", ".join(m for m in MODE_NAMES if m not in modes_where("needs_llm"))
             raise LLMRequiredError(
                 f"{what} needs an LLM: set OPENAI_BASE_URL and/or OPENAI_API_KEY (offline, use {offline})"
+            )
+        if chosen.needs_tools and self.llm is not None and not isinstance(self.llm, ToolCallingLLM):
+            raise LLMRequiredError(
+                f"mode {query.mode!r} needs an LLM that calls tools; {type(self.llm).__name__} has no chat_tools"
             )
         if query.hyde and not chosen.accepts_hyde:
             raise InvalidRequestError(f"`hyde` applies to the {_names(modes_where('accepts_hyde'))} modes only")

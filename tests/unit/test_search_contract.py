@@ -195,3 +195,19 @@ def test_the_router_offers_the_modes_the_registry_marks_routable() -> None:
     assert chosen.by == "rules" and "not a mode" in note
     assert all(f"- {name}: " in llm.prompts[0] for name in routable)
     assert "{modes}" in template("router_classify") and "{modes}" not in llm.prompts[0]  # filled from the registry
+
+
+def test_a_mode_that_needs_tools_is_refused_for_an_llm_without_them() -> None:
+    class NoTools:
+        model = "no-tools"
+
+        def chat(self, messages, temperature=None, use_cache=True):
+            return ChatResult(text="x")
+
+        def forget(self, messages, temperature=None):
+            pass
+
+    assert modes_where("needs_tools") == ("agent",)
+    with pytest.raises(LLMRequiredError, match="mode 'agent' needs an LLM that calls tools; NoTools has no chat_tools"):
+        engine(NoTools()).search(SearchQuery(question="Who?", mode="agent"))
+    assert engine(NoTools())._validate(SearchQuery(question="Who?", mode="multihop")).name == "multihop"
