@@ -44,25 +44,17 @@ def blocked(message: str) -> bool:
 def judge(settings: dict[str, str], file_probe: str, network_probe: str) -> list[PostureCheck]:
     """The verdicts, from the server's settings (what it would show; missing when it hides them) and what
     it answered to the two LOAD CSV probes."""
+    advice = {
+        "LOAD CSV from files": "set dbms.security.allow_csv_import_from_file_urls=false (and "
+        "server.directories.import to an empty folder)",
+        "LOAD CSV from the network": "self-managed: set internal.dbms.cypher_ip_blocklist=0.0.0.0/0,::/0; "
+        "Enterprise/Aura: DENY LOAD ON ALL DATA TO the role graphwright uses",
+    }
     checks = [
         PostureCheck(
-            "LOAD CSV from files",
-            "refused" if blocked(file_probe) else "allowed",
-            blocked(file_probe),
-            ""
-            if blocked(file_probe)
-            else "set dbms.security.allow_csv_import_from_file_urls=false "
-            "(and server.directories.import to an empty folder)",
-        ),
-        PostureCheck(
-            "LOAD CSV from the network",
-            "refused" if blocked(network_probe) else "allowed",
-            blocked(network_probe),
-            ""
-            if blocked(network_probe)
-            else "self-managed: set internal.dbms.cypher_ip_blocklist="
-            "0.0.0.0/0,::/0; Enterprise/Aura: DENY LOAD ON ALL DATA TO the role graphwright uses",
-        ),
+            name, "refused" if blocked(answer) else "allowed", blocked(answer), "" if blocked(answer) else advice[name]
+        )
+        for name, answer in zip(advice, (file_probe, network_probe))
     ]
     origin = settings.get("dbms.security.http_access_control_allow_origin")
     if origin is not None:

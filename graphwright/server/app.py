@@ -173,17 +173,7 @@ def _errors(app: FastAPI) -> None:
 
 def _search_events(server: Server, body: SearchRequest) -> Iterator[bytes]:
     """The SSE frames of one search; an error after the first frame is an `error` event."""
-    events = server.rag.search_stream(
-        body.question,
-        mode=body.mode,
-        k=body.k,
-        where=body.where,
-        generate=body.generate,
-        level=body.level,
-        source=body.source,
-        target=body.target,
-        hyde=body.hyde,
-    )
+    events = server.rag.search_stream(body.question, **body.options())
     started = False
     try:
         for event in events:
@@ -228,19 +218,7 @@ def _routes(app: FastAPI, server: Server) -> None:
     @app.post("/v1/search", response_model=ServedResult, tags=["search"])
     def search(body: SearchRequest) -> ServedResult:
         """Search with any mode; the answer cites chunk, entity, relation and community ids."""
-        return server.served(
-            rag.search(
-                body.question,
-                mode=body.mode,
-                k=body.k,
-                where=body.where,
-                generate=body.generate,
-                level=body.level,
-                source=body.source,
-                target=body.target,
-                hyde=body.hyde,
-            )
-        )
+        return server.served(rag.search(body.question, **body.options()))
 
     @app.post(
         "/v1/search/stream",

@@ -55,6 +55,10 @@ class SearchRequest(BaseModel):
     target: str | None = Field(None, max_length=MAX_NAME_CHARS, description="path: second entity")
     hyde: bool = False
 
+    def options(self) -> dict[str, Any]:
+        """Everything but the question, as `GraphRAG.search` takes it (its keyword-only options)."""
+        return self.model_dump(exclude={"question"})
+
 
 class ServedResult(SearchResult):
     """A SearchResult with the link that opens its evidence in Neo4j Browser."""
