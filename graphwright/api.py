@@ -248,8 +248,7 @@ class GraphRAG:
         CypherRejectedError says which lock refused it."""
         from graphwright.search.cypher import run_read_only
 
-        found = run_read_only(self.store, query, self.settings)
-        return CypherRows(rows=found.rows, truncated=found.truncated, limit=found.reason)
+        return run_read_only(self.store, query, self.settings)
 
     def health(self) -> Health:
         """Neo4j reachable and every index online; never raises for a database that is down."""

@@ -66,9 +66,6 @@ def make_none(settings: Settings, llm: LLM | None) -> None:
     return None
 
 
-REGISTERED: tuple[str, ...] = tuple(EXTRACTORS)
-
-
 def make_extractor(settings: Settings, choice: str | None = None, llm: LLM | None = None) -> Extractor | None:
     """The extractor named `choice` (default: the settings'); None for `none` (no entity graph)."""
     name = (choice or settings.extractor).lower()

@@ -7,7 +7,7 @@ from typing import cast
 
 from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
-from graphwright.graph_store.read_only import ReadLimits, ReadOnlyRows, run_read_only
+from graphwright.graph_store.read_only import ReadLimits, run_read_only
 from graphwright.graph_store.rows import (
     CatalogEntityRow,
     ChunkEntitiesRow,
@@ -23,6 +23,7 @@ from graphwright.graph_store.rows import (
     ScoredEntityRow,
     TopEntityRow,
 )
+from graphwright.models import CypherRows
 from graphwright.text.normalize import RESERVED_RELATIONS
 
 
@@ -101,7 +102,7 @@ class GraphReads:
         return cast(list[EntitySourceRow], self.connection.read(q.ENTITY_SOURCES, id=entity_id, limit=limit))
 
     # --- read-only Cypher ---------------------------------------------------------------------------------
-    def read_only(self, query: str, limits: ReadLimits) -> ReadOnlyRows:
+    def read_only(self, query: str, limits: ReadLimits) -> CypherRows:
         """Cypher written outside graphwright, run only if every lock of `read_only.py` shows it reads."""
         return run_read_only(self.connection, query, limits)
 

@@ -28,6 +28,7 @@ import neo4j
 from graphwright.errors import CypherRejectedError
 from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
+from graphwright.models import CypherRows
 
 READ_PROCEDURES = frozenset(
     {
@@ -198,6 +199,10 @@ _PROCEDURE_NAME = re.compile(r"\s*([`\w.]+)\s*\(")
 # Cypher's parser reads \uXXXX (with one or more u's) anywhere in a query, as Java source does.
 _UNICODE_ESCAPE = re.compile(r"\\u+([0-9a-fA-F]{4})")
 _MAX_PLAN_OPERATORS = 10_000
+_MAX_NAME_PARTS = 16  # parts of a dotted procedure name read after CALL
+# A query longer than this is refused before any work: no hand- or model-written read needs it, and the
+# text lock's passes should stay cheap whatever a request sends.
+MAX_QUERY_CHARS = 20_000
 
 
 @dataclass(frozen=True)
@@ -207,15 +212,6 @@ class ReadLimits:
     max_rows: int = 50
     max_bytes: int = 1_000_000
     timeout: float = 10.0
-
-
-@dataclass
-class ReadOnlyRows:
-    """Rows of a gated query; `truncated` says a limit cut it, and `reason` which one."""
-
-    rows: list[dict[str, Any]]
-    truncated: bool = False
-    reason: str = ""
 
 
 # --- lock 1: the text ---------------------------------------------------------------------------------
@@ -284,8 +280,10 @@ def _decodings(query: str) -> list[str]:
         return [query]
 
     def java(match: re.Match[str]) -> str:
-        backslashes = len(match.string[: match.start()]) - len(match.string[: match.start()].rstrip("\\"))
-        return match.group(0) if backslashes % 2 else chr(int(match.group(1), 16))
+        start = before = match.start()
+        while before > 0 and query[before - 1] == "\\":  # the run of backslashes just before: O(run), not O(n)
+            before -= 1
+        return match.group(0) if (start - before) % 2 else chr(int(match.group(1), 16))
 
     return [query, _UNICODE_ESCAPE.sub(java, query), _UNICODE_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), query)]
 
@@ -311,15 +309,15 @@ def _check_tokens(tokens: list[_Token]) -> None:
         if token.kind == "word" and not named and token.value.upper() in _FORBIDDEN_WORDS:
             raise CypherRejectedError(f"{token.value.upper()} is not allowed: queries here are read-only")
         if token.kind == "word" and not named and token.value.upper() == "CALL":
-            _check_call(tokens[index + 1 :])
+            _check_call(tokens, index + 1)
 
 
-def _check_call(rest: list[_Token]) -> None:
-    """After CALL: a subquery (`{` or `(vars) {`) or a procedure on the read allowlist."""
-    if rest and rest[0].kind == "punct" and rest[0].value in "{(":
+def _check_call(tokens: list[_Token], start: int) -> None:
+    """After CALL (at `start`): a subquery (`{` or `(vars) {`) or a procedure on the read allowlist."""
+    if start < len(tokens) and tokens[start].kind == "punct" and tokens[start].value in "{(":
         return
     parts: list[str] = []
-    for index, token in enumerate(rest):
+    for index, token in enumerate(tokens[start : start + 2 * _MAX_NAME_PARTS], start=0):
         if index % 2 == 0:
             if token.kind not in ("word", "name"):
                 break
@@ -338,6 +336,8 @@ def check_text(query: str) -> str:
     CypherRejectedError (saying which rule) otherwise."""
     if not query.strip():
         raise CypherRejectedError("the query is empty")
+    if len(query) > MAX_QUERY_CHARS:
+        raise CypherRejectedError(f"the query is {len(query)} characters, above the limit of {MAX_QUERY_CHARS}")
     for text in _decodings(query):
         _check_tokens(list(_tokens(text)))
     return query.strip().rstrip(";").strip()
@@ -384,23 +384,23 @@ def _record_bytes(record: neo4j.Record) -> int:
     return len(json.dumps(record.data(), ensure_ascii=False, default=str).encode())
 
 
-def run_read_only(connection: Neo4jConnection, query: str, limits: ReadLimits) -> ReadOnlyRows:
+def run_read_only(connection: Neo4jConnection, query: str, limits: ReadLimits) -> CypherRows:
     """Run `query` only if every lock agrees it reads; CypherRejectedError for the locks, QueryRejectedError
     for what Neo4j itself refuses (a syntax error, a write in the READ transaction, the timeout)."""
     query = check_text(query)
     query_type, plan = connection.explain(q.EXPLAIN_PREFIX + query)
     check_plan(query_type, plan)
 
-    def work(tx: neo4j.ManagedTransaction) -> ReadOnlyRows:
-        out = ReadOnlyRows(rows=[])
+    def work(tx: neo4j.ManagedTransaction) -> CypherRows:
+        out = CypherRows(rows=[])
         size = 0
         for record in tx.run(query):
             if len(out.rows) >= limits.max_rows:
-                out.truncated, out.reason = True, f"more than {limits.max_rows} rows"
+                out.truncated, out.limit = True, f"more than {limits.max_rows} rows"
                 break
             size += _record_bytes(record)
             if size > limits.max_bytes:
-                out.truncated, out.reason = True, f"more than {limits.max_bytes} bytes"
+                out.truncated, out.limit = True, f"more than {limits.max_bytes} bytes"
                 break
             out.rows.append(record.data())
         return out

@@ -192,7 +192,7 @@ class Agent:
 
     def _cypher(self, args: CypherArgs) -> dict[str, Any]:
         found = run_read_only(self.ctx.store, args.query, self.ctx.settings)
-        return {"rows": found.rows, "truncated": found.truncated, **({"limit": found.reason} if found.reason else {})}
+        return {"rows": found.rows, "truncated": found.truncated, **({"limit": found.limit} if found.limit else {})}
 
     def call(self, call: ToolCall) -> tuple[str, str, bool]:
         """(output for the model, summary for the trace, ok) of one tool call. A bad call (unknown tool,

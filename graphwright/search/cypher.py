@@ -12,10 +12,10 @@ from typing import Any
 from graphwright.config import Settings
 from graphwright.errors import CypherRejectedError, QueryRejectedError
 from graphwright.graph_store import Neo4jStore
-from graphwright.graph_store.read_only import ReadLimits, ReadOnlyRows
+from graphwright.graph_store.read_only import ReadLimits
 from graphwright.llm import LLM
 from graphwright.llm.prompts import render
-from graphwright.models import TraceStep
+from graphwright.models import CypherRows, TraceStep
 from graphwright.search.base import SearchContext, SearchMode, SearchQuery
 from graphwright.search.evidence import Answer, Retrieval
 
@@ -30,7 +30,7 @@ def read_limits(settings: Settings) -> ReadLimits:
     )
 
 
-def run_read_only(store: Neo4jStore, query: str, settings: Settings) -> ReadOnlyRows:
+def run_read_only(store: Neo4jStore, query: str, settings: Settings) -> CypherRows:
     """The gate with the limits of `settings`: CypherRejectedError for its locks, QueryRejectedError for
     what Neo4j refuses."""
     return store.graph.read_only(query, read_limits(settings))

@@ -460,8 +460,9 @@ def _write_record(out: Any, line: bytes, count: int) -> int:
 def _extractor(value: str | None) -> str | None:
     if value in (None, ""):
         return None
-    from graphwright.config import EXTRACTOR_NAMES
+    from graphwright.config import check_extractor
 
-    if value not in EXTRACTOR_NAMES:
-        raise InvalidRequestError(f"unknown extractor {value!r} ({', '.join(EXTRACTOR_NAMES)})")
-    return value
+    try:
+        return check_extractor(value)
+    except ValueError as exc:  # the settings' own check, as a 400
+        raise InvalidRequestError(str(exc)) from exc

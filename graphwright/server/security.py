@@ -115,7 +115,7 @@ class HostPolicy:
         listed = {h.strip().lower() for h in allowed.split(",") if h.strip()}
         hosts = set(_LOOPBACK_NAMES) | {host_name(h) for h in listed}
         if bind_host not in ("0.0.0.0", "::", ""):
-            hosts.add(host_name(bind_host) if not bind_host.startswith("[") else bind_host.strip("[]").lower())
+            hosts.add(host_name(bind_host))
         check = "*" not in listed and (not keyed or bool(listed))
         origins = frozenset(o.strip().rstrip("/").lower() for o in cors.split(",") if o.strip())
         return cls(frozenset(hosts), check, origins)

@@ -152,7 +152,7 @@ def test_the_database_itself_refuses_writes_on_the_read_path(world) -> None:
         connection.execute_read(lambda tx: list(tx.run("CREATE (:Probe) RETURN 1")), 5.0)
     assert world.store.read("MATCH (p:Probe) RETURN count(p) AS n")[0]["n"] == 0
     found = world.store.graph.read_only("UNWIND range(1, 100) AS x RETURN x", ReadLimits(max_rows=10))
-    assert len(found.rows) == 10 and found.truncated and found.reason == "more than 10 rows"
+    assert len(found.rows) == 10 and found.truncated and found.limit == "more than 10 rows"
 
 
 def test_text2cypher_repairs_once_and_runs_read_only(world, llm_rag_factory, stub) -> None:

@@ -121,3 +121,11 @@ def test_hop_references_are_filled_in() -> None:
         substitute("Who invested in #1?", ["Borealis Steel [c_12ab34cd].\nMore"]) == "Who invested in Borealis Steel?"
     )
     assert substitute("What did #2 do?", ["x"]) == "What did #2 do?"
+
+
+def test_a_query_above_the_length_cap_is_refused_before_any_work() -> None:
+    from graphwright.graph_store.read_only import MAX_QUERY_CHARS
+
+    assert check_read_only("RETURN 1 AS a" + " " * (MAX_QUERY_CHARS - 20)) == "RETURN 1 AS a"
+    with pytest.raises(CypherRejectedError, match=f"above the limit of {MAX_QUERY_CHARS}"):
+        check_read_only("RETURN 1 AS a" + " " * MAX_QUERY_CHARS)

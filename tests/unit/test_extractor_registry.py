@@ -9,13 +9,20 @@ import pytest
 from click.testing import CliRunner
 
 from graphwright.config import EXTRACTOR_NAMES, Settings
-from graphwright.extraction.registry import REGISTERED, make_extractor
+from graphwright.extraction.registry import make_extractor
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_registry_and_the_names_agree() -> None:
-    assert set(REGISTERED) == set(EXTRACTOR_NAMES)
+def test_every_registered_extractor_names_a_factory_that_exists() -> None:
+    from importlib import import_module
+
+    from graphwright.config import EXTRACTORS
+
+    assert tuple(EXTRACTORS) == EXTRACTOR_NAMES
+    for name, target in EXTRACTORS.items():
+        module, _, function = target.partition(":")
+        assert callable(getattr(import_module(module), function, None)), f"{name}: {target} is not importable"
 
 
 @pytest.mark.parametrize("name", EXTRACTOR_NAMES)
