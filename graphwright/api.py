@@ -301,14 +301,22 @@ class GraphRAG:
         every entity is the nearest vector of something)."""
         from graphwright.search.linking import EntityLinker
         from graphwright.search.local import relation_refs
+        from graphwright.text.normalize import clean_name, normalize_key
 
-        linker = EntityLinker(self.store)
-        found = linker.exact(name)[0] or [
-            e for e in linker.link(name, self.embedder.embed([name])[0], 3)[0] if e.how == "fulltext"
-        ]
-        if not found:
-            return None
-        profile = self.store.graph.entity_profile(found[0].id)
+        # The whole name as given first: the span linker reads words, and a name of no word ("_") has none.
+        key = normalize_key(clean_name(name))
+        whole = self.store.graph.entities_by_key([key]) if key else []
+        if whole:
+            entity_id, how = whole[0]["id"], "exact"
+        else:
+            linker = EntityLinker(self.store)
+            found = linker.exact(name)[0] or [
+                e for e in linker.link(name, self.embedder.embed([name])[0], 3)[0] if e.how == "fulltext"
+            ]
+            if not found:
+                return None
+            entity_id, how = found[0].id, found[0].how
+        profile = self.store.graph.entity_profile(entity_id)
         if profile is None:
             return None
         ref = EntityRef(
@@ -316,7 +324,7 @@ class GraphRAG:
             name=profile["name"],
             type=profile["type"],
             description=profile["description"],
-            how=found[0].how,
+            how=how,
         )
         return EntityProfile(
             entity=ref,
