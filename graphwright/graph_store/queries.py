@@ -162,11 +162,14 @@ CALL db.create.setNodeVectorProperty(c, 'embedding', row.embedding)
 # Documents bigger than one write group: chunks are staged under another label (in no index, so no search
 # sees them), then promoted in the transaction that replaces the document.
 CLEAR_STAGED = "MATCH (c:StagedChunk {document_id: $id}) DETACH DELETE c"
+# MERGE, not CREATE: a write whose commit reached the server but whose reply was lost (Neo4j restarted) is
+# retried by the driver, and a second copy would break the Chunk id constraint at the swap.
 STAGE_CHUNKS = """
 UNWIND $rows AS row
-CREATE (c:StagedChunk {id: row.id, stage: $stage, document_id: $document_id, index: row.index, text: row.text,
-                       context: row.context, n_tokens: row.n_tokens, page_start: row.page_start,
-                       page_end: row.page_end, pages: row.pages, section: row.section})
+MERGE (c:StagedChunk {id: row.id, stage: $stage})
+SET c.document_id = $document_id, c.index = row.index, c.text = row.text, c.context = row.context,
+    c.n_tokens = row.n_tokens, c.page_start = row.page_start, c.page_end = row.page_end, c.pages = row.pages,
+    c.section = row.section
 WITH c, row
 CALL db.create.setNodeVectorProperty(c, 'embedding', row.embedding)
 """

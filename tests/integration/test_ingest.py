@@ -148,3 +148,26 @@ def test_a_document_bigger_than_a_group_is_staged_then_swapped_in_whole(
     assert again.ok and again.documents_written == 1 and not rag.check()  # leftovers cleared, new version in
     lab = rag.store.retrieval.get_document("corpus/lab.md")
     assert any("calibration" in c["text"] for c in lab["chunks"]) and len(lab["chunks"]) == lab["document"]["n_chunks"]
+
+
+def test_a_staged_write_the_driver_retried_is_swapped_in_once(
+    rag, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A commit that reached Neo4j but whose reply was lost (a restart) is run again by the driver's retry.
+    rag.settings.ingest_group_chunks = 1
+    real_stage = rag.store.writes.stage_chunks
+
+    def stage_twice(*args, **kwargs):
+        real_stage(*args, **kwargs)
+        real_stage(*args, **kwargs)
+
+    monkeypatch.setattr(rag.store.writes, "stage_chunks", stage_twice)
+    report = rag.ingest([write_corpus(tmp_path / "corpus")], base=tmp_path)
+    assert report.ok, report.failures
+    assert not rag.check()
+    rows = rag.store.read("MATCH (c:Chunk) RETURN count(c) AS n, count(DISTINCT c.id) AS ids")[0]
+    assert (
+        rows["n"]
+        == rows["ids"]
+        == sum(d["n_chunks"] for d in rag.store.read("MATCH (d:Document) RETURN d.n_chunks AS n_chunks"))
+    )
