@@ -9,12 +9,14 @@ import logging
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
 from graphwright.errors import (
     LoadError,  # re-exported: they used to live here
 )
+from graphwright.extraction.file_types import LOADERS, supported_suffixes
 from graphwright.extraction.formats import FileLimits, FormatError, ReadFile, read_docx, read_html, read_pdf
 from graphwright.models import Document, DocumentPart, FileFailure
 
@@ -59,7 +61,7 @@ def iter_files(paths: list[Path], glob: str | None = None, skipped: list[Path] |
                     continue
                 if glob and not fnmatch.fnmatch(child.name, glob) and not fnmatch.fnmatch(str(child), glob):
                     continue
-                if child.suffix.lower() not in SUPPORTED_SUFFIXES:
+                if child.suffix.lower() not in LOADERS:
                     if skipped is not None:
                         skipped.append(child)
                     continue
@@ -168,7 +170,7 @@ class FileToLoad:
 Loader = Callable[[FileToLoad], None]
 
 
-def _load_plain(file: FileToLoad) -> None:
+def load_plain(file: FileToLoad) -> None:
     text = file.text()
     if not text.strip():
         raise LoadError("file is empty")
@@ -187,41 +189,40 @@ def _load_plain(file: FileToLoad) -> None:
     )
 
 
-def _load_binary(read: Callable[[bytes, FileLimits | None], ReadFile]) -> Loader:
-    def load(file: FileToLoad) -> None:
-        if not file.raw.strip():
-            raise LoadError("file is empty")
-        file.result.documents.append(_located(read(file.raw, file.limits), file))
-
-    return load
+def _load_binary(file: FileToLoad, read: Callable[[bytes, FileLimits | None], ReadFile]) -> None:
+    if not file.raw.strip():
+        raise LoadError("file is empty")
+    file.result.documents.append(_located(read(file.raw, file.limits), file))
 
 
-def _load_html(file: FileToLoad) -> None:
+def load_pdf(file: FileToLoad) -> None:
+    _load_binary(file, read_pdf)
+
+
+def load_docx(file: FileToLoad) -> None:
+    _load_binary(file, read_docx)
+
+
+def load_html(file: FileToLoad) -> None:
     file.result.documents.append(_located(read_html(file.text(), file.limits), file))
 
 
-def _load_json_file(file: FileToLoad) -> None:
+def load_json_file(file: FileToLoad) -> None:
     _load_json(file.text(), file.source, file.doc_id, file.text_field, file.metadata, file.result)
 
 
-def _load_jsonl_file(file: FileToLoad) -> None:
+def load_jsonl_file(file: FileToLoad) -> None:
     _load_jsonl(file.text(), file.source, file.doc_id, file.text_field, file.metadata, file.result)
 
 
-# The file types graphwright reads, by suffix. Adding one = a loader function (or a module with one) and a
-# line here; ingest, the upload page's file picker and the CLI's help all read this table.
-LOADERS: dict[str, Loader] = {
-    ".txt": _load_plain,
-    ".md": _load_plain,
-    ".markdown": _load_plain,
-    ".json": _load_json_file,
-    ".jsonl": _load_jsonl_file,
-    ".pdf": _load_binary(read_pdf),
-    ".docx": _load_binary(read_docx),
-    ".html": _load_html,
-    ".htm": _load_html,
-}
-SUPPORTED_SUFFIXES = frozenset(LOADERS)
+def loader_for(suffix: str) -> Loader | None:
+    """The loader registered for a suffix in file_types.LOADERS, imported now; None for an unknown type."""
+    target = LOADERS.get(suffix.lower())
+    if target is None:
+        return None
+    module, _, attribute = target.partition(":")
+    loader: Loader = getattr(import_module(module), attribute)
+    return loader
 
 
 def load_file(
@@ -239,10 +240,10 @@ def load_file(
     try:
         if not path.exists():
             raise LoadError("no such file or folder")
-        loader = LOADERS.get(path.suffix.lower())
+        loader = loader_for(path.suffix)
         if loader is None:
             raise LoadError(
-                f"unsupported file type {path.suffix or '(none)'}; supported: {', '.join(sorted(SUPPORTED_SUFFIXES))}"
+                f"unsupported file type {path.suffix or '(none)'}; supported: {', '.join(supported_suffixes())}"
             )
         size = path.stat().st_size
         if size > max_bytes:

@@ -4,7 +4,7 @@ that has these methods (the OpenAI-compatible client, a test double, another SDK
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -62,6 +62,15 @@ class ChatResult:
         return Usage(1, self.prompt_tokens, self.completion_tokens)
 
 
+@dataclass(frozen=True)
+class Tool:
+    """A tool a model may call, in no provider's shape: a backend turns it into its API's form."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]  # the arguments' JSON Schema (an object schema)
+
+
 @dataclass
 class ToolCall:
     id: str
@@ -111,10 +120,15 @@ class LLM(Protocol):
 
 @runtime_checkable
 class ToolCallingLLM(LLM, Protocol):
-    """An LLM that can also call tools: one turn of OpenAI-style tool calling. Modes that need it
-    (`needs_tools`, the agent) are refused clearly for an LLM without it."""
+    """An LLM that can also call tools. `chat_tools` runs one turn with the given tools; the turn's `message`
+    and `tool_result`'s messages are in the backend's own form, kept in the conversation as they are. Modes
+    that need it (`needs_tools`, the agent) are refused clearly for an LLM without it."""
 
-    def chat_tools(self, messages: list[Message], tools: list[dict[str, Any]]) -> ToolTurn: ...
+    def chat_tools(self, messages: list[Message], tools: Sequence[Tool]) -> ToolTurn: ...
+
+    def tool_result(self, call: ToolCall, output: str) -> Message:
+        """The message that gives the model a tool call's output."""
+        ...
 
 
 class MeteredLLM:
@@ -139,12 +153,18 @@ class MeteredLLM:
         self._add(result.usage)
         return result
 
-    def chat_tools(self, messages: list[Message], tools: list[dict[str, Any]]) -> ToolTurn:
+    def _tool_caller(self) -> ToolCallingLLM:
         if not isinstance(self.inner, ToolCallingLLM):  # the engine refuses such modes before this
             raise TypeError(f"{type(self.inner).__name__} cannot call tools")
-        turn = self.inner.chat_tools(messages, tools)
+        return self.inner
+
+    def chat_tools(self, messages: list[Message], tools: Sequence[Tool]) -> ToolTurn:
+        turn = self._tool_caller().chat_tools(messages, tools)
         self._add(turn.usage)
         return turn
+
+    def tool_result(self, call: ToolCall, output: str) -> Message:
+        return self._tool_caller().tool_result(call, output)
 
     def forget(self, messages: list[Message], temperature: float | None = None) -> None:
         self.inner.forget(messages, temperature)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +16,7 @@ from graphwright.errors import (  # re-exported: they used to live here
     LLMError,
     LLMNotConfiguredError,
 )
-from graphwright.llm.base import ChatDelta, ChatResult, Message, ToolCall, ToolTurn, Usage
+from graphwright.llm.base import ChatDelta, ChatResult, Message, Tool, ToolCall, ToolTurn, Usage
 from graphwright.llm.cache import ResponseCache
 
 log = logging.getLogger(__name__)
@@ -121,9 +121,13 @@ class LLMClient:
             raise LLMError(f"LLM endpoint unreachable after retries: {exc}") from exc
         return response
 
-    def chat_tools(self, messages: list[Message], tools: list[dict[str, Any]]) -> ToolTurn:
+    def chat_tools(self, messages: list[Message], tools: Sequence[Tool]) -> ToolTurn:
         """One turn with OpenAI tool calling; never cached (each turn depends on live tool results)."""
-        response = self._create(messages=messages, tools=tools, temperature=self.settings.llm_temperature)
+        schemas = [
+            {"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}}
+            for t in tools
+        ]
+        response = self._create(messages=messages, tools=schemas, temperature=self.settings.llm_temperature)
         if not response.choices:
             raise LLMError("LLM returned no choices")
         message = response.choices[0].message
@@ -149,6 +153,9 @@ class LLMClient:
                 for c in message.tool_calls
             ]
         return ToolTurn(content=content, tool_calls=calls, message=kept, usage=_usage(response))
+
+    def tool_result(self, call: ToolCall, output: str) -> Message:
+        return {"role": "tool", "tool_call_id": call.id, "content": output}
 
 
 def _drop_thinking(piece: str, thinking: bool) -> tuple[str, bool]:

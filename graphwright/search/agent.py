@@ -24,7 +24,7 @@ from graphwright.errors import (
     ToolFailedError,  # re-exported: they used to live here
 )
 from graphwright.graph_store.rows import ChunkRow
-from graphwright.llm import ToolCall, ToolCallingLLM
+from graphwright.llm import Tool, ToolCall, ToolCallingLLM
 from graphwright.llm.prompts import render
 from graphwright.models import TraceStep
 from graphwright.search.answer import cited_ids, graph_citations
@@ -61,14 +61,6 @@ class CypherArgs(ToolArgs):
 
 class CalculateArgs(ToolArgs):
     expression: str = Field(description="e.g. (1969 - 1957) * 12")
-
-
-def tool_schema(name: str, description: str, args: type[BaseModel]) -> dict[str, Any]:
-    """The OpenAI tool schema of a tool, from its argument model."""
-    return {
-        "type": "function",
-        "function": {"name": name, "description": description, "parameters": args.model_json_schema()},
-    }
 
 
 @dataclass(frozen=True)
@@ -111,8 +103,9 @@ class Agent:
             ),
         }
 
-    def schemas(self) -> list[dict[str, Any]]:
-        return [tool_schema(name, tool.description, tool.args) for name, tool in self.tools.items()]
+    def tool_list(self) -> list[Tool]:
+        """The tools as the LLM sees them; their argument schemas come from the argument models."""
+        return [Tool(name, tool.description, tool.args.model_json_schema()) for name, tool in self.tools.items()]
 
     # --- tools ---------------------------------------------------------------------------------------
     def _searcher(self, mode: str) -> Callable[[Any], dict[str, Any]]:
@@ -228,7 +221,7 @@ class Agent:
         ]
         trace: list[TraceStep] = []
         notes: list[str] = []
-        tools = self.schemas()
+        tools = self.tool_list()
         calls = 0
         for _ in range(self.max_steps):
             turn = self.llm.chat_tools(messages, tools)
@@ -253,7 +246,7 @@ class Agent:
                         ok=ok,
                     )
                 )
-                messages.append({"role": "tool", "tool_call_id": call.id, "content": output})
+                messages.append(self.llm.tool_result(call, output))
             if calls >= self.max_tool_calls:
                 notes.append(f"stopped at the budget of {self.max_tool_calls} tool calls ({calls} asked for)")
                 break

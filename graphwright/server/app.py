@@ -197,11 +197,11 @@ def _routes(app: FastAPI, server: Server) -> None:
 
     @app.get("/", include_in_schema=False)
     def page() -> HTMLResponse:
-        from graphwright.extraction.loaders import SUPPORTED_SUFFIXES
+        from graphwright.extraction.file_types import supported_suffixes
 
         html = (resources.files("graphwright.server") / "static" / "index.html").read_text(encoding="utf-8")
         # The file picker offers what ingest reads: the loaders' table, not a copy of it.
-        return HTMLResponse(html.replace("__ACCEPT__", ",".join(sorted(SUPPORTED_SUFFIXES))))
+        return HTMLResponse(html.replace("__ACCEPT__", ",".join(supported_suffixes())))
 
     @app.get("/healthz", response_model=Health, tags=["server"])
     def healthz(request: Request) -> JSONResponse:

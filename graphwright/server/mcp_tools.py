@@ -57,6 +57,21 @@ def _check_name(name: str) -> None:
         raise InvalidRequestError(f"an entity name is at most {MAX_NAME_CHARS} characters")
 
 
+def search_description(has_llm: bool) -> str:
+    """The `search` tool's description, from the mode registry: each mode this server can run, in its own
+    words, and which modes take `where`. A new mode appears here by its registration alone."""
+    from graphwright.search.registry import MODE_NAMES, mode_class, modes_where
+
+    usable = [name for name in MODE_NAMES if has_llm or not mode_class(name).needs_llm]
+    modes = "; ".join(f"{name}: {mode_class(name).summary}" for name in usable)
+    filterable = ", ".join(name for name in modes_where("filterable") if name in usable)
+    return (
+        "Answer a question from the graph with cited passages, entities and relations. "
+        f'`mode` (default hybrid): {modes}. `where` filters documents by metadata, e.g. ["year>=2020"] '
+        f"({filterable})."
+    )
+
+
 def build_mcp(rag: GraphRAG) -> MCPServer:
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
@@ -65,14 +80,11 @@ def build_mcp(rag: GraphRAG) -> MCPServer:
     server: MCPServer = MCPServer("graphwright", instructions=INSTRUCTIONS, log_level="WARNING")
     read_only = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
 
-    @server.tool(annotations=read_only)
+    @server.tool(annotations=read_only, description=search_description(rag.llm is not None))
     @_as_tool_errors
     def search(
         question: str, mode: ModeName = "hybrid", k: int = 5, where: list[str] | None = None, level: int | None = None
     ) -> dict[str, Any]:
-        """Answer a question from the graph with cited passages, entities and relations. `mode`: vector,
-        hybrid, local, global, path, auto (and agent, multihop, corrective, cypher with an LLM). `where`
-        filters documents by metadata, e.g. ["year>=2020"] (vector and hybrid)."""
         check_question(question)
         return _compact(rag.search(question, mode=mode, k=max(1, min(k, 50)), where=where or [], level=level))
 

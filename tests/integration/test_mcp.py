@@ -38,8 +38,13 @@ def text_of(result) -> str:
 
 
 async def exercise(client, rag) -> None:
-    names = {t.name for t in (await client.list_tools()).tools}
-    assert names == TOOLS
+    tools = {t.name: t for t in (await client.list_tools()).tools}
+    assert set(tools) == TOOLS
+    from graphwright.search.registry import MODE_NAMES, mode_class
+
+    for name in MODE_NAMES:  # every mode this server can run, described by its registered class
+        usable = rag.llm is not None or not mode_class(name).needs_llm
+        assert (f"{name}: {mode_class(name).summary}" in tools["search"].description) == usable, name
     before = rag.stats()
     found = result_data(
         await client.call_tool("search", {"question": "Which rocket launched Apollo 11?", "mode": "hybrid", "k": 3})

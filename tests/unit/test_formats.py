@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from graphwright.extraction.chunking import chunk_parts
-from graphwright.extraction.loaders import SUPPORTED_SUFFIXES, load_file
+from graphwright.extraction.file_types import supported_suffixes
+from graphwright.extraction.loaders import load_file
 from graphwright.models import DocumentPart, RetrievedChunk, page_span
 from tests.documents import ARTICLE_HTML, SCRIPT_HTML, make_docx, make_pdf, make_scanned_pdf
 
@@ -157,7 +160,7 @@ def test_an_html_page_that_is_mostly_script_has_no_text_to_ingest(tmp_path: Path
 
 
 def test_the_new_types_are_supported_and_empty_files_fail() -> None:
-    assert {".pdf", ".docx", ".html", ".htm"} <= SUPPORTED_SUFFIXES
+    assert {".pdf", ".docx", ".html", ".htm"} <= set(supported_suffixes())
 
 
 def test_empty_rich_files_fail_by_name(tmp_path: Path) -> None:
@@ -167,16 +170,18 @@ def test_empty_rich_files_fail_by_name(tmp_path: Path) -> None:
         assert not result.documents and "empty" in result.failures[0].error, (name, result.failures)
 
 
-def test_the_loader_table_is_the_one_list_of_file_types() -> None:
-    """Ingest, the upload page's file picker and the CLI's help name the same types."""
+def test_the_loader_table_is_the_one_list_of_file_types(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ingest, the upload page's file picker and the CLI's help name the same types, read from the table."""
     from click.testing import CliRunner
 
     from graphwright.cli import main
-    from graphwright.extraction.loaders import LOADERS
+    from graphwright.extraction import file_types
+    from graphwright.extraction.loaders import loader_for
 
-    assert set(LOADERS) == SUPPORTED_SUFFIXES
+    assert all(callable(loader_for(suffix)) for suffix in file_types.LOADERS)  # every entry resolves
     page = (Path(__file__).resolve().parents[2] / "graphwright/server/static/index.html").read_text(encoding="utf-8")
     assert 'accept="__ACCEPT__"' in page  # filled from the table when the page is served
+    monkeypatch.setitem(file_types.LOADERS, ".tsv", "tests.unit.test_recipes:load_tsv")
     help_text = CliRunner().invoke(main, ["ingest", "--help"]).output
-    for suffix in {s for s in SUPPORTED_SUFFIXES if s not in (".markdown", ".htm")}:
+    for suffix in file_types.LOADERS:
         assert suffix in help_text, suffix

@@ -99,3 +99,44 @@ def test_the_checker_sees_a_wrong_way_import(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text("from graphwright.api import GraphRAG\nimport graphwright.cli\n", encoding="utf-8")
     assert _imports(bad) == {"graphwright.api", "graphwright.cli"}
+
+
+# Inside the CLI package: the group (app) imports no command module, so a command's imports are paid only when
+# it runs; command modules share only `common` and `render`, never each other.
+CLI_LAYERS: list[set[str]] = [
+    {"graphwright.cli.common", "graphwright.cli.lazy"},
+    {"graphwright.cli.render"},
+    {
+        "graphwright.cli.db",
+        "graphwright.cli.data",
+        "graphwright.cli.communities",
+        "graphwright.cli.inspect",
+        "graphwright.cli.query",
+        "graphwright.cli.evaluate",
+        "graphwright.cli.serve",
+    },
+    {"graphwright.cli.app"},
+    {"graphwright.cli"},
+]
+CLI_RANK = {module: rank for rank, modules in enumerate(CLI_LAYERS) for module in modules}
+
+
+def test_the_cli_package_is_layered_and_its_commands_load_lazily() -> None:
+    modules = {_module(p) for p in (PACKAGE / "cli").glob("*.py") if p.name != "__main__.py"}
+    assert modules == set(CLI_RANK), f"give these a place in CLI_LAYERS: {sorted(modules ^ set(CLI_RANK))}"
+    wrong = [
+        f"{a} -> {b}" for a, b in _edges() if a in CLI_RANK and b in CLI_RANK and a != b and CLI_RANK[a] <= CLI_RANK[b]
+    ]
+    assert not wrong, "imports against the CLI's layering:\n" + "\n".join(wrong)
+
+
+def test_every_command_in_the_table_resolves_to_its_module() -> None:
+    import click
+
+    from graphwright.cli.app import COMMANDS, main
+
+    ctx = click.Context(main)
+    for name, target in COMMANDS.items():
+        command = main.get_command(ctx, name)
+        assert isinstance(command, click.Command) and command.name == name, (name, target)
+        assert target.split(":")[0] in CLI_RANK, target

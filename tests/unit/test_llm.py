@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from graphwright.llm import ChatResult, MeteredLLM, ToolTurn, Usage
+from graphwright.llm import ChatResult, MeteredLLM, Tool, ToolCall, ToolTurn, Usage
 from graphwright.llm.cache import ResponseCache
 from graphwright.llm.prompts import PromptError, placeholders, render
 
@@ -54,8 +55,11 @@ class CountingLLM:
     ) -> ChatResult:
         return ChatResult(text="x", prompt_tokens=10, completion_tokens=2, cached=messages[0]["content"] == "hit")
 
-    def chat_tools(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> ToolTurn:
+    def chat_tools(self, messages: list[dict[str, Any]], tools: Sequence[Tool]) -> ToolTurn:
         return ToolTurn(content="", tool_calls=[], message={}, usage=Usage(1, 20, 5))
+
+    def tool_result(self, call: ToolCall, output: str) -> dict[str, Any]:
+        return {"call": call.id, "output": output}
 
     def forget(self, messages: list[dict[str, Any]], temperature: float | None = None) -> None:
         pass
@@ -90,3 +94,29 @@ def test_the_cache_keys_on_model_messages_and_temperature(tmp_path: Path) -> Non
     assert not list(tmp_path.rglob("*.tmp"))  # written atomically
     cache.forget(key)
     assert cache.get(key) is None
+
+
+def test_tools_reach_a_backend_in_no_providers_shape_and_results_in_its_own() -> None:
+    metered = MeteredLLM(CountingLLM())
+    tool = Tool("get_chunk", "One passage by id.", {"type": "object", "properties": {"id": {"type": "string"}}})
+    turn = metered.chat_tools([{"role": "user", "content": "q"}], [tool])
+    assert turn.usage == Usage(1, 20, 5) and metered.usage == Usage(1, 20, 5)
+    assert metered.tool_result(ToolCall(id="t1", name="get_chunk", arguments={}), "text") == {
+        "call": "t1",
+        "output": "text",
+    }
+    plain = MeteredLLM(FakeChatOnly())
+    with pytest.raises(TypeError, match="cannot call tools"):
+        plain.tool_result(ToolCall(id="t1", name="get_chunk", arguments={}), "text")
+
+
+class FakeChatOnly:
+    model = "m"
+
+    def chat(
+        self, messages: list[dict[str, Any]], temperature: float | None = None, use_cache: bool = True
+    ) -> ChatResult:
+        return ChatResult(text="x")
+
+    def forget(self, messages: list[dict[str, Any]], temperature: float | None = None) -> None:
+        pass

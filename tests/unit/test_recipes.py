@@ -14,7 +14,7 @@ from graphwright.llm import ChatResult
 from graphwright.models import ChunkExtraction, Document
 
 
-# --- a loader: one function and one line in extraction/loaders.py's LOADERS ------------------------------
+# --- a loader: one function and one line in extraction/file_types.py's LOADERS ---------------------------
 def load_tsv(file: Any) -> None:
     """Each row "id<TAB>text" is a document."""
     for line in file.text().splitlines():
@@ -25,13 +25,14 @@ def load_tsv(file: Any) -> None:
 
 
 def test_a_new_loader_is_one_function_and_one_registration(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from graphwright.extraction import loaders
+    from graphwright.extraction import file_types, loaders
 
-    monkeypatch.setitem(loaders.LOADERS, ".tsv", load_tsv)
+    monkeypatch.setitem(file_types.LOADERS, ".tsv", f"{__name__}:load_tsv")
     path = tmp_path / "rows.tsv"
     path.write_text("a\tAda wrote programs.\nb\tGrace built compilers.\n", encoding="utf-8")
     loaded = loaders.load_file(path, tmp_path, {})
     assert [d.id for d in loaded.documents] == ["a", "b"] and not loaded.failures
+    assert list(loaders.iter_files([tmp_path])) == [path]  # a folder's .tsv files are picked up too
 
 
 # --- an extractor: a class, a factory and one line in config.EXTRACTORS -----------------------------------

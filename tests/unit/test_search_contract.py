@@ -3,13 +3,14 @@ built from the registry, and a mode added by following the recipe in docs/archit
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, get_args
 
 import pytest
 
 from graphwright.config import Settings
 from graphwright.errors import InvalidRequestError, LLMRequiredError
-from graphwright.llm import ChatResult, ToolTurn
+from graphwright.llm import ChatResult, Tool, ToolCall, ToolTurn
 from graphwright.models import MetadataFilter, RetrievedChunk
 from graphwright.search import registry
 from graphwright.search.agent import Agent
@@ -39,7 +40,10 @@ class FakeLLM:
     ) -> ChatResult:
         return ChatResult(text="an imagined passage", prompt_tokens=7, completion_tokens=3)
 
-    def chat_tools(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> ToolTurn:
+    def chat_tools(self, messages: list[dict[str, Any]], tools: Sequence[Tool]) -> ToolTurn:
+        raise AssertionError("not used here")
+
+    def tool_result(self, call: ToolCall, output: str) -> dict[str, Any]:
         raise AssertionError("not used here")
 
     def forget(self, messages: list[dict[str, Any]], temperature: float | None = None) -> None:
@@ -119,6 +123,9 @@ def test_a_new_mode_is_one_class_and_one_registration(monkeypatch: pytest.Monkey
         result = engine(FakeLLM()).search(
             SearchQuery(question="What is an echo?", mode="echo", k=4, hyde=True, generate=True)
         )
+        from graphwright.server.mcp_tools import search_description
+
+        described = search_description(has_llm=True)  # the MCP search tool's text follows the registry too
     finally:
         registry.mode_class.cache_clear()
     assert result.mode == "echo" and result.chunks[0].text == "What is an echo?" and result.notes == ["k=4"]
@@ -126,6 +133,7 @@ def test_a_new_mode_is_one_class_and_one_registration(monkeypatch: pytest.Monkey
     # one search, its own usage: the HyDE passage and the answer
     assert result.token_usage == {"llm_calls": 2, "prompt_tokens": 14, "completion_tokens": 6}
     assert {"load_model_ms", "embed_ms", "retrieve_ms", "answer_ms"} <= set(result.timings_ms)
+    assert f"echo: {EchoMode.summary}" in described
 
 
 def test_agent_tools_come_from_the_registry_with_schemas_from_their_arguments() -> None:
@@ -136,15 +144,15 @@ def test_agent_tools_come_from_the_registry_with_schemas_from_their_arguments() 
         llm=FakeLLM(),
         run_mode=lambda name, query, generate: Retrieval(),
     )
-    schemas = {s["function"]["name"]: s["function"] for s in Agent(ctx, FakeLLM(), 3, 1000).schemas()}
+    schemas = {t.name: t for t in Agent(ctx, FakeLLM(), 3, 1000).tool_list()}
     offered = [mode_class(m).tool.name for m in MODE_NAMES if mode_class(m).tool]  # type: ignore[union-attr]
     assert (
         list(schemas)[: len(offered)]
         == offered
         == ["vector_search", "hybrid_search", "local_search", "global_search", "find_paths"]
     )
-    assert schemas["find_paths"]["parameters"]["required"] == ["source", "target"]
-    assert schemas["cypher_read"]["parameters"]["properties"]["query"]["type"] == "string"
+    assert schemas["find_paths"].parameters["required"] == ["source", "target"]
+    assert schemas["cypher_read"].parameters["properties"]["query"]["type"] == "string"
 
 
 def test_an_agent_tool_call_runs_its_mode_without_the_llm() -> None:

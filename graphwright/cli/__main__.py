@@ -1,0 +1,3 @@
+from graphwright.cli.app import main
+
+main()

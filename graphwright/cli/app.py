@@ -1,0 +1,66 @@
+"""The `graphwright` group: global options, and where each command lives. A command's module is imported
+only when that command runs or `--help` lists it (each module imports only click at its top)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from graphwright.cli.lazy import LazyGroup
+
+# Command name -> "module:attribute". A new command is a function in one of these modules plus one line here.
+COMMANDS: dict[str, str] = {
+    "db": "graphwright.cli.db:db",
+    "doctor": "graphwright.cli.db:doctor",
+    "init": "graphwright.cli.data:init",
+    "reset": "graphwright.cli.data:reset",
+    "reembed": "graphwright.cli.data:reembed",
+    "ingest": "graphwright.cli.data:ingest",
+    "import-graph": "graphwright.cli.data:import_graph",
+    "index": "graphwright.cli.data:index",
+    "delete": "graphwright.cli.data:delete",
+    "communities": "graphwright.cli.communities:communities",
+    "check": "graphwright.cli.inspect:check",
+    "stats": "graphwright.cli.inspect:stats",
+    "show": "graphwright.cli.inspect:show",
+    "browser": "graphwright.cli.inspect:browser",
+    "query": "graphwright.cli.query:query",
+    "eval": "graphwright.cli.evaluate:eval_command",
+    "serve": "graphwright.cli.serve:serve",
+    "mcp": "graphwright.cli.serve:mcp_command",
+}
+
+
+@click.group(
+    cls=LazyGroup,
+    lazy_subcommands=COMMANDS,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
+@click.version_option(package_name="graphwright")
+@click.option(
+    "-v",
+    "--verbose",
+    "verbosity",
+    count=True,
+    help="Log what graphwright does to stderr: -v for steps, -vv for details.",
+)
+def main(verbosity: int) -> None:
+    """graphwright: GraphRAG on a real Neo4j, offline by default.
+
+    \b
+    Quick start:
+      graphwright db start
+      graphwright ingest examples/space
+      graphwright query "Who founded SpaceX?" --mode hybrid
+
+    Settings come from the environment or .env (NEO4J_URI, NEO4J_PASSWORD, OPENAI_API_KEY,
+    OPENAI_BASE_URL, GRAPHWRIGHT_*); see docs/configuration.md.
+    """
+    import logging
+
+    # The library only logs; the command decides what a person sees. Warnings always, more with -v.
+    level = logging.WARNING if not verbosity else logging.INFO if verbosity == 1 else logging.DEBUG
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    for noisy in ("neo4j", "httpx", "openai", "urllib3", "sentence_transformers", "filelock"):
+        logging.getLogger(noisy).setLevel(max(level, logging.WARNING))

@@ -1,0 +1,111 @@
+"""What every command shares: the console, settings, one clear line for a known failure, the graph and the
+progress bars. Imports here are light: a command's heavy imports happen inside it."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, NoReturn
+
+import click
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from graphwright.api import GraphRAG
+    from graphwright.config import Settings
+
+# Exit codes: 0 ok, 1 some inputs failed (the rest went through), 2 cannot run (config, Neo4j, usage).
+EXIT_PARTIAL = 1
+EXIT_FATAL = 2
+
+
+def make_console(stderr: bool = False) -> Console:
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False)
+
+
+def load_settings() -> Settings:
+    from pydantic import ValidationError
+
+    from graphwright.config import Settings
+
+    try:
+        return Settings()
+    except ValidationError as exc:
+        raise click.ClickException(f"invalid configuration:\n{exc}") from exc
+
+
+def fail(message: str) -> NoReturn:
+    """One red line on stderr, exit 2: the command cannot run."""
+    make_console(stderr=True).print(f"[bold red]error:[/] {message}")
+    sys.exit(EXIT_FATAL)
+
+
+def exit_partial() -> NoReturn:
+    """Exit 1: the command ran, but some of what it was given failed (it said which)."""
+    sys.exit(EXIT_PARTIAL)
+
+
+@contextmanager
+def open_graph() -> Iterator[GraphRAG]:
+    """A GraphRAG whose known failures (Neo4j down, schema mismatch, LLM) end in one clear line."""
+    from graphwright.api import GraphRAG
+    from graphwright.errors import GraphwrightError, InvalidRequestError
+
+    rag = GraphRAG(load_settings())
+    try:
+        rag.store.verify()
+        yield rag
+    except InvalidRequestError:
+        raise  # a usage error: the command says which option
+    except GraphwrightError as exc:  # Neo4j down, schema mismatch, LLM failure...: one clear line
+        fail(str(exc))
+    finally:
+        rag.close()
+
+
+def parse_meta(values: tuple[str, ...]) -> dict[str, Any]:
+    from graphwright.search.filters import parse_value
+
+    meta: dict[str, Any] = {}
+    for item in values:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"{item!r}: use key=value", param_hint="--meta")
+        meta[key.strip()] = parse_value(value.strip())
+    return meta
+
+
+@contextmanager
+def progress_bar(enabled: bool) -> Iterator[Callable[..., None] | None]:
+    if not enabled:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(
+        TextColumn("{task.description:<10}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[detail]}"),
+        console=make_console(stderr=True),
+        transient=False,
+    ) as bar:
+        tasks: dict[str, Any] = {}
+
+        def update(stage: str, done: int, total: int, detail: str = "") -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(stage, total=total, detail=detail)
+            bar.update(tasks[stage], completed=done, total=total, detail=detail)
+
+        yield update
+
+
+def browser_base_url(settings: Settings) -> str:
+    from graphwright.answer_graph import browser_base
+
+    return browser_base(settings.neo4j_uri, settings.http_port)

@@ -1,0 +1,253 @@
+"""Commands that write the graph: schema, ingest, import, index, delete, re-embed and reset."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from graphwright.cli.common import exit_partial, fail, make_console, open_graph, parse_meta, progress_bar
+from graphwright.cli.render import print_community_run, print_ingest_report
+from graphwright.config import EXTRACTOR_NAMES
+
+if TYPE_CHECKING:
+    from graphwright.models import IngestReport
+
+
+@click.command()
+def init() -> None:
+    """Create constraints, vector and fulltext indexes (idempotent).
+
+    \b
+    Example:
+      graphwright init
+    """
+    with open_graph() as rag:
+        statements = rag.init()
+        make_console().print(
+            f"Schema ready: {len(statements)} constraints and indexes "
+            f"(embedding dimension {rag.embedder.dimension}, {rag.embedder.name})"
+        )
+
+
+@click.command()
+@click.option("--yes", is_flag=True, help="Really delete everything.")
+def reset(yes: bool) -> None:
+    """Delete every node, index and constraint in the database.
+
+    \b
+    Example:
+      graphwright reset --yes
+    """
+    if not yes:
+        fail("this deletes the whole graph; add --yes to confirm")
+    with open_graph() as rag:
+        rag.store.admin.reset()
+        make_console().print("Database emptied")
+
+
+@click.command()
+@click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
+def reembed(quiet: bool = False) -> None:
+    """Re-embed chunks, entities and community reports with the configured embedder.
+
+    Use it after changing GRAPHWRIGHT_EMBEDDING_BACKEND or GRAPHWRIGHT_EMBEDDING_MODEL: the vector indexes
+    are rebuilt at the new model's dimension and the graph (documents, entities, relations, communities) is
+    kept. Searches keep using the old vectors until the run's last step; an interrupted run resumes.
+
+    \b
+    Example:
+      GRAPHWRIGHT_EMBEDDING_BACKEND=openai GRAPHWRIGHT_EMBEDDING_MODEL=nomic-embed-text \\
+        GRAPHWRIGHT_EMBEDDING_BASE_URL=http://127.0.0.1:11434/v1 graphwright reembed
+    """
+    with open_graph() as rag, progress_bar(not quiet) as tell:
+        counts = rag.stats()
+        totals = {
+            "Chunk": counts.get("chunks", 0),
+            "Entity": counts.get("entities", 0),
+            "Community": counts.get("communities", 0),
+        }
+        report = rag.reembed(
+            progress=(lambda label, done: tell(f"embed {label}", done, totals[label])) if tell else None
+        )
+    before = f"{report.previous_model} ({report.previous_dimension}d)" if report.previous_model else "nothing"
+    nouns = {"Chunk": "chunks", "Entity": "entities", "Community": "community reports"}
+    done = ", ".join(f"{n} {nouns[label]}" for label, n in report.embedded.items())
+    make_console().print(
+        f"Re-embedded {done} in {report.seconds:.1f}s: {before} -> {report.model} "
+        f"({report.dimension}d)" + (f"; {report.resumed} kept from an interrupted run" if report.resumed else "")
+    )
+
+
+class _IngestCommand(click.Command):
+    """`ingest --help` lists the file types from the loaders' table, read only when the help is shown."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_help_text(ctx, formatter)
+        from graphwright.extraction.file_types import supported_suffixes
+
+        with formatter.indentation():
+            formatter.write_paragraph()
+            formatter.write_text("File types: " + ", ".join(supported_suffixes()) + ".")
+
+
+def _settle_ingest(report: IngestReport, paths: tuple[Path, ...]) -> None:
+    """The exit code of an ingest: 2 when there was nothing to read, 1 when some files failed."""
+    if report.found_nothing:
+        # a folder of PDFs "ingested" as 0 documents with exit 0 reads like success; it is not
+        fail(
+            f"nothing to ingest in {', '.join(map(str, paths))}: no file of a supported type"
+            + (f" ({len(report.skipped)} of other types skipped)" if report.skipped else "")
+        )
+    if report.failures or report.extraction_failures:
+        exit_partial()
+
+
+@click.command(cls=_IngestCommand)
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--glob", "glob_pattern", help="Only files whose name matches, e.g. '*.md'.")
+@click.option("--meta", multiple=True, metavar="KEY=VALUE", help="Metadata for every document (repeatable).")
+@click.option("--text-field", help="Field holding the text in JSON/JSONL records (default: text, content, body).")
+@click.option(
+    "--base",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Document ids are paths relative to this folder (default: the current folder).",
+)
+@click.option(
+    "--extractor",
+    type=click.Choice(EXTRACTOR_NAMES),
+    default=None,
+    help="Entity graph from: llm, nlp (offline), none; auto (default) = llm when configured, else nlp.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def ingest(
+    paths: tuple[Path, ...],
+    glob_pattern: str | None,
+    meta: tuple[str, ...],
+    text_field: str | None,
+    base: Path | None,
+    extractor: str | None,
+    quiet: bool,
+    as_json: bool,
+) -> None:
+    """Ingest files or folders (idempotent by content hash): the types below, each by its loader.
+
+    \b
+    Example:
+      graphwright ingest examples/space --meta collection=space
+      graphwright ingest notes/ --glob '*.md' --extractor nlp
+    """
+    metadata = parse_meta(meta)
+    with open_graph() as rag, progress_bar(not quiet and not as_json) as progress:
+        report = rag.ingest(
+            list(paths),
+            base=base,
+            metadata=metadata,
+            glob=glob_pattern,
+            text_field=text_field,
+            extractor=extractor,
+            progress=progress,
+        )
+    if as_json:
+        click.echo(report.model_dump_json(indent=2))
+    else:
+        print_ingest_report(report)
+    _settle_ingest(report, paths)
+
+
+@click.command("import-graph")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--report",
+    "report_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write every skipped record (JSON lines: source, cause, error) to this file.",
+)
+def import_graph(file: Path, report_file: Path | None) -> None:
+    """Import entities and relations extracted elsewhere (JSONL), tied to ingested chunks.
+
+    \b
+    Records (one per line):
+      {"name": "Ada Lovelace", "type": "person", "description": "...", "document_id": "notes/ada.md"}
+      {"source": "Ada Lovelace", "target": "Analytical Engine", "type": "WROTE_FOR", "chunk_id": "c_..."}
+    Without chunk_id/document_id, the chunks that mention the name(s) support the record. With a
+    document_id and no chunk quoting the names (paraphrased triples), the document's best-supporting chunk.
+
+    Skipped records are summarized by cause; --report writes every one. Exits 1 only when the input has
+    malformed records or nothing could be imported.
+
+    \b
+    Example:
+      graphwright import-graph my_graph.jsonl --report skipped.jsonl
+    """
+    with open_graph() as rag:
+        report = rag.import_graph(file)
+    console = make_console()
+    attached = f" ({report.attached} records tied to their document's best chunk)" if report.attached else ""
+    console.print(
+        f"Imported {report.entities} entities and {report.relations} relations{attached}; "
+        f"{len(report.skipped)} records skipped"
+    )
+    for cause, count in report.by_cause().items():
+        console.print(f"  {count:>7,}  {cause}")
+    for skipped in report.skipped[:5]:
+        console.print(f"[yellow]skipped:[/] {skipped.source}: {skipped.error}", markup=True, highlight=False)
+    if len(report.skipped) > 5:
+        console.print(
+            f"... and {len(report.skipped) - 5:,} more" + ("" if report_file else " (--report FILE lists them all)")
+        )
+    if report_file is not None:
+        report_file.write_text("".join(s.model_dump_json() + "\n" for s in report.skipped), encoding="utf-8")
+        console.print(f"skipped records written to {report_file}")
+    if report.malformed or not (report.entities or report.relations):
+        exit_partial()
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--extractor",
+    type=click.Choice(EXTRACTOR_NAMES),
+    default=None,
+    help="Entity graph from: llm, nlp (offline); auto (default) = llm when configured, else nlp.",
+)
+@click.option("--max-cluster-size", default=10, show_default=True, type=click.IntRange(2, 100_000))
+@click.option("--seed", default=42, show_default=True)
+@click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
+def index(paths: tuple[Path, ...], extractor: str | None, max_cluster_size: int, seed: int, quiet: bool) -> None:
+    """Ingest and then build communities, in one go. Communities are built over what went in even when some
+    files failed; the exit code then is 1.
+
+    \b
+    Example:
+      graphwright index examples/space
+    """
+    with open_graph() as rag:
+        with progress_bar(not quiet) as progress:
+            report = rag.ingest(list(paths), extractor=extractor, progress=progress)
+        print_ingest_report(report)
+        if report.found_nothing:
+            _settle_ingest(report, paths)
+        with progress_bar(not quiet) as progress:
+            run = rag.build_communities(max_cluster_size, seed, progress)
+    print_community_run(run)
+    _settle_ingest(report, paths)
+
+
+@click.command()
+@click.argument("document_id")
+def delete(document_id: str) -> None:
+    """Delete a document and its chunks.
+
+    \b
+    Example:
+      graphwright delete examples/space/apollo-11.md
+    """
+    with open_graph() as rag:
+        removed = rag.delete_document(document_id)
+    if removed is None:
+        fail(f"no document with id {document_id!r}")
+    make_console().print(f"Deleted {document_id} ({removed} chunks)")

@@ -1,0 +1,174 @@
+"""`graphwright db ...` runs the local Neo4j; `graphwright doctor` checks how locked down any Neo4j is."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+from graphwright.cli.common import exit_partial, fail, load_settings, make_console, open_graph
+
+if TYPE_CHECKING:
+    from graphwright.config import Settings
+    from graphwright.graph_store.local_server import LocalServer
+
+
+def _local_server(settings: Settings) -> LocalServer:
+    from graphwright.graph_store.local_server import LocalServer, LocalServerError, default_project_dir
+
+    try:
+        return LocalServer(
+            project_dir=settings.neo4j_local_dir or default_project_dir(),
+            home=settings.home / "neo4j",
+            bolt_uri=settings.neo4j_uri,
+            http_port=settings.http_port,
+            user=settings.neo4j_user,
+            password=settings.neo4j_password.get_secret_value(),
+            heap=settings.neo4j_heap,
+            pagecache=settings.neo4j_pagecache,
+        )
+    except LocalServerError as exc:
+        fail(str(exc))
+
+
+@click.group()
+def db() -> None:
+    """Run the local Neo4j server (no Docker needed: Java 17 and Maven).
+
+    \b
+    Example:
+      graphwright db start && graphwright db status
+    """
+
+
+@db.command("start")
+@click.option("--timeout", default=180.0, show_default=True, help="Seconds to wait for Bolt to answer.")
+def db_start(timeout: float) -> None:
+    """Build (first time) and start Neo4j on 127.0.0.1; returns once Bolt answers.
+
+    \b
+    Example:
+      NEO4J_PASSWORD=my-secret-pw graphwright db start
+    """
+    from graphwright.graph_store.local_server import LocalServerError, write_password_file
+
+    settings = load_settings()
+    server = _local_server(settings)
+    console = make_console()
+    generated = False
+    if settings.password_source == "default" and server.pid() is None and server.bolt_state() == "down":
+        # A new local server gets a password of its own, not a well-known one.
+        write_password_file(settings.password_file)
+        settings, generated = load_settings(), True
+        server = _local_server(settings)
+    try:
+        already = server.pid()
+        with console.status("Starting Neo4j (the first start fetches it with Maven)..."):
+            pid = server.start(timeout)
+    except LocalServerError as exc:
+        fail(str(exc))
+    word = "already running" if already else "started"
+    where = {
+        "given": "NEO4J_PASSWORD",
+        "generated": f"in {settings.password_file} (user neo4j; readable by you only)",
+        "default": "the old local default; set NEO4J_PASSWORD, or stop and start the server for a generated one",
+    }[settings.password_source]
+    console.print(
+        f"Neo4j {word} (pid {pid})\n  Bolt:     {server.bolt_url}\n  Browser:  {server.browser_url}"
+        f"\n  Data:     {server.home}\n  Password: {where}"
+    )
+    if generated:
+        console.print(
+            f"Generated a password for this server once, in {settings.password_file}; graphwright reads "
+            "it from there. Set NEO4J_PASSWORD to choose your own."
+        )
+
+
+@db.command("build")
+@click.option("--force", is_flag=True, help="Rebuild even if up to date.")
+def db_build(force: bool) -> None:
+    """Fetch Neo4j with Maven and compile the launcher (`start` does this when needed).
+
+    \b
+    Example:
+      graphwright db build
+    """
+    from graphwright.graph_store.local_server import LocalServerError
+
+    server = _local_server(load_settings())
+    if server.is_built() and not force:
+        make_console().print(f"neo4j-local is up to date ({server.project_dir})")
+        return
+    try:
+        with make_console().status("Building neo4j-local with Maven..."):
+            server.build()
+    except LocalServerError as exc:
+        fail(str(exc))
+    make_console().print(f"neo4j-local built ({server.project_dir})")
+
+
+@db.command("stop")
+def db_stop() -> None:
+    """Stop the local Neo4j cleanly (SIGTERM, then wait).
+
+    \b
+    Example:
+      graphwright db stop
+    """
+    server = _local_server(load_settings())
+    with make_console().status("Stopping Neo4j..."):
+        stopped = server.stop()
+    make_console().print("Neo4j stopped" if stopped else "Neo4j was not running")
+
+
+@db.command("status")
+def db_status() -> None:
+    """Print whether the local Neo4j runs, and its URLs.
+
+    \b
+    Example:
+      graphwright db status
+    """
+    server = _local_server(load_settings())
+    pid = server.pid()
+    state = server.bolt_state()
+    console = make_console()
+    label = {
+        "ok": "[green]answering[/]",
+        "auth": "[yellow]answering, refuses NEO4J_PASSWORD[/]",
+        "down": "[red]not answering[/]",
+    }[state]
+    console.print(f"Local server: {'running (pid ' + str(pid) + ')' if pid else 'not running'}")
+    console.print(f"Bolt {server.bolt_url}: {label}")
+    console.print(f"Browser: {server.browser_url}\nData: {server.home}\nLog: {server.log_file}")
+    if state != "ok":
+        exit_partial()
+
+
+@click.command()
+def doctor() -> None:
+    """Check how locked down the Neo4j server is: LOAD CSV from files and the network, HTTP origins,
+    unrestricted procedures, listen addresses. Exits 1 when a check fails (Aura, a cluster or your own
+    server: what to set is printed beside each failure; docs/security.md explains).
+
+    \b
+    Example:
+      graphwright doctor
+    """
+    from rich.table import Table
+
+    from graphwright.graph_store.posture import read_posture
+
+    with open_graph() as rag:
+        checks, note = read_posture(rag.store.connection)
+    table = Table(title=f"Neo4j at {rag.settings.neo4j_uri}")
+    for column in ("check", "value", "verdict", "what to set"):
+        table.add_column(column)
+    for check in checks:
+        table.add_row(check.name, check.value, "[green]ok[/]" if check.ok else "[yellow]warn[/]", check.advice)
+    console = make_console()
+    console.print(table)
+    if note:
+        console.print(note)
+    if not all(check.ok for check in checks):
+        exit_partial()

@@ -1,0 +1,188 @@
+"""How the commands print what the API returns: rich tables and panels, written once. Text from documents
+and the graph goes through `Text`, so a bracket in a passage is never read as markup."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from graphwright.cli.common import make_console
+
+if TYPE_CHECKING:
+    from graphwright.communities.upkeep import CommunityRun
+    from graphwright.models import EntityProfile, GraphStats, IngestReport, SearchResult
+
+
+def print_ingest_report(report: IngestReport) -> None:
+    console = make_console()
+    rate = report.documents_written / report.seconds if report.seconds else 0.0
+    console.print(
+        f"Ingested {report.documents_written} documents ({report.chunks_written} chunks), "
+        f"{report.documents_unchanged} unchanged, {len(report.failures)} failed "
+        f"in {report.seconds:.1f}s ({rate:.1f} docs/s)"
+    )
+    if report.extractor != "none" and report.documents_written:
+        console.print(
+            f"Entity graph ({report.extractor}): {report.entities_written} entities and "
+            f"{report.relations_written} relations written"
+        )
+    if report.llm_usage:
+        usage = report.llm_usage
+        cost = f", cost {usage['cost']:.4f}" if "cost" in usage else ""
+        console.print(
+            f"LLM: {usage.get('calls', 0):.0f} calls ({usage.get('cached', 0):.0f} cached), "
+            f"{usage.get('prompt_tokens', 0):.0f} prompt + {usage.get('completion_tokens', 0):.0f} "
+            f"completion tokens{cost}"
+        )
+    if report.embedding_usage:
+        usage = report.embedding_usage
+        console.print(
+            f"Embeddings: {usage.get('calls', 0):.0f} calls for {usage.get('texts', 0):.0f} texts "
+            f"({usage.get('cached', 0):.0f} cached), {usage.get('tokens', 0):.0f} tokens"
+        )
+    if report.communities:
+        c = report.communities
+        console.print(
+            f"Communities updated: {c['kept']} kept, {c['rewritten']} rewritten, {c['created']} "
+            f"created, {c['removed']} removed; {c.get('reused', 0)} reports kept by overlap, "
+            f"{c.get('llm_calls', 0)} LLM report calls, {c.get('stale', 0)} reports stale"
+        )
+    for failure in report.extraction_failures:
+        console.print(f"[yellow]extraction failed:[/] {failure.source}: {failure.error}")
+    for warning in report.warnings:
+        console.print(f"[yellow]warning:[/] {warning}")
+    for failure in report.failures:
+        console.print(f"[red]failed:[/] {failure.source}: {failure.error}")
+    if report.skipped:
+        console.print(f"[yellow]skipped:[/] {skipped_line(report.skipped)}")
+
+
+def skipped_line(skipped: list[str], shown: int = 10) -> str:
+    from graphwright.extraction.file_types import supported_suffixes
+
+    types = sorted({Path(s).suffix.lower() or "(no extension)" for s in skipped})
+    names = ", ".join(skipped[:shown]) + (f" and {len(skipped) - shown} more" if len(skipped) > shown else "")
+    return (
+        f"{len(skipped)} file(s) of a type graphwright does not read ({', '.join(types)}): {names}. "
+        f"Supported: {', '.join(supported_suffixes())}"
+    )
+
+
+def print_community_run(run: CommunityRun) -> None:
+    levels = ", ".join(f"level {lvl}: {n}" for lvl, n in sorted(run.levels.items())) or "none"
+    make_console().print(
+        f"Communities: {run.kept} kept, {run.rewritten} rewritten, {run.created} created, {run.removed} removed "
+        f"({levels}); {run.isolated_entities} entities without relations are in no community. "
+        f"Detection {run.detect_seconds:.1f}s, reports {run.report_seconds:.1f}s, embeddings "
+        f"{run.embed_seconds:.1f}s, write {run.write_seconds:.1f}s. Modularity (level 0) {run.modularity:.4f}. "
+        f"Reports: {run.reused} kept by overlap, {run.llm_calls} LLM calls, {run.stale} stale"
+        + (f"; {run.llm_failures} LLM reports fell back to extractive" if run.llm_failures else "")
+        + (" (run `graphwright communities refresh` to rewrite stale reports)" if run.stale else "")
+    )
+
+
+def print_stats(info: GraphStats) -> None:
+    from rich.table import Table
+
+    console = make_console()
+    counts = Table("what", "count", title="Graph", title_justify="left")
+    for key, value in info.counts.items():
+        counts.add_row(key, f"{value:,}")
+    if info.store_bytes is not None:
+        counts.add_row("store on disk", f"{info.store_bytes / 2**20:,.1f} MiB")
+    console.print(counts)
+    for title, values in (
+        ("Entities by type", info.entity_types),
+        ("Relations by type", info.relation_types),
+        ("Communities by level", info.community_levels),
+    ):
+        if values:
+            table = Table("", "count", title=title, title_justify="left")
+            for name, value in list(values.items())[:25]:
+                table.add_row(str(name), f"{value:,}")
+            if len(values) > 25:
+                table.add_row(f"... {len(values) - 25} more", "")
+            console.print(table)
+    indexes = Table("index", "type", "on", "state", "populated", title="Indexes", title_justify="left")
+    for row in info.indexes:
+        on = f"{','.join(row['labelsOrTypes'] or [])}({','.join(row['properties'] or [])})"
+        indexes.add_row(row["name"], row["type"], on, row["state"], f"{row['populationPercent']:.0f}%")
+    console.print(indexes)
+
+
+def print_entity_profile(profile: EntityProfile, name: str) -> None:
+    from rich.panel import Panel
+    from rich.table import Table
+    from rich.text import Text
+
+    console = make_console()
+    e = profile.entity
+    header = [
+        f"{e.name}  ({e.type}; labels {', '.join(profile.labels) or '-'}; degree {profile.degree})",
+        f"id {e.id}" + ("" if e.how == "exact" else f"  (closest match to {name!r}, by {e.how})"),
+    ]
+    if profile.aliases:
+        header.append("aliases: " + ", ".join(profile.aliases))
+    if e.description:
+        header.append(e.description)
+    console.print(Panel(Text("\n".join(header)), title="entity", title_align="left"))
+    table = Table("relation", "weight", "evidence", "chunks", title="Relations", title_justify="left")
+    for r in profile.relations:
+        table.add_row(
+            Text(r.render()),
+            f"{r.weight:g}",
+            Text((r.evidence or [r.description])[0][:120]),
+            Text(", ".join(r.chunk_ids[:2])),
+        )
+    console.print(table)
+    sources = Table("document", "chunks", "mentions", "chunk ids", title="Sources", title_justify="left")
+    for row in profile.sources:
+        sources.add_row(
+            Text(row["document_id"]), str(row["chunks"]), str(row["mentions"]), Text(", ".join(row["chunk_ids"]))
+        )
+    console.print(sources)
+    for c in profile.communities:
+        console.print(Text(f"community level {c['level']}: {c['title']} ({c['id']})"))
+
+
+def print_result(result: SearchResult, show_context: bool = False, verbose: bool = False) -> None:
+    from rich.panel import Panel
+    from rich.table import Table
+    from rich.text import Text
+
+    console = make_console()
+    title = f"{result.mode} · {'LLM answer' if result.answer_kind == 'generated' else 'retrieval (offline)'}"
+    if verbose and result.trace:
+        trace = Table("#", "kind", "name", "arguments", "result", title="Trace", title_justify="left")
+        for step in result.trace:
+            arguments = ", ".join(f"{k}={v!r}" for k, v in step.arguments.items())
+            trace.add_row(
+                str(step.step),
+                step.kind,
+                step.name,
+                Text(arguments[:120]),
+                Text(("" if step.ok else "FAILED: ") + step.summary[:160]),
+            )
+        console.print(trace)
+    console.print(Panel(Text(result.answer), title=title, title_align="left"))  # Text: brackets are not markup
+    if show_context:
+        for section in result.context:
+            console.print(
+                Panel(
+                    Text(section.text), title=f"context: {section.name} ({section.tokens} tokens)", title_align="left"
+                )
+            )
+    table = Table("#", "score", "chunk", "document", title="Evidence passages", title_justify="left")
+    for c in result.chunks[: max(len(result.citations), 5)]:
+        table.add_row(
+            str(c.rank), f"{c.score:.3f}", c.chunk_id, Text(c.document_id + (f" p.{c.pages}" if c.pages else ""))
+        )
+    console.print(table)
+    cited = [c for c in result.citations if c.kind in ("entity", "relation", "community")]
+    if cited:
+        graph = Table("kind", "id", "label", title="Cited graph elements", title_justify="left")
+        for cite in cited[:30]:
+            graph.add_row(cite.kind, Text(cite.id), Text(cite.label or ""))
+        console.print(graph)
+    timings = ", ".join(f"{k.removesuffix('_ms')} {v:.0f} ms" for k, v in result.timings_ms.items())
+    console.print(f"[dim]{timings}[/]")

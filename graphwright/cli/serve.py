@@ -1,0 +1,70 @@
+"""`graphwright serve` (HTTP, the web page and MCP over HTTP) and `graphwright mcp` (MCP on stdio)."""
+
+from __future__ import annotations
+
+import click
+
+from graphwright.cli.common import fail, load_settings, make_console, open_graph
+
+
+@click.command()
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on; anything but loopback needs GRAPHWRIGHT_API_KEYS.",
+)
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option(
+    "--log-level",
+    type=click.Choice(["critical", "error", "warning", "info", "debug"]),
+    default="info",
+    show_default=True,
+)
+def serve(host: str, port: int, log_level: str) -> None:
+    """Serve the graph over HTTP: the API (/v1, docs at /docs), a web page at /, and MCP at /mcp.
+
+    One process holds the embedder, the LLM client and the Neo4j driver warm, so questions skip the cold
+    start. Keys: GRAPHWRIGHT_API_KEYS (full) and GRAPHWRIGHT_READ_API_KEYS (search only), comma-separated,
+    sent as `Authorization: Bearer <key>`; required to listen beyond loopback. A keyless server answers
+    only loopback host names (GRAPHWRIGHT_ALLOWED_HOSTS adds more) and, from a browser, only its own page;
+    docs/security.md has the whole threat model.
+
+    \b
+    Examples:
+      graphwright serve                      # http://127.0.0.1:8000
+      GRAPHWRIGHT_API_KEYS=s3cret graphwright serve --host 0.0.0.0 --port 8080
+      curl -s localhost:8000/v1/search -H 'content-type: application/json' -d '{"question": "Who flew Apollo 11?"}'
+    """
+    from graphwright.server import run_server
+    from graphwright.server.app import create_app
+    from graphwright.server.security import ServerConfigError
+
+    settings = load_settings()
+    with open_graph():  # Neo4j reachable, or one clear line now rather than 503s later
+        pass
+    try:
+        app = create_app(settings, host=host)
+    except ServerConfigError as exc:
+        fail(str(exc))
+    make_console(stderr=True).print(f"graphwright serving on http://{host}:{port}  (page /, API docs /docs, MCP /mcp)")
+    run_server(app, host, port, log_level)
+
+
+@click.command("mcp")
+def mcp_command() -> None:
+    """Run the MCP server on stdin/stdout, for agents (Claude Desktop, Cursor...) that start it themselves.
+
+    Tools: search, show_entity, find_paths, cypher (read-only), stats. Under `graphwright serve` the same
+    server answers over streamable HTTP at /mcp.
+
+    \b
+    Example (an MCP client's configuration):
+      {"mcpServers": {"graphwright": {"command": "graphwright", "args": ["mcp"]}}}
+    """
+    from graphwright.server import run_mcp_stdio
+
+    settings = load_settings()
+    with open_graph():
+        pass
+    run_mcp_stdio(settings)
