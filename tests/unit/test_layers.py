@@ -140,3 +140,12 @@ def test_every_command_in_the_table_resolves_to_its_module() -> None:
         command = main.get_command(ctx, name)
         assert isinstance(command, click.Command) and command.name == name, (name, target)
         assert target.split(":")[0] in CLI_RANK, target
+
+
+def test_unit_tests_are_laid_out_like_the_package() -> None:
+    """A unit test of one package sits in the folder of that package's name (cross-cutting ones at the top)."""
+    tests = PACKAGE.parent / "tests" / "unit"
+    folders = {p.name for p in tests.iterdir() if p.is_dir() and p.name != "__pycache__"}
+    assert folders <= set(RANK), f"no package named {sorted(folders - set(RANK))}"
+    for folder in folders:
+        assert (tests / folder / "__init__.py").exists(), folder

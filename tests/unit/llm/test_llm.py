@@ -21,7 +21,7 @@ PROMPTS = sorted(
     for p in resources.files("graphwright.llm").joinpath("prompts").iterdir()
     if p.name.endswith(".md")
 )
-PACKAGE = Path(__file__).resolve().parents[2] / "graphwright"
+PACKAGE = Path(__file__).resolve().parents[3] / "graphwright"
 
 
 def test_every_prompt_file_is_used_and_no_prompt_is_inline() -> None:

@@ -20,7 +20,7 @@ from graphwright.evaluation.metrics import (
 from graphwright.evaluation.runner import ranked_keys
 from graphwright.models import RetrievedChunk
 
-HOTPOT = Path(__file__).resolve().parents[1] / "data" / "hotpot_mini"
+HOTPOT = Path(__file__).resolve().parents[2] / "data" / "hotpot_mini"
 
 
 def test_recall_mrr_and_keywords() -> None:

@@ -179,7 +179,7 @@ def test_the_loader_table_is_the_one_list_of_file_types(monkeypatch: pytest.Monk
     from graphwright.extraction.loaders import loader_for
 
     assert all(callable(loader_for(suffix)) for suffix in file_types.LOADERS)  # every entry resolves
-    page = (Path(__file__).resolve().parents[2] / "graphwright/server/static/index.html").read_text(encoding="utf-8")
+    page = (Path(__file__).resolve().parents[3] / "graphwright/server/static/index.html").read_text(encoding="utf-8")
     assert 'accept="__ACCEPT__"' in page  # filled from the table when the page is served
     monkeypatch.setitem(file_types.LOADERS, ".tsv", "tests.unit.test_recipes:load_tsv")
     help_text = CliRunner().invoke(main, ["ingest", "--help"]).output

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from graphwright.config import EXTRACTOR_NAMES, Settings
 from graphwright.extraction.registry import make_extractor
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_every_registered_extractor_names_a_factory_that_exists() -> None:
