@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
@@ -15,6 +15,8 @@ if TYPE_CHECKING:
 
     from graphwright.api import GraphRAG
     from graphwright.config import Settings
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 # Exit codes: 0 ok, 1 some inputs failed (the rest went through), 2 cannot run (config, Neo4j, usage).
 EXIT_PARTIAL = 1
@@ -109,3 +111,16 @@ def browser_base_url(settings: Settings) -> str:
     from graphwright.answer_graph import browser_base
 
     return browser_base(settings.neo4j_uri, settings.http_port)
+
+
+def extractor_option(what: str = "Entity graph from") -> Callable[[F], F]:
+    """--extractor, with the registered extractors as its choices and in its help."""
+    from graphwright.config import EXTRACTOR_NAMES
+
+    names = ", ".join(n for n in EXTRACTOR_NAMES if n != "auto")
+    return click.option(
+        "--extractor",
+        type=click.Choice(EXTRACTOR_NAMES),
+        default=None,
+        help=f"{what}: {names}, or auto (llm when one is configured, else nlp). Default: GRAPHWRIGHT_EXTRACTOR.",
+    )

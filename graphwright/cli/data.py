@@ -7,9 +7,16 @@ from typing import TYPE_CHECKING
 
 import click
 
-from graphwright.cli.common import exit_partial, fail, make_console, open_graph, parse_meta, progress_bar
+from graphwright.cli.common import (
+    exit_partial,
+    extractor_option,
+    fail,
+    make_console,
+    open_graph,
+    parse_meta,
+    progress_bar,
+)
 from graphwright.cli.render import print_community_run, print_ingest_report
-from graphwright.config import EXTRACTOR_NAMES
 
 if TYPE_CHECKING:
     from graphwright.models import IngestReport
@@ -114,12 +121,7 @@ def _settle_ingest(report: IngestReport, paths: tuple[Path, ...]) -> None:
     type=click.Path(path_type=Path, file_okay=False),
     help="Document ids are paths relative to this folder (default: the current folder).",
 )
-@click.option(
-    "--extractor",
-    type=click.Choice(EXTRACTOR_NAMES),
-    default=None,
-    help="Entity graph from: llm, nlp (offline), none; auto (default) = llm when configured, else nlp.",
-)
+@extractor_option()
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def ingest(
@@ -208,12 +210,7 @@ def import_graph(file: Path, report_file: Path | None) -> None:
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option(
-    "--extractor",
-    type=click.Choice(EXTRACTOR_NAMES),
-    default=None,
-    help="Entity graph from: llm, nlp (offline); auto (default) = llm when configured, else nlp.",
-)
+@extractor_option()
 @click.option("--max-cluster-size", default=10, show_default=True, type=click.IntRange(2, 100_000))
 @click.option("--seed", default=42, show_default=True)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")

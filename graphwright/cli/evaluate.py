@@ -6,8 +6,7 @@ from pathlib import Path
 
 import click
 
-from graphwright.cli.common import fail, make_console, open_graph, progress_bar
-from graphwright.config import EXTRACTOR_NAMES
+from graphwright.cli.common import extractor_option, fail, make_console, open_graph, progress_bar
 from graphwright.search.registry import MODE_NAMES  # names only: the mode classes load when a search runs
 
 
@@ -38,12 +37,7 @@ def int_list(ctx: click.Context, param: click.Parameter, value: str) -> list[int
     is_flag=True,
     help="Ingest the dataset's own corpus first (HotpotQA-style folders ship one); idempotent.",
 )
-@click.option(
-    "--extractor",
-    type=click.Choice(EXTRACTOR_NAMES),
-    default=None,
-    help="Extractor for --load-corpus (default: GRAPHWRIGHT_EXTRACTOR).",
-)
+@extractor_option("Extractor for --load-corpus")
 @click.option("--limit", type=click.IntRange(1, None), default=None, help="Only the first N questions.")
 @click.option("--no-llm", is_flag=True, help="Score retrieval only, even when an LLM is configured.")
 @click.option("--json", "json_out", type=click.Path(path_type=Path), default=None, help="Write the report as JSON.")
