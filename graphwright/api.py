@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 from graphwright.config import Settings
 from graphwright.embeddings import Embedder, make_embedder
 from graphwright.embeddings.base import MeteredEmbedder
+from graphwright.errors import SchemaConflictError
+from graphwright.graph_schema import GraphSchema, schema_changes
 from graphwright.graph_store import Neo4jStore
 from graphwright.graph_store.schema import SchemaPlan, check_model
 from graphwright.llm import LLM
@@ -140,6 +142,7 @@ class GraphRAG:
         glob: str | None = None,
         text_field: str | None = None,
         extractor: str | None = None,
+        schema: GraphSchema | None = None,
         progress: ProgressCallback | None = None,
         update_communities: bool = True,
         relative_sources: bool = False,
@@ -147,12 +150,15 @@ class GraphRAG:
         """Load, chunk, embed and write; with an extractor (default `auto`: the LLM when configured, else
         offline NLP; `none` skips it) also the typed entity graph, each fact tied to its chunks. When the
         graph already has communities and something changed, they are brought up to date. `relative_sources`
-        names files by their path below `base` (documents' sources, failures), not where they lie."""
+        names files by their path below `base` (documents' sources, failures), not where they lie.
+        `schema` (else GRAPHWRIGHT_SCHEMA, else the one stored in the graph) is what the graph may hold:
+        stored with the graph the first time, and every extracted triple is checked against it."""
         from graphwright.extraction.registry import make_extractor
 
         chosen = make_extractor(self.settings, extractor, self.llm)
+        active = self._schema_for_run(schema)  # a bad or conflicting schema stops here, before any write
         self.init()
-        pipeline = IngestPipeline(self.settings, self.store, self.embedder, chosen)
+        pipeline = IngestPipeline(self.settings, self.store, self.embedder, chosen, active)
         spent = _embedding_usage(self.embedder)
         report = pipeline.ingest(
             [Path(p) for p in paths],
@@ -178,16 +184,23 @@ class GraphRAG:
             }
         return report
 
-    def import_graph(self, path: str | Path) -> ImportReport:
-        """Load entities and relations extracted elsewhere (JSONL), tied to existing chunks."""
+    def import_graph(self, path: str | Path, *, schema: GraphSchema | None = None) -> ImportReport:
+        """Load entities and relations extracted elsewhere (JSONL), tied to existing chunks; with a graph
+        schema (given, configured or stored) each record is checked against it like extracted ones."""
         from graphwright.extraction.byog import GraphImporter
         from graphwright.extraction.resolution import EntityIndex, Resolver
+        from graphwright.extraction.schema_check import apply_schema, schema_entity_types
         from graphwright.pipeline import entity_text
 
+        active = self._schema_for_run(schema)
         self.init()
         extractions, report = GraphImporter(self.store.retrieval).read(Path(path))
+        types = self.settings.entity_type_list
+        if active is not None:
+            report.schema_checks = dict(apply_schema(extractions, active))
+            types = schema_entity_types(active) if active.node_types else types
         index = EntityIndex.from_rows(self.store.graph.entity_catalog())
-        resolver = Resolver(self.settings.entity_type_list, self.settings.resolution_threshold)
+        resolver = Resolver(types, self.settings.resolution_threshold)
         entities, relations = resolver.resolve(extractions, index)
         new = [e for e in entities if e.id not in index.embedded]
         for entity, vector in zip(new, self.embedder.embed([entity_text(e) for e in new])):
@@ -197,6 +210,35 @@ class GraphRAG:
             self.store.writes.link_similar(self.settings.write_batch_size)
         report.entities, report.relations = len(entities), len(relations)
         return report
+
+    # --- graph schema --------------------------------------------------------------------------------
+    def graph_schema(self) -> GraphSchema | None:
+        """The schema stored with the graph, if one was given."""
+        stored = self.store.admin.graph_schema()
+        return GraphSchema.model_validate_json(stored) if stored else None
+
+    def set_graph_schema(self, schema: GraphSchema, *, replace: bool = False) -> GraphSchema:
+        """Store the graph's schema. A different schema than the stored one is refused (SchemaConflictError,
+        saying what changed) unless `replace`: the graph already written keeps its types, so replacing
+        is for a schema that grows, or before re-ingesting (`graphwright reset`, then ingest)."""
+        stored = self.graph_schema()
+        if stored is not None and stored != schema and not replace:
+            raise SchemaConflictError(
+                f"the graph already has another schema ({schema_changes(stored, schema)}); pass replace=True "
+                "(`graphwright schema set FILE --replace`) to use the new one from now on"
+            )
+        if stored != schema:
+            self.store.admin.set_graph_schema(schema.to_json())
+        return schema
+
+    def _schema_for_run(self, given: GraphSchema | None) -> GraphSchema | None:
+        """The schema an ingest or import uses: the one given, else GRAPHWRIGHT_SCHEMA's file, else the
+        stored one. A given or configured schema is stored the first time and must match it after."""
+        if given is None and self.settings.schema_file is not None:
+            given = GraphSchema.from_file(self.settings.schema_file)
+        if given is None:
+            return self.graph_schema()
+        return self.set_graph_schema(given)
 
     def delete_document(self, document_id: str, update_communities: bool = True) -> int | None:
         """Remove a document, its chunks, and entities and relations no other chunk supports; returns the

@@ -73,6 +73,12 @@ class Settings(BaseSettings):
 
     # Entity graph
     extractor: str = "auto"  # a name of EXTRACTORS; auto = llm when configured, else nlp
+    # Offline extractors: relation types from spaCy's dependency parse (False: every pair of one sentence
+    # is RELATED_TO, the older co-occurrence graph)
+    typed_relations: bool = True
+    # A graph schema file (JSON or YAML, neo4j-graphrag's GraphSchema shape) for ingest and import-graph; the
+    # first one given is stored in the graph and every later run uses it (graph_schema.py)
+    schema_file: Path | None = Field(None, validation_alias=_alias("GRAPHWRIGHT_SCHEMA", "schema_file"))
     entity_types: str = "person,organization,location,event,product,technology,concept"
     resolution_threshold: float = Field(92.0, ge=0, le=100, description="rapidfuzz ratio to merge names")
     llm_concurrency: int = Field(4, ge=1)

@@ -24,6 +24,8 @@
     ├── CalculationError (also ValueError)      an expression the calculator tool does not accept
     ├── ToolFailedError                         an agent tool that found nothing
     ├── DatasetError (also ValueError)          an evaluation dataset that cannot be read
+    ├── SchemaFileError (also ValueError)       a graph schema, examples or gold file that cannot be used
+    ├── SchemaConflictError (also ValueError)   a schema given for a graph that already holds another one
     ├── PeersNotInstalledError                  the optional peers of `graphwright eval` are missing
     ├── ServerUnavailableError                  no `graphwright serve` answered at the URL
     └── ServerRefusedError                      the server answered with an error; the message is its own
@@ -54,6 +56,8 @@ __all__ = [
     "PeersNotInstalledError",
     "PromptError",
     "QueryRejectedError",
+    "SchemaConflictError",
+    "SchemaFileError",
     "SchemaMismatchError",
     "ServerConfigError",
     "ServerRefusedError",
@@ -156,6 +160,14 @@ class ExtractorNotAvailableError(GraphwrightError):
 
 class PeersNotInstalledError(GraphwrightError):
     """`graphwright eval --peers` needs the `eval` extra (neo4j-graphrag, rank-bm25)."""
+
+
+class SchemaFileError(GraphwrightError, ValueError):
+    """A graph schema, examples or gold file that cannot be read or breaks the schema's rules."""
+
+
+class SchemaConflictError(GraphwrightError, ValueError):
+    """A schema given for a graph that already holds a different one."""
 
 
 class DatasetError(GraphwrightError, ValueError):

@@ -108,6 +108,8 @@ class IngestReport(BaseModel):
     llm_usage: dict[str, float] = Field(default_factory=dict)
     embedding_usage: dict[str, float] = Field(default_factory=dict)  # endpoint embedder: calls, tokens, cached
     communities: dict[str, int] = Field(default_factory=dict)  # kept/rewritten/created/removed, when updated
+    # What the graph schema pruned or repaired, by reason ("dropped relation: pattern not in schema": 3)
+    schema_checks: dict[str, int] = Field(default_factory=dict)
     failures: list[FileFailure] = Field(default_factory=list)
     skipped: list[str] = Field(default_factory=list)  # files in the given folders of a type we do not read
     warnings: list[str] = Field(default_factory=list)
@@ -292,6 +294,21 @@ class ExtractedRelation(BaseModel):
     description: str = ""
     weight: float = 1.0
     evidence: str = ""
+
+
+class LabelledTriple(BaseModel):
+    """A fact as people label it: subject, relation and object as written (Text2KGBench's shape)."""
+
+    sub: str
+    rel: str
+    obj: str
+
+
+class ExtractionExample(BaseModel):
+    """A worked example an extractor may learn from: a sentence and the triples it states."""
+
+    text: str = Field(min_length=1)
+    triples: list[LabelledTriple] = Field(min_length=1)
 
 
 class ChunkExtraction(BaseModel):

@@ -19,12 +19,15 @@ from typing import Any, Protocol
 from graphwright.config import Settings
 from graphwright.embeddings import Embedder
 from graphwright.errors import WriteRejectedError
-from graphwright.extraction.base import Extractor, Summarizer
+from graphwright.extraction.base import Extractor, SchemaAware, Summarizer, Versioned
 from graphwright.extraction.chunking import chunk_parts
+from graphwright.extraction.extract import extract_checked
 from graphwright.extraction.formats import FileLimits
 from graphwright.extraction.loaders import iter_files, iter_loaded, source_of
 from graphwright.extraction.resolution import EntityIndex, Resolver
+from graphwright.extraction.schema_check import schema_entity_types
 from graphwright.extraction.subject import add_subject
+from graphwright.graph_schema import GraphSchema
 from graphwright.graph_store import Neo4jStore
 from graphwright.models import (
     Chunk,
@@ -139,14 +142,25 @@ class _Run:
 
 class IngestPipeline:
     def __init__(
-        self, settings: Settings, store: Neo4jStore, embedder: Embedder, extractor: Extractor | None = None
+        self,
+        settings: Settings,
+        store: Neo4jStore,
+        embedder: Embedder,
+        extractor: Extractor | None = None,
+        schema: GraphSchema | None = None,
     ) -> None:
         self.settings = settings
         self.store = store
         self.embedder = embedder
         self.extractor = extractor
+        self.schema = schema
+        if schema is not None and isinstance(extractor, SchemaAware):
+            extractor.use_schema(schema)
+        types = settings.entity_type_list
+        if schema is not None and schema.node_types:  # the schema's types replace the configured ones
+            types = schema_entity_types(schema)
         self.resolver = Resolver(
-            settings.entity_type_list,
+            types,
             settings.resolution_threshold,
             summarize=extractor.summarize if isinstance(extractor, Summarizer) else None,
         )
@@ -207,8 +221,11 @@ class IngestPipeline:
     def _ingest_wave(self, documents: list[Document], report: IngestReport, run: _Run) -> None:
         # The stored hash covers content *and* how it was indexed, so changing chunking or the
         # embedding model re-indexes on the next ingest instead of leaving stale chunks behind.
+        extraction = report.extractor
+        if isinstance(self.extractor, Versioned):
+            extraction += f"@{self.extractor.version}"
         signature = (
-            f"{self.settings.chunk_size}|{self.settings.chunk_overlap}|{self.embedder.name}|{report.extractor}"
+            f"{self.settings.chunk_size}|{self.settings.chunk_overlap}|{self.embedder.name}|{extraction}"
             f"|{CHUNK_CONTEXT}|{SUBJECT_RULE}"
         )
         for doc in documents:
@@ -252,14 +269,23 @@ class IngestPipeline:
         if self.extractor is None:
             return []
         base = run.extracted
-        extractions = self.extractor.extract_many(
-            [(c.id, c.text) for c in chunks], lambda n: run.notify("extract", base + n, run.chunks, self._usage_line())
+        subjects = {c.id: doc.subject for doc, cs in items for c in cs}
+
+        def add_subjects(found: list[ChunkExtraction]) -> None:
+            for extraction in found:
+                add_subject(extraction, subjects.get(extraction.chunk_id, ""))
+
+        extractions, checks = extract_checked(
+            self.extractor,
+            [(c.id, c.text) for c in chunks],
+            self.schema,
+            lambda n: run.notify("extract", base + n, run.chunks, self._usage_line()),
+            add_subjects,
         )
+        for reason, n in checks.items():
+            report.schema_checks[reason] = report.schema_checks.get(reason, 0) + n
         run.extracted += len(chunks)
         run.notify("extract", run.extracted, run.chunks, self._usage_line())
-        subjects = {c.id: doc.subject for doc, cs in items for c in cs}
-        for extraction in extractions:
-            add_subject(extraction, subjects.get(extraction.chunk_id, ""))
         self._record_failures(items, extractions, report)
         return extractions
 

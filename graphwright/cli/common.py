@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
 
     from graphwright.api import GraphRAG
     from graphwright.config import Settings
+    from graphwright.graph_schema import GraphSchema
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -124,3 +126,24 @@ def extractor_option(what: str = "Entity graph from") -> Callable[[F], F]:
         default=None,
         help=f"{what}: {names}, or auto (llm when one is configured, else nlp). Default: GRAPHWRIGHT_EXTRACTOR.",
     )
+
+
+def schema_option() -> Callable[[F], F]:
+    """--schema FILE: the graph schema for this run (stored with the graph the first time)."""
+    return click.option(
+        "--schema",
+        "schema_file",
+        type=click.Path(exists=True, dir_okay=False, path_type=Path),
+        default=None,
+        help="Graph schema (JSON or YAML: node_types, relationship_types, patterns); default GRAPHWRIGHT_SCHEMA, "
+        "else the one stored in the graph.",
+    )
+
+
+def read_schema(path: Path | None) -> GraphSchema | None:
+    """The schema in a file, or None; a bad file raises SchemaFileError (one line, exit 2 under open_graph)."""
+    if path is None:
+        return None
+    from graphwright.graph_schema import GraphSchema
+
+    return GraphSchema.from_file(path)

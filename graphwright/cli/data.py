@@ -15,6 +15,8 @@ from graphwright.cli.common import (
     open_graph,
     parse_meta,
     progress_bar,
+    read_schema,
+    schema_option,
 )
 from graphwright.cli.render import print_community_run, print_ingest_report
 
@@ -122,6 +124,7 @@ def _settle_ingest(report: IngestReport, paths: tuple[Path, ...]) -> None:
     help="Document ids are paths relative to this folder (default: the current folder).",
 )
 @extractor_option()
+@schema_option()
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def ingest(
@@ -131,6 +134,7 @@ def ingest(
     text_field: str | None,
     base: Path | None,
     extractor: str | None,
+    schema_file: Path | None,
     quiet: bool,
     as_json: bool,
 ) -> None:
@@ -140,6 +144,7 @@ def ingest(
     Example:
       graphwright ingest examples/space --meta collection=space
       graphwright ingest notes/ --glob '*.md' --extractor nlp
+      graphwright ingest reports/ --schema company.yaml
     """
     metadata = parse_meta(meta)
     with open_graph() as rag, progress_bar(not quiet and not as_json) as progress:
@@ -150,6 +155,7 @@ def ingest(
             glob=glob_pattern,
             text_field=text_field,
             extractor=extractor,
+            schema=read_schema(schema_file),
             progress=progress,
         )
     if as_json:
@@ -168,7 +174,8 @@ def ingest(
     default=None,
     help="Write every skipped record (JSON lines: source, cause, error) to this file.",
 )
-def import_graph(file: Path, report_file: Path | None) -> None:
+@schema_option()
+def import_graph(file: Path, report_file: Path | None, schema_file: Path | None) -> None:
     """Import entities and relations extracted elsewhere (JSONL), tied to ingested chunks.
 
     \b
@@ -186,7 +193,7 @@ def import_graph(file: Path, report_file: Path | None) -> None:
       graphwright import-graph my_graph.jsonl --report skipped.jsonl
     """
     with open_graph() as rag:
-        report = rag.import_graph(file)
+        report = rag.import_graph(file, schema=read_schema(schema_file))
     console = make_console()
     attached = f" ({report.attached} records tied to their document's best chunk)" if report.attached else ""
     console.print(
@@ -195,6 +202,8 @@ def import_graph(file: Path, report_file: Path | None) -> None:
     )
     for cause, count in report.by_cause().items():
         console.print(f"  {count:>7,}  {cause}")
+    for reason, count in sorted(report.schema_checks.items()):
+        console.print(f"  {count:>7,}  graph schema: {reason}")
     for skipped in report.skipped[:5]:
         console.print(f"[yellow]skipped:[/] {skipped.source}: {skipped.error}", markup=True, highlight=False)
     if len(report.skipped) > 5:

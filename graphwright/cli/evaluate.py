@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import click
 
-from graphwright.cli.common import extractor_option, fail, make_console, open_graph, progress_bar
+from graphwright.cli.common import (
+    extractor_option,
+    fail,
+    load_settings,
+    make_console,
+    open_graph,
+    progress_bar,
+    schema_option,
+)
+from graphwright.errors import GraphwrightError
 from graphwright.search.registry import MODE_NAMES  # names only: the mode classes load when a search runs
 
 
@@ -95,3 +105,108 @@ def eval_command(
     if json_out:
         json_out.write_text(report.model_dump_json(indent=2), encoding="utf-8")
         console.print(f"report written to {json_out}")
+
+
+@click.command("eval-extraction")
+@click.argument("gold", type=click.Path(exists=True, path_type=Path))
+@schema_option()
+@click.option(
+    "--examples",
+    "examples_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Worked examples ({text, triples: [{sub, rel, obj}]} per line) the extractor may learn from.",
+)
+@extractor_option("Extractor to score")
+@click.option("--limit", type=click.IntRange(1, None), default=None, help="Only the first N sentences of each set.")
+@click.option("--json", "json_out", type=click.Path(path_type=Path), default=None, help="Write the report as JSON.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
+def eval_extraction(
+    gold: Path,
+    schema_file: Path | None,
+    examples_file: Path | None,
+    extractor: str | None,
+    limit: int | None,
+    json_out: Path | None,
+    quiet: bool,
+) -> None:
+    """Score extraction against hand-labelled sentences by Text2KGBench's rules: precision, recall and F1 per
+    sentence, averaged (and micro), ontology conformance, subject / relation / object hallucination. GOLD is
+    a JSONL file ({id, text, triples: [{sub, rel, obj}]} per line) or a folder of sets in Text2KGBench's
+    layout (NAME/gold.jsonl, NAME/schema.json, NAME/examples.jsonl), scored set by set. Each sentence goes
+    through the extraction ingest runs; no database is needed.
+
+    \b
+    Examples:
+      graphwright eval-extraction my_gold.jsonl --schema my_schema.yaml --json scores.json
+      graphwright eval-extraction ../shared/eval/text2kg-webnlg --extractor nlp
+    """
+    from graphwright.evaluation.extraction import ExtractionReport, average, evaluate_ontology, read_examples, read_gold
+    from graphwright.evaluation.tables import print_extraction_report
+    from graphwright.extraction.base import LearnsFromExamples, SchemaAware
+    from graphwright.extraction.registry import make_extractor
+    from graphwright.graph_schema import GraphSchema
+    from graphwright.llm.registry import make_llm
+
+    settings = load_settings()
+    sets = _extraction_sets(gold, schema_file, examples_file)
+    ontologies = []
+    notes: list[str] = []
+    llm = make_llm(settings)
+    with progress_bar(not quiet) as progress:
+        for name, gold_file, schema_path, examples_path in sets:
+            try:
+                sentences = read_gold(gold_file)[:limit]
+                schema = GraphSchema.from_file(schema_path, declare_missing=gold.is_dir()) if schema_path else None
+                examples = read_examples(examples_path) if examples_path else []
+                chosen = make_extractor(settings, extractor, llm)
+            except GraphwrightError as exc:
+                fail(str(exc))
+            if chosen is None:
+                fail("--extractor none extracts nothing to score")
+            if schema is not None and isinstance(chosen, SchemaAware):
+                chosen.use_schema(schema)
+            if examples and isinstance(chosen, LearnsFromExamples):
+                chosen.use_examples(examples)
+            elif examples and name == sets[0][0]:
+                notes.append(f"the {chosen.name} extractor does not learn from examples; they were not used")
+            tell = _teller(progress, name, len(sentences))
+            ontologies.append(evaluate_ontology(name, chosen, sentences, schema, tell))
+    report = ExtractionReport(
+        extractor=extractor or settings.extractor,
+        ontologies=ontologies,
+        average=average([o.figures for o in ontologies]),
+        notes=notes,
+    )
+    print_extraction_report(make_console(), report)
+    if json_out:
+        json_out.write_text(report.model_dump_json(indent=2), encoding="utf-8")
+        make_console().print(f"report written to {json_out}")
+
+
+def _extraction_sets(
+    gold: Path, schema_file: Path | None, examples_file: Path | None
+) -> list[tuple[str, Path, Path | None, Path | None]]:
+    """(name, gold, schema, examples) per set: the file given, or each sub-folder holding a gold.jsonl."""
+    if gold.is_file():
+        return [(gold.stem, gold, schema_file, examples_file)]
+    found = []
+    for folder in sorted((p for p in gold.iterdir() if (p / "gold.jsonl").is_file()), key=_natural):
+        schema = schema_file or (folder / "schema.json" if (folder / "schema.json").is_file() else None)
+        examples = examples_file or (folder / "examples.jsonl" if (folder / "examples.jsonl").is_file() else None)
+        found.append((folder.name, folder / "gold.jsonl", schema, examples))
+    if not found:
+        fail(f"{gold}: no gold.jsonl in it or in its sub-folders")
+    return found
+
+
+def _natural(path: Path) -> tuple[int, str]:
+    """1_university before 10_comicscharacter."""
+    head = path.name.split("_", 1)[0]
+    return (int(head), path.name) if head.isdigit() else (10**9, path.name)
+
+
+def _teller(progress: Callable[..., None] | None, name: str, total: int) -> Callable[[int], None] | None:
+    if progress is None:
+        return None
+    return lambda n: progress(name[:10], n, total)

@@ -10,6 +10,7 @@ from graphwright.cli.common import make_console
 
 if TYPE_CHECKING:
     from graphwright.communities.upkeep import CommunityRun
+    from graphwright.graph_schema import GraphSchema
     from graphwright.models import EntityProfile, GraphStats, IngestReport, SearchResult
 
 
@@ -47,6 +48,9 @@ def print_ingest_report(report: IngestReport) -> None:
             f"created, {c['removed']} removed; {c.get('reused', 0)} reports kept by overlap, "
             f"{c.get('llm_calls', 0)} LLM report calls, {c.get('stale', 0)} reports stale"
         )
+    if report.schema_checks:
+        checks = ", ".join(f"{n} {reason}" for reason, n in sorted(report.schema_checks.items()))
+        console.print(f"Graph schema: {checks}")
     for failure in report.extraction_failures:
         console.print(f"[yellow]extraction failed:[/] {failure.source}: {failure.error}")
     for warning in report.warnings:
@@ -55,6 +59,52 @@ def print_ingest_report(report: IngestReport) -> None:
         console.print(f"[red]failed:[/] {failure.source}: {failure.error}")
     if report.skipped:
         console.print(f"[yellow]skipped:[/] {skipped_line(report.skipped)}")
+
+
+def print_schema(schema: GraphSchema | None, counts: dict[str, dict[str, int]]) -> None:
+    """The schema's types with how many of each the graph holds, then what the graph holds outside it."""
+    from rich.table import Table
+
+    from graphwright.text.normalize import relation_type
+
+    console = make_console()
+    entities = {relation_type(k): v for k, v in counts["entities"].items()}
+    relations = {relation_type(k): v for k, v in counts["relations"].items()}
+    if schema is None:
+        console.print("No graph schema stored (give one with `graphwright schema set FILE` or `ingest --schema`).")
+        named_nodes: set[str] = set()
+        named_relations: set[str] = set()
+    else:
+        for title, types, held in (
+            ("Node types", schema.node_types, entities),
+            ("Relationship types", schema.relationship_types, relations),
+        ):
+            table = Table("type", "in the graph", "description", title=title, title_justify="left")
+            for t in types:
+                table.add_row(t.label, f"{held.get(relation_type(t.label), 0):,}", t.description)
+            console.print(table)
+        if schema.patterns:
+            patterns = Table("source", "relationship", "target", title="Patterns", title_justify="left")
+            for p in schema.patterns:
+                patterns.add_row(p.source, p.relationship, p.target)
+            console.print(patterns)
+        opens = {
+            "other node types": schema.additional_node_types,
+            "other relationship types": schema.additional_relationship_types,
+            "other patterns": schema.additional_patterns,
+        }
+        console.print("; ".join(f"{k}: {'allowed' if v else 'refused'}" for k, v in opens.items()))
+        named_nodes = {relation_type(t.label) for t in schema.node_types}
+        named_relations = {relation_type(t.label) for t in schema.relationship_types}
+    for title, held, named in (("Entity types", entities, named_nodes), ("Relation types", relations, named_relations)):
+        outside = {k: v for k, v in held.items() if k not in named}
+        if outside:
+            table = Table("type", "count", title=f"{title} the graph holds outside the schema", title_justify="left")
+            for name, n in list(outside.items())[:25]:
+                table.add_row(name, f"{n:,}")
+            if len(outside) > 25:
+                table.add_row(f"... {len(outside) - 25} more", "")
+            console.print(table)
 
 
 def skipped_line(skipped: list[str], shown: int = 10) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
+from graphwright.evaluation.extraction import ExtractionReport, Figures
 from graphwright.evaluation.runner import EvalReport
 
 
@@ -74,3 +75,53 @@ def print_report(console: Console, report: EvalReport) -> None:
         console.print(by_type)
     for note in report.notes:
         console.print(f"note: {note}", markup=False)
+
+
+def print_extraction_report(console: Console, report: ExtractionReport) -> None:
+    """One row per set (ontology) and their average, as Text2KGBench reports them."""
+    table = Table(title=f"extraction by {report.extractor}: Text2KGBench's scoring", title_justify="left")
+    for column in (
+        "set",
+        "sentences",
+        "P",
+        "R",
+        "F1",
+        "micro F1",
+        "conformance",
+        "subj. halluc.",
+        "rel. halluc.",
+        "obj. halluc.",
+    ):
+        table.add_column(column, justify="left" if column == "set" else "right")
+
+    def row(name: str, n: str, f: Figures) -> list[str]:
+        values = (
+            f.precision,
+            f.recall,
+            f.f1,
+            f.micro_f1,
+            f.conformance,
+            f.subject_hallucination,
+            f.relation_hallucination,
+            f.object_hallucination,
+        )
+        return [name, n, *(f"{v:.2f}" for v in values)]
+
+    for o in report.ontologies:
+        table.add_row(*row(o.name, str(o.sentences), o.figures))
+    if len(report.ontologies) > 1:
+        table.add_row(
+            *row(
+                f"average of {len(report.ontologies)}", str(sum(o.sentences for o in report.ontologies)), report.average
+            ),
+            style="bold",
+        )
+    console.print(table)
+    checks: dict[str, int] = {}
+    for o in report.ontologies:
+        for reason, n in o.schema_checks.items():
+            checks[reason] = checks.get(reason, 0) + n
+    if checks:
+        console.print("graph schema: " + ", ".join(f"{n} {reason}" for reason, n in sorted(checks.items())))
+    for note in report.notes:
+        console.print(f"note: {note}")

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
-from graphwright.models import ChunkExtraction
+from graphwright.graph_schema import GraphSchema
+from graphwright.models import ChunkExtraction, ExtractionExample
 
 
 class Extractor(Protocol):
@@ -27,3 +28,26 @@ class Summarizer(Protocol):
     without one, resolution keeps the descriptions joined."""
 
     def summarize(self, name: str, descriptions: list[str]) -> str: ...
+
+
+@runtime_checkable
+class Versioned(Protocol):
+    """An extractor whose output depends on more than its name (a model, a rule set): `version` joins the
+    content hash, so a graph extracted another way is extracted again on the next ingest."""
+
+    version: str
+
+
+@runtime_checkable
+class SchemaAware(Protocol):
+    """An extractor that can be told the graph schema before it runs (the LLM's prompt states it). Every
+    extractor's output is checked against the schema afterwards either way."""
+
+    def use_schema(self, schema: GraphSchema) -> None: ...
+
+
+@runtime_checkable
+class LearnsFromExamples(Protocol):
+    """An extractor that can take worked examples before it runs (the LLM as few-shot prompts)."""
+
+    def use_examples(self, examples: list[ExtractionExample]) -> None: ...

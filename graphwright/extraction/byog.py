@@ -51,6 +51,7 @@ class ImportReport:
     relations: int = 0
     attached: int = 0  # records of a named document tied to its best-supporting chunk (no chunk quoted them)
     skipped: list[ImportSkip] = field(default_factory=list)
+    schema_checks: dict[str, int] = field(default_factory=dict)  # what the graph schema pruned, by reason
 
     def by_cause(self) -> dict[str, int]:
         return dict(Counter(s.cause for s in self.skipped).most_common())

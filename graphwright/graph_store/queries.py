@@ -120,6 +120,13 @@ CLEAR_NEXT_EMBEDDINGS = """
 MATCH (n) WHERE n.embedding_next IS NOT NULL WITH n LIMIT $batch
 REMOVE n.embedding_next RETURN count(*) AS n
 """
+# The graph schema the user gave (graph_schema.GraphSchema as JSON), kept beside the graph so every later
+# ingest, Text2Cypher and the agent use the same one.
+GET_GRAPH_SCHEMA = "MATCH (m:GraphwrightMeta {id: 'graph_schema'}) RETURN m.schema AS schema"
+SET_GRAPH_SCHEMA = """
+MERGE (m:GraphwrightMeta {id: 'graph_schema'})
+SET m.schema = $schema, m.updated_at = datetime()
+"""
 SET_REEMBED_MODEL = "MERGE (m:GraphwrightMeta {id: 'schema'}) SET m.reembed_model = $model"
 FINISH_REEMBED = """
 MERGE (m:GraphwrightMeta {id: 'schema'})

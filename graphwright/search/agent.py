@@ -32,6 +32,7 @@ from graphwright.search.base import SearchContext, SearchMode, SearchQuery, Tool
 from graphwright.search.calculator import CalculationError, calculate
 from graphwright.search.cypher import CypherRejectedError, run_read_only
 from graphwright.search.evidence import Answer, Retrieval
+from graphwright.search.graph_model import graph_model_text
 from graphwright.search.linking import EntityLinker
 from graphwright.search.local import relation_refs
 from graphwright.search.registry import MODE_NAMES, mode_class
@@ -57,6 +58,10 @@ class EntityArgs(ToolArgs):
 
 class CypherArgs(ToolArgs):
     query: str = Field(description="a read-only Cypher query")
+
+
+class NoArgs(ToolArgs):
+    pass
 
 
 class CalculateArgs(ToolArgs):
@@ -93,6 +98,12 @@ class Agent:
             "get_document": _Tool("The full text of a document by id.", DocumentArgs, self._document),
             "get_chunk": _Tool("One passage by chunk id.", ChunkArgs, self._chunk),
             "entity_neighbors": _Tool("An entity's typed relations with evidence.", EntityArgs, self._neighbours),
+            "graph_schema": _Tool(
+                "The graph's labels, properties and relationship types, and the schema the user gave: read it "
+                "before writing Cypher.",
+                NoArgs,
+                lambda a: {"schema": graph_model_text(self.ctx.store)},
+            ),
             "cypher_read": _Tool(
                 "Run a READ-ONLY Cypher query (writes are refused) and get up to 50 rows.", CypherArgs, self._cypher
             ),

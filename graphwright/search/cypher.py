@@ -18,6 +18,7 @@ from graphwright.llm.prompts import render
 from graphwright.models import CypherRows, TraceStep
 from graphwright.search.base import SearchContext, SearchMode, SearchQuery
 from graphwright.search.evidence import Answer, Retrieval
+from graphwright.search.graph_model import graph_model_text
 
 __all__ = ["CypherMode", "CypherRejectedError", "Text2Cypher", "extract_query", "read_limits", "run_read_only"]
 
@@ -59,7 +60,7 @@ class Text2Cypher:
     def run(self, question: str) -> CypherRun:
         messages = [
             {"role": "system", "content": render("cypher_system")},
-            {"role": "user", "content": f"Schema:\n{self.store.graph.schema_text()}\n\nQuestion: {question}"},
+            {"role": "user", "content": f"Schema:\n{graph_model_text(self.store)}\n\nQuestion: {question}"},
         ]
         attempts: list[dict[str, str]] = []
         for attempt in range(2):  # the first try and one repair

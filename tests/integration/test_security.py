@@ -44,6 +44,7 @@ def test_every_offline_read_path_works_without_write_access(world, monkeypatch) 
         ("communities", "write_communities"),
         ("admin", "reset"),
         ("admin", "ensure_schema"),
+        ("admin", "set_graph_schema"),
     ):
         monkeypatch.setattr(getattr(world.store, role), name, forbidden)
     questions = {

@@ -1,0 +1,137 @@
+"""The graph schema on the real Neo4j: stored with the graph the first time and held to after; every triple
+checked against it, whichever extractor made it (the LLM over the stub, answering inside and outside the
+schema); bad and conflicting schema files stop a run before it writes anything."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from graphwright.errors import SchemaConflictError
+from graphwright.graph_schema import GraphSchema
+from tests.integration.helpers import ada_corpus, extractor_reply
+
+pytestmark = pytest.mark.integration
+
+SCHEMA = {
+    "node_types": [{"label": "Person", "description": "a human being"}, {"label": "Machine"}],
+    "relationship_types": [
+        {"label": "PROGRAMMED", "description": "wrote programs for a machine"},
+        {"label": "DESIGNED"},
+    ],
+    "patterns": [["Person", "PROGRAMMED", "Machine"], ["Person", "DESIGNED", "Machine"]],
+}
+# What a model says when it strays: a type the schema lacks, a relation the wrong way round, a pattern that is
+# not allowed (Person DESIGNED Person), and a relation to an entity of an undeclared type.
+STRAYING = {
+    "entities": [
+        {"name": "Ada Lovelace", "type": "Person", "description": "A mathematician."},
+        {"name": "Analytical Engine", "type": "Machine", "description": "A machine."},
+        {"name": "Charles Babbage", "type": "person", "description": "An inventor."},
+        {"name": "London", "type": "City", "description": "A city."},
+    ],
+    "relations": [
+        {"source": "Ada Lovelace", "target": "Analytical Engine", "type": "programmed", "strength": 9},
+        {"source": "Analytical Engine", "target": "Charles Babbage", "type": "DESIGNED", "strength": 9},
+        {"source": "Charles Babbage", "target": "Ada Lovelace", "type": "DESIGNED", "strength": 3},
+        {"source": "Ada Lovelace", "target": "Charles Babbage", "type": "BEFRIENDED", "strength": 5},
+        {"source": "Ada Lovelace", "target": "London", "type": "LIVED_IN", "strength": 5},
+    ],
+}
+
+
+def relations(graph) -> set[tuple[str, str, str]]:
+    rows = graph.store.read("MATCH (a:Entity)-[r]->(b:Entity) RETURN a.name AS a, type(r) AS t, b.name AS b")
+    return {(r["a"], r["t"], r["b"]) for r in rows}
+
+
+def test_the_llm_is_told_the_schema_and_what_breaks_it_is_dropped_or_repaired(
+    rag, llm_rag_factory, stub, tmp_path: Path
+) -> None:
+    graph = llm_rag_factory(llm_gleanings=0, llm_concurrency=1)
+    stub.default = extractor_reply(json.dumps(STRAYING))
+    report = graph.ingest([ada_corpus(tmp_path)], base=tmp_path, schema=GraphSchema.model_validate(SCHEMA))
+    assert report.ok and report.extractor == "llm"
+    system = stub.requests[0]["body"]["messages"][0]["content"]
+    assert "Person, Machine" in system  # the schema's types replace the configured ones
+    assert "(Person)-[PROGRAMMED]->(Machine)" in system and "wrote programs for a machine" in system
+    assert relations(graph) == {
+        ("Ada Lovelace", "PROGRAMMED", "Analytical Engine"),
+        ("Charles Babbage", "DESIGNED", "Analytical Engine"),  # turned round to the schema's direction
+    }
+    assert report.schema_checks == {
+        "repaired relation: reversed to the schema's direction": 1,
+        "dropped relation: pattern not in schema": 1,
+        "dropped relation: unknown relation type": 1,
+        "dropped entity: type not in schema": 1,
+        "dropped relation: an end is not an entity kept": 1,
+    }
+    labels = {r["n"]: r["l"] for r in graph.store.read("MATCH (e:Entity) RETURN e.name AS n, labels(e)[1] AS l")}
+    assert labels == {"Ada Lovelace": "Person", "Analytical Engine": "Machine", "Charles Babbage": "Person"}
+    assert graph.graph_schema() == GraphSchema.model_validate(SCHEMA)  # stored with the graph
+
+
+def test_a_stored_schema_is_used_later_and_a_different_one_is_refused_before_any_write(rag, tmp_path: Path) -> None:
+    schema = GraphSchema.model_validate(SCHEMA)
+    rag.set_graph_schema(schema)
+    grown = GraphSchema.model_validate(
+        {**SCHEMA, "node_types": [*SCHEMA["node_types"], {"label": "City"}], "additional_patterns": True}
+    )
+    with pytest.raises(SchemaConflictError, match=r"node types \+City; additional_patterns False -> True"):
+        rag.ingest([ada_corpus(tmp_path)], base=tmp_path, schema=grown)
+    assert rag.stats()["documents"] == 0
+    assert rag.set_graph_schema(grown, replace=True) == grown and rag.graph_schema() == grown
+    report = rag.ingest([ada_corpus(tmp_path)], base=tmp_path, extractor="nlp")  # no schema given: the stored one
+    assert report.ok and rag.stats()["documents"] == 1
+
+
+def cli(cli_env: dict, cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "graphwright.cli", *args], env=cli_env, cwd=cwd, capture_output=True, text=True
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{not json", "neither valid JSON nor valid YAML"),
+        (
+            '{"node_types": ["Person"], "relationship_types": ["KNOWS"], "patterns": [["Person", "KNOWS", "Robot"]]}',
+            "undeclared node type 'Robot'",
+        ),
+    ],
+)
+def test_a_bad_schema_file_is_one_line_and_exit_2_with_nothing_written(
+    rag, cli_env, tmp_path: Path, text: str, message: str
+) -> None:
+    bad = tmp_path / "schema.json"
+    bad.write_text(text, encoding="utf-8")
+    run = cli(cli_env, tmp_path, "ingest", str(ada_corpus(tmp_path)), "--schema", str(bad), "--quiet")
+    assert run.returncode == 2 and message in run.stderr and "Traceback" not in run.stderr, run.stderr
+    assert rag.stats()["documents"] == 0 and rag.graph_schema() is None
+
+
+def test_schema_set_and_show_through_the_cli(rag, cli_env, tmp_path: Path) -> None:
+    path = tmp_path / "schema.yaml"
+    path.write_text(
+        "node_types: [Person, Machine]\nrelationship_types: [PROGRAMMED, DESIGNED]\n"
+        "patterns:\n  - [Person, PROGRAMMED, Machine]\n  - [Person, DESIGNED, Machine]\n",
+        encoding="utf-8",
+    )
+    assert cli(cli_env, tmp_path, "schema", "set", str(path)).returncode == 0
+    assert cli(cli_env, tmp_path, "ingest", str(ada_corpus(tmp_path)), "--quiet", "--extractor", "nlp").returncode in (
+        0,
+        1,
+    )
+    shown = cli(cli_env, tmp_path, "schema", "show")
+    assert shown.returncode == 0 and "PROGRAMMED" in shown.stdout and "Patterns" in shown.stdout, shown.stderr
+    as_json = json.loads(cli(cli_env, tmp_path, "schema", "show", "--json").stdout)
+    assert [p["relationship"] for p in as_json["patterns"]] == ["PROGRAMMED", "DESIGNED"]
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"node_types": ["Planet"]}), encoding="utf-8")
+    refused = cli(cli_env, tmp_path, "schema", "set", str(other))
+    assert refused.returncode == 2 and "+Planet" in refused.stderr and "--replace" in refused.stderr

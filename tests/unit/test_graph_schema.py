@@ -1,0 +1,102 @@
+"""The graph schema: neo4j-graphrag's GraphSchema shape from JSON or YAML, strict about what it names, and the
+check every extracted triple goes through."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from graphwright.errors import SchemaFileError
+from graphwright.graph_schema import GraphSchema
+
+SCHEMA = {
+    "node_types": [{"label": "Person", "description": "a human"}, "Company", {"label": "City"}],
+    "relationship_types": [{"label": "FOUNDED"}, {"label": "LOCATED_IN"}, {"label": "foundingYear"}],
+    "patterns": [
+        ["Person", "FOUNDED", "Company"],
+        ["Company", "LOCATED_IN", "City"],
+        ["Company", "foundingYear", "Year"],
+    ],
+}
+
+
+def test_a_neo4j_graphrag_schema_loads_with_its_defaults() -> None:
+    schema = GraphSchema.model_validate(SCHEMA)
+    # as in neo4j-graphrag: a part with entries is closed unless it says otherwise
+    assert (schema.additional_node_types, schema.additional_relationship_types, schema.additional_patterns) == (
+        False,
+        False,
+        False,
+    )
+    assert GraphSchema().additional_patterns is True  # an empty schema allows everything
+    assert schema.relation_label("founded") == "FOUNDED" and schema.relation_label("founding year") == "foundingYear"
+
+
+@pytest.mark.parametrize(
+    ("triple", "verdict"),
+    [
+        (("Person", "FOUNDED", "Company"), "ok"),
+        (("person", "founded", "company"), "ok"),  # case, spaces and underscores do not matter
+        (("Company", "FOUNDED", "Person"), "reversed pattern"),
+        (("Company", "FOUNDED", "City"), "pattern not in schema"),
+        (("Person", "ACQUIRED", "Company"), "unknown relation type"),
+        (("Planet", "LOCATED_IN", "City"), "unknown entity type"),
+        (("Company", "foundingYear", "number"), "ok"),  # a literal end matches any literal
+    ],
+)
+def test_every_triple_is_checked_against_the_patterns(triple: tuple[str, str, str], verdict: str) -> None:
+    assert GraphSchema.model_validate(SCHEMA).check(*triple) == verdict
+
+
+def test_an_open_schema_allows_what_it_does_not_name() -> None:
+    schema = GraphSchema.model_validate({**SCHEMA, "additional_relationship_types": True, "additional_patterns": True})
+    assert schema.check("Person", "ACQUIRED", "Company") == "ok"
+    assert schema.check("Company", "FOUNDED", "City") == "ok"
+
+
+def test_yaml_and_json_files_give_the_same_schema(tmp_path: Path) -> None:
+    yaml_file = tmp_path / "schema.yaml"
+    yaml_file.write_text(
+        "node_types: [Person, Company, City]\nrelationship_types: [FOUNDED, LOCATED_IN, foundingYear]\n"
+        "patterns:\n  - [Person, FOUNDED, Company]\n  - [Company, LOCATED_IN, City]\n"
+        "  - [Company, foundingYear, Year]\n",
+        encoding="utf-8",
+    )
+    json_file = tmp_path / "schema.json"
+    json_file.write_text(GraphSchema.model_validate(SCHEMA).to_json(), encoding="utf-8")
+    assert GraphSchema.from_file(yaml_file).patterns == GraphSchema.from_file(json_file).patterns
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty"),
+        ("{not json: [", "neither valid JSON nor valid YAML"),
+        ("- a\n- b\n", "a schema is a mapping"),
+        (
+            '{"node_types": ["Person"], "relationship_types": ["KNOWS"], "patterns": [["Person", "KNOWS", "Robot"]]}',
+            "undeclared node type 'Robot'",
+        ),
+        (
+            '{"node_types": ["Person"], "relationship_types": ["KNOWS"], "patterns": [["Person", "LIKES", "Person"]]}',
+            "undeclared relationship type 'LIKES'",
+        ),
+        ('{"node_types": ["Person", "person"]}', "declared twice"),
+        ('{"patterns": [["Person", "KNOWS"]]}', "a pattern is"),
+    ],
+)
+def test_a_bad_schema_file_is_one_clear_error(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SchemaFileError, match=message) as caught:
+        GraphSchema.from_file(path)
+    assert str(path) in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_a_benchmark_schema_with_undeclared_types_loads_only_when_asked() -> None:
+    text = '{"node_types": ["Person"], "relationship_types": [], "patterns": [["Person", "birthPlace", "Place"]]}'
+    with pytest.raises(SchemaFileError):
+        GraphSchema.parse(text)
+    schema = GraphSchema.parse(text, declare_missing=True)
+    assert schema.node_label("place") == "Place" and schema.check("Person", "birthPlace", "Place") == "ok"
