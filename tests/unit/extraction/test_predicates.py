@@ -70,6 +70,13 @@ def link(nlp, sentence: str, first: str, second: str) -> tuple[str, str, str] | 
             ("Wernher von Braun", "DIRECTOR_OF", "Marshall Space Flight Center"),
         ),
         ("Paris is the capital of France.", "Paris", "France", ("Paris", "CAPITAL_OF", "France")),
+        # every conjunct of a list takes the role of the first
+        (
+            "Expedition 1 arrived with William Shepherd, Yuri Gidzenko and Sergei Krikalev.",
+            "Expedition 1",
+            "Sergei Krikalev",
+            ("Expedition 1", "ARRIVED_WITH", "Sergei Krikalev"),
+        ),
         ("SpaceX did not acquire Boeing.", "SpaceX", "Boeing", ("SpaceX", "NOT_ACQUIRES", "Boeing")),
         (
             "The Falcon 9, which was built by SpaceX, landed on a drone ship.",
