@@ -104,6 +104,8 @@ def _object_words(path: list[Token]) -> list[str] | None:
     for position, token in enumerate(tokens):
         last = position == len(tokens) - 1
         if token.dep_ == "conj":
+            if _is_verb(token):  # "founded ... and headquartered in": another verb, another relation
+                return None
             continue
         if token.dep_ in _OBJECT or token.dep_ == "pobj":
             if last:
@@ -171,12 +173,16 @@ def _verb_predicate(verb: Token, path_a: list[Token], path_b: list[Token]) -> Pr
     forward = subject_a or passive_a
     object_path = path_b if forward else path_a
     passive = passive_a or passive_b
+    lemma = verb.lemma_.lower()
+    below = list(reversed(object_path[:-1]))  # from just under the verb down to the object
+    if lemma == "be" and len(below) >= 2 and below[0].dep_ == "attr" and below[1].dep_ in ("acl", "relcl"):
+        # "X is a company founded by Y": the clause on the attribute is said of X
+        return _clause_predicate(below[1], below[2:], forward)
     tail = _object_words(object_path[:-1])
     if tail is None:
         return None
     if passive and tail[:1] == ["by"]:  # "was launched by X": X launched it
         return Predicate(tuple(_lead(verb) + tail[1:]), not forward)
-    lemma = verb.lemma_.lower()
     if lemma == "be":
         return Predicate(tuple(tail), forward) if tail else None  # "is the capital of": the noun carries it
     if lemma in _VERBS_NO_TYPE and not tail:

@@ -70,6 +70,13 @@ def link(nlp, sentence: str, first: str, second: str) -> tuple[str, str, str] | 
             ("Wernher von Braun", "DIRECTOR_OF", "Marshall Space Flight Center"),
         ),
         ("Paris is the capital of France.", "Paris", "France", ("Paris", "CAPITAL_OF", "France")),
+        # a clause on the attribute is said of the subject
+        (
+            "Blue Origin is an American aerospace company founded in 2000 by Jeff Bezos.",
+            "Blue Origin",
+            "Jeff Bezos",
+            ("Jeff Bezos", "FOUNDED", "Blue Origin"),
+        ),
         # every conjunct of a list takes the role of the first
         (
             "Expedition 1 arrived with William Shepherd, Yuri Gidzenko and Sergei Krikalev.",
