@@ -28,9 +28,16 @@ def _graph_snapshot(rag) -> tuple:
 
 def test_sample_corpus_graph_has_provenance(rag) -> None:
     report = rag.ingest([ROOT / "examples" / "space"], base=ROOT, extractor="nlp")
-    assert report.ok and report.entities_written > 150 and report.relations_written > 200
+    assert report.ok and report.entities_written > 150 and report.relations_written > 100
     counts = rag.stats()
-    assert counts["entities"] > 150 and counts["relations"] > 200
+    assert counts["entities"] > 150 and counts["relations"] > 100
+    # relations are named by what their sentence says; RELATED_TO is left for names only listed together
+    types = rag.store.admin.type_counts()["relations"]
+    assert 1 - types.get("RELATED_TO", 0) / sum(types.values()) >= 0.7, types
+    founded = rag.store.read(
+        "MATCH (:Entity {name: 'Jeff Bezos'})-[r:FOUNDED]->(:Entity {name: 'Blue Origin'}) RETURN r.evidence AS e"
+    )
+    assert founded and "founded in 2000 by Jeff Bezos" in founded[0]["e"][0]
     # typed labels read naturally in the Browser
     nasa = rag.store.read("MATCH (e:Entity {name: 'NASA'}) RETURN labels(e) AS l, e.type AS t, e.degree AS d")
     assert nasa == [{"l": ["Entity", "Organization"], "t": "ORGANIZATION", "d": nasa[0]["d"]}]
@@ -73,7 +80,7 @@ def _write(tmp_path: Path, name: str, text: str) -> Path:
 
 
 def test_delete_keeps_shared_entities_with_their_other_support(rag, tmp_path: Path) -> None:
-    _write(tmp_path, "a.md", "Acme Rockets hired Zed Widget in Paris.")
+    _write(tmp_path, "a.md", "Acme Rockets hired Zed Widget. Acme Rockets opened a plant in Paris.")
     _write(tmp_path, "b.md", "Acme Rockets opened a plant in Paris.")
     rag.ingest([tmp_path], base=tmp_path, extractor="nlp")
 
