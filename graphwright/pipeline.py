@@ -224,6 +224,8 @@ class IngestPipeline:
         extraction = report.extractor
         if isinstance(self.extractor, Versioned):
             extraction += f"@{self.extractor.version}"
+        if self.schema is not None:  # another schema keeps other facts: extract again
+            extraction += "@schema:" + hashlib.sha256(self.schema.to_json().encode()).hexdigest()[:16]
         signature = (
             f"{self.settings.chunk_size}|{self.settings.chunk_overlap}|{self.embedder.name}|{extraction}"
             f"|{CHUNK_CONTEXT}|{SUBJECT_RULE}"

@@ -676,10 +676,15 @@ class NLPExtractor:
     def _relations(self, entities: dict[str, ExtractedEntity], found: list[_Found]) -> list[ExtractedRelation]:
         """Typed where a sentence's parse links the two names, else RELATED_TO (a pair that is typed in one
         sentence of the chunk is not also RELATED_TO)."""
-        typed: Counter[tuple[str, str, str]] = Counter()
-        typed_words: dict[tuple[str, str, str], str] = {}
-        together: Counter[tuple[str, str]] = Counter()
-        evidence: dict[tuple[str, ...], str] = {}
+        counts: Counter[tuple[str, str, str]] = Counter()
+        phrase: dict[tuple[str, str, str], str] = {}
+        evidence: dict[tuple[str, str, str], str] = {}
+
+        def add(key: tuple[str, str, str], words: str, sentence: str) -> None:
+            counts[key] += 1
+            phrase.setdefault(key, words)
+            evidence.setdefault(key, sentence)
+
         for f in found:
             unique = sorted(set(k for k in f.keys if k in entities))
             doc = self._docs.get(f.sentence)
@@ -688,45 +693,26 @@ class NLPExtractor:
                     link, near = _surface_link(f.sentence, f.surfaces[a], f.surfaces[b], entities[a], entities[b])
                     if link is None and doc is not None:
                         link, near = _link(doc, f.sentence, f.surfaces[a], f.surfaces[b])
-                    if link is None:
-                        if near:  # listed together, or one inside the other's phrase
-                            together[(a, b)] += 1
-                            evidence.setdefault((a, b), f.sentence)
-                        continue
-                    source, target = (a, b) if link.forward else (b, a)
-                    key = (source, target, relation_type("_".join(link.words)))
-                    if key[2] == FALLBACK_RELATION:
-                        together[(a, b)] += 1
-                        evidence.setdefault((a, b), f.sentence)
-                        continue
-                    typed[key] += 1
-                    typed_words.setdefault(key, " ".join(link.words))
-                    evidence.setdefault(key, f.sentence)
-        linked = {frozenset((s, t)) for s, t, _ in typed}
-        relations = [
+                    type_ = relation_type("_".join(link.words)) if link is not None else FALLBACK_RELATION
+                    if link is not None and type_ != FALLBACK_RELATION:
+                        source, target = (a, b) if link.forward else (b, a)
+                        add((source, target, type_), " ".join(link.words), f.sentence)
+                    elif near:  # listed together, or one inside the other's phrase
+                        add((a, b, FALLBACK_RELATION), "and", f.sentence)
+        linked = {frozenset((s, t)) for s, t, type_ in counts if type_ != FALLBACK_RELATION}
+        return [
             ExtractedRelation(
                 source=entities[s].name,
                 target=entities[t].name,
                 type=type_,
-                description=f"{entities[s].name} {typed_words[(s, t, type_)]} {entities[t].name}",
+                description=f"{entities[s].name} {phrase[(s, t, type_)]} {entities[t].name}"
+                + (" appear together" if type_ == FALLBACK_RELATION else ""),
                 weight=float(n),
                 evidence=evidence[(s, t, type_)][:500],
             )
-            for (s, t, type_), n in typed.items()
+            for (s, t, type_), n in counts.items()
+            if type_ != FALLBACK_RELATION or frozenset((s, t)) not in linked
         ]
-        relations += [
-            ExtractedRelation(
-                source=entities[a].name,
-                target=entities[b].name,
-                type=FALLBACK_RELATION,
-                description=f"{entities[a].name} and {entities[b].name} appear together",
-                weight=float(n),
-                evidence=evidence[(a, b)][:500],
-            )
-            for (a, b), n in together.items()
-            if frozenset((a, b)) not in linked
-        ]
-        return relations
 
     @staticmethod
     def _link_short_names(entities: dict[str, ExtractedEntity], counts: Counter[str], found: list[_Found]) -> None:
