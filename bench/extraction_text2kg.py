@@ -16,8 +16,9 @@ from rich.table import Table
 
 from bench.record import arguments, parse, record
 from graphwright.config import Settings
-from graphwright.evaluation.extraction import average, evaluate_ontology, read_examples, read_gold
+from graphwright.evaluation.extraction import average, evaluate_ontology, read_gold
 from graphwright.extraction.base import LearnsFromExamples, SchemaAware
+from graphwright.extraction.examples import read_examples
 from graphwright.extraction.registry import make_extractor
 from graphwright.graph_schema import GraphSchema
 

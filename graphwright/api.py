@@ -11,6 +11,7 @@ from graphwright.config import Settings
 from graphwright.embeddings import Embedder, make_embedder
 from graphwright.embeddings.base import MeteredEmbedder
 from graphwright.errors import SchemaConflictError
+from graphwright.extraction.base import LearnsFromExamples
 from graphwright.graph_schema import GraphSchema, schema_changes
 from graphwright.graph_store import Neo4jStore
 from graphwright.graph_store.schema import SchemaPlan, check_model
@@ -21,6 +22,7 @@ from graphwright.models import (
     DocumentInfo,
     EntityProfile,
     EntityRef,
+    ExtractionExample,
     GraphStats,
     Health,
     IngestReport,
@@ -143,6 +145,7 @@ class GraphRAG:
         text_field: str | None = None,
         extractor: str | None = None,
         schema: GraphSchema | None = None,
+        examples: list[ExtractionExample] | None = None,
         progress: ProgressCallback | None = None,
         update_communities: bool = True,
         relative_sources: bool = False,
@@ -152,12 +155,16 @@ class GraphRAG:
         graph already has communities and something changed, they are brought up to date. `relative_sources`
         names files by their path below `base` (documents' sources, failures), not where they lie.
         `schema` (else GRAPHWRIGHT_SCHEMA, else the one stored in the graph) is what the graph may hold:
-        stored with the graph the first time, and every extracted triple is checked against it."""
+        stored with the graph the first time, and every extracted triple is checked against it. `examples`
+        are worked examples the extractor may learn from (the LLM as few-shot prompts; the offline extractor,
+        with a schema, as its mapping onto it)."""
         from graphwright.extraction.registry import make_extractor
 
         chosen = make_extractor(self.settings, extractor, self.llm)
         active = self._schema_for_run(schema)  # a bad or conflicting schema stops here, before any write
         self.init()
+        if examples and isinstance(chosen, LearnsFromExamples):
+            chosen.use_examples(examples)
         pipeline = IngestPipeline(self.settings, self.store, self.embedder, chosen, active)
         spent = _embedding_usage(self.embedder)
         report = pipeline.ingest(

@@ -125,6 +125,13 @@ def _settle_ingest(report: IngestReport, paths: tuple[Path, ...]) -> None:
 )
 @extractor_option()
 @schema_option()
+@click.option(
+    "--examples",
+    "examples_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Worked examples ({text, triples: [{sub, rel, obj}]} per line) the extractor may learn from.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def ingest(
@@ -135,6 +142,7 @@ def ingest(
     base: Path | None,
     extractor: str | None,
     schema_file: Path | None,
+    examples_file: Path | None,
     quiet: bool,
     as_json: bool,
 ) -> None:
@@ -146,6 +154,8 @@ def ingest(
       graphwright ingest notes/ --glob '*.md' --extractor nlp
       graphwright ingest reports/ --schema company.yaml
     """
+    from graphwright.extraction.examples import read_examples
+
     metadata = parse_meta(meta)
     with open_graph() as rag, progress_bar(not quiet and not as_json) as progress:
         report = rag.ingest(
@@ -156,6 +166,7 @@ def ingest(
             text_field=text_field,
             extractor=extractor,
             schema=read_schema(schema_file),
+            examples=read_examples(examples_file) if examples_file else None,
             progress=progress,
         )
     if as_json:

@@ -141,9 +141,10 @@ def eval_extraction(
       graphwright eval-extraction my_gold.jsonl --schema my_schema.yaml --json scores.json
       graphwright eval-extraction ../shared/eval/text2kg-webnlg --extractor nlp
     """
-    from graphwright.evaluation.extraction import ExtractionReport, average, evaluate_ontology, read_examples, read_gold
+    from graphwright.evaluation.extraction import ExtractionReport, average, evaluate_ontology, read_gold
     from graphwright.evaluation.tables import print_extraction_report
     from graphwright.extraction.base import LearnsFromExamples, SchemaAware
+    from graphwright.extraction.examples import read_examples
     from graphwright.extraction.registry import make_extractor
     from graphwright.graph_schema import GraphSchema
     from graphwright.llm.registry import make_llm

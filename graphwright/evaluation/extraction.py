@@ -16,22 +16,19 @@ examples.jsonl) is scored ontology by ontology, and the figures averaged over on
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
-from graphwright.errors import SchemaFileError
 from graphwright.extraction.base import Extractor
+from graphwright.extraction.examples import read_jsonl_models
 from graphwright.extraction.extract import extract_checked
 from graphwright.graph_schema import GraphSchema
-from graphwright.models import ExtractionExample, LabelledTriple
+from graphwright.models import LabelledTriple
 
 _SPACES = re.compile(r"(_|\s+)")
-M = TypeVar("M", bound=BaseModel)
 
 
 class GoldSentence(BaseModel):
@@ -81,34 +78,8 @@ class ExtractionReport(BaseModel):
     notes: list[str] = Field(default_factory=list)
 
 
-def read_jsonl_models(path: Path, model: type[M], what: str) -> list[M]:
-    """Every line of a JSONL file as `model`; the first bad line is one clear error naming file and line."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SchemaFileError(f"{path}: cannot read the {what} file ({exc})") from exc
-    items: list[M] = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            items.append(model.model_validate(json.loads(line)))
-        except json.JSONDecodeError as exc:
-            raise SchemaFileError(f"{path}, line {number}: not JSON ({exc.msg})") from exc
-        except ValidationError as exc:
-            fields = ", ".join(".".join(map(str, e["loc"])) or "record" for e in exc.errors()[:3])
-            raise SchemaFileError(f"{path}, line {number}: not a {what} record (check {fields})") from exc
-    if not items:
-        raise SchemaFileError(f"{path}: no {what} records")
-    return items
-
-
 def read_gold(path: Path) -> list[GoldSentence]:
     return read_jsonl_models(path, GoldSentence, "gold")
-
-
-def read_examples(path: Path) -> list[ExtractionExample]:
-    return read_jsonl_models(path, ExtractionExample, "examples")
 
 
 def _norm(text: str) -> str:

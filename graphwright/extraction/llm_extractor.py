@@ -7,6 +7,7 @@ Answers are cached on disk by the client, so re-indexing unchanged text makes no
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -19,7 +20,7 @@ from graphwright.graph_schema import GraphSchema
 from graphwright.llm import LLM, LLMEmptyAnswerError, LLMError, MeteredLLM
 from graphwright.llm.json_repair import JSONRepairError, parse_json_object
 from graphwright.llm.prompts import render
-from graphwright.models import ChunkExtraction, ExtractedEntity, ExtractedRelation
+from graphwright.models import ChunkExtraction, ExtractedEntity, ExtractedRelation, ExtractionExample
 from graphwright.text.normalize import normalize_key
 from graphwright.text.sentences import split_sentences
 
@@ -84,6 +85,9 @@ def _validate(data: dict[str, Any]) -> _LLMGraph:
     return _LLMGraph(entities=entities, relations=relations)
 
 
+_MAX_SHOTS = 4
+
+
 class LLMExtractor:
     name = "llm"
 
@@ -93,6 +97,20 @@ class LLMExtractor:
         self.system = render(
             "extract_system", entity_types=", ".join(t.lower() for t in settings.entity_type_list), schema=""
         )
+        self.shots: list[dict[str, str]] = []  # worked examples as turns, from use_examples
+
+    def use_examples(self, examples: list[ExtractionExample]) -> None:
+        """Worked examples as few-shot turns before each chunk (the first few: they cost prompt tokens on
+        every call)."""
+        self.shots = []
+        for example in examples[:_MAX_SHOTS]:
+            facts = [{"source": t.sub, "type": t.rel, "target": t.obj} for t in example.triples]
+            names = sorted({t.sub for t in example.triples} | {t.obj for t in example.triples})
+            reply = {"entities": [{"name": n, "type": "", "description": ""} for n in names], "relations": facts}
+            self.shots += [
+                {"role": "user", "content": render("extract_user", text=example.text)},
+                {"role": "assistant", "content": json.dumps(reply, ensure_ascii=False)},
+            ]
 
     def use_schema(self, schema: GraphSchema) -> None:
         """State the graph schema in the prompt: its types replace the configured ones, its patterns and
@@ -152,6 +170,7 @@ class LLMExtractor:
     def extract(self, chunk_id: str, text: str) -> ChunkExtraction:
         messages = [
             {"role": "system", "content": self.system},
+            *self.shots,
             {"role": "user", "content": render("extract_user", text=text)},
         ]
         try:

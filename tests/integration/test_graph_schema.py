@@ -135,3 +135,46 @@ def test_schema_set_and_show_through_the_cli(rag, cli_env, tmp_path: Path) -> No
     other.write_text(json.dumps({"node_types": ["Planet"]}), encoding="utf-8")
     refused = cli(cli_env, tmp_path, "schema", "set", str(other))
     assert refused.returncode == 2 and "+Planet" in refused.stderr and "--replace" in refused.stderr
+
+
+def test_worked_examples_reach_the_llm_as_few_shot_turns(rag, llm_rag_factory, stub, tmp_path: Path) -> None:
+    from graphwright.extraction.examples import read_examples
+
+    examples = tmp_path / "examples.jsonl"
+    examples.write_text(
+        json.dumps(
+            {
+                "text": "Grace Hopper programmed the Mark I.",
+                "triples": [{"sub": "Grace Hopper", "rel": "PROGRAMMED", "obj": "Mark I"}],
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    graph = llm_rag_factory(llm_gleanings=0, llm_concurrency=1)
+    stub.default = extractor_reply(json.dumps(STRAYING))
+    report = graph.ingest(
+        [ada_corpus(tmp_path)],
+        base=tmp_path,
+        schema=GraphSchema.model_validate(SCHEMA),
+        examples=read_examples(examples),
+    )
+    assert report.ok
+    messages = stub.requests[0]["body"]["messages"]
+    assert [m["role"] for m in messages] == ["system", "user", "assistant", "user"]
+    assert "Grace Hopper programmed the Mark I." in messages[1]["content"]
+    assert json.loads(messages[2]["content"])["relations"] == [
+        {"source": "Grace Hopper", "type": "PROGRAMMED", "target": "Mark I"}
+    ]
+
+
+def test_a_malformed_examples_file_names_its_line_and_stops_before_any_write(rag, cli_env, tmp_path: Path) -> None:
+    examples = tmp_path / "examples.jsonl"
+    examples.write_text(
+        json.dumps({"text": "Ada wrote.", "triples": [{"sub": "Ada", "rel": "WROTE", "obj": "notes"}]})
+        + "\n{not json\n",
+        encoding="utf-8",
+    )
+    run = cli(cli_env, tmp_path, "ingest", str(ada_corpus(tmp_path)), "--examples", str(examples), "--quiet")
+    assert run.returncode == 2 and f"{examples}, line 2: not JSON" in run.stderr, run.stderr
+    assert rag.stats()["documents"] == 0

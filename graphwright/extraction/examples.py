@@ -1,0 +1,41 @@
+"""Worked examples (`{text, triples: [{sub, rel, obj}]}` per line) and other labelled JSONL files, read
+strictly: the first bad line is one clear error naming the file and the line, and nothing is used."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from graphwright.errors import SchemaFileError
+from graphwright.models import ExtractionExample
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def read_jsonl_models(path: Path, model: type[M], what: str) -> list[M]:
+    """Every line of a JSONL file as `model`; the first bad line is one clear error naming file and line."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SchemaFileError(f"{path}: cannot read the {what} file ({exc})") from exc
+    items: list[M] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            items.append(model.model_validate(json.loads(line)))
+        except json.JSONDecodeError as exc:
+            raise SchemaFileError(f"{path}, line {number}: not JSON ({exc.msg})") from exc
+        except ValidationError as exc:
+            fields = ", ".join(".".join(map(str, e["loc"])) or "record" for e in exc.errors()[:3])
+            raise SchemaFileError(f"{path}, line {number}: not a {what} record (check {fields})") from exc
+    if not items:
+        raise SchemaFileError(f"{path}: no {what} records")
+    return items
+
+
+def read_examples(path: Path) -> list[ExtractionExample]:
+    return read_jsonl_models(path, ExtractionExample, "examples")
