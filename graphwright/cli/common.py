@@ -140,6 +140,17 @@ def schema_option() -> Callable[[F], F]:
     )
 
 
+def examples_option() -> Callable[[F], F]:
+    """--examples FILE: worked examples the extractor may learn from."""
+    return click.option(
+        "--examples",
+        "examples_file",
+        type=click.Path(exists=True, dir_okay=False, path_type=Path),
+        default=None,
+        help="Worked examples ({text, triples: [{sub, rel, obj}]} per line) the extractor may learn from.",
+    )
+
+
 def read_schema(path: Path | None) -> GraphSchema | None:
     """The schema in a file, or None; a bad file raises SchemaFileError (one line, exit 2 under open_graph)."""
     if path is None:

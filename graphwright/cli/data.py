@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from graphwright.cli.common import (
+    examples_option,
     exit_partial,
     extractor_option,
     fail,
@@ -125,13 +126,7 @@ def _settle_ingest(report: IngestReport, paths: tuple[Path, ...]) -> None:
 )
 @extractor_option()
 @schema_option()
-@click.option(
-    "--examples",
-    "examples_file",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    default=None,
-    help="Worked examples ({text, triples: [{sub, rel, obj}]} per line) the extractor may learn from.",
-)
+@examples_option()
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def ingest(

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from graphwright.cli.common import (
+    examples_option,
     extractor_option,
     fail,
     load_settings,
@@ -110,13 +111,7 @@ def eval_command(
 @click.command("eval-extraction")
 @click.argument("gold", type=click.Path(exists=True, path_type=Path))
 @schema_option()
-@click.option(
-    "--examples",
-    "examples_file",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    default=None,
-    help="Worked examples ({text, triples: [{sub, rel, obj}]} per line) the extractor may learn from.",
-)
+@examples_option()
 @extractor_option("Extractor to score")
 @click.option("--limit", type=click.IntRange(1, None), default=None, help="Only the first N sentences of each set.")
 @click.option("--json", "json_out", type=click.Path(path_type=Path), default=None, help="Write the report as JSON.")
