@@ -741,5 +741,13 @@ BROWSER_QUERIES = [
         "The path between two entities",
         "MATCH p = SHORTEST 1 (a:Entity {name: $name}) (()-[]-(:Entity)){1,4} (b:Entity {name: $other})\nRETURN p",
     ),
+    (
+        "Relation types and how often each occurs",
+        "MATCH (:Entity)-[r]->(:Entity) RETURN type(r) AS type, count(*) AS n ORDER BY n DESC LIMIT 50",
+    ),
+    (
+        "What it does, by relation type (FOUNDED, ACQUIRED, BUILT...: the types `graphwright stats` lists)",
+        "MATCH (e:Entity {name: $name})-[r]->(o:Entity)\nRETURN type(r), o.name, r.evidence ORDER BY type(r) LIMIT 50",
+    ),
     ("The lexical layer", "MATCH (d:Document)<-[:PART_OF]-(c:Chunk) RETURN d, c LIMIT 50"),
 ]
