@@ -38,6 +38,7 @@ _TOKEN_RE = re.compile(
 # Two names this close in the parse (one edge: "A and B", "A (B)") with no predicate between them are kept as
 # RELATED_TO; farther apart, the sentence says nothing about the pair and no relation is written.
 _NEAR_EDGES = 1
+_PARSED_CHUNKS = 64
 _ACRONYM_RE = re.compile(r"[A-Z][A-Z0-9&.\-]{1,9}")
 _CJK_RE = re.compile(r"[\u4e00-\u9fff]")
 _CODE_RE = re.compile(r"^[A-Za-z][A-Za-z.]*-?\d[\w.\-]*$")  # GPT-4o, RP-1, B1058, STS-31, plutonium-238
@@ -605,15 +606,17 @@ class NLPExtractor:
     def extract_many(
         self, chunks: list[tuple[str, str]], on_done: Callable[[int], None] | None = None
     ) -> list[ChunkExtraction]:
-        if self.typed_relations:
-            sentences = list(dict.fromkeys(s for _, text in chunks for s in chunk_sentences(text)))
-            self._docs = self.parse(sentences)
+        results = []
         try:
-            results = []
-            for chunk_id, text in chunks:
-                results.append(self.extract(chunk_id, text))
-                if on_done is not None and len(results) % 32 == 0:
-                    on_done(len(results))
+            # Parses are held for a slice of chunks at a time, not the whole batch: they are the big objects.
+            for start in range(0, len(chunks), _PARSED_CHUNKS):
+                part = chunks[start : start + _PARSED_CHUNKS]
+                if self.typed_relations:
+                    self._docs = self.parse(list(dict.fromkeys(s for _, text in part for s in chunk_sentences(text))))
+                for chunk_id, text in part:
+                    results.append(self.extract(chunk_id, text))
+                    if on_done is not None and len(results) % 32 == 0:
+                        on_done(len(results))
             return results
         finally:
             self._docs = {}
