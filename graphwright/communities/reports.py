@@ -74,7 +74,8 @@ def extractive_report(
                 chunk_ids=list(r.get("chunk_ids") or [])[:5],
             )
         )
-    ties = "; ".join(f"{r['source']} – {r['target']}" for r in relations[:3])
+    # the ties as the graph types them ("Jeff Bezos founded Blue Origin"), not as bare pairs
+    ties = "; ".join(f"{r['source']} {r['type'].lower().replace('_', ' ')} {r['target']}" for r in relations[:3])
     summary = f"A group of {size} entities ({kinds}) centred on {_list(names)}." + (
         f" Strongest ties: {ties}." if ties else ""
     )
