@@ -128,26 +128,28 @@ def extractor_option(what: str = "Entity graph from") -> Callable[[F], F]:
     )
 
 
+def _file_option(flag: str, dest: str, help_text: str) -> Callable[[F], F]:
+    return click.option(
+        flag, dest, type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None, help=help_text
+    )
+
+
 def schema_option() -> Callable[[F], F]:
     """--schema FILE: the graph schema for this run (stored with the graph the first time)."""
-    return click.option(
+    return _file_option(
         "--schema",
         "schema_file",
-        type=click.Path(exists=True, dir_okay=False, path_type=Path),
-        default=None,
-        help="Graph schema (JSON or YAML: node_types, relationship_types, patterns); default GRAPHWRIGHT_SCHEMA, "
+        "Graph schema (JSON or YAML: node_types, relationship_types, patterns); default GRAPHWRIGHT_SCHEMA, "
         "else the one stored in the graph.",
     )
 
 
 def examples_option() -> Callable[[F], F]:
     """--examples FILE: worked examples the extractor may learn from."""
-    return click.option(
+    return _file_option(
         "--examples",
         "examples_file",
-        type=click.Path(exists=True, dir_okay=False, path_type=Path),
-        default=None,
-        help="Worked examples ({text, triples: [{sub, rel, obj}]} per line) the extractor may learn from.",
+        "Worked examples ({text, triples: [{sub, rel, obj}]} per line) the extractor may learn from.",
     )
 
 

@@ -424,6 +424,7 @@ class NLPExtractor:
         # What the content hash records, so a graph extracted another way is extracted again.
         self.version = "typed-1" if self.typed_relations else "cooccurrence-1"
         self._docs: dict[str, Any] = {}  # sentence -> its parse, for the chunks of one extract_many call
+        self._spans: dict[str, list[tuple[str, str]]] = {}  # sentence -> english_spans, for the same chunks
         self._schema: GraphSchema | None = None
         self._examples: list[ExtractionExample] = []
         self._mapper: SchemaMapper | None = None
@@ -442,6 +443,7 @@ class NLPExtractor:
             return
         self._mapper = SchemaMapper(self._schema, self.mentions)
         self._mapper.learn(self._examples, self._parse_all)
+        self._spans = {}
         self.version = (
             "typed-1+schema-examples-"
             + hashlib.sha256(
@@ -452,7 +454,7 @@ class NLPExtractor:
     def mentions(self, sentence: str) -> list[Mention]:
         """Names (the span rules, sentence-initial ones included) and numbers, where they stand."""
         found, taken = [], set()
-        for name, _ in self.english_spans(sentence):
+        for name, _ in self._spans_of(sentence):
             start = sentence.find(name)
             if start >= 0 and start not in taken:
                 taken.add(start)
@@ -473,13 +475,21 @@ class NLPExtractor:
 
         return load_pipeline(ner=False)
 
+    def _spans_of(self, sentence: str) -> list[tuple[str, str]]:
+        """english_spans, once per sentence of the slice being extracted (choosing what to parse reads them
+        too); the cache is dropped at each slice and when extract_many ends."""
+        found = self._spans.get(sentence)
+        if found is None:
+            found = self._spans[sentence] = self.english_spans(sentence)
+        return found
+
     def parse(self, sentences: list[str]) -> dict[str, Any]:
         """Parses of the sentences that can hold a relation (two candidate names or more; with a learned
         schema mapping, names and numbers)."""
         if self._mapper is not None:
             wanted = [s for s in sentences if len(self.mentions(s)) >= 2]
         else:
-            wanted = [s for s in sentences if len({n for n, _ in self.english_spans(s)}) >= 2]
+            wanted = [s for s in sentences if len({n for n, _ in self._spans_of(s)}) >= 2]
         return dict(zip(wanted, self._pipeline.pipe(wanted, batch_size=256)))
 
     @cached_property
@@ -611,6 +621,7 @@ class NLPExtractor:
             # Parses are held for a slice of chunks at a time, not the whole batch: they are the big objects.
             for start in range(0, len(chunks), _PARSED_CHUNKS):
                 part = chunks[start : start + _PARSED_CHUNKS]
+                self._spans = {}
                 if self.typed_relations:
                     self._docs = self.parse(list(dict.fromkeys(s for _, text in part for s in chunk_sentences(text))))
                 for chunk_id, text in part:
@@ -619,7 +630,7 @@ class NLPExtractor:
                         on_done(len(results))
             return results
         finally:
-            self._docs = {}
+            self._docs, self._spans = {}, {}
 
     def usage(self) -> dict[str, float]:
         return {}
@@ -632,7 +643,7 @@ class NLPExtractor:
         sentences = chunk_sentences(text)
         found_per_sentence: list[_Found] = []
         for sentence in sentences:
-            spans = self.english_spans(sentence)
+            spans = list(self._spans_of(sentence))
             if _CJK_RE.search(sentence):
                 spans += self.chinese_spans(sentence)
             doc = self._docs.get(sentence)
