@@ -442,7 +442,7 @@ class NLPExtractor:
         if self._schema is None or not self._examples or not self.typed_relations:
             return
         self._mapper = SchemaMapper(self._schema, self.mentions)
-        self._mapper.learn(self._examples, self._parse_all)
+        self._mapper.learn(self._examples, self._parse_all, chunk_sentences)
         self._spans = {}
         self.version = (
             "typed-1+schema-examples-"
@@ -486,8 +486,8 @@ class NLPExtractor:
     def parse(self, sentences: list[str]) -> dict[str, Any]:
         """Parses of the sentences that can hold a relation (two candidate names or more; with a learned
         schema mapping, names and numbers)."""
-        if self._mapper is not None:
-            wanted = [s for s in sentences if len(self.mentions(s)) >= 2]
+        if self._mapper is not None:  # the mapper's candidates come from the parse itself
+            wanted = list(sentences)
         else:
             wanted = [s for s in sentences if len({n for n, _ in self._spans_of(s)}) >= 2]
         return dict(zip(wanted, self._pipeline.pipe(wanted, batch_size=256)))
@@ -678,12 +678,9 @@ class NLPExtractor:
             entity.count = max(counts[key], 1)
         relations = self._relations(entities, found_per_sentence)
         if self._mapper is not None and self._schema is not None:
-            mapped: list[ExtractedRelation] = []
-            for sentence in sentences:
-                typed_ends, stated = self._mapper.relations(sentence, self._docs.get(sentence))
-                for entity in typed_ends:  # the schema's type wins over the rules' guess
-                    entities[normalize_key(entity.name)] = entity
-                mapped += stated
+            typed_ends, mapped = self._mapper.relations(sentences, self._docs)
+            for entity in typed_ends:  # the schema's type wins over the rules' guess
+                entities[normalize_key(entity.name)] = entity
             relations = mapped + (relations if self._schema.additional_relationship_types else [])
         return ChunkExtraction(chunk_id=chunk_id, entities=list(entities.values()), relations=relations)
 

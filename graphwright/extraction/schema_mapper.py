@@ -1,20 +1,27 @@
 """Offline extraction onto a user's graph schema, learned from their worked examples: no LLM.
 
-Each example sentence is parsed; wherever a labelled triple's subject and object are both candidate mentions
-(names, numbers), the pair's features (the words between them, the predicate the parse puts between them,
-the words before the object, what kind of value the object is, the order) count towards its relation, and
-every other pair of candidates towards "none". A new sentence's candidate pairs are scored by those counts
-(multinomial naive Bayes, add-one smoothing) and a pair is written as the best relation when that is not
-"none" and the schema allows it. Objects are written the way the examples write that relation's objects
-(quoted literals, as in `"1957"`). The same method and settings serve every schema; only the examples
-differ."""
+1. **Candidates.** Every span of a sentence that could be a fact's end: the extractor's names, proper-noun runs
+   ("1089 Tama", "University of Texas at Austin"), "City, State" pairs, noun phrases without their determiner
+   ("sludge metal"), quoted strings, numbers and dates (read into a value: `$556,300,000` is 556300000,
+   "June 11, 1929" is 1929-06-11), and the names the examples' triples use, wherever the sentence has them.
+2. **A pair classifier.** Each (subject, object) pair of candidates is described by what the sentence says
+   about it (the words between, the object's head words in the parse, the predicate between them, the kind of
+   value, whether the subject is the sentence's topic) and scored for each relation of the schema and for
+   "none" by an averaged perceptron trained on the examples' sentences, where the pairs their triples label
+   are the positives and every other pair a "none". Features that do not name a relation carry over to
+   relations the examples seldom show: the relation's own words in the sentence ("academic staff" for
+   `academicStaffSize`), and whether the object's kind and known type fit the relation's range.
+3. **Decoding.** Each object span is used once, by the pair and relation that beat "none" by the widest margin;
+   the types come from the schema's patterns, and objects are written the way the examples write that
+   relation's objects (quoted or not, `1959-01-01` or `1959`, `4000.0` or `4000`).
+
+One method and one configuration for every schema: only the examples differ."""
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,141 +30,555 @@ from graphwright.graph_schema import GraphSchema, is_literal
 from graphwright.models import ExtractedEntity, ExtractedRelation, ExtractionExample
 
 NONE = "<none>"
-_NUMBER_RE = re.compile(r"(?<![\w.])\d[\d,.]*\d(?![\w])|(?<![\w.])\d(?![\w])")
-_WORD_RE = re.compile(r"[A-Za-z0-9']+")
+_EPOCHS = 5
+_NONE_SHARE = 0.5  # "none" pairs weigh, in all, half as much as the facts
+_STEP = 0.1
 _MAX_BETWEEN = 8
-_NONE_WEIGHT = 0.5  # a pair the examples leave out is weaker evidence than a labelled one
+_LABEL_FEATURES = 4
+_MAX_CANDIDATES = 40  # a sentence's spans to pair; a long sentence keeps its first ones
+_NUMBER_RE = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.,])\d+(?:\.\d+)?(?!\w)")
+_WORD_RE = re.compile(r"[A-Za-z0-9']+")
+_QUOTE_RE = re.compile(r"\"([^\"]{1,120})\"|“([^”]{1,120})”")
+_MONTHS = {
+    m: i + 1
+    for i, names in enumerate(
+        [
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ]
+    )
+    for m in names
+}
+_MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+_YEAR = r"(?P<year>\d{4})"
+_DATE_RES = [
+    re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR}\b", re.IGNORECASE),
+    re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b", re.IGNORECASE),
+    re.compile(r"\b(?P<year>\d{4})-(?P<month>\d{2})-(?P<day>\d{2})\b"),
+]
+_DETERMINERS = {"the", "a", "an", "its", "his", "her", "their", "this", "that", "these", "those", "our", "my"}
+_CONNECTORS = {
+    "of",
+    "for",
+    "de",
+    "du",
+    "la",
+    "le",
+    "at",
+    "on",
+    "the",
+    "and",
+    "&",
+    "-",
+    ":",
+    "'s",
+    "del",
+    "von",
+    "van",
+    "y",
+}
+_STOPWORDS = {"the", "and", "for", "with", "from", "that", "this", "which", "has", "have", "was", "are", "its"}
+_KINDS = ("NAME", "NOUN", "NUMBER", "DATE", "QUOTE")
 
 
 @dataclass(frozen=True)
 class Mention:
-    text: str
+    text: str  # as the sentence writes it (or as the examples name it)
     start: int
     end: int
-    kind: str  # NAME or NUMBER
+    kind: str  # one of _KINDS
+    value: str = ""  # a NUMBER's digits, a DATE's ISO form
 
 
 def _norm(text: str) -> str:
     return re.sub(r"[\s_\"]+", "", text).lower()
 
 
-def _features(sentence: str, doc: Any, subject: Mention, obj: Mention, first: bool) -> list[str]:
-    lo, hi = (subject, obj) if subject.start < obj.start else (obj, subject)
-    between = _WORD_RE.findall(sentence[lo.end : hi.start].lower())
-    feats = [
-        f"kind:{obj.kind}",
-        f"order:{'so' if subject.start < obj.start else 'os'}",
-        f"first:{first}",  # most facts of a sentence are about the name it starts with
+def _label_words(label: str) -> set[str]:
+    """`academicStaffSize` -> {acad, staf, size}: a relation's own words, cut to stems."""
+    parts = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", label)
+    return {p.lower()[:5] for p in parts if len(p) > 2}
+
+
+def _stems(words: Iterable[str]) -> set[str]:
+    return {w[:5] for w in words if len(w) > 2}
+
+
+def _value_format(values: list[str]) -> str:
+    """How the examples write a relation's objects: date, year, float, int or text (the commonest)."""
+    kinds: Counter[str] = Counter()
+    for v in values:
+        v = v.strip('"')
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", v):
+            kinds["date"] += 1
+        elif re.fullmatch(r"\d{4}", v):
+            kinds["year"] += 1
+        elif re.fullmatch(r"-?\d+\.\d+", v):
+            kinds["float"] += 1
+        elif re.fullmatch(r"-?\d+", v):
+            kinds["int"] += 1
+        else:
+            kinds["text"] += 1
+    return kinds.most_common(1)[0][0] if kinds else "text"
+
+
+def _fits(m: Mention, fmt: str) -> bool:
+    if m.kind == "DATE":
+        return fmt in ("date", "year")
+    if m.kind == "NUMBER":
+        return fmt in ("float", "int") or (fmt == "year" and len(m.value) == 4)
+    return fmt == "text"
+
+
+def _render(m: Mention, fmt: str, quoted: bool) -> str:
+    if m.kind == "DATE":
+        text = m.value if fmt == "date" else m.value[:4] if fmt == "year" else m.text
+    elif m.kind == "NUMBER":
+        text = m.value
+        if fmt == "float" and "." not in text:
+            text += ".0"
+        elif fmt == "int" and text.endswith(".0"):
+            text = text[:-2]
+    else:
+        text = m.value or m.text
+    return f'"{text}"' if quoted else text
+
+
+def _dates(sentence: str) -> list[Mention]:
+    found = []
+    for pattern in _DATE_RES:
+        for match in pattern.finditer(sentence):
+            month = match.group("month")
+            month_number = int(month) if month.isdigit() else _MONTHS[month.lower().rstrip(".")]
+            day = int(match.group("day"))
+            if 1 <= month_number <= 12 and 1 <= day <= 31:
+                iso = f"{match.group('year')}-{month_number:02d}-{day:02d}"
+                found.append(Mention(match.group(0), match.start(), match.end(), "DATE", iso))
+    return sorted(found, key=lambda m: m.start)
+
+
+def number_mentions(sentence: str) -> list[Mention]:
+    return [
+        Mention(m.group(0), m.start(), m.end(), "NUMBER", m.group(0).replace(",", ""))
+        for m in _NUMBER_RE.finditer(sentence)
     ]
-    if len(between) <= _MAX_BETWEEN:
-        feats.append("between:" + " ".join(between))
-        feats += [f"bw:{w}" for w in between]
-    before = _WORD_RE.findall(sentence[max(0, obj.start - 40) : obj.start].lower())[-3:]
-    feats += [f"before:{w}" for w in before]
-    after = _WORD_RE.findall(sentence[obj.end : obj.end + 30].lower())[:2]
-    feats += [f"after:{w}" for w in after]
-    if doc is not None:
-        a = doc.char_span(subject.start, subject.end, alignment_mode="expand")
-        b = doc.char_span(obj.start, obj.end, alignment_mode="expand")
-        if a is not None and b is not None:
-            found = predicate(a.root, b.root)
-            if found is not None:
-                feats.append(f"pred:{' '.join(found.words)}:{found.forward}")
-                feats += [f"pw:{w}" for w in found.words]
-    return feats
+
+
+def _aliases(written: str) -> list[str]:
+    """What a text calls a knowledge base's name: without its disambiguation, "(Train song)" or ", Georgia"."""
+    out = []
+    bare = re.sub(r"\s*\([^)]*\)", "", written).strip()
+    if bare and bare != written:
+        out.append(bare)
+    head = bare.split(",")[0].strip()
+    if head and head != bare and len(head) >= 3:
+        out.append(head)
+    return out
+
+
+def _between(sentence: str, s: Mention, o: Mention) -> list[str]:
+    """The words between the pair; for a topic from an earlier sentence (start -1), those before the object."""
+    if s.start < 0:
+        return _WORD_RE.findall(sentence[: o.start].lower())[-_MAX_BETWEEN:]
+    lo, hi = (s, o) if s.start < o.start else (o, s)
+    return _WORD_RE.findall(sentence[lo.end : hi.start].lower())
+
+
+def _span(tokens: list[Any], sentence: str) -> Mention | None:
+    while tokens and (tokens[0].lower_ in _DETERMINERS or tokens[0].is_punct):
+        tokens = tokens[1:]
+    while tokens and (tokens[-1].is_punct or tokens[-1].lower_ in _CONNECTORS or tokens[-1].tag_ == "POS"):
+        tokens = tokens[:-1]
+    if not tokens or all(t.pos_ in ("PRON", "DET") for t in tokens):  # "it", "which": no name
+        return None
+    start, end = tokens[0].idx, tokens[-1].idx + len(tokens[-1].text)
+    text = sentence[start:end]
+    if not any(c.isalpha() for c in text):
+        return None
+    kind = "NAME" if any(t.pos_ == "PROPN" for t in tokens) else "NOUN"
+    last = tokens[-1]
+    if last.tag_ == "NNS" and last.lemma_ and last.lemma_ != last.text:  # "raisins": the thing is "raisin"
+        singular = sentence[start : last.idx] + last.lemma_
+        return Mention(text, start, end, kind, singular)
+    return Mention(text, start, end, kind)
+
+
+def _proper_runs(doc: Any) -> list[list[Any]]:
+    runs: list[list[Any]] = []
+    current: list[Any] = []
+    tokens = list(doc)
+    for i, tok in enumerate(tokens):
+        proper = tok.pos_ == "PROPN" or (tok.like_num and i + 1 < len(tokens) and tokens[i + 1].pos_ == "PROPN")
+        joins = (
+            current
+            and tok.lower_ in _CONNECTORS
+            and i + 1 < len(tokens)
+            and (tokens[i + 1].pos_ == "PROPN" or tokens[i + 1].lower_ in _CONNECTORS)
+        )
+        if (
+            proper
+            or joins
+            or (current and tok.like_num and tok.pos_ != "VERB" and i > 0 and tokens[i - 1].pos_ == "PROPN")
+        ):
+            current.append(tok)
+        else:
+            if current:
+                runs.append(current)
+            current = []
+    if current:
+        runs.append(current)
+    return runs
 
 
 class SchemaMapper:
-    """Learned from examples for one schema; `relations` maps a parsed sentence onto it."""
+    """Learned from examples for one schema; `relations` maps a chunk's parsed sentences onto it."""
 
     def __init__(self, schema: GraphSchema, mentions: Callable[[str], list[Mention]]) -> None:
         self.schema = schema
         self.mentions = mentions
-        self.counts: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
-        self.totals: dict[str, float] = defaultdict(float)
-        self.vocabulary: set[str] = set()
-        self.quoted: Counter[str] = Counter()
-        self.seen: Counter[str] = Counter()
+        self.labels: list[str] = [NONE]
+        self.features: dict[str, int] = {}
+        self.weights: Any = None  # features x labels
+        self.shared: Any = None  # weights of the label-dependent features
+        self.formats: dict[str, str] = {}
+        self.quoted: dict[str, bool] = {}
+        self.known: dict[str, tuple[str, str]] = {}  # normalised name -> (as written, its type)
+        self.written: dict[str, tuple[str, str]] = {}  # the same, keyed by the lowered written name
+        self.label_words: dict[str, set[str]] = {}
 
-    def learn(self, examples: list[ExtractionExample], parse: Callable[[list[str]], dict[str, Any]]) -> None:
-        docs = parse([e.text for e in examples])
+    # --- candidates ----------------------------------------------------------------------------------
+    def candidates(self, sentence: str, doc: Any) -> list[Mention]:
+        found: dict[tuple[int, int], Mention] = {}
+
+        def add(m: Mention | None) -> None:
+            if m is not None and m.end > m.start and (m.start, m.end) not in found:
+                found[(m.start, m.end)] = m
+
+        for m in self.mentions(sentence):
+            if m.kind == "NAME":
+                add(m)
+        if doc is not None:
+            runs = _proper_runs(doc)
+            spans = [_span(run, sentence) for run in runs]
+            for s in spans:
+                add(s)
+            for a, b in zip(spans, spans[1:]):  # "Buffalo, New York"
+                if a is not None and b is not None and sentence[a.end : b.start].strip() == ",":
+                    add(Mention(sentence[a.start : b.end], a.start, b.end, "NAME"))
+            for chunk in doc.noun_chunks:
+                add(_span(list(chunk), sentence))
+                compound = [t for t in chunk if t.dep_ in ("compound", "amod", "nmod") or t.i == chunk.root.i]
+                if len(compound) != len(chunk):
+                    add(_span(compound, sentence))
+        for match in _QUOTE_RE.finditer(sentence):
+            group = 1 if match.group(1) is not None else 2
+            add(Mention(match.group(group), match.start(group), match.end(group), "QUOTE"))
+        dates = _dates(sentence)
+        for m in dates:
+            add(m)
+        for m in number_mentions(sentence):
+            if not any(d.start <= m.start < d.end and len(m.value) != 4 for d in dates):
+                add(m)
+        lowered = sentence.lower()
+        for key, _ in self._known_in(lowered):
+            start = lowered.find(key)
+            add(Mention(sentence[start : start + len(key)], start, start + len(key), "NAME"))
+        return sorted(found.values(), key=lambda m: (m.start, -m.end))[:_MAX_CANDIDATES]
+
+    def _known_in(self, lowered: str) -> list[tuple[str, tuple[str, str]]]:
+        """Names the examples' triples use that the sentence writes (whole words)."""
+        out = []
+        for key, value in self.written.items():
+            if len(key) >= 3 and key in lowered:
+                i = lowered.find(key)
+                before = lowered[i - 1] if i > 0 else " "
+                after = lowered[i + len(key)] if i + len(key) < len(lowered) else " "
+                if not before.isalnum() and not after.isalnum():
+                    out.append((key, value))
+        return out
+
+    def _written_forms(self) -> list[tuple[str, tuple[str, str]]]:
+        out = []
+        for written, type_ in self.known.values():
+            out.append((written.lower(), (written, type_)))
+            out += [(alias.lower(), (written, type_)) for alias in _aliases(written)]
+        return out
+
+    # --- features ------------------------------------------------------------------------------------
+    def _observations(self, sentence: str, doc: Any, s: Mention, o: Mention, topic: bool) -> list[str]:
+        between = _between(sentence, s, o)
+        feats = [
+            "bias",
+            f"kind:{o.kind}",
+            f"skind:{s.kind}",
+            f"order:{'so' if s.start < o.start else 'os'}",
+            f"topic:{topic}",
+            f"kind_order:{o.kind}:{'so' if s.start < o.start else 'os'}:{topic}",
+        ]
+        if len(between) <= _MAX_BETWEEN:
+            feats.append("between:" + " ".join(between))
+            feats += [f"bw:{w}" for w in between]
+        else:
+            feats.append("far")
+        before = _WORD_RE.findall(sentence[max(0, o.start - 40) : o.start].lower())[-3:]
+        feats += [f"before:{w}" for w in before]
+        if before:
+            feats.append(f"before1:{before[-1]}")
+        after = _WORD_RE.findall(sentence[o.end : o.end + 30].lower())[:2]
+        feats += [f"after:{w}" for w in after]
+        feats += [f"ow:{w}" for w in _WORD_RE.findall(o.text.lower())[-2:]]
+        feats += [f"sw:{w}" for w in _WORD_RE.findall(s.text.lower())[-1:]]
+        if doc is not None:
+            b = doc.char_span(o.start, o.end, alignment_mode="expand")
+            if b is not None:
+                head = b.root.head
+                feats.append(f"odep:{b.root.dep_}")
+                feats.append(f"ohead:{head.lemma_.lower()}")
+                feats.append(f"ohead2:{head.head.lemma_.lower()}")
+                feats.append(f"ohead12:{head.lemma_.lower()}:{head.head.lemma_.lower()}")
+            a = doc.char_span(s.start, s.end, alignment_mode="expand") if s.start >= 0 else None
+            if a is not None:
+                feats.append(f"sdep:{a.root.dep_}")
+                if b is not None:
+                    found = predicate(a.root, b.root)
+                    if found is not None:
+                        feats.append(f"pred:{' '.join(found.words)}:{found.forward}")
+                        feats += [f"pw:{w}" for w in found.words]
+        return feats
+
+    def _context_stems(self, sentence: str, s: Mention, o: Mention) -> set[str]:
+        words = _between(sentence, s, o)[:_MAX_BETWEEN]
+        words += _WORD_RE.findall(sentence[max(0, o.start - 40) : o.start].lower())[-4:]
+        words += _WORD_RE.findall(sentence[o.end : o.end + 30].lower())[:3]
+        return _stems(words)
+
+    def _label_features(self, sentence: str, s: Mention, o: Mention) -> Any:
+        """Per label: its own words near the pair, and whether the object's kind fits how its objects are written."""
+        import numpy as np
+
+        stems = self._context_stems(sentence, s, o)
+        rows = np.zeros((len(self.labels), _LABEL_FEATURES))
+        for i, label in enumerate(self.labels):
+            if label == NONE:
+                continue
+            words = self.label_words.get(label, set())
+            overlap = len(words & stems)
+            rows[i, 0] = overlap > 0
+            rows[i, 1] = overlap / (len(words) or 1)
+            fmt = self.formats.get(label, "text")
+            rows[i, 2] = _fits(o, fmt)
+            rows[i, 3] = not _fits(o, fmt)
+        return rows
+
+    # --- learning ------------------------------------------------------------------------------------
+    def learn(
+        self,
+        examples: list[ExtractionExample],
+        parse: Callable[[list[str]], dict[str, Any]],
+        split: Callable[[str], list[str]],
+    ) -> None:
+        import numpy as np
+
+        values: dict[str, list[str]] = defaultdict(list)
         for example in examples:
-            found = self.mentions(example.text)
-            by_text: dict[str, list[Mention]] = defaultdict(list)
-            for m in found:
-                by_text[_norm(m.text)].append(m)
-            labelled: dict[tuple[int, int], str] = {}
             for t in example.triples:
                 label = self.schema.relation_label(t.rel) or t.rel
-                self.seen[label] += 1
-                self.quoted[label] += t.obj.startswith('"')
-                subjects, objects = by_text.get(_norm(t.sub), []), by_text.get(_norm(t.obj), [])
-                if subjects and objects:
-                    labelled[(subjects[0].start, objects[0].start)] = label
-            doc = docs.get(example.text)
-            for s in found:
-                for o in found:
-                    if s.start == o.start:
-                        continue
-                    label = labelled.get((s.start, o.start), NONE)
-                    weight = 1.0 if label != NONE else _NONE_WEIGHT
-                    for f in _features(example.text, doc, s, o, s.start == found[0].start):
-                        self.counts[label][f] += weight
-                        self.totals[label] += weight
-                        self.vocabulary.add(f)
+                if label not in self.labels:
+                    self.labels.append(label)
+                values[label].append(t.obj)
+        for label in self.labels[1:]:
+            self.formats[label] = _value_format(values[label])
+            self.quoted[label] = sum(v.startswith('"') for v in values[label]) * 2 > len(values[label])
+            described = _WORD_RE.findall(self.schema.relationship_description(label).lower())
+            self.label_words[label] = _label_words(label) | _stems(w for w in described if w not in _STOPWORDS)
+        for example in examples:
+            for t in example.triples:
+                label = self.schema.relation_label(t.rel) or t.rel
+                patterns = [p for p in self.schema.patterns if p.relationship == label]
+                if patterns:
+                    self.known.setdefault(_norm(t.sub), (t.sub.replace("_", " "), patterns[0].source))
+                    if not is_literal(patterns[0].target) and not t.obj.startswith('"'):
+                        self.known.setdefault(_norm(t.obj), (t.obj.replace("_", " "), patterns[0].target))
+        for written, type_ in list(self.known.values()):
+            # "Mermaid (Train song)": the knowledge base's name for what the sentences call "Mermaid"
+            for alias in _aliases(written):
+                self.known.setdefault(_norm(alias), (written, type_))
+        # found in sentences by their lowered written form; looked up by their normalised one
+        self.written = {key: value for key, value in self._written_forms()}
 
-    def _scores(self, feats: list[str]) -> dict[str, float]:
-        size = len(self.vocabulary) + 1
-        labels_total = sum(self.totals.values()) or 1.0
-        scores = {}
-        for label, counts in self.counts.items():
-            denominator = self.totals[label] + size
-            scores[label] = math.log(self.totals[label] / labels_total) + sum(
-                math.log((counts.get(f, 0.0) + 1.0) / denominator) for f in feats
-            )
-        return scores
-
-    def relations(self, sentence: str, doc: Any) -> tuple[list[ExtractedEntity], list[ExtractedRelation]]:
-        """The schema's relations this sentence states, by the examples, with their typed ends. Each object
-        gets at most one: the subject and relation that beat "none" by the widest margin."""
-        found = self.mentions(sentence)
-        best: dict[int, tuple[float, Mention, str]] = {}
-        for s in found:
-            if s.kind == "NUMBER":
-                continue
-            for o in found:
-                if s.start == o.start:
+        rows = []  # (observations, label features, gold label index) per candidate pair
+        sentences = [(e, s) for e in examples for s in split(e.text)]
+        docs = parse([s for _, s in sentences])
+        for example, sentence, topic in self._with_topics(sentences, docs):
+            doc = docs.get(sentence)
+            found = self.candidates(sentence, doc)
+            labelled: dict[tuple[int, int, int], int] = {}  # (subject start, object span) -> label
+            # A triple the sentence states under other names ("The Quine Tapes" for "Bootleg Series Volume 1:
+            # The Quine Tapes") leaves its found end's pairs unknown: not learned as "none".
+            unsure_objects: set[tuple[int, int]] = set()
+            unsure_subjects: set[str] = set()
+            gold_objects: set[tuple[int, int]] = set()
+            subjects = found + ([topic] if topic is not None else [])
+            for t in example.triples:
+                label = self.schema.relation_label(t.rel) or t.rel
+                sub, obj = _norm(t.sub), _norm(t.obj)
+                fmt = self.formats.get(label, "text")
+                ends_s = [s for s in subjects if _norm(s.text) == sub]
+                ends_o = [o for o in found if obj in (_norm(o.text), _norm(_render(o, fmt, False)))]
+                gold_objects.update((o.start, o.end) for o in ends_o)
+                if not ends_o:
+                    unsure_subjects.update(_norm(s.text) for s in ends_s)
+                elif not ends_s:
+                    unsure_objects.update((o.start, o.end) for o in ends_o)
+                for s in ends_s:
+                    for o in ends_o:
+                        labelled[(s.start, o.start, o.end)] = self.labels.index(label)
+            for s, o, is_topic in self._pairs(found, topic):
+                gold = labelled.get((s.start, o.start, o.end), 0)
+                if gold == 0 and (
+                    (o.start, o.end) in unsure_objects
+                    or (_norm(s.text) in unsure_subjects and (o.start, o.end) not in gold_objects)
+                ):
                     continue
-                scores = self._scores(_features(sentence, doc, s, o, s.start == found[0].start))
-                label = max(scores, key=scores.__getitem__)
-                if label == NONE:
-                    continue
-                margin = scores[label] - scores.get(NONE, -math.inf)
-                if o.start not in best or margin > best[o.start][0]:
-                    best[o.start] = (margin, s, label)
-        entities: dict[str, ExtractedEntity] = {}
-        relations = []
-        objects = {m.start: m for m in found}
-        for start, (_, s, label) in sorted(best.items()):
-            o = objects[start]
-            patterns = [p for p in self.schema.patterns if p.relationship == label]
-            source_type = patterns[0].source if patterns else "Thing"
-            known = entities.get(s.text)
-            if known is not None:  # a name keeps one type: a pattern from it, if the relation has one
-                source_type = next((p.source for p in patterns if p.source == known.type), known.type)
-            target_type = next((p.target for p in patterns if p.source == source_type), "Thing")
-            target = o.text
-            if is_literal(target_type) and self.quoted[label] * 2 > self.seen[label]:
-                target = f'"{o.text}"'
-            entities.setdefault(s.text, ExtractedEntity(name=s.text, type=source_type, description=sentence[:300]))
-            entities.setdefault(target, ExtractedEntity(name=target, type=target_type, description=sentence[:300]))
-            relations.append(
-                ExtractedRelation(
-                    source=s.text, target=target, type=label, description=sentence[:200], evidence=sentence[:500]
+                rows.append(
+                    (
+                        self._observations(sentence, doc, s, o, is_topic or s.start == found[0].start),
+                        self._label_features(sentence, s, o),
+                        gold,
+                    )
                 )
-            )
+        for observations, _, _ in rows:
+            for f in observations:
+                self.features.setdefault(f, len(self.features))
+        # Softmax regression by stochastic gradient descent over the pairs; few passes and a falling step
+        # keep the weights small, which is what lets them carry over to sentences the examples do not have.
+        weights = np.zeros((len(self.features), len(self.labels)))
+        shared = np.zeros(_LABEL_FEATURES)
+        encoded = [(sorted({self.features[f] for f in obs}), lab, gold) for obs, lab, gold in rows]
+        # "none" pairs outnumber facts ten to one: weighed down, so the facts are not drowned
+        positives = sum(1 for _, _, gold in encoded if gold != 0)
+        none_weight = min(1.0, _NONE_SHARE * positives / max(len(encoded) - positives, 1))
+        rng = np.random.default_rng(0)
+        for epoch in range(_EPOCHS):
+            step = _STEP / (1 + epoch)
+            for index in rng.permutation(len(encoded)):
+                idx, lab, gold = encoded[index]
+                z = weights[idx].sum(axis=0) + lab @ shared
+                p = np.exp(z - z.max())
+                p /= p.sum()
+                p[gold] -= 1.0
+                if gold == 0:
+                    p *= none_weight
+                weights[idx] -= step * p
+                shared -= step * (p @ lab)
+        self.weights, self.shared = weights, shared
+
+    @staticmethod
+    def _pairs(found: list[Mention], topic: Mention | None) -> list[tuple[Mention, Mention, bool]]:
+        pairs = []
+        subjects = [(m, False) for m in found if m.kind in ("NAME", "NOUN")]
+        if topic is not None and all(_norm(m.text) != _norm(topic.text) for m in found):
+            subjects.append((topic, True))
+        for s, is_topic in subjects:
+            for o in found:
+                if is_topic or not (o.start < s.end and s.start < o.end):
+                    pairs.append((s, o, is_topic))
+        return pairs
+
+    def _with_topics(
+        self, sentences: list[tuple[Any, str]], docs: dict[str, Any]
+    ) -> list[tuple[Any, str, Mention | None]]:
+        """Each sentence with its text's topic: the first name of the text's first sentence, which a later
+        sentence's "It" or "The university" stands for."""
+        out: list[tuple[Any, str, Mention | None]] = []
+        topic: Mention | None = None
+        previous = None
+        for owner, sentence in sentences:
+            if owner is not previous:
+                previous, topic = owner, None
+                out.append((owner, sentence, None))
+                first = [m for m in self.candidates(sentence, docs.get(sentence)) if m.kind == "NAME"]
+                topic = Mention(first[0].text, -1, -1, "NAME") if first else None
+            else:
+                out.append((owner, sentence, topic))
+        return out
+
+    # --- mapping -------------------------------------------------------------------------------------
+    def relations(
+        self, sentences: list[str], docs: dict[str, Any]
+    ) -> tuple[list[ExtractedEntity], list[ExtractedRelation]]:
+        """The schema's relations a chunk's sentences state, by the examples, with their typed ends."""
+
+        entities: dict[str, ExtractedEntity] = {}
+        relations: list[ExtractedRelation] = []
+        if self.weights is None:
+            return [], []
+        owner = object()
+        for _, sentence, topic in self._with_topics([(owner, s) for s in sentences], docs):
+            doc = docs.get(sentence)
+            found = self.candidates(sentence, doc)
+            if not found:
+                continue
+            choices = []
+            for s, o, is_topic in self._pairs(found, topic):
+                obs = self._observations(sentence, doc, s, o, is_topic or s.start == found[0].start)
+                idx = [self.features[f] for f in obs if f in self.features]
+                scores = self.weights[idx].sum(axis=0) + self._label_features(sentence, s, o) @ self.shared
+                best = int(scores[1:].argmax()) + 1
+                margin = float(scores[best] - scores[0])  # log-odds against "none"
+                if margin > 0:
+                    choices.append((margin, s, o, self.labels[best]))
+            objects: list[Mention] = []
+            spans: set[tuple[int, int]] = set()  # one reading of the sentence: chosen spans never cross
+            for _, s, o, label in sorted(choices, key=lambda c: -c[0]):
+                if any(o.start < u.end and u.start < o.end for u in objects):
+                    continue
+                ends = [(m.start, m.end) for m in (s, o) if m.start >= 0]
+                if any(a < e and c < b and (a, b) != (c, e) for a, b in ends for c, e in spans):
+                    continue
+                objects.append(o)
+                spans.update(ends)
+                self._write(sentence, s, o, label, entities, relations)
         return list(entities.values()), relations
 
-
-def number_mentions(sentence: str) -> list[Mention]:
-    return [Mention(m.group(0), m.start(), m.end(), "NUMBER") for m in _NUMBER_RE.finditer(sentence)]
+    def _write(
+        self,
+        sentence: str,
+        s: Mention,
+        o: Mention,
+        label: str,
+        entities: dict[str, ExtractedEntity],
+        relations: list[ExtractedRelation],
+    ) -> None:
+        patterns = [p for p in self.schema.patterns if p.relationship == label]
+        subject = self.known.get(_norm(s.text), (s.text, ""))[0] if s.kind != "QUOTE" else s.text
+        known = entities.get(subject)
+        source_type = patterns[0].source if patterns else "Thing"
+        if known is not None:  # a name keeps one type: a pattern from it, if the relation has one
+            source_type = next((p.source for p in patterns if p.source == known.type), known.type)
+        target_type = next((p.target for p in patterns if p.source == source_type), "Thing")
+        fmt = self.formats.get(label, "text")
+        if o.kind in ("NAME", "NOUN"):
+            for form in (o.text, o.value):
+                if form and _norm(form) in self.known:  # as the examples name it
+                    o = Mention(self.known[_norm(form)][0], o.start, o.end, o.kind)
+                    break
+        target = _render(o, fmt, self.quoted.get(label, False) and is_literal(target_type))
+        entities.setdefault(subject, ExtractedEntity(name=subject, type=source_type, description=sentence[:300]))
+        entities.setdefault(target, ExtractedEntity(name=target, type=target_type, description=sentence[:300]))
+        relations.append(
+            ExtractedRelation(
+                source=subject, target=target, type=label, description=sentence[:200], evidence=sentence[:500]
+            )
+        )

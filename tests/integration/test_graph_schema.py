@@ -180,3 +180,61 @@ def test_a_malformed_examples_file_names_its_line_and_stops_before_any_write(rag
     said = " ".join(run.stderr.split())  # rich wraps the line at the terminal's width
     assert run.returncode == 2 and "examples.jsonl, line 2: not JSON" in said and "\n" not in said, run.stderr
     assert rag.stats()["documents"] == 0
+
+
+def test_eval_extraction_scores_the_extraction_ingest_runs_and_refuses_a_bad_gold_file(cli_env, tmp_path: Path) -> None:
+    """The offline extractor with a schema and worked examples, scored from the CLI; the predicted triples per
+    sentence are in --json. A gold line without triples stops the run with one line and exit 2."""
+    schema = tmp_path / "schema.json"
+    schema.write_text(
+        json.dumps(
+            {
+                "node_types": ["Company", "Person"],
+                "relationship_types": ["founder"],
+                "patterns": [["Company", "founder", "Person"]],
+            }
+        ),
+        encoding="utf-8",
+    )
+    pairs = [
+        ("Acme Tools", "Anna Berg"),
+        ("Bolt Labs", "Carl Dorn"),
+        ("Cora Foods", "Eva Falk"),
+        ("Dune Oil", "Gus Hale"),
+    ]
+    examples = tmp_path / "examples.jsonl"
+    examples.write_text(
+        "".join(
+            json.dumps({"text": f"{c} was founded by {p}.", "triples": [{"sub": c, "rel": "founder", "obj": p}]}) + "\n"
+            for c, p in pairs
+        ),
+        encoding="utf-8",
+    )
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(
+        json.dumps(
+            {
+                "id": "g1",
+                "text": "Zeta Motors was founded by Nils Ort.",
+                "triples": [{"sub": "Zeta_Motors", "rel": "founder", "obj": "Nils_Ort"}],
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "scores.json"
+    run = cli(
+        cli_env, tmp_path, "eval-extraction", str(gold), "--schema", str(schema), "--examples", str(examples),
+        "--extractor", "nlp", "--json", str(out), "--quiet",
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    report = json.loads(out.read_text(encoding="utf-8"))
+    sentence = report["ontologies"][0]["scores"][0]
+    assert sentence["predicted"] == [["Zeta Motors", "founder", "Nils Ort"]], sentence
+    assert report["average"]["f1"] == 1.0
+
+    gold.write_text('{"id": "g2", "text": "No triples here.", "triples": []}\n', encoding="utf-8")
+    run = cli(cli_env, tmp_path, "eval-extraction", str(gold), "--quiet")
+    said = " ".join(run.stderr.split())
+    assert run.returncode == 2 and "gold.jsonl, line 1" in said, run.stderr
+    assert len(run.stderr.strip().splitlines()) <= 2, run.stderr  # one message (rich may wrap it)

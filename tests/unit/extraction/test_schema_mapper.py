@@ -1,0 +1,127 @@
+"""The offline extractor mapped onto a user's schema by their worked examples (schema_mapper.py), on real
+parses: facts about names the examples never show, values written the way the examples write them, and
+nothing where a sentence states nothing the schema holds."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphwright.extraction.nlp_extractor import NLPExtractor
+from graphwright.extraction.parser import spacy_available
+from graphwright.extraction.schema_mapper import _aliases, _dates, _render, _value_format, number_mentions
+from graphwright.graph_schema import GraphSchema
+from graphwright.models import ExtractionExample, LabelledTriple
+
+pytestmark = pytest.mark.skipif(not spacy_available(), reason="spaCy's English model is not installed")
+
+SCHEMA = GraphSchema.model_validate(
+    {
+        "node_types": [{"label": "Person"}, {"label": "City"}, {"label": "Company"}],
+        "relationship_types": [
+            {"label": "birthPlace"},
+            {"label": "birthDate"},
+            {"label": "founder", "description": "the person who founded the company"},
+        ],
+        "patterns": [
+            ["Person", "birthPlace", "City"],
+            ["Person", "birthDate", "date"],
+            ["Company", "founder", "Person"],
+        ],
+    }
+)
+PEOPLE = [
+    ("Anna Berg", "Oslo", "March 3, 1950", "1950-03-03"),
+    ("Carl Dorn", "Vienna", "12 June 1961", "1961-06-12"),
+    ("Eva Falk", "Lyon", "January 9, 1972", "1972-01-09"),
+    ("Gus Hale", "Porto", "5 May 1980", "1980-05-05"),
+    ("Ida Jung", "Turin", "July 21, 1944", "1944-07-21"),
+    ("Kai Lind", "Ghent", "2 April 1990", "1990-04-02"),
+]
+COMPANIES = [
+    ("Acme Tools", "Anna Berg"),
+    ("Bolt Labs", "Carl Dorn"),
+    ("Cora Foods", "Eva Falk"),
+    ("Dune Oil", "Gus Hale"),
+]
+
+
+def examples() -> list[ExtractionExample]:
+    out = []
+    for i, (person, city, written, iso) in enumerate(PEOPLE):
+        text = (
+            f"{person} was born in {city} on {written}."
+            if i % 2 == 0
+            else f"Born on {written} in {city}, {person} studied law."
+        )
+        out.append(
+            ExtractionExample(
+                text=text,
+                triples=[
+                    LabelledTriple(sub=person.replace(" ", "_"), rel="birthPlace", obj=city),
+                    LabelledTriple(sub=person.replace(" ", "_"), rel="birthDate", obj=iso),
+                ],
+            )
+        )
+    for company, person in COMPANIES:
+        out.append(
+            ExtractionExample(
+                text=f"{company} was founded by {person}.",
+                triples=[LabelledTriple(sub=company.replace(" ", "_"), rel="founder", obj=person.replace(" ", "_"))],
+            )
+        )
+    return out
+
+
+@pytest.fixture(scope="module")
+def extractor() -> NLPExtractor:
+    x = NLPExtractor()
+    x.use_schema(SCHEMA)
+    x.use_examples(examples())
+    return x
+
+
+def facts(extractor: NLPExtractor, text: str) -> set[tuple[str, str, str]]:
+    found = extractor.extract_many([("c1", text)])[0]
+    return {(r.source, r.type, r.target) for r in found.relations}
+
+
+def test_facts_about_names_the_examples_never_show(extractor: NLPExtractor) -> None:
+    got = facts(extractor, "Mona Pratt was born in Zagreb on August 14, 1966.")
+    assert ("Mona Pratt", "birthPlace", "Zagreb") in got, got
+    assert ("Mona Pratt", "birthDate", "1966-08-14") in got, got  # the examples write dates as ISO
+    got = facts(extractor, "Zeta Motors was founded by Nils Ort.")
+    assert ("Zeta Motors", "founder", "Nils Ort") in got, got
+
+
+def test_typed_ends_follow_the_schemas_patterns(extractor: NLPExtractor) -> None:
+    found = extractor.extract_many([("c1", "Zeta Motors was founded by Nils Ort.")])[0]
+    types = {e.name: e.type for e in found.entities}
+    assert types.get("Zeta Motors") == "Company" and types.get("Nils Ort") == "Person", types
+
+
+def test_a_sentence_that_states_no_fact_of_the_schema_gives_none(extractor: NLPExtractor) -> None:
+    assert facts(extractor, "The weather was mild.") == set()
+
+
+def test_values_are_read_and_written_as_the_examples_write_them() -> None:
+    assert [d.value for d in _dates("Born on 5 May 1980 and died on Dec. 18, 2009 (2009-12-18).")] == [
+        "1980-05-05",
+        "2009-12-18",
+        "2009-12-18",
+    ]
+    assert [n.value for n in number_mentions("a net income of $556,300,000 and 4000 ft, 0.0925 km/s")] == [
+        "556300000",
+        "4000",
+        "0.0925",
+    ]
+    four_thousand = number_mentions("4000")[0]
+    assert _value_format(["497.0", "3800.0", "12"]) == "float"
+    assert _render(four_thousand, "float", quoted=False) == "4000.0"
+    assert _render(four_thousand, "int", quoted=True) == '"4000"'
+    assert _render(_dates("June 11, 1929")[0], "year", quoted=False) == "1929"
+
+
+def test_a_knowledge_bases_names_are_known_by_what_texts_call_them() -> None:
+    assert _aliases("Mermaid (Train song)") == ["Mermaid"]
+    assert _aliases("Albany, Georgia") == ["Albany"]
+    assert _aliases("Oslo") == []
