@@ -85,6 +85,21 @@ class Pattern(BaseModel):
         return data
 
 
+MAX_SCHEMA_BYTES = 1 << 20  # a schema of thousands of types fits in far less
+MAX_LABELLED_BYTES = 64 << 20  # worked examples and gold sentences: some hundred thousand lines
+
+
+def read_bounded_text(path: Path, *, limit: int, what: str) -> str:
+    """A user's file as UTF-8 text, refused whole when it is larger than `limit` bytes or not text."""
+    try:
+        size = path.stat().st_size
+        if size > limit:
+            raise SchemaFileError(f"{path}: the {what} file is {size:,} bytes; at most {limit:,} are read")
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SchemaFileError(f"{path}: cannot read the {what} file ({exc})") from exc
+
+
 class GraphSchema(BaseModel):
     """The schema of one knowledge base (see the module docstring)."""
 
@@ -153,10 +168,7 @@ class GraphSchema(BaseModel):
 
     @classmethod
     def from_file(cls, path: Path, *, declare_missing: bool = False) -> GraphSchema:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise SchemaFileError(f"{path}: cannot read the schema file ({exc})") from exc
+        text = read_bounded_text(path, limit=MAX_SCHEMA_BYTES, what="schema")
         return cls.parse(text, str(path), declare_missing=declare_missing)
 
     def to_json(self) -> str:

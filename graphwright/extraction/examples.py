@@ -10,6 +10,7 @@ from typing import TypeVar
 from pydantic import BaseModel, ValidationError
 
 from graphwright.errors import SchemaFileError
+from graphwright.graph_schema import MAX_LABELLED_BYTES, read_bounded_text
 from graphwright.models import ExtractionExample
 
 M = TypeVar("M", bound=BaseModel)
@@ -17,10 +18,7 @@ M = TypeVar("M", bound=BaseModel)
 
 def read_jsonl_models(path: Path, model: type[M], what: str) -> list[M]:
     """Every line of a JSONL file as `model`; the first bad line is one clear error naming file and line."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SchemaFileError(f"{path}: cannot read the {what} file ({exc})") from exc
+    lines = read_bounded_text(path, limit=MAX_LABELLED_BYTES, what=what).splitlines()
     items: list[M] = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():

@@ -100,3 +100,18 @@ def test_a_benchmark_schema_with_undeclared_types_loads_only_when_asked() -> Non
         GraphSchema.parse(text)
     schema = GraphSchema.parse(text, declare_missing=True)
     assert schema.node_label("place") == "Place" and schema.check("Person", "birthPlace", "Place") == "ok"
+
+
+def test_an_oversized_or_binary_schema_or_examples_file_is_refused_unread(tmp_path: Path) -> None:
+    from graphwright.extraction.examples import read_examples
+    from graphwright.graph_schema import MAX_SCHEMA_BYTES
+
+    huge = tmp_path / "huge.json"
+    huge.write_text('{"node_types": ["A"], "x": "' + "a" * MAX_SCHEMA_BYTES + '"}', encoding="utf-8")
+    with pytest.raises(SchemaFileError, match="at most 1,048,576 are read"):
+        GraphSchema.from_file(huge)
+    binary = tmp_path / "examples.jsonl"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(SchemaFileError, match="cannot read the examples file") as caught:
+        read_examples(binary)
+    assert "\n" not in str(caught.value)
