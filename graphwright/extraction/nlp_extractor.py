@@ -467,13 +467,20 @@ class NLPExtractor:
 
     def _parse_all(self, sentences: list[str]) -> dict[str, Any]:
         unique = list(dict.fromkeys(sentences))
-        return dict(zip(unique, self._pipeline.pipe(unique, batch_size=256)))
+        return dict(zip(unique, self._mapping_pipeline.pipe(unique, batch_size=256)))
 
     @cached_property
     def _pipeline(self) -> Any:
         from graphwright.extraction.parser import load_pipeline
 
         return load_pipeline(ner=False)
+
+    @cached_property
+    def _mapping_pipeline(self) -> Any:
+        """With the recogniser too: the schema mapping reads what kind of name each candidate is."""
+        from graphwright.extraction.parser import load_pipeline
+
+        return load_pipeline(ner=True)
 
     def _spans_of(self, sentence: str) -> list[tuple[str, str]]:
         """english_spans, once per sentence of the slice being extracted (choosing what to parse reads them
@@ -490,7 +497,8 @@ class NLPExtractor:
             wanted = list(sentences)
         else:
             wanted = [s for s in sentences if len({n for n, _ in self._spans_of(s)}) >= 2]
-        return dict(zip(wanted, self._pipeline.pipe(wanted, batch_size=256)))
+        pipeline = self._mapping_pipeline if self._mapper is not None else self._pipeline
+        return dict(zip(wanted, pipeline.pipe(wanted, batch_size=256)))
 
     @cached_property
     def _jieba(self) -> Any:  # jieba.posseg, imported lazily (it loads a dictionary)

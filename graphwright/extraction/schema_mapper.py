@@ -1,25 +1,33 @@
 """Offline extraction onto a user's graph schema, learned from their worked examples: no LLM.
 
 1. **Candidates.** Every span of a sentence that could be a fact's end: the extractor's names, proper-noun runs
-   ("1089 Tama", "University of Texas at Austin"), "City, State" pairs, noun phrases without their determiner
-   ("sludge metal"), quoted strings, numbers and dates (read into a value: `$556,300,000` is 556300000,
-   "June 11, 1929" is 1929-06-11), and the names the examples' triples use, wherever the sentence has them.
+   ("1089 Tama", "University of Texas at Austin"), the recogniser's names, "City, State" pairs, noun phrases
+   without their determiner ("sludge metal"; "raisins" stands for raisin), quoted strings, numbers and dates
+   (read into a value: `$556,300,000` is 556300000, "June 11, 1929" is 1929-06-11), and the names the
+   examples' triples use wherever the sentence has them. A span is written as the examples name the thing:
+   "Mermaid" as `Mermaid (Train song)`, "AC Lumezzane" as `A.C. Lumezzane`, "U.S." as `United States`, and
+   what their texts call a name by elimination ("American" for United_States).
 2. **A pair classifier.** Each (subject, object) pair of candidates is described by what the sentence says
-   about it (the words between, the object's head words in the parse, the predicate between them, the kind of
-   value, whether the subject is the sentence's topic) and scored for each relation of the schema and for
-   "none" by an averaged perceptron trained on the examples' sentences, where the pairs their triples label
-   are the positives and every other pair a "none". Features that do not name a relation carry over to
-   relations the examples seldom show: the relation's own words in the sentence ("academic staff" for
-   `academicStaffSize`), and whether the object's kind and known type fit the relation's range.
-3. **Decoding.** Each object span is used once, by the pair and relation that beat "none" by the widest margin;
-   the types come from the schema's patterns, and objects are written the way the examples write that
-   relation's objects (quoted or not, `1959-01-01` or `1959`, `4000.0` or `4000`).
+   about it: the words between and around, the dependency path between them with its lemmas (Mintz et al.,
+   2009), the object's head words, the predicate, the kinds of span and of name, and whether the subject is
+   the text's topic (a later sentence's "It" stands for the first sentence's first name). Softmax
+   regression, trained on the examples' sentences by stochastic gradient descent, scores each relation and
+   "none": the pairs their triples label are the facts, every other pair a "none" (weighed down, they are
+   ten to one), and pairs whose fact the text states under another name are left out. Features shared by
+   every relation carry over to relations the examples seldom show: the relation's own words (and its
+   schema description's) near the pair ("academic staff" for `academicStaffSize`), and whether the object
+   is the kind of value the relation's objects are.
+3. **Decoding.** A relation is written when it beats "none" and the examples show it between spans of those
+   kinds; an object belongs to one subject and chosen spans never cross (one reading of the sentence); the
+   types come from the schema's patterns, and objects are written the way the examples write that relation's
+   objects (quoted or not, `1959-01-01` or `1959`, `4000.0` or `4000`).
 
 One method and one configuration for every schema: only the examples differ."""
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -89,6 +97,7 @@ _CONNECTORS = {
     "y",
 }
 _STOPWORDS = {"the", "and", "for", "with", "from", "that", "this", "which", "has", "have", "was", "are", "its"}
+_VALUE_ENTITIES = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT"}  # read as values
 _KINDS = ("NAME", "NOUN", "NUMBER", "DATE", "QUOTE")
 
 
@@ -99,6 +108,12 @@ class Mention:
     end: int
     kind: str  # one of _KINDS
     value: str = ""  # a NUMBER's digits, a DATE's ISO form
+
+
+def _loose(text: str) -> str:
+    """A name's letters and digits only, without accents or case: "Agremiação" = "Agremiacao", "F.C." = "FC"."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if c.isalnum()).lower()
 
 
 def _norm(text: str) -> str:
@@ -187,6 +202,57 @@ def _aliases(written: str) -> list[str]:
     return out
 
 
+def _short_forms(written: str) -> list[str]:
+    """Shorter names texts use: the initials of a name of several capitalised words ("U.S.", "US" for United
+    States) and the name without a trailing common noun ("English" for English language)."""
+    words = written.split()
+    out = []
+    capitals = [w for w in words if w.lower() not in ("of", "the", "and", "for")]
+    if len(capitals) >= 2 and all(w[:1].isupper() for w in capitals):
+        initials = "".join(w[0] for w in capitals)
+        out += [initials, ".".join(initials) + "."]
+    if len(words) >= 2 and words[-1].islower() and words[-1].isalpha() and len(" ".join(words[:-1])) >= 3:
+        out.append(" ".join(words[:-1]))
+    return out
+
+
+def _path_features(a: Any, b: Any) -> list[str]:
+    """The dependency path between two names: its labels and the lemmas on it (Mintz et al.'s features for
+    relations named by examples), when it is short enough to mean something."""
+    up_a, up_b = [a], [b]
+    while up_a[-1].head.i != up_a[-1].i and len(up_a) < 20:
+        up_a.append(up_a[-1].head)
+    while up_b[-1].head.i != up_b[-1].i and len(up_b) < 20:
+        up_b.append(up_b[-1].head)
+    index_b = {t.i: n for n, t in enumerate(up_b)}
+    meet = next((n for n, t in enumerate(up_a) if t.i in index_b), None)
+    if meet is None:
+        return []
+    rise, fall = up_a[:meet], up_b[: index_b[up_a[meet].i]]
+    if len(rise) + len(fall) > 6:
+        return ["path:long"]
+    labels = [f"{t.dep_}^" for t in rise] + [f"{t.dep_}v" for t in reversed(fall)]
+    lemmas = (
+        [t.lemma_.lower() for t in rise[1:]]
+        + [up_a[meet].lemma_.lower()]
+        + [t.lemma_.lower() for t in reversed(fall[1:])]
+    )
+    if up_a[meet].i in (a.i, b.i):
+        lemmas = [t.lemma_.lower() for t in (rise[1:] + list(reversed(fall[1:])))]
+    return ["path:" + " ".join(labels), "plem:" + " ".join(lemmas)] + [f"pl:{w}" for w in lemmas]
+
+
+def _anaphoric(doc: Any) -> bool:
+    """Whether a sentence's subject stands for something named before: a pronoun ("It was founded in 1913").
+    ("The club has 17000 members" may too, but so does "The weather was mild" not: left out.)"""
+    if doc is None:
+        return False
+    return any(
+        t.dep_ in ("nsubj", "nsubjpass") and t.pos_ == "PRON" and t.lower_ not in ("which", "that", "what", "who")
+        for t in doc
+    )
+
+
 def _between(sentence: str, s: Mention, o: Mention) -> list[str]:
     """The words between the pair; for a topic from an earlier sentence (start -1), those before the object."""
     if s.start < 0:
@@ -255,7 +321,11 @@ class SchemaMapper:
         self.quoted: dict[str, bool] = {}
         self.known: dict[str, tuple[str, str]] = {}  # normalised name -> (as written, its type)
         self.written: dict[str, tuple[str, str]] = {}  # the same, keyed by the lowered written name
+        self.loose: dict[str, str] = {}  # the names without accents, dots and spaces -> as written
         self.label_words: dict[str, set[str]] = {}
+        # (subject kind, object kind) pairs each relation's examples show: "weather FOUNDED_BY spring" is
+        # not a fact of a relation whose examples only ever link two names
+        self.kinds: dict[str, set[tuple[str, str]]] = defaultdict(set)
 
     # --- candidates ----------------------------------------------------------------------------------
     def candidates(self, sentence: str, doc: Any) -> list[Mention]:
@@ -276,6 +346,9 @@ class SchemaMapper:
             for a, b in zip(spans, spans[1:]):  # "Buffalo, New York"
                 if a is not None and b is not None and sentence[a.end : b.start].strip() == ",":
                     add(Mention(sentence[a.start : b.end], a.start, b.end, "NAME"))
+            for ent in doc.ents:  # the recogniser's names, where the pipeline has one
+                if ent.label_ not in _VALUE_ENTITIES:
+                    add(_span(list(ent), sentence))
             for chunk in doc.noun_chunks:
                 add(_span(list(chunk), sentence))
                 compound = [t for t in chunk if t.dep_ in ("compound", "amod", "nmod") or t.i == chunk.root.i]
@@ -315,6 +388,50 @@ class SchemaMapper:
             out += [(alias.lower(), (written, type_)) for alias in _aliases(written)]
         return out
 
+    def name_of(self, m: Mention) -> str | None:
+        """The examples' name for what a span names ("Mermaid (Train song)" for "Mermaid", "A.C. Lumezzane"
+        for "AC Lumezzane"), if they have one."""
+        for form in (m.text, m.value):
+            if form and _norm(form) in self.known:
+                return self.known[_norm(form)][0]
+        for form in (m.text, m.value):
+            if form and len(_loose(form)) >= 4 and _loose(form) in self.loose:
+                return self.loose[_loose(form)]
+        return None
+
+    def _names(self, m: Mention) -> set[str]:
+        named = self.name_of(m)
+        return {_norm(m.text), _norm(m.value)} | ({_norm(named)} if named else set()) - {""}
+
+    def _learn_aliases(
+        self, examples: list[ExtractionExample], split: Callable[[str], list[str]], found_in: dict[str, list[Mention]]
+    ) -> None:
+        """What the examples' texts call their names, by elimination: where a text leaves exactly one name of
+        its triples unwritten and exactly one of its own names unused ("American" and United_States), the one
+        is the other. Taken when two examples or more agree."""
+        votes: Counter[tuple[str, str]] = Counter()
+        for example in examples:
+            spans = [m for sentence in split(example.text) for m in found_in.get(sentence, []) if m.kind == "NAME"]
+            ends = {t.sub for t in example.triples} | {t.obj for t in example.triples if not t.obj.startswith('"')}
+            ends = {e for e in ends if not any(c.isdigit() for c in e)}
+            named = {n for m in spans for n in self._names(m)}
+            unwritten = [e for e in ends if _norm(e) not in named]
+            used = {_norm(e) for e in ends}
+            unused = [m for m in spans if not self._names(m) & used]
+            longest = [
+                m
+                for m in unused
+                if not any(
+                    o is not m and o.start <= m.start and m.end <= o.end and (o.end - o.start) > (m.end - m.start)
+                    for o in unused
+                )
+            ]
+            if len(unwritten) == 1 and len({_norm(m.text) for m in longest}) == 1:
+                votes[(_norm(longest[0].text), unwritten[0])] += 1
+        for (surface, name), count in votes.items():
+            if count >= 2 and surface not in self.known:
+                self.known[surface] = (name.replace("_", " "), self.known.get(_norm(name), ("", "Thing"))[1])
+
     # --- features ------------------------------------------------------------------------------------
     def _observations(self, sentence: str, doc: Any, s: Mention, o: Mention, topic: bool) -> list[str]:
         between = _between(sentence, s, o)
@@ -343,6 +460,7 @@ class SchemaMapper:
             b = doc.char_span(o.start, o.end, alignment_mode="expand")
             if b is not None:
                 head = b.root.head
+                feats.append(f"oner:{b.root.ent_type_ or '-'}")
                 feats.append(f"odep:{b.root.dep_}")
                 feats.append(f"ohead:{head.lemma_.lower()}")
                 feats.append(f"ohead2:{head.head.lemma_.lower()}")
@@ -350,7 +468,9 @@ class SchemaMapper:
             a = doc.char_span(s.start, s.end, alignment_mode="expand") if s.start >= 0 else None
             if a is not None:
                 feats.append(f"sdep:{a.root.dep_}")
+                feats.append(f"sner:{a.root.ent_type_ or '-'}")
                 if b is not None:
+                    feats += _path_features(a.root, b.root)
                     found = predicate(a.root, b.root)
                     if found is not None:
                         feats.append(f"pred:{' '.join(found.words)}:{found.forward}")
@@ -414,15 +534,21 @@ class SchemaMapper:
             # "Mermaid (Train song)": the knowledge base's name for what the sentences call "Mermaid"
             for alias in _aliases(written):
                 self.known.setdefault(_norm(alias), (written, type_))
+            for short in _short_forms(written):  # "U.S.", "English": looked up, never searched for
+                self.known.setdefault(_norm(short), (written, type_))
         # found in sentences by their lowered written form; looked up by their normalised one
         self.written = {key: value for key, value in self._written_forms()}
+        self.loose = {_loose(key): written for key, (written, _) in self.written.items()}
 
-        rows = []  # (observations, label features, gold label index) per candidate pair
         sentences = [(e, s) for e in examples for s in split(e.text)]
         docs = parse([s for _, s in sentences])
-        for example, sentence, topic in self._with_topics(sentences, docs):
+        with_topics = self._with_topics(sentences, docs)
+        found_in = {sentence: self.candidates(sentence, docs.get(sentence)) for _, sentence, _ in with_topics}
+        self._learn_aliases(examples, split, found_in)
+        rows = []  # (observations, label features, gold label index) per candidate pair
+        for example, sentence, topic in with_topics:
             doc = docs.get(sentence)
-            found = self.candidates(sentence, doc)
+            found = found_in[sentence]
             labelled: dict[tuple[int, int, int], int] = {}  # (subject start, object span) -> label
             # A triple the sentence states under other names ("The Quine Tapes" for "Bootleg Series Volume 1:
             # The Quine Tapes") leaves its found end's pairs unknown: not learned as "none".
@@ -434,8 +560,8 @@ class SchemaMapper:
                 label = self.schema.relation_label(t.rel) or t.rel
                 sub, obj = _norm(t.sub), _norm(t.obj)
                 fmt = self.formats.get(label, "text")
-                ends_s = [s for s in subjects if _norm(s.text) == sub]
-                ends_o = [o for o in found if obj in (_norm(o.text), _norm(_render(o, fmt, False)))]
+                ends_s = [s for s in subjects if sub in self._names(s)]
+                ends_o = [o for o in found if obj in self._names(o) or obj == _norm(_render(o, fmt, False))]
                 gold_objects.update((o.start, o.end) for o in ends_o)
                 if not ends_o:
                     unsure_subjects.update(_norm(s.text) for s in ends_s)
@@ -446,6 +572,8 @@ class SchemaMapper:
                         labelled[(s.start, o.start, o.end)] = self.labels.index(label)
             for s, o, is_topic in self._pairs(found, topic):
                 gold = labelled.get((s.start, o.start, o.end), 0)
+                if gold:
+                    self.kinds[self.labels[gold]].add((s.kind, o.kind))
                 if gold == 0 and (
                     (o.start, o.end) in unsure_objects
                     or (_norm(s.text) in unsure_subjects and (o.start, o.end) not in gold_objects)
@@ -511,7 +639,7 @@ class SchemaMapper:
                 first = [m for m in self.candidates(sentence, docs.get(sentence)) if m.kind == "NAME"]
                 topic = Mention(first[0].text, -1, -1, "NAME") if first else None
             else:
-                out.append((owner, sentence, topic))
+                out.append((owner, sentence, topic if _anaphoric(docs.get(sentence)) else None))
         return out
 
     # --- mapping -------------------------------------------------------------------------------------
@@ -524,8 +652,8 @@ class SchemaMapper:
         relations: list[ExtractedRelation] = []
         if self.weights is None:
             return [], []
-        owner = object()
-        for _, sentence, topic in self._with_topics([(owner, s) for s in sentences], docs):
+        chunk = object()
+        for _, sentence, topic in self._with_topics([(chunk, s) for s in sentences], docs):
             doc = docs.get(sentence)
             found = self.candidates(sentence, doc)
             if not found:
@@ -535,19 +663,25 @@ class SchemaMapper:
                 obs = self._observations(sentence, doc, s, o, is_topic or s.start == found[0].start)
                 idx = [self.features[f] for f in obs if f in self.features]
                 scores = self.weights[idx].sum(axis=0) + self._label_features(sentence, s, o) @ self.shared
-                best = int(scores[1:].argmax()) + 1
-                margin = float(scores[best] - scores[0])  # log-odds against "none"
-                if margin > 0:
-                    choices.append((margin, s, o, self.labels[best]))
-            objects: list[Mention] = []
-            spans: set[tuple[int, int]] = set()  # one reading of the sentence: chosen spans never cross
+                for best in range(1, len(self.labels)):  # every relation more likely than "none"
+                    margin = float(scores[best] - scores[0])  # log-odds against "none"
+                    if margin > 0 and (s.kind, o.kind) in self.kinds[self.labels[best]]:
+                        choices.append((margin, s, o, self.labels[best]))
+            # One reading of the sentence: an object belongs to one subject (it may hold several of its
+            # relations), and chosen spans never cross.
+            owner: dict[tuple[int, int], tuple[int, int]] = {}
+            spans: set[tuple[int, int]] = set()
             for _, s, o, label in sorted(choices, key=lambda c: -c[0]):
-                if any(o.start < u.end and u.start < o.end for u in objects):
+                key = (o.start, o.end)
+                if key in owner:
+                    if owner[key] != (s.start, s.end):
+                        continue
+                elif any(o.start < e and b < o.end for b, e in owner):
                     continue
                 ends = [(m.start, m.end) for m in (s, o) if m.start >= 0]
                 if any(a < e and c < b and (a, b) != (c, e) for a, b in ends for c, e in spans):
                     continue
-                objects.append(o)
+                owner[key] = (s.start, s.end)
                 spans.update(ends)
                 self._write(sentence, s, o, label, entities, relations)
         return list(entities.values()), relations
@@ -562,7 +696,7 @@ class SchemaMapper:
         relations: list[ExtractedRelation],
     ) -> None:
         patterns = [p for p in self.schema.patterns if p.relationship == label]
-        subject = self.known.get(_norm(s.text), (s.text, ""))[0] if s.kind != "QUOTE" else s.text
+        subject = (self.name_of(s) or s.text) if s.kind != "QUOTE" else s.text
         known = entities.get(subject)
         source_type = patterns[0].source if patterns else "Thing"
         if known is not None:  # a name keeps one type: a pattern from it, if the relation has one
@@ -570,10 +704,9 @@ class SchemaMapper:
         target_type = next((p.target for p in patterns if p.source == source_type), "Thing")
         fmt = self.formats.get(label, "text")
         if o.kind in ("NAME", "NOUN"):
-            for form in (o.text, o.value):
-                if form and _norm(form) in self.known:  # as the examples name it
-                    o = Mention(self.known[_norm(form)][0], o.start, o.end, o.kind)
-                    break
+            named = self.name_of(o)
+            if named is not None:  # as the examples name it
+                o = Mention(named, o.start, o.end, o.kind)
         target = _render(o, fmt, self.quoted.get(label, False) and is_literal(target_type))
         entities.setdefault(subject, ExtractedEntity(name=subject, type=source_type, description=sentence[:300]))
         entities.setdefault(target, ExtractedEntity(name=target, type=target_type, description=sentence[:300]))

@@ -44,6 +44,15 @@ STRAYING = {
 }
 
 
+# Worked examples for the offline schema mapping: four firms and who founded them.
+FOUNDERS = [
+    ("Acme Tools", "Anna Berg"),
+    ("Bolt Labs", "Carl Dorn"),
+    ("Cora Foods", "Eva Falk"),
+    ("Dune Oil", "Gus Hale"),
+]
+
+
 def relations(graph) -> set[tuple[str, str, str]]:
     rows = graph.store.read("MATCH (a:Entity)-[r]->(b:Entity) RETURN a.name AS a, type(r) AS t, b.name AS b")
     return {(r["a"], r["t"], r["b"]) for r in rows}
@@ -196,17 +205,11 @@ def test_eval_extraction_scores_the_extraction_ingest_runs_and_refuses_a_bad_gol
         ),
         encoding="utf-8",
     )
-    pairs = [
-        ("Acme Tools", "Anna Berg"),
-        ("Bolt Labs", "Carl Dorn"),
-        ("Cora Foods", "Eva Falk"),
-        ("Dune Oil", "Gus Hale"),
-    ]
     examples = tmp_path / "examples.jsonl"
     examples.write_text(
         "".join(
             json.dumps({"text": f"{c} was founded by {p}.", "triples": [{"sub": c, "rel": "founder", "obj": p}]}) + "\n"
-            for c, p in pairs
+            for c, p in FOUNDERS
         ),
         encoding="utf-8",
     )
@@ -238,3 +241,31 @@ def test_eval_extraction_scores_the_extraction_ingest_runs_and_refuses_a_bad_gol
     said = " ".join(run.stderr.split())
     assert run.returncode == 2 and "gold.jsonl, line 1" in said, run.stderr
     assert len(run.stderr.strip().splitlines()) <= 2, run.stderr  # one message (rich may wrap it)
+
+
+def test_offline_ingest_with_a_schema_and_examples_writes_the_schemas_types(rag, tmp_path: Path) -> None:
+    """No LLM: the offline extractor maps a document's facts onto the schema as the examples map theirs, and
+    Neo4j holds them under the schema's labels and relationship types, with their evidence."""
+    from graphwright.models import ExtractionExample, LabelledTriple
+
+    schema = GraphSchema.model_validate(
+        {
+            "node_types": ["Company", "Person"],
+            "relationship_types": ["FOUNDED_BY"],
+            "patterns": [["Company", "FOUNDED_BY", "Person"]],
+        }
+    )
+    examples = [
+        ExtractionExample(text=f"{c} was founded by {p}.", triples=[LabelledTriple(sub=c, rel="FOUNDED_BY", obj=p)])
+        for c, p in FOUNDERS
+    ]
+    doc = tmp_path / "firms.txt"
+    doc.write_text("Zeta Motors was founded by Nils Ort. The weather in spring was mild.\n", encoding="utf-8")
+    report = rag.ingest([doc], base=tmp_path, extractor="nlp", schema=schema, examples=examples)
+    assert report.ok, report
+    assert relations(rag) == {("Zeta Motors", "FOUNDED_BY", "Nils Ort")}
+    rows = rag.store.read(
+        "MATCH (a:Entity)-[r:FOUNDED_BY]->(b:Entity) RETURN labels(a)[1] AS a, labels(b)[1] AS b, r.evidence AS e"
+    )
+    assert [(r["a"], r["b"]) for r in rows] == [("Company", "Person")]
+    assert any("Zeta Motors was founded by Nils Ort." in e for e in rows[0]["e"]), rows
