@@ -323,6 +323,7 @@ class SchemaMapper:
         self.written: dict[str, tuple[str, str]] = {}  # the same, keyed by the lowered written name
         self.loose: dict[str, str] = {}  # the names without accents, dots and spaces -> as written
         self.label_words: dict[str, set[str]] = {}
+        self.functional: set[str] = set()
         # (subject kind, object kind) pairs each relation's examples show: "weather FOUNDED_BY spring" is
         # not a fact of a relation whose examples only ever link two names
         self.kinds: dict[str, set[tuple[str, str]]] = defaultdict(set)
@@ -517,6 +518,13 @@ class SchemaMapper:
                 if label not in self.labels:
                     self.labels.append(label)
                 values[label].append(t.obj)
+        several: set[str] = set()  # relations some example gives one subject two objects of
+        for example in examples:
+            facts = {(t.sub, self.schema.relation_label(t.rel) or t.rel, _norm(t.obj)) for t in example.triples}
+            per_subject = Counter((sub, label) for sub, label, _ in facts)
+            several.update(label for (_, label), n in per_subject.items() if n > 1)
+        # the others (a birth date, a runtime) take one object per subject
+        self.functional = set(self.labels[1:]) - several
         for label in self.labels[1:]:
             self.formats[label] = _value_format(values[label])
             self.quoted[label] = sum(v.startswith('"') for v in values[label]) * 2 > len(values[label])
@@ -670,6 +678,7 @@ class SchemaMapper:
             # One reading of the sentence: an object belongs to one subject (it may hold several of its
             # relations), and chosen spans never cross.
             owner: dict[tuple[int, int], tuple[int, int]] = {}
+            filled: set[tuple[str, str]] = set()  # (subject, relation) of the relations that take one object
             spans: set[tuple[int, int]] = set()
             for _, s, o, label in sorted(choices, key=lambda c: -c[0]):
                 key = (o.start, o.end)
@@ -681,6 +690,10 @@ class SchemaMapper:
                 ends = [(m.start, m.end) for m in (s, o) if m.start >= 0]
                 if any(a < e and c < b and (a, b) != (c, e) for a, b in ends for c, e in spans):
                     continue
+                if label in self.functional:
+                    if (_norm(s.text), label) in filled:
+                        continue
+                    filled.add((_norm(s.text), label))
                 owner[key] = (s.start, s.end)
                 spans.update(ends)
                 self._write(sentence, s, o, label, entities, relations)
