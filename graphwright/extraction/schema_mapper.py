@@ -253,6 +253,11 @@ def _anaphoric(doc: Any) -> bool:
     )
 
 
+def _first_name(found: list[Mention]) -> int:
+    """Where the sentence's first name starts: most facts of a sentence are about it."""
+    return next((m.start for m in found if m.kind == "NAME"), found[0].start if found else -1)
+
+
 def _between(sentence: str, s: Mention, o: Mention) -> list[str]:
     """The words between the pair; for a topic from an earlier sentence (start -1), those before the object."""
     if s.start < 0:
@@ -589,7 +594,7 @@ class SchemaMapper:
                     continue
                 rows.append(
                     (
-                        self._observations(sentence, doc, s, o, is_topic or s.start == found[0].start),
+                        self._observations(sentence, doc, s, o, is_topic or s.start == _first_name(found)),
                         self._label_features(sentence, s, o),
                         gold,
                     )
@@ -668,7 +673,7 @@ class SchemaMapper:
                 continue
             choices = []
             for s, o, is_topic in self._pairs(found, topic):
-                obs = self._observations(sentence, doc, s, o, is_topic or s.start == found[0].start)
+                obs = self._observations(sentence, doc, s, o, is_topic or s.start == _first_name(found))
                 idx = [self.features[f] for f in obs if f in self.features]
                 scores = self.weights[idx].sum(axis=0) + self._label_features(sentence, s, o) @ self.shared
                 for best in range(1, len(self.labels)):  # every relation more likely than "none"
