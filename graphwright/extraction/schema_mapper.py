@@ -450,7 +450,6 @@ class SchemaMapper:
             f"kind_order:{o.kind}:{'so' if s.start < o.start else 'os'}:{topic}",
         ]
         if len(between) <= _MAX_BETWEEN:
-            feats.append("between:" + " ".join(between))
             feats += [f"bw:{w}" for w in between]
         else:
             feats.append("far")
