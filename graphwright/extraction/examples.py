@@ -4,6 +4,7 @@ strictly: the first bad line is one clear error naming the file and the line, an
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import TypeVar
 
@@ -37,3 +38,21 @@ def read_jsonl_models(path: Path, model: type[M], what: str) -> list[M]:
 
 def read_examples(path: Path) -> list[ExtractionExample]:
     return read_jsonl_models(path, ExtractionExample, "examples")
+
+
+_WORDS = re.compile(r"\w+")
+
+
+def most_similar(text: str, examples: list[ExtractionExample], k: int) -> list[ExtractionExample]:
+    """The k examples whose words overlap the text's most (Jaccard), in the file's order when tied: the
+    worked examples worth a prompt's tokens for this text, as Text2KGBench's baselines chose theirs."""
+    if len(examples) <= k:
+        return list(examples)
+    words = set(_WORDS.findall(text.lower()))
+
+    def overlap(example: ExtractionExample) -> float:
+        theirs = set(_WORDS.findall(example.text.lower()))
+        return len(words & theirs) / (len(words | theirs) or 1)
+
+    ranked = sorted(range(len(examples)), key=lambda i: (-overlap(examples[i]), i))
+    return [examples[i] for i in ranked[:k]]

@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import AliasChoices, BaseModel, Field, ValidationError, field_validator
 
 from graphwright.config import Settings
+from graphwright.extraction.examples import most_similar
 from graphwright.graph_schema import GraphSchema
 from graphwright.llm import LLM, LLMEmptyAnswerError, LLMError, MeteredLLM
 from graphwright.llm.json_repair import JSONRepairError, parse_json_object
@@ -97,20 +98,24 @@ class LLMExtractor:
         self.system = render(
             "extract_system", entity_types=", ".join(t.lower() for t in settings.entity_type_list), schema=""
         )
-        self.shots: list[dict[str, str]] = []  # worked examples as turns, from use_examples
+        self.examples: list[ExtractionExample] = []  # worked examples, from use_examples
 
     def use_examples(self, examples: list[ExtractionExample]) -> None:
-        """Worked examples as few-shot turns before each chunk (the first few: they cost prompt tokens on
-        every call)."""
-        self.shots = []
-        for example in examples[:_MAX_SHOTS]:
+        """Worked examples as few-shot turns before each chunk: the few most like the chunk (they cost prompt
+        tokens on every call)."""
+        self.examples = list(examples)
+
+    def _shots(self, text: str) -> list[dict[str, str]]:
+        shots = []
+        for example in most_similar(text, self.examples, _MAX_SHOTS):
             facts = [{"source": t.sub, "type": t.rel, "target": t.obj} for t in example.triples]
             names = sorted({t.sub for t in example.triples} | {t.obj for t in example.triples})
             reply = {"entities": [{"name": n, "type": "", "description": ""} for n in names], "relations": facts}
-            self.shots += [
+            shots += [
                 {"role": "user", "content": render("extract_user", text=example.text)},
                 {"role": "assistant", "content": json.dumps(reply, ensure_ascii=False)},
             ]
+        return shots
 
     def use_schema(self, schema: GraphSchema) -> None:
         """State the graph schema in the prompt: its types replace the configured ones, its patterns and
@@ -170,7 +175,7 @@ class LLMExtractor:
     def extract(self, chunk_id: str, text: str) -> ChunkExtraction:
         messages = [
             {"role": "system", "content": self.system},
-            *self.shots,
+            *self._shots(text),
             {"role": "user", "content": render("extract_user", text=text)},
         ]
         try:

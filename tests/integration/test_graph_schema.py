@@ -151,16 +151,15 @@ def test_worked_examples_reach_the_llm_as_few_shot_turns(rag, llm_rag_factory, s
     from graphwright.extraction.examples import read_examples
 
     examples = tmp_path / "examples.jsonl"
-    examples.write_text(
-        json.dumps(
-            {
-                "text": "Grace Hopper programmed the Mark I.",
-                "triples": [{"sub": "Grace Hopper", "rel": "PROGRAMMED", "obj": "Mark I"}],
-            }
-        )
-        + "\n",
-        encoding="utf-8",
-    )
+    unrelated = [
+        {"text": f"Harbour {n} handled grain.", "triples": [{"sub": f"Harbour {n}", "rel": "HANDLED", "obj": "grain"}]}
+        for n in range(5)
+    ]
+    relevant = {
+        "text": "Grace Hopper programmed the Mark I machine.",
+        "triples": [{"sub": "Grace Hopper", "rel": "PROGRAMMED", "obj": "Mark I"}],
+    }
+    examples.write_text("".join(json.dumps(e) + "\n" for e in [*unrelated, relevant]), encoding="utf-8")
     graph = llm_rag_factory(llm_gleanings=0, llm_concurrency=1)
     stub.default = extractor_reply(json.dumps(STRAYING))
     report = graph.ingest(
@@ -171,8 +170,9 @@ def test_worked_examples_reach_the_llm_as_few_shot_turns(rag, llm_rag_factory, s
     )
     assert report.ok
     messages = stub.requests[0]["body"]["messages"]
-    assert [m["role"] for m in messages] == ["system", "user", "assistant", "user"]
-    assert "Grace Hopper programmed the Mark I." in messages[1]["content"]
+    # the four examples most like the chunk, the likest first: the last line of the file leads
+    assert [m["role"] for m in messages] == ["system", *["user", "assistant"] * 4, "user"]
+    assert "Grace Hopper programmed the Mark I machine." in messages[1]["content"]
     assert json.loads(messages[2]["content"])["relations"] == [
         {"source": "Grace Hopper", "type": "PROGRAMMED", "target": "Mark I"}
     ]
