@@ -258,6 +258,22 @@ def _first_name(found: list[Mention]) -> int:
     return next((m.start for m in found if m.kind == "NAME"), found[0].start if found else -1)
 
 
+def _conjuncts(doc: Any, m: Mention) -> set[int]:
+    """The tokens listed with a span's root ("A, B and C"), by the parse's conjunction links; none without."""
+    span = doc.char_span(m.start, m.end, alignment_mode="expand") if doc is not None and m.start >= 0 else None
+    if span is None:
+        return set()
+    seen, todo = {span.root.i}, [span.root]
+    while todo:
+        token = todo.pop()
+        linked = [c for c in token.children if c.dep_ == "conj"] + ([token.head] if token.dep_ == "conj" else [])
+        for t in linked:
+            if t.i not in seen:
+                seen.add(t.i)
+                todo.append(t)
+    return seen - {span.root.i}
+
+
 def _between(sentence: str, s: Mention, o: Mention) -> list[str]:
     """The words between the pair; for a topic from an earlier sentence (start -1), those before the object."""
     if s.start < 0:
@@ -684,6 +700,7 @@ class SchemaMapper:
             owner: dict[tuple[int, int], tuple[int, int]] = {}
             filled: set[tuple[str, str]] = set()  # (subject, relation) of the relations that take one object
             spans: set[tuple[int, int]] = set()
+            chosen: list[tuple[Mention, Mention, str]] = []
             for _, s, o, label in sorted(choices, key=lambda c: -c[0]):
                 key = (o.start, o.end)
                 if key in owner:
@@ -700,7 +717,25 @@ class SchemaMapper:
                     filled.add((_norm(s.text), label))
                 owner[key] = (s.start, s.end)
                 spans.update(ends)
+                chosen.append((s, o, label))
                 self._write(sentence, s, o, label, entities, relations)
+            # What is listed with an object shares its relation ("tomatoes, guanciale, cheese and olive oil are
+            # the main ingredients"): a relation that takes several objects takes them all.
+            for s, o, label in chosen:
+                if label in self.functional:
+                    continue
+                listed = _conjuncts(doc, o)
+                for c in found:
+                    if (c.start, c.end) in owner or (s.kind, c.kind) not in self.kinds[label]:
+                        continue
+                    root = doc.char_span(c.start, c.end, alignment_mode="expand") if doc is not None else None
+                    if root is None or root.root.i not in listed:
+                        continue
+                    if any(c.start < e and b < c.end for b, e in spans):
+                        continue
+                    owner[(c.start, c.end)] = (s.start, s.end)
+                    spans.add((c.start, c.end))
+                    self._write(sentence, s, c, label, entities, relations)
         return list(entities.values()), relations
 
     def _write(
