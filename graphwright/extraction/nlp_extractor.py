@@ -444,8 +444,9 @@ class NLPExtractor:
         self._mapper = SchemaMapper(self._schema, self.mentions)
         self._mapper.learn(self._examples, self._parse_all, chunk_sentences)
         self._spans = {}
+        # the mapping's method (its second) and what it learned from: either changing extracts again
         self.version = (
-            "typed-1+schema-examples-"
+            "typed-1+schema-mapping-2-"
             + hashlib.sha256(
                 (self._schema.to_json() + "".join(e.model_dump_json() for e in self._examples)).encode()
             ).hexdigest()[:12]
