@@ -100,3 +100,24 @@ def test_serve_bench_small(rag, cli_env) -> None:
     )
     assert "cold CLI vs warm server" in out and "12 searches from 2 concurrent clients" in out
     assert "missing in Neo4j" in out and "12 / 12" in out
+
+
+def test_schema_mapping_speed(tmp_path: Path, cli_env) -> None:
+    schema = tmp_path / "schema.json"
+    schema.write_text(
+        '{"node_types": ["Mission", "Agency"], "relationship_types": ["operator"],'
+        ' "patterns": [["Mission", "operator", "Agency"]]}',
+        encoding="utf-8",
+    )
+    examples = tmp_path / "examples.jsonl"
+    examples.write_text(
+        '{"text": "Voyager 1 is operated by NASA.",'
+        ' "triples": [{"sub": "Voyager 1", "rel": "operator", "obj": "NASA"}]}\n',
+        encoding="utf-8",
+    )
+    out = bench(
+        ["bench.schema_mapping_speed", "--data", "examples/space/missions.jsonl", "--chars", "2000"]
+        + ["--schema", str(schema), "--examples", str(examples)],
+        cli_env,
+    )
+    assert "typed relations" in out and "mapped onto the schema" in out and "k chars/s" in out
