@@ -24,7 +24,7 @@ from functools import cached_property
 from typing import Any
 
 from graphwright.extraction.predicates import Predicate, distance, predicate
-from graphwright.extraction.schema_mapper import Mention, SchemaMapper, number_mentions
+from graphwright.extraction.schema_mapper import Mention, SchemaMapper
 from graphwright.graph_schema import GraphSchema
 from graphwright.models import ChunkExtraction, ExtractedEntity, ExtractedRelation, ExtractionExample
 from graphwright.text.normalize import FALLBACK_RELATION, clean_name, normalize_key, relation_type
@@ -441,7 +441,7 @@ class NLPExtractor:
     def _learn(self) -> None:
         if self._schema is None or not self._examples or not self.typed_relations:
             return
-        self._mapper = SchemaMapper(self._schema, self.mentions)
+        self._mapper = SchemaMapper(self._schema, self.name_mentions)
         self._mapper.learn(self._examples, self._parse_all, chunk_sentences)
         self._spans = {}
         # the mapping's method (its second) and what it learned from: either changing extracts again
@@ -452,21 +452,19 @@ class NLPExtractor:
             ).hexdigest()[:12]
         )
 
-    def mentions(self, sentence: str) -> list[Mention]:
-        """Names (the span rules, sentence-initial ones included) and numbers, where they stand."""
+    def name_mentions(self, sentence: str) -> list[Mention]:
+        """The span rules' names (sentence-initial ones included), where they stand: the schema mapping's
+        first candidates (it reads numbers and dates itself)."""
         found, taken = [], set()
         for name, _ in self._spans_of(sentence):
             start = sentence.find(name)
             if start >= 0 and start not in taken:
                 taken.add(start)
                 found.append(Mention(name, start, start + len(name), "NAME"))
-        spans = [(m.start, m.end) for m in found]
-        for number in number_mentions(sentence):
-            if not any(a <= number.start < b for a, b in spans):
-                found.append(number)
         return found
 
     def _parse_all(self, sentences: list[str]) -> dict[str, Any]:
+        """Every sentence, as the schema mapping parses them (the examples' sentences, to learn from)."""
         unique = list(dict.fromkeys(sentences))
         return dict(zip(unique, self._mapping_pipeline.pipe(unique, batch_size=256)))
 
@@ -493,8 +491,8 @@ class NLPExtractor:
 
     def parse(self, sentences: list[str]) -> dict[str, Any]:
         """Parses of the sentences that can hold a relation (two candidate names or more; with a learned
-        schema mapping, names and numbers)."""
-        if self._mapper is not None:  # the mapper's candidates come from the parse itself
+        schema mapping, every sentence, with the recogniser: its candidates come from the parse)."""
+        if self._mapper is not None:
             wanted = list(sentences)
         else:
             wanted = [s for s in sentences if len({n for n, _ in self._spans_of(s)}) >= 2]

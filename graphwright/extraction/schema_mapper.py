@@ -331,9 +331,9 @@ def _proper_runs(doc: Any) -> list[list[Any]]:
 class SchemaMapper:
     """Learned from examples for one schema; `relations` maps a chunk's parsed sentences onto it."""
 
-    def __init__(self, schema: GraphSchema, mentions: Callable[[str], list[Mention]]) -> None:
+    def __init__(self, schema: GraphSchema, names: Callable[[str], list[Mention]]) -> None:
         self.schema = schema
-        self.mentions = mentions
+        self.names = names  # the extractor's own names in a sentence
         self.labels: list[str] = [NONE]
         self.features: dict[str, int] = {}
         self.weights: Any = None  # features x labels
@@ -357,9 +357,8 @@ class SchemaMapper:
             if m is not None and m.end > m.start and (m.start, m.end) not in found:
                 found[(m.start, m.end)] = m
 
-        for m in self.mentions(sentence):
-            if m.kind == "NAME":
-                add(m)
+        for m in self.names(sentence):
+            add(m)
         if doc is not None:
             runs = _proper_runs(doc)
             spans = [_span(run, sentence) for run in runs]
@@ -385,22 +384,20 @@ class SchemaMapper:
         for m in number_mentions(sentence):
             if not any(d.start <= m.start < d.end and len(m.value) != 4 for d in dates):
                 add(m)
-        lowered = sentence.lower()
-        for key, _ in self._known_in(lowered):
-            start = lowered.find(key)
-            add(Mention(sentence[start : start + len(key)], start, start + len(key), "NAME"))
+        for start, end in self._known_in(sentence.lower()):
+            add(Mention(sentence[start:end], start, end, "NAME"))
         return sorted(found.values(), key=lambda m: (m.start, -m.end))[:_MAX_CANDIDATES]
 
-    def _known_in(self, lowered: str) -> list[tuple[str, tuple[str, str]]]:
-        """Names the examples' triples use that the sentence writes (whole words)."""
+    def _known_in(self, lowered: str) -> list[tuple[int, int]]:
+        """Where the sentence writes a name the examples' triples use (its first place, as whole words)."""
         out = []
-        for key, value in self.written.items():
-            if len(key) >= 3 and key in lowered:
-                i = lowered.find(key)
+        for key in self.written:
+            i = lowered.find(key) if len(key) >= 3 else -1
+            if i >= 0:
                 before = lowered[i - 1] if i > 0 else " "
                 after = lowered[i + len(key)] if i + len(key) < len(lowered) else " "
                 if not before.isalnum() and not after.isalnum():
-                    out.append((key, value))
+                    out.append((i, i + len(key)))
         return out
 
     def _written_forms(self) -> list[tuple[str, tuple[str, str]]]:
@@ -570,8 +567,8 @@ class SchemaMapper:
 
         sentences = [(e, s) for e in examples for s in split(e.text)]
         docs = parse([s for _, s in sentences])
-        with_topics = self._with_topics(sentences, docs)
-        found_in = {sentence: self.candidates(sentence, docs.get(sentence)) for _, sentence, _ in with_topics}
+        found_in = {sentence: self.candidates(sentence, docs.get(sentence)) for _, sentence in sentences}
+        with_topics = self._with_topics(sentences, docs, found_in)
         self._learn_aliases(examples, split, found_in)
         rows = []  # (observations, label features, gold label index) per candidate pair
         for example, sentence, topic in with_topics:
@@ -598,6 +595,7 @@ class SchemaMapper:
                 for s in ends_s:
                     for o in ends_o:
                         labelled[(s.start, o.start, o.end)] = self.labels.index(label)
+            first = _first_name(found)
             for s, o, is_topic in self._pairs(found, topic):
                 gold = labelled.get((s.start, o.start, o.end), 0)
                 if gold:
@@ -609,7 +607,7 @@ class SchemaMapper:
                     continue
                 rows.append(
                     (
-                        self._observations(sentence, doc, s, o, is_topic or s.start == _first_name(found)),
+                        self._observations(sentence, doc, s, o, is_topic or s.start == first),
                         self._label_features(sentence, s, o),
                         gold,
                     )
@@ -652,8 +650,9 @@ class SchemaMapper:
                     pairs.append((s, o, is_topic))
         return pairs
 
+    @staticmethod
     def _with_topics(
-        self, sentences: list[tuple[Any, str]], docs: dict[str, Any]
+        sentences: list[tuple[Any, str]], docs: dict[str, Any], found_in: dict[str, list[Mention]]
     ) -> list[tuple[Any, str, Mention | None]]:
         """Each sentence with its text's topic: the first name of the text's first sentence, which a later
         sentence's "It" or "The university" stands for."""
@@ -664,7 +663,7 @@ class SchemaMapper:
             if owner is not previous:
                 previous, topic = owner, None
                 out.append((owner, sentence, None))
-                first = [m for m in self.candidates(sentence, docs.get(sentence)) if m.kind == "NAME"]
+                first = [m for m in found_in[sentence] if m.kind == "NAME"]
                 topic = Mention(first[0].text, -1, -1, "NAME") if first else None
             else:
                 out.append((owner, sentence, topic if _anaphoric(docs.get(sentence)) else None))
@@ -681,14 +680,16 @@ class SchemaMapper:
         if self.weights is None:
             return [], []
         chunk = object()
-        for _, sentence, topic in self._with_topics([(chunk, s) for s in sentences], docs):
+        found_in = {sentence: self.candidates(sentence, docs.get(sentence)) for sentence in sentences}
+        for _, sentence, topic in self._with_topics([(chunk, s) for s in sentences], docs, found_in):
             doc = docs.get(sentence)
-            found = self.candidates(sentence, doc)
+            found = found_in[sentence]
             if not found:
                 continue
             choices = []
+            first = _first_name(found)
             for s, o, is_topic in self._pairs(found, topic):
-                obs = self._observations(sentence, doc, s, o, is_topic or s.start == _first_name(found))
+                obs = self._observations(sentence, doc, s, o, is_topic or s.start == first)
                 idx = [self.features[f] for f in obs if f in self.features]
                 scores = self.weights[idx].sum(axis=0) + self._label_features(sentence, s, o) @ self.shared
                 for best in range(1, len(self.labels)):  # every relation more likely than "none"
