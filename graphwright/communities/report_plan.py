@@ -23,6 +23,7 @@ from typing import Literal
 from graphwright.communities.leiden import DetectedCommunity
 from graphwright.communities.reports import Finding, Report
 from graphwright.graph_store.rows import CommunityCatalogRow
+from graphwright.text.tokens import jaccard
 
 Action = Literal["extractive", "llm", "reuse"]
 
@@ -36,10 +37,6 @@ class ReportPlan:
     changed: float  # 1 - overlap with the previous report's members (1 for a new community)
     priority: float = 0.0
     stale: bool = False
-
-
-def jaccard(a: set[str], b: set[str]) -> float:
-    return len(a & b) / len(a | b) if a or b else 0.0
 
 
 def report_basis(row: CommunityCatalogRow) -> list[str]:

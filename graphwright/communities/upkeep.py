@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from graphwright.communities.leiden import DetectedCommunity, PreviousCommunity, detect, member_hash, modularity
-from graphwright.communities.report_plan import ReportPlan, jaccard, plan_reports, priority, reused_report
+from graphwright.communities.report_plan import ReportPlan, plan_reports, priority, reused_report
 from graphwright.communities.reports import (
     Report,
     extractive_report,
@@ -25,6 +25,7 @@ from graphwright.communities.reports import (
 )
 from graphwright.errors import LLMRequiredError
 from graphwright.models import community_embedding_text
+from graphwright.text.tokens import jaccard
 
 if TYPE_CHECKING:
     from graphwright.config import Settings

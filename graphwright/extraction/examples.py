@@ -13,6 +13,7 @@ from pydantic import BaseModel, ValidationError
 from graphwright.errors import SchemaFileError
 from graphwright.graph_schema import MAX_LABELLED_BYTES, read_bounded_text
 from graphwright.models import ExtractionExample
+from graphwright.text.tokens import jaccard
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -43,16 +44,18 @@ def read_examples(path: Path) -> list[ExtractionExample]:
 _WORDS = re.compile(r"\w+")
 
 
-def most_similar(text: str, examples: list[ExtractionExample], k: int) -> list[ExtractionExample]:
-    """The k examples whose words overlap the text's most (Jaccard), in the file's order when tied: the
-    worked examples worth a prompt's tokens for this text, as Text2KGBench's baselines chose theirs."""
-    if len(examples) <= k:
-        return list(examples)
-    words = set(_WORDS.findall(text.lower()))
+class SimilarExamples:
+    """Worked examples ranked by how like a text they are: their words are read once, for every chunk after."""
 
-    def overlap(example: ExtractionExample) -> float:
-        theirs = set(_WORDS.findall(example.text.lower()))
-        return len(words & theirs) / (len(words | theirs) or 1)
+    def __init__(self, examples: list[ExtractionExample]) -> None:
+        self.examples = list(examples)
+        self._words = [set(_WORDS.findall(e.text.lower())) for e in self.examples]
 
-    ranked = sorted(range(len(examples)), key=lambda i: (-overlap(examples[i]), i))
-    return [examples[i] for i in ranked[:k]]
+    def top(self, text: str, k: int) -> list[ExtractionExample]:
+        """The k examples whose words overlap the text's most (Jaccard), in the file's order when tied: the
+        worked examples worth a prompt's tokens for this text, as Text2KGBench's baselines chose theirs."""
+        if len(self.examples) <= k:
+            return list(self.examples)
+        words = set(_WORDS.findall(text.lower()))
+        ranked = sorted(range(len(self.examples)), key=lambda i: (-jaccard(words, self._words[i]), i))
+        return [self.examples[i] for i in ranked[:k]]

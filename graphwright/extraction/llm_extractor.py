@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import AliasChoices, BaseModel, Field, ValidationError, field_validator
 
 from graphwright.config import Settings
-from graphwright.extraction.examples import most_similar
+from graphwright.extraction.examples import SimilarExamples
 from graphwright.graph_schema import GraphSchema
 from graphwright.llm import LLM, LLMEmptyAnswerError, LLMError, MeteredLLM
 from graphwright.llm.json_repair import JSONRepairError, parse_json_object
@@ -98,16 +98,16 @@ class LLMExtractor:
         self.system = render(
             "extract_system", entity_types=", ".join(t.lower() for t in settings.entity_type_list), schema=""
         )
-        self.examples: list[ExtractionExample] = []  # worked examples, from use_examples
+        self.examples = SimilarExamples([])  # worked examples, from use_examples
 
     def use_examples(self, examples: list[ExtractionExample]) -> None:
         """Worked examples as few-shot turns before each chunk: the few most like the chunk (they cost prompt
         tokens on every call)."""
-        self.examples = list(examples)
+        self.examples = SimilarExamples(examples)
 
     def _shots(self, text: str) -> list[dict[str, str]]:
         shots = []
-        for example in most_similar(text, self.examples, _MAX_SHOTS):
+        for example in self.examples.top(text, _MAX_SHOTS):
             facts = [{"source": t.sub, "type": t.rel, "target": t.obj} for t in example.triples]
             names = sorted({t.sub for t in example.triples} | {t.obj for t in example.triples})
             reply = {"entities": [{"name": n, "type": "", "description": ""} for n in names], "relations": facts}

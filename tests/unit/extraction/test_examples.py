@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graphwright.extraction.examples import most_similar
+from graphwright.extraction.examples import SimilarExamples
 from graphwright.models import ExtractionExample, LabelledTriple
 
 
@@ -12,6 +12,6 @@ def example(text: str) -> ExtractionExample:
 
 def test_the_examples_most_like_the_text_lead_and_ties_keep_the_files_order() -> None:
     examples = [example(t) for t in ("The cat sat.", "Rome is in Italy.", "Paris is in France.", "Ada programmed it.")]
-    chosen = most_similar("Lyon is in France.", examples, 2)
+    chosen = SimilarExamples(examples).top("Lyon is in France.", 2)
     assert [e.text for e in chosen] == ["Paris is in France.", "Rome is in Italy."]
-    assert most_similar("anything", examples[:2], 4) == examples[:2]  # fewer than asked: all, as given
+    assert SimilarExamples(examples[:2]).top("anything", 4) == examples[:2]  # fewer than asked: all, as given
