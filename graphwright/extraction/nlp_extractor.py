@@ -24,7 +24,7 @@ from functools import cached_property
 from typing import Any
 
 from graphwright.extraction.predicates import Predicate, distance, predicate
-from graphwright.extraction.schema_mapper import Mention, SchemaMapper
+from graphwright.extraction.schema_mapper import MAPPING_METHOD, Mention, SchemaMapper
 from graphwright.graph_schema import GraphSchema
 from graphwright.models import ChunkExtraction, ExtractedEntity, ExtractedRelation, ExtractionExample
 from graphwright.text.normalize import FALLBACK_RELATION, clean_name, normalize_key, relation_type
@@ -446,7 +446,7 @@ class NLPExtractor:
         self._spans = {}
         # the mapping's method (its second) and what it learned from: either changing extracts again
         self.version = (
-            "typed-1+schema-mapping-2-"
+            f"typed-1+{MAPPING_METHOD}-"
             + hashlib.sha256(
                 (self._schema.to_json() + "".join(e.model_dump_json() for e in self._examples)).encode()
             ).hexdigest()[:12]

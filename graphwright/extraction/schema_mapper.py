@@ -9,7 +9,8 @@
    what their texts call a name by elimination ("American" for United_States).
 2. **A pair classifier.** Each (subject, object) pair of candidates is described by what the sentence says
    about it: the words between and around, the dependency path between them with its lemmas (Mintz et al.,
-   2009), the object's head words, the predicate, the kinds of span and of name, and whether the subject is
+   2009), the object's head words, the predicate, the kinds of span and of name, how each span is built (a
+   "City, State" pair, a possessive, a list, a name with common words around it), and whether the subject is
    the text's topic (a later sentence's "It" stands for the first sentence's first name). Softmax
    regression, trained on the examples' sentences by stochastic gradient descent, scores each relation and
    "none": the pairs their triples label are the facts, every other pair a "none" (weighed down, they are
@@ -20,7 +21,7 @@
 3. **Decoding.** A relation is written when it beats "none" and the examples show it between spans of those
    kinds; an object belongs to one subject and chosen spans never cross (one reading of the sentence); the
    types come from the schema's patterns, and objects are written the way the examples write that relation's
-   objects (quoted or not, `1959-01-01` or `1959`, `4000.0` or `4000`).
+   objects (quoted or not, `1959-01-01` or `1959`, `4000.0` or `4000`, `252000.0 (millimetres)`).
 
 One method and one configuration for every schema: only the examples differ."""
 
@@ -38,13 +39,16 @@ from graphwright.graph_schema import GraphSchema, is_literal
 from graphwright.models import ExtractedEntity, ExtractedRelation, ExtractionExample
 
 NONE = "<none>"
+MAPPING_METHOD = "schema-mapping-3"  # in the extractor's version: a new method extracts again
 _EPOCHS = 5
 _NONE_SHARE = 0.5  # "none" pairs weigh, in all, half as much as the facts
 _STEP = 0.1
 _MAX_BETWEEN = 8
 _LABEL_FEATURES = 4
 _MAX_CANDIDATES = 40  # a sentence's spans to pair; a long sentence keeps its first ones
-_NUMBER_RE = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.,])\d+(?:\.\d+)?(?!\w)")
+_NUMBER_RE = re.compile(
+    r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.,])\d+(?:\.\d+)?(?=[a-zA-Z]*(?!\w))"
+)  # "21.2metres" too
 _WORD_RE = re.compile(r"[A-Za-z0-9']+")
 _QUOTE_RE = re.compile(r"\"([^\"]{1,120})\"|“([^”]{1,120})”")
 _MONTHS = {
@@ -110,9 +114,16 @@ class Mention:
     value: str = ""  # a NUMBER's digits, a DATE's ISO form
 
 
+# letters that have no decomposition into a base letter and an accent
+_UNACCENTED = str.maketrans(
+    {"ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "ß": "ss", "ł": "l", "Ł": "L", "đ": "d", "ı": "i"}
+)
+
+
 def _loose(text: str) -> str:
-    """A name's letters and digits only, without accents or case: "Agremiação" = "Agremiacao", "F.C." = "FC"."""
-    decomposed = unicodedata.normalize("NFKD", text)
+    """A name's letters and digits only, without accents or case: "Agremiação" = "Agremiacao", "F.C." = "FC",
+    "Bjørklund" = "Bjorklund"."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(_UNACCENTED))
     return "".join(c for c in decomposed if c.isalnum()).lower()
 
 
@@ -130,11 +141,21 @@ def _stems(words: Iterable[str]) -> set[str]:
     return {w[:5] for w in words if len(w) > 2}
 
 
+_UNIT_RE = re.compile(r"^(-?[\d.]+) (\([^)]+\))$")
+
+
+def _value_unit(values: list[str]) -> str:
+    """The unit most of a relation's example values carry, as they write it ("(millimetres)"), or ""."""
+    units = Counter(m.group(2) for v in values if (m := _UNIT_RE.match(v.strip('"'))))
+    unit, count = units.most_common(1)[0] if units else ("", 0)
+    return unit if count * 2 > len(values) else ""
+
+
 def _value_format(values: list[str]) -> str:
     """How the examples write a relation's objects: date, year, float, int or text (the commonest)."""
     kinds: Counter[str] = Counter()
     for v in values:
-        v = v.strip('"')
+        v = _UNIT_RE.sub(r"\1", v.strip('"'))
         if re.fullmatch(r"\d{4}-\d{2}-\d{2}", v):
             kinds["date"] += 1
         elif re.fullmatch(r"\d{4}", v):
@@ -156,7 +177,7 @@ def _fits(m: Mention, fmt: str) -> bool:
     return fmt == "text"
 
 
-def _render(m: Mention, fmt: str, quoted: bool) -> str:
+def _render(m: Mention, fmt: str, quoted: bool, unit: str = "") -> str:
     if m.kind == "DATE":
         text = m.value if fmt == "date" else m.value[:4] if fmt == "year" else m.text
     elif m.kind == "NUMBER":
@@ -165,6 +186,8 @@ def _render(m: Mention, fmt: str, quoted: bool) -> str:
             text += ".0"
         elif fmt == "int" and text.endswith(".0"):
             text = text[:-2]
+        if unit:
+            text += " " + unit
     else:
         text = m.value or m.text
     return f'"{text}"' if quoted else text
@@ -274,6 +297,30 @@ def _conjuncts(doc: Any, m: Mention) -> set[int]:
     return seen - {span.root.i}
 
 
+def _shape(m: Mention) -> list[str]:
+    """How a span is built: "Perth, Australia" (a pair), "Guruli's height" (a possessive), "A and B" (a list),
+    "company Trane" (led by a common word). Relations differ in which they take."""
+    words = m.text.split()
+    out = [f"len{min(len(words), 4)}"]
+    if "," in m.text:
+        out.append("comma")
+    if "'s " in m.text or "’s " in m.text:
+        out.append("poss")
+    if " and " in m.text or " & " in m.text:
+        out.append("and")
+    if words and words[0][:1].islower():
+        out.append("lower")
+    if "(" in m.text:
+        out.append("paren")
+    return out
+
+
+def _mixed(span: Any) -> bool:
+    """A name with common words around it: "Test pilot Alan Shepard", "New York-born Albert Fountain"."""
+    kinds = {t.pos_ for t in span}
+    return "PROPN" in kinds and bool(kinds & {"NOUN", "ADJ", "VERB"})
+
+
 def _between(sentence: str, s: Mention, o: Mention) -> list[str]:
     """The words between the pair; for a topic from an earlier sentence (start -1), those before the object."""
     if s.start < 0:
@@ -339,6 +386,7 @@ class SchemaMapper:
         self.weights: Any = None  # features x labels
         self.shared: Any = None  # weights of the label-dependent features
         self.formats: dict[str, str] = {}
+        self.units: dict[str, str] = {}  # the unit a relation's values are written with: "(millimetres)"
         self.quoted: dict[str, bool] = {}
         self.known: dict[str, tuple[str, str]] = {}  # normalised name -> (as written, its type)
         self.written: dict[str, tuple[str, str]] = {}  # the same, keyed by the lowered written name
@@ -474,10 +522,13 @@ class SchemaMapper:
         feats += [f"after:{w}" for w in after]
         feats += [f"ow:{w}" for w in _WORD_RE.findall(o.text.lower())[-2:]]
         feats += [f"sw:{w}" for w in _WORD_RE.findall(s.text.lower())[-1:]]
+        feats += [f"oshape:{x}" for x in _shape(o)] + [f"sshape:{x}" for x in _shape(s)]
         if doc is not None:
             b = doc.char_span(o.start, o.end, alignment_mode="expand")
             if b is not None:
                 head = b.root.head
+                if _mixed(b):
+                    feats.append("oshape:mixed")
                 feats.append(f"oner:{b.root.ent_type_ or '-'}")
                 feats.append(f"odep:{b.root.dep_}")
                 feats.append(f"ohead:{head.lemma_.lower()}")
@@ -486,6 +537,8 @@ class SchemaMapper:
             a = doc.char_span(s.start, s.end, alignment_mode="expand") if s.start >= 0 else None
             if a is not None:
                 feats.append(f"sdep:{a.root.dep_}")
+                if _mixed(a):
+                    feats.append("sshape:mixed")
                 feats.append(f"sner:{a.root.ent_type_ or '-'}")
                 if b is not None:
                     feats += _path_features(a.root, b.root)
@@ -544,6 +597,7 @@ class SchemaMapper:
         self.functional = set(self.labels[1:]) - several
         for label in self.labels[1:]:
             self.formats[label] = _value_format(values[label])
+            self.units[label] = _value_unit(values[label])
             self.quoted[label] = sum(v.startswith('"') for v in values[label]) * 2 > len(values[label])
             described = _WORD_RE.findall(self.schema.relationship_description(label).lower())
             self.label_words[label] = _label_words(label) | _stems(w for w in described if w not in _STOPWORDS)
@@ -584,9 +638,10 @@ class SchemaMapper:
             for t in example.triples:
                 label = self.schema.relation_label(t.rel) or t.rel
                 sub, obj = _norm(t.sub), _norm(t.obj)
+                bare = _norm(_UNIT_RE.sub(r"\1", t.obj.strip('"')))  # a value without its unit
                 fmt = self.formats.get(label, "text")
                 ends_s = [s for s in subjects if sub in self._names(s)]
-                ends_o = [o for o in found if obj in self._names(o) or obj == _norm(_render(o, fmt, False))]
+                ends_o = [o for o in found if obj in self._names(o) or bare == _norm(_render(o, fmt, False))]
                 gold_objects.update((o.start, o.end) for o in ends_o)
                 if not ends_o:
                     unsure_subjects.update(_norm(s.text) for s in ends_s)
@@ -760,7 +815,7 @@ class SchemaMapper:
             named = self.name_of(o)
             if named is not None:  # as the examples name it
                 o = Mention(named, o.start, o.end, o.kind)
-        target = _render(o, fmt, self.quoted.get(label, False) and is_literal(target_type))
+        target = _render(o, fmt, self.quoted.get(label, False) and is_literal(target_type), self.units.get(label, ""))
         entities.setdefault(subject, ExtractedEntity(name=subject, type=source_type, description=sentence[:300]))
         entities.setdefault(target, ExtractedEntity(name=target, type=target_type, description=sentence[:300]))
         relations.append(

@@ -8,7 +8,16 @@ import pytest
 
 from graphwright.extraction.nlp_extractor import NLPExtractor
 from graphwright.extraction.parser import spacy_available
-from graphwright.extraction.schema_mapper import _aliases, _dates, _render, _value_format, number_mentions
+from graphwright.extraction.schema_mapper import (
+    _aliases,
+    _dates,
+    _loose,
+    _render,
+    _shape,
+    _value_format,
+    _value_unit,
+    number_mentions,
+)
 from graphwright.graph_schema import GraphSchema
 from graphwright.models import ExtractionExample, LabelledTriple
 
@@ -119,9 +128,31 @@ def test_values_are_read_and_written_as_the_examples_write_them() -> None:
     assert _render(four_thousand, "float", quoted=False) == "4000.0"
     assert _render(four_thousand, "int", quoted=True) == '"4000"'
     assert _render(_dates("June 11, 1929")[0], "year", quoted=False) == "1929"
+    # a value written with its unit, as most of the relation's examples write theirs
+    assert [n.value for n in number_mentions("a beam of 21.2metres and 8.3m. wide, runway 05L")] == [
+        "21.2",
+        "8.3",
+        "05",
+    ]
+    unit = _value_unit(["252000.0 (millimetres)", "99.8 (millimetres)", "1.5"])
+    assert unit == "(millimetres)"
+    assert _value_format(["252000.0 (millimetres)", "99.8 (millimetres)", "1.5"]) == "float"
+    assert _render(number_mentions("21.2metres")[0], "float", quoted=False, unit=unit) == "21.2 (millimetres)"
+    assert _value_unit(["252000.0 (millimetres)", "1.5", "2.5"]) == ""  # a minority does not decide
+
+
+def test_span_shapes_tell_a_name_from_a_phrase_around_it() -> None:
+    from graphwright.extraction.schema_mapper import Mention
+
+    assert "comma" in _shape(Mention("Perth, Australia", 0, 16, "NAME"))
+    assert "poss" in _shape(Mention("Piotr Hallmann's height", 0, 23, "NOUN"))
+    assert "and" in _shape(Mention("Michael Rooker and Tom Sizemore", 0, 31, "NAME"))
+    assert _shape(Mention("Perth", 0, 5, "NAME")) == ["len1"]
 
 
 def test_a_knowledge_bases_names_are_known_by_what_texts_call_them() -> None:
     assert _aliases("Mermaid (Train song)") == ["Mermaid"]
     assert _aliases("Albany, Georgia") == ["Albany"]
     assert _aliases("Oslo") == []
+    assert _loose("Amund Bjørklund") == _loose("Amund Bjorklund")  # ø has no accent to strip
+    assert _loose("Agremiação") == _loose("Agremiacao")
