@@ -219,6 +219,9 @@ def _aliases(written: str) -> list[str]:
     bare = re.sub(r"\s*\([^)]*\)", "", written).strip()
     if bare and bare != written:
         out.append(bare)
+        kind = re.search(r"\(([^)]*)\)", written)
+        if kind is not None and kind.group(1).islower():  # "the AIDS journal", "the journal AIDS"
+            out += [f"{bare} {kind.group(1)}", f"{kind.group(1)} {bare}"]
     head = bare.split(",")[0].strip()
     if head and head != bare and len(head) >= 3:
         out.append(head)
@@ -432,8 +435,17 @@ class SchemaMapper:
         for m in number_mentions(sentence):
             if not any(d.start <= m.start < d.end and len(m.value) != 4 for d in dates):
                 add(m)
-        for start, end in self._known_in(sentence.lower()):
+        known = self._known_in(sentence.lower())
+        for start, end in known:
             add(Mention(sentence[start:end], start, end, "NAME"))
+        # the words of a name the examples use are that name: "It" and "Great" of "It's Great to Be Young" go
+        inside = [
+            m
+            for m in found.values()
+            if any(a <= m.start and m.end <= b and (a, b) != (m.start, m.end) for a, b in known)
+        ]
+        for m in inside:
+            del found[(m.start, m.end)]
         return sorted(found.values(), key=lambda m: (m.start, -m.end))[:_MAX_CANDIDATES]
 
     def _known_in(self, lowered: str) -> list[tuple[int, int]]:
@@ -523,6 +535,11 @@ class SchemaMapper:
         feats += [f"ow:{w}" for w in _WORD_RE.findall(o.text.lower())[-2:]]
         feats += [f"sw:{w}" for w in _WORD_RE.findall(s.text.lower())[-1:]]
         feats += [f"oshape:{x}" for x in _shape(o)] + [f"sshape:{x}" for x in _shape(s)]
+        if s.start >= 0:  # "the film Big Hero 6", "Big Hero 6, distributed by"
+            s_before = _WORD_RE.findall(sentence[max(0, s.start - 40) : s.start].lower())[-3:]
+            feats += [f"sbefore1:{w}" for w in s_before[-1:]] + [f"sbefore:{w}" for w in s_before]
+            s_after = _WORD_RE.findall(sentence[s.end : s.end + 30].lower())[:1]
+            feats += [f"safter1:{w}" for w in s_after]
         if doc is not None:
             b = doc.char_span(o.start, o.end, alignment_mode="expand")
             if b is not None:

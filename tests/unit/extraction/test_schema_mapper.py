@@ -154,5 +154,22 @@ def test_a_knowledge_bases_names_are_known_by_what_texts_call_them() -> None:
     assert _aliases("Mermaid (Train song)") == ["Mermaid"]
     assert _aliases("Albany, Georgia") == ["Albany"]
     assert _aliases("Oslo") == []
+    assert _aliases("AIDS (journal)") == ["AIDS", "AIDS journal", "journal AIDS"]  # "the AIDS journal"
     assert _loose("Amund Bjørklund") == _loose("Amund Bjorklund")  # ø has no accent to strip
     assert _loose("Agremiação") == _loose("Agremiacao")
+
+
+def test_the_words_of_a_name_the_examples_use_are_that_name() -> None:
+    x = NLPExtractor()
+    x.use_schema(SCHEMA)
+    named = ExtractionExample(
+        text="It's All Good Ltd was founded by Ida Jung.",
+        triples=[LabelledTriple(sub="It's_All_Good_Ltd", rel="founder", obj="Ida_Jung")],
+    )
+    x.use_examples([*examples(), named])
+    sentence = "It's All Good Ltd was founded by Kai Lind."
+    x._learn()
+    assert x._mapper is not None
+    spans = {m.text for m in x._mapper.candidates(sentence, x.parse([sentence])[sentence])}
+    assert {"It's All Good Ltd", "Kai Lind"} <= spans, spans
+    assert not {s for s in spans if s in "It's All Good Ltd" and s != "It's All Good Ltd"}, spans
