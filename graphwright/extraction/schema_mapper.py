@@ -21,7 +21,9 @@
 3. **Decoding.** A relation is written when it beats "none" and the examples show it between spans of those
    kinds; an object belongs to one subject and chosen spans never cross (one reading of the sentence); the
    types come from the schema's patterns, and objects are written the way the examples write that relation's
-   objects (quoted or not, `1959-01-01` or `1959`, `4000.0` or `4000`, `252000.0 (millimetres)`).
+   objects (quoted or not, `1959-01-01` or `1959`, `4000.0` or `4000`, `252000.0 (millimetres)`); a name the
+   examples do not know takes the disambiguation most of their names in that role carry ("Bolt" as a
+   creator's subject is `Bolt (comicsCharacter)` when most of the examples' characters are written so).
 
 One method and one configuration for every schema: only the examples differ."""
 
@@ -228,6 +230,13 @@ def _aliases(written: str) -> list[str]:
     return out
 
 
+def _name_suffix(names: set[str]) -> str:
+    """The disambiguation ("(comicsCharacter)") most of a role's names carry, when at least three do."""
+    found = Counter(m.group(1) for n in names if (m := re.search(r"[_ ](\([^)]+\))$", n)))
+    suffix, count = found.most_common(1)[0] if found else ("", 0)
+    return suffix if count >= 3 and count * 2 > len(names) else ""
+
+
 def _short_forms(written: str) -> list[str]:
     """Shorter names texts use: the initials of a name of several capitalised words ("U.S.", "US" for United
     States) and the name without a trailing common noun ("English" for English language)."""
@@ -389,6 +398,8 @@ class SchemaMapper:
         self.weights: Any = None  # features x labels
         self.shared: Any = None  # weights of the label-dependent features
         self.formats: dict[str, str] = {}
+        # (relation, "sub" or "obj") -> the disambiguation most of the examples' names in that role carry
+        self.suffixes: dict[tuple[str, str], str] = {}
         self.units: dict[str, str] = {}  # the unit a relation's values are written with: "(millimetres)"
         self.quoted: dict[str, bool] = {}
         self.known: dict[str, tuple[str, str]] = {}  # normalised name -> (as written, its type)
@@ -599,12 +610,17 @@ class SchemaMapper:
         import numpy as np
 
         values: dict[str, list[str]] = defaultdict(list)
+        subjects: dict[str, set[str]] = defaultdict(set)
         for example in examples:
             for t in example.triples:
                 label = self.schema.relation_label(t.rel) or t.rel
                 if label not in self.labels:
                     self.labels.append(label)
                 values[label].append(t.obj)
+                subjects[label].add(t.sub)
+        for label in self.labels[1:]:
+            self.suffixes[(label, "sub")] = _name_suffix(subjects[label])
+            self.suffixes[(label, "obj")] = _name_suffix({v for v in values[label] if not v.startswith('"')})
         several: set[str] = set()  # relations some example gives one subject two objects of
         for example in examples:
             facts = {(t.sub, self.schema.relation_label(t.rel) or t.rel, _norm(t.obj)) for t in example.triples}
@@ -811,6 +827,12 @@ class SchemaMapper:
                     self._write(sentence, s, c, label, entities, relations)
         return list(entities.values()), relations
 
+    def _as_named(self, m: Mention, label: str, role: str) -> str:
+        """A name the examples do not know, written by their convention for that role: most characters they
+        give a creator are `X (comicsCharacter)`, so "Bolt" is `Bolt (comicsCharacter)`."""
+        suffix = self.suffixes.get((label, role), "")
+        return f"{m.text} {suffix}" if suffix and m.kind == "NAME" else m.text
+
     def _write(
         self,
         sentence: str,
@@ -821,7 +843,7 @@ class SchemaMapper:
         relations: list[ExtractedRelation],
     ) -> None:
         patterns = [p for p in self.schema.patterns if p.relationship == label]
-        subject = (self.name_of(s) or s.text) if s.kind != "QUOTE" else s.text
+        subject = (self.name_of(s) or self._as_named(s, label, "sub")) if s.kind != "QUOTE" else s.text
         known = entities.get(subject)
         source_type = patterns[0].source if patterns else "Thing"
         if known is not None:  # a name keeps one type: a pattern from it, if the relation has one
@@ -830,6 +852,8 @@ class SchemaMapper:
         fmt = self.formats.get(label, "text")
         if o.kind in ("NAME", "NOUN"):
             named = self.name_of(o)
+            if named is None and o.kind == "NAME" and not is_literal(target_type):
+                named = self._as_named(o, label, "obj")
             if named is not None:  # as the examples name it
                 o = Mention(named, o.start, o.end, o.kind)
         target = _render(o, fmt, self.quoted.get(label, False) and is_literal(target_type), self.units.get(label, ""))

@@ -12,6 +12,7 @@ from graphwright.extraction.schema_mapper import (
     _aliases,
     _dates,
     _loose,
+    _name_suffix,
     _render,
     _shape,
     _value_format,
@@ -173,3 +174,39 @@ def test_the_words_of_a_name_the_examples_use_are_that_name() -> None:
     spans = {m.text for m in x._mapper.candidates(sentence, x.parse([sentence])[sentence])}
     assert {"It's All Good Ltd", "Kai Lind"} <= spans, spans
     assert not {s for s in spans if s in "It's All Good Ltd" and s != "It's All Good Ltd"}, spans
+
+
+def test_names_are_written_by_the_convention_the_examples_follow_for_their_role() -> None:
+    characters = {"Airman_(comicsCharacter)", "Asterix_(comicsCharacter)", "Ballistic_(comicsCharacter)", "Bananaman"}
+    assert _name_suffix(characters) == "(comicsCharacter)"
+    assert _name_suffix({"Airman_(comicsCharacter)", "Asterix_(comicsCharacter)", "Bananaman"}) == ""  # two: no rule
+    assert _name_suffix({"A_(x)", "B_(x)", "C_(x)", "D", "E", "F", "G"}) == ""  # not most of them
+
+
+def test_a_new_name_takes_its_roles_disambiguation() -> None:
+    schema = GraphSchema.model_validate(
+        {
+            "node_types": [{"label": "ComicsCharacter"}, {"label": "Person"}],
+            "relationship_types": [{"label": "creator"}],
+            "patterns": [["ComicsCharacter", "creator", "Person"]],
+        }
+    )
+    pairs = [
+        ("Airman", "Harry Sahle"),
+        ("Asterix", "Albert Uderzo"),
+        ("Ballistic", "Michael Turner"),
+        ("Blaze", "Ann Nocenti"),
+    ]
+    x = NLPExtractor()
+    x.use_schema(schema)
+    x.use_examples(
+        [
+            ExtractionExample(
+                text=f"The comic character {c} was created by {p}.",
+                triples=[LabelledTriple(sub=f"{c}_(comicsCharacter)", rel="creator", obj=p.replace(" ", "_"))],
+            )
+            for c, p in pairs
+        ]
+    )
+    got = facts(x, "The comic character Bolt was created by Gary Cohn.")
+    assert ("Bolt (comicsCharacter)", "creator", "Gary Cohn") in got, got  # objects keep theirs: none
