@@ -610,16 +610,16 @@ class SchemaMapper:
         import numpy as np
 
         values: dict[str, list[str]] = defaultdict(list)
-        subjects: dict[str, set[str]] = defaultdict(set)
+        subject_names: dict[str, set[str]] = defaultdict(set)
         for example in examples:
             for t in example.triples:
                 label = self.schema.relation_label(t.rel) or t.rel
                 if label not in self.labels:
                     self.labels.append(label)
                 values[label].append(t.obj)
-                subjects[label].add(t.sub)
+                subject_names[label].add(t.sub)
         for label in self.labels[1:]:
-            self.suffixes[(label, "sub")] = _name_suffix(subjects[label])
+            self.suffixes[(label, "sub")] = _name_suffix(subject_names[label])
             self.suffixes[(label, "obj")] = _name_suffix({v for v in values[label] if not v.startswith('"')})
         several: set[str] = set()  # relations some example gives one subject two objects of
         for example in examples:
