@@ -784,18 +784,15 @@ class SchemaMapper:
                     margin = float(scores[best] - scores[0])  # log-odds against "none"
                     if margin > 0 and (s.kind, o.kind) in self.kinds[self.labels[best]]:
                         choices.append((margin, s, o, self.labels[best]))
-            # One reading of the sentence: an object belongs to one subject (it may hold several of its
-            # relations), and chosen spans never cross.
+            # One reading of the sentence: an object belongs to one subject by one relation (the likeliest: "X
+            # was followed by Y" is not also "X preceded by Y"), and chosen spans never cross.
             owner: dict[tuple[int, int], tuple[int, int]] = {}
             filled: set[tuple[str, str]] = set()  # (subject, relation) of the relations that take one object
             spans: set[tuple[int, int]] = set()
             chosen: list[tuple[Mention, Mention, str]] = []
             for _, s, o, label in sorted(choices, key=lambda c: -c[0]):
                 key = (o.start, o.end)
-                if key in owner:
-                    if owner[key] != (s.start, s.end):
-                        continue
-                elif any(o.start < e and b < o.end for b, e in owner):
+                if key in owner or any(o.start < e and b < o.end for b, e in owner):
                     continue
                 ends = [(m.start, m.end) for m in (s, o) if m.start >= 0]
                 if any(a < e and c < b and (a, b) != (c, e) for a, b in ends for c, e in spans):
