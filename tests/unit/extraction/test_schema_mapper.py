@@ -119,6 +119,7 @@ def test_values_are_read_and_written_as_the_examples_write_them() -> None:
         "2009-12-18",
         "2009-12-18",
     ]
+    assert [d.value for d in _dates("final flight on 9/27/2003, not on 13/27/2003")] == ["2003-09-27"]
     assert [n.value for n in number_mentions("a net income of $556,300,000 and 4000 ft, 0.0925 km/s")] == [
         "556300000",
         "4000",
