@@ -609,7 +609,6 @@ class SchemaMapper:
         parse: Callable[[list[str]], dict[str, Any]],
         split: Callable[[str], list[str]],
     ) -> None:
-
         values: dict[str, list[str]] = defaultdict(list)
         subject_names: dict[str, set[str]] = defaultdict(set)
         for example in examples:
@@ -796,13 +795,12 @@ class SchemaMapper:
                         choices.append((margin, s, o, self.labels[best]))
             # One reading of the sentence: an object belongs to one subject by one relation (the likeliest: "X
             # was followed by Y" is not also "X preceded by Y"), and chosen spans never cross.
-            owner: dict[tuple[int, int], tuple[int, int]] = {}
+            objects: set[tuple[int, int]] = set()  # the spans already written as an object
             filled: set[tuple[str, str]] = set()  # (subject, relation) of the relations that take one object
             spans: set[tuple[int, int]] = set()
             chosen: list[tuple[Mention, Mention, str]] = []
             for _, s, o, label in sorted(choices, key=lambda c: -c[0]):
-                key = (o.start, o.end)
-                if any(o.start < e and b < o.end for b, e in owner):  # taken, or crossing one taken
+                if any(o.start < e and b < o.end for b, e in objects):  # taken, or crossing one taken
                     continue
                 ends = [(m.start, m.end) for m in (s, o) if m.start >= 0]
                 if any(a < e and c < b and (a, b) != (c, e) for a, b in ends for c, e in spans):
@@ -811,7 +809,7 @@ class SchemaMapper:
                     if (_norm(s.text), label) in filled:
                         continue
                     filled.add((_norm(s.text), label))
-                owner[key] = (s.start, s.end)
+                objects.add((o.start, o.end))
                 spans.update(ends)
                 chosen.append((s, o, label))
                 self._write(sentence, s, o, label, entities, relations)
@@ -822,14 +820,14 @@ class SchemaMapper:
                     continue
                 listed = _conjuncts(doc, o)
                 for c in found:
-                    if (c.start, c.end) in owner or (s.kind, c.kind) not in self.kinds[label]:
+                    if (c.start, c.end) in objects or (s.kind, c.kind) not in self.kinds[label]:
                         continue
                     root = doc.char_span(c.start, c.end, alignment_mode="expand") if doc is not None else None
                     if root is None or root.root.i not in listed:
                         continue
                     if any(c.start < e and b < c.end for b, e in spans):
                         continue
-                    owner[(c.start, c.end)] = (s.start, s.end)
+                    objects.add((c.start, c.end))
                     spans.add((c.start, c.end))
                     self._write(sentence, s, c, label, entities, relations)
         return list(entities.values()), relations
