@@ -18,7 +18,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from bench.record import arguments, parse, record
+from bench.record import arguments, parse, record, torch_installed
 from graphwright.evaluation.metrics import percentile
 
 SPACE = Path(__file__).resolve().parents[1] / "examples" / "space"
@@ -43,7 +43,9 @@ def main() -> None:
     table = Table(title="cold start: `graphwright query` in a new process, hybrid mode, no LLM")
     for column in ("runtime", "questions", "p50 s", "p95 s", "min s"):
         table.add_column(column, justify="left" if column == "runtime" else "right")
-    for runtime in ("torch", "onnx", "onnx-int8"):
+    if not torch_installed():
+        table.add_row("torch (before): the torch extra is not installed", "-", "-", "-", "-")
+    for runtime in ("torch", "onnx", "onnx-int8") if torch_installed() else ("onnx", "onnx-int8"):
         env = {**os.environ, "GRAPHWRIGHT_EMBEDDING_RUNTIME": runtime}
         cli(["reset", "--yes"], env)
         cli(["ingest", str(SPACE), "--extractor", "none", "-q"], env)

@@ -1,6 +1,7 @@
 """Text-only ingest side by side with a peer, in one run on the same server and corpus: graphwright's
 `ingest --extractor none` against neo4j-graphrag's own lexical-graph pipeline (its FixedSizeSplitter,
-TextChunkEmbedder around SentenceTransformerEmbeddings with the same bundled model, LexicalGraphBuilder and
+TextChunkEmbedder around SentenceTransformerEmbeddings with the same bundled model (where the torch extra is
+installed; else the same model's ONNX export behind their Embedder interface), LexicalGraphBuilder and
 Neo4jWriter), as chunks/s and their ratio.
 
 Their writer MERGEs relationships with APOC (`apoc.merge.relationship`), which the local Neo4j built here does
@@ -25,7 +26,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bench.ingest_novels import NOVELS
-from bench.record import arguments, parse, record
+from bench.record import arguments, parse, record, torch_installed
 from graphwright.api import GraphRAG
 from graphwright.config import Settings
 from graphwright.embeddings.onnx_export import bundled_model_dir
@@ -55,17 +56,43 @@ def _without_apoc(writer_class):
     return PlainWriter
 
 
-def peer(settings: Settings, texts: dict[str, str], chunk_chars: int, overlap_chars: int) -> tuple[int, float]:
+def peer_embedder():
+    """Their SentenceTransformerEmbeddings with the bundled model where torch is installed; else the same
+    model's ONNX export behind their Embedder interface, on a two-thread session as ONNX is usually run
+    (their TextChunkEmbedder embeds one chunk per call)."""
+    if torch_installed():
+        from neo4j_graphrag.embeddings import SentenceTransformerEmbeddings
+
+        return "sentence-transformers on torch", SentenceTransformerEmbeddings(model=str(bundled_model_dir()))
+    import onnxruntime
+    from neo4j_graphrag.embeddings.base import Embedder
+
+    from graphwright.embeddings import OnnxEmbedder, default_cache_dir
+    from graphwright.embeddings.onnx_export import ensure_exported
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 2
+    onnx = OnnxEmbedder(default_cache_dir(), streams=1)
+    path = ensure_exported(default_cache_dir(), quantized=False)
+    onnx.__dict__["_session"] = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+    class OnnxEmbeddings(Embedder):
+        def embed_query(self, text: str) -> list[float]:
+            return onnx.embed([text])[0]
+
+    return "the bundled model on ONNX, 2 threads (no torch here)", OnnxEmbeddings()
+
+
+def peer(settings: Settings, texts: dict[str, str], chunk_chars: int, overlap_chars: int) -> tuple[int, float, str]:
     from neo4j_graphrag.components.embedder import TextChunkEmbedder  # 1.22 moved them out of experimental
     from neo4j_graphrag.components.kg_writer import Neo4jWriter
     from neo4j_graphrag.components.lexical_graph import LexicalGraphBuilder
     from neo4j_graphrag.components.text_splitters.fixed_size_splitter import FixedSizeSplitter
     from neo4j_graphrag.components.types import DocumentInfo
-    from neo4j_graphrag.embeddings import SentenceTransformerEmbeddings
 
     with GraphRAG(settings) as rag:
         rag.store.admin.reset()
-        embedder = SentenceTransformerEmbeddings(model=str(bundled_model_dir()))
+        their, embedder = peer_embedder()
         embedder.embed_query("warm up")
         splitter = FixedSizeSplitter(chunk_size=chunk_chars, chunk_overlap=overlap_chars)
         chunk_embedder = TextChunkEmbedder(embedder=embedder)
@@ -86,7 +113,7 @@ def peer(settings: Settings, texts: dict[str, str], chunk_chars: int, overlap_ch
 
         started = time.perf_counter()
         written = asyncio.run(run())
-        return written, time.perf_counter() - started
+        return written, time.perf_counter() - started, their
 
 
 def main() -> None:
@@ -109,10 +136,10 @@ def main() -> None:
         for name, text in texts.items():
             (folder / name).write_text(text, encoding="utf-8")
         rows = []
-        for label, runtime, batch in (
-            ("graphwright (onnx, default)", "onnx", None),
-            ("graphwright (torch, batch 64: before)", "torch", 64),
-        ):
+        runs = [("graphwright (onnx, default)", "onnx", None)]
+        if torch_installed():
+            runs.append(("graphwright (torch, batch 64: before)", "torch", 64))
+        for label, runtime, batch in runs:
             chunks, seconds = ours(
                 settings.model_copy(update={"embedding_runtime": runtime, "embedding_batch_size": batch}), folder
             )
@@ -122,8 +149,10 @@ def main() -> None:
         pieces = [c.text for t in texts.values() for c in chunk_text(t, settings.chunk_size, settings.chunk_overlap)]
         chars = round(sum(map(len, pieces)) / len(pieces))
         overlap = round(chars * settings.chunk_overlap / settings.chunk_size)
-        chunks, seconds = peer(settings, texts, chars, overlap)
-        rows.append((f"neo4j-graphrag lexical pipeline ({chars} chars, overlap {overlap}; no APOC)", chunks, seconds))
+        chunks, seconds, their = peer(settings, texts, chars, overlap)
+        rows.append(
+            (f"neo4j-graphrag lexical pipeline ({chars} chars, overlap {overlap}; no APOC; {their})", chunks, seconds)
+        )
         with GraphRAG(settings) as rag:
             rag.store.admin.reset()
     peer_rate = rows[-1][1] / rows[-1][2]

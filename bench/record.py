@@ -37,6 +37,13 @@ def record(title: str, module: str, console: Console, remark: str = "") -> None:
         )
 
 
+def torch_installed() -> bool:
+    """Whether the `torch` extra is here: the default install leaves it out, so its rows are skipped."""
+    import importlib.util
+
+    return importlib.util.find_spec("sentence_transformers") is not None
+
+
 def arguments(doc: str | None, resets: bool = False) -> argparse.ArgumentParser:
     """The parser every benchmark starts from: its docstring as help, --record, and --yes-reset for those
     that empty the database (`parse` refuses to run them without it)."""

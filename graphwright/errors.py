@@ -15,7 +15,7 @@
     ├── LLMError                                the LLM endpoint failed after retries or answered nothing usable
     │   ├── LLMNotConfiguredError               an LLM client asked for with no endpoint or key
     │   └── LLMEmptyAnswerError                 the endpoint answered with no text
-    ├── EmbeddingError                          the embeddings endpoint failed after retries or answered wrongly
+    ├── EmbeddingError                          the bundled model is missing, or the endpoint failed or answered wrongly
     ├── JSONRepairError (also ValueError)       an LLM reply with no readable JSON object
     ├── PromptError                             a prompt file missing or filled with the wrong values
     ├── LoadError (also ValueError)             one input file cannot be read
@@ -27,6 +27,7 @@
     ├── SchemaFileError (also ValueError)       a graph schema, examples or gold file that cannot be used
     ├── SchemaConflictError (also ValueError)   a schema given for a graph that already holds another one
     ├── PeersNotInstalledError                  the optional peers of `graphwright eval` are missing
+    ├── TorchNotInstalledError                  rerank or a torch embedder asked for without the torch extra
     ├── ServerUnavailableError                  no `graphwright serve` answered at the URL
     └── ServerRefusedError                      the server answered with an error; the message is its own
 
@@ -63,6 +64,7 @@ __all__ = [
     "ServerRefusedError",
     "ServerUnavailableError",
     "ToolFailedError",
+    "TorchNotInstalledError",
     "WriteRejectedError",
 ]
 
@@ -160,6 +162,11 @@ class ExtractorNotAvailableError(GraphwrightError):
 
 class PeersNotInstalledError(GraphwrightError):
     """`graphwright eval --peers` needs the `eval` extra (neo4j-graphrag, rank-bm25)."""
+
+
+class TorchNotInstalledError(GraphwrightError):
+    """A feature that runs on torch (cross-encoder rerank, the torch embedding runtime, another
+    sentence-transformers model) asked for in an install without the `torch` extra."""
 
 
 class SchemaFileError(GraphwrightError, ValueError):

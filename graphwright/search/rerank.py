@@ -6,6 +6,7 @@ import os
 from functools import cached_property
 from typing import Any, Protocol
 
+from graphwright.errors import TorchNotInstalledError
 from graphwright.models import RetrievedChunk
 
 
@@ -21,7 +22,13 @@ class CrossEncoderReranker:
     @cached_property
     def _model(self) -> Any:  # CrossEncoder, imported lazily
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        from sentence_transformers import CrossEncoder
+        try:
+            from sentence_transformers import CrossEncoder
+        except ImportError as exc:
+            raise TorchNotInstalledError(
+                f"reranking with {self.model_ref!r} runs on torch, which this install leaves out: "
+                "pip install 'graphwright[torch]', or unset GRAPHWRIGHT_RERANK_MODEL"
+            ) from exc
 
         return CrossEncoder(self.model_ref, device=self.device)
 

