@@ -10,14 +10,12 @@ from graphwright.graph_store.connection import Neo4jConnection
 from graphwright.graph_store.read_only import ReadLimits, run_read_only
 from graphwright.graph_store.rows import (
     CatalogEntityRow,
-    ChunkEntitiesRow,
     CommonNeighbourRow,
-    EntityChunksRow,
-    EntityLinksRow,
     EntityProfileRow,
     EntityRow,
     EntitySourceRow,
     KeyedEntityRow,
+    NeighbourhoodRow,
     PathRow,
     RelationRow,
     ScoredEntityRow,
@@ -53,24 +51,19 @@ class GraphReads:
         return cast(list[CatalogEntityRow], self.connection.read(q.ENTITY_CATALOG))
 
     # --- neighbourhoods, relations, paths --------------------------------------------------------------
-    def chunk_entities(self, chunk_ids: list[str]) -> list[ChunkEntitiesRow]:
-        return cast(list[ChunkEntitiesRow], self.connection.read(q.CHUNK_ENTITIES, ids=chunk_ids))
-
-    def entity_top_chunks(
-        self, entity_ids: list[str], seeds: list[str], embedding: list[float], per_entity: int, hub: int
-    ) -> list[EntityChunksRow]:
-        return cast(
-            list[EntityChunksRow],
-            self.connection.read(
-                q.ENTITY_TOP_CHUNKS, ids=entity_ids, seeds=seeds, embedding=embedding, per_entity=per_entity, hub=hub
-            ),
+    def neighbourhood(
+        self, entity_ids: list[str], chunk_ids: list[str], embedding: list[float], per_entity: int, hub: int
+    ) -> NeighbourhoodRow:
+        """The walk's cut around linked entities and seed passages, in one read (search/neighbourhood.py)."""
+        rows = self.connection.read(
+            q.NEIGHBOURHOOD,
+            entity_ids=entity_ids,
+            chunk_ids=chunk_ids,
+            embedding=embedding,
+            per_entity=per_entity,
+            hub=hub,
         )
-
-    def entity_links(self, entity_ids: list[str]) -> list[EntityLinksRow]:
-        return cast(
-            list[EntityLinksRow],
-            self.connection.read(q.ENTITY_LINKS, ids=entity_ids, inside=dict.fromkeys(entity_ids, True)),
-        )
+        return cast(NeighbourhoodRow, rows[0])
 
     def relations_among(self, ids: list[str], seeds: list[str], limit: int) -> list[RelationRow]:
         return cast(list[RelationRow], self.connection.read(q.RELATIONS_AMONG, ids=ids, seeds=seeds, limit=limit))

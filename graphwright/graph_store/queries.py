@@ -519,39 +519,60 @@ RETURN {_RELATION_FIELDS}
 ORDER BY touches DESC, weight DESC, source, target
 LIMIT $limit
 """
-# Text units: chunks that mention the selected entities, each entity counting its link weight times its
-# inverse document frequency (an entity in every chunk says nothing), with the chunk's similarity to the
-# question computed from the stored embedding.
-# The neighbourhood that Personalized PageRank runs on (search/ppr.py), fetched in three bounded reads.
-# Entities that chunks mention:
-CHUNK_ENTITIES = """
-UNWIND $ids AS cid
-MATCH (:Chunk {id: cid})-[:MENTIONS]->(e:Entity)
-RETURN cid AS chunk_id, collect(e.id) AS entity_ids
-"""
-# Each entity's chunks closest to the question, at most $per_entity of them. A hub that is not a seed (named in
-# more than $hub chunks) adds none: a walk through it passes each of its chunks under 1/$hub of what reaches
-# it, so the chunks only it leads to never rank, and ranking thousands of them would cost the most.
-ENTITY_TOP_CHUNKS = """
-UNWIND $ids AS eid
-MATCH (e:Entity {id: eid})
-WHERE eid IN $seeds OR COUNT { (e)<-[:MENTIONS]-() } <= $hub
-MATCH (e)<-[:MENTIONS]-(c:Chunk)
-WITH eid, c.id AS cid, vector.similarity.cosine(c.embedding, $embedding) AS similarity
-ORDER BY similarity DESC
-RETURN eid AS entity_id, collect(cid)[..$per_entity] AS chunk_ids
-"""
-# Each entity's full degree (chunks mentioning it, relations kept current in e.degree), its relations inside
-# the set and its synonym list: a walk divides by the full degree, so the mass an edge carries does not
-# depend on what was fetched. The set arrives twice: as a list to look entities up, and as a map ($inside)
-# to test membership; with the list alone the planner seeks every pair of entities (quadratic: 0.5 s on a
-# 300-entity neighbourhood of one novel, against 20 ms this way).
-ENTITY_LINKS = """
-UNWIND $ids AS eid
-MATCH (e:Entity {id: eid})
-RETURN eid AS entity_id, COUNT { (e)<-[:MENTIONS]-() } AS mentions, coalesce(e.degree, 0) AS relations,
-       [(e)-[]->(o:Entity) WHERE o <> e AND $inside[o.id] IS NOT NULL | o.id] AS related,
-       coalesce(e.similar, []) AS similar
+# The neighbourhood that Personalized PageRank runs on (search/ppr.py): the whole cut in one read, as parallel
+# lists in one row (records cost more to stream and decode than the lists they would hold: 779 entities took
+# 33 ms as rows, against the query's 10 ms of work). The cut: the seed passages and the entities they mention;
+# each of those entities' and the linked entities' passages closest to the question (at most $per_entity; a
+# hub that is no seed, named in more than $hub passages, adds none: a walk through it passes each of its
+# passages under 1/$hub of what reaches it, so they never rank, and ranking thousands would cost the most);
+# the entities all those passages mention, with each one's full degree (a walk divides by it, so what an edge
+# carries does not depend on what was fetched), the entities it relates to (the caller keeps those inside the
+# cut) and its synonym list. Each subquery ends in an aggregate with no grouping key, so it returns one row
+# even when it finds nothing.
+NEIGHBOURHOOD = """
+CALL () {
+  UNWIND $chunk_ids AS cid
+  MATCH (c:Chunk {id: cid})
+  RETURN collect(c) AS seeds
+}
+CALL () {
+  UNWIND $entity_ids AS eid
+  MATCH (e:Entity {id: eid})
+  RETURN collect(e) AS linked
+}
+CALL (seeds) {
+  UNWIND seeds AS c
+  MATCH (c)-[:MENTIONS]->(e:Entity)
+  RETURN collect(DISTINCT e) AS mentioned
+}
+CALL (linked, mentioned) {
+  UNWIND linked + mentioned AS e
+  WITH DISTINCT e, linked
+  WHERE e IN linked OR COUNT { (e)<-[:MENTIONS]-() } <= $hub
+  MATCH (e)<-[:MENTIONS]-(c:Chunk)
+  WITH e, c, vector.similarity.cosine(c.embedding, $embedding) AS similarity
+  ORDER BY similarity DESC
+  WITH e, collect(c)[..$per_entity] AS top
+  UNWIND top AS c
+  RETURN collect(DISTINCT c) AS reached
+}
+WITH seeds + [c IN reached WHERE NOT c IN seeds] AS chunks, linked
+CALL (chunks) {
+  UNWIND chunks AS c
+  MATCH (c)-[:MENTIONS]->(e:Entity)
+  WITH c, collect(e) AS entities
+  RETURN collect(c.id) AS chunk_ids, collect([e IN entities | e.id]) AS chunk_entities,
+         collect(entities) AS nested
+}
+CALL (linked, nested) {
+  UNWIND [linked] + nested AS entities
+  UNWIND entities AS e
+  WITH DISTINCT e
+  WITH e, COUNT { (e)<-[:MENTIONS]-() } AS mentions
+  RETURN collect(e.id) AS entity_ids, collect(mentions) AS mentions, collect(coalesce(e.degree, 0)) AS relations,
+         collect([(e)-[]->(o:Entity) WHERE o <> e | o.id]) AS related, collect(coalesce(e.similar, [])) AS similar
+}
+RETURN [c IN chunks | c.id] AS chunks, chunk_ids, chunk_entities, entity_ids, mentions, relations, related, similar
 """
 ENTITY_COMMUNITIES = """
 UNWIND $ids AS eid

@@ -30,29 +30,19 @@ class EmbeddedChunkRow(ChunkRow):
     embedding: list[float]
 
 
-class ChunkEntitiesRow(TypedDict):
-    """The entities a chunk mentions (CHUNK_ENTITIES)."""
+class NeighbourhoodRow(TypedDict):
+    """A question's walk graph in parallel lists (NEIGHBOURHOOD): the passages of the cut; those that mention
+    entities with the entities each mentions; every entity of the cut with its full degree parts (passages
+    mentioning it, relations), the entities it relates to anywhere, and its synonym list."""
 
-    chunk_id: str
-    entity_ids: list[str]
-
-
-class EntityChunksRow(TypedDict):
-    """An entity's chunks closest to the question, best first (ENTITY_TOP_CHUNKS)."""
-
-    entity_id: str
+    chunks: list[str]
     chunk_ids: list[str]
-
-
-class EntityLinksRow(TypedDict):
-    """An entity's full degree, its relations to the other entities asked about, and its synonym list
-    (ENTITY_LINKS)."""
-
-    entity_id: str
-    mentions: int
-    relations: int
-    related: list[str]
-    similar: list[str]
+    chunk_entities: list[list[str]]
+    entity_ids: list[str]
+    mentions: list[int]
+    relations: list[int]
+    related: list[list[str]]
+    similar: list[list[str]]
 
 
 class EntityRow(TypedDict):

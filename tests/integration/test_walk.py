@@ -95,9 +95,34 @@ def test_the_neighbourhood_is_bounded_by_its_caps(films) -> None:
     wide = fetch_neighbourhood(films.store, [], seeds, embedding, per_entity=10, hub=50)
     narrow = fetch_neighbourhood(films.store, [], seeds, embedding, per_entity=1, hub=50)
     assert set(seeds) <= set(narrow.chunks) < set(wide.chunks)
-    named = {e for row in films.store.graph.chunk_entities(seeds) for e in row["entity_ids"]}
+    named = {
+        r["id"]
+        for r in films.store.read(
+            "MATCH (c:Chunk)-[:MENTIONS]->(e:Entity) WHERE c.id IN $ids RETURN e.id AS id", ids=seeds
+        )
+    }
     assert len(narrow.chunks) <= len(seeds) + len(named)  # one passage per named entity at most
     # an entity named in more passages than `hub` adds none of them unless the question names it
     no_hubs = fetch_neighbourhood(films.store, [], seeds, embedding, per_entity=10, hub=0)
     assert no_hubs.chunks == seeds
     assert all(CHUNK + c in no_hubs.graph.degree for c in seeds)
+
+
+def test_the_neighbourhood_from_entities_alone_or_from_nothing(films) -> None:
+    """One read serves every shape of seeds: a question that names entities but has no close passage, and
+    one with neither (an empty store answer, not an error)."""
+    embedding = films.embedder.embed([QUESTION])[0]
+    verran = films.store.read("MATCH (e:Entity) WHERE e.name CONTAINS 'Verran' RETURN e.id AS id LIMIT 1")[0]["id"]
+    mentioning = {
+        r["id"]
+        for r in films.store.read("MATCH (c:Chunk)-[:MENTIONS]->(:Entity {id: $id}) RETURN c.id AS id", id=verran)
+    }
+    alone = fetch_neighbourhood(films.store, [verran], [], embedding, per_entity=10, hub=50)
+    assert set(alone.chunks) == mentioning and verran in alone.entities and alone.mentions[verran] == len(mentioning)
+    assert all(CHUNK + c in alone.graph.degree for c in alone.chunks)
+    # a linked entity that is a hub still adds its passages: the question names it
+    assert set(fetch_neighbourhood(films.store, [verran], [], embedding, per_entity=10, hub=0).chunks) == mentioning
+    nothing = fetch_neighbourhood(films.store, [], [], embedding, per_entity=10, hub=50)
+    assert nothing.chunks == [] and nothing.entities == [] and not nothing.graph.edges
+    gone = fetch_neighbourhood(films.store, ["e_gone"], ["c_gone"], embedding, per_entity=10, hub=50)
+    assert gone.chunks == [] and gone.entities == []
