@@ -21,34 +21,55 @@ from graphwright.cli.common import fail, load_settings, make_console, open_graph
     default="info",
     show_default=True,
 )
-def serve(host: str, port: int, log_level: str) -> None:
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Server processes sharing the port (default: the cores). Each loads the model; jobs and the "
+    "one-writer lock are shared through the graphwright home.",
+)
+def serve(host: str, port: int, log_level: str, workers: int | None) -> None:
     """Serve the graph over HTTP: the API (/v1, docs at /docs), a web page at /, and MCP at /mcp.
 
-    One process holds the embedder, the LLM client and the Neo4j driver warm, so questions skip the cold
-    start. Keys: GRAPHWRIGHT_API_KEYS (full) and GRAPHWRIGHT_READ_API_KEYS (search only), comma-separated,
+    Each worker process holds the embedder, the LLM client and the Neo4j driver warm, so questions skip
+    the cold start; one worker per core by default, so searches use every core. Upload and community jobs
+    run in whichever worker took them, one graph writer at a time, and any worker answers for any job.
+    Keys: GRAPHWRIGHT_API_KEYS (full) and GRAPHWRIGHT_READ_API_KEYS (search only), comma-separated,
     sent as `Authorization: Bearer <key>`; required to listen beyond loopback. A keyless server answers
     only loopback host names (GRAPHWRIGHT_ALLOWED_HOSTS adds more) and, from a browser, only its own page;
     docs/security.md has the whole threat model.
 
     \b
     Examples:
-      graphwright serve                      # http://127.0.0.1:8000
+      graphwright serve                      # http://127.0.0.1:8000, one worker per core
+      graphwright serve --workers 1          # one process (least memory)
       GRAPHWRIGHT_API_KEYS=s3cret graphwright serve --host 0.0.0.0 --port 8080
       curl -s localhost:8000/v1/search -H 'content-type: application/json' -d '{"question": "Who flew Apollo 11?"}'
     """
-    from graphwright.server import run_server
+    import os
+
+    from graphwright.server import run_server, run_workers
     from graphwright.server.app import create_app
-    from graphwright.server.security import ServerConfigError
+    from graphwright.server.security import KeyRing, ServerConfigError
 
     settings = load_settings()
+    workers = workers or os.cpu_count() or 1
     with open_graph():  # Neo4j reachable, or one clear line now rather than 503s later
         pass
     try:
-        app = create_app(settings, host=host)
+        if workers == 1:
+            app = create_app(settings, host=host)
+        else:  # the same refusal as create_app's, before any worker starts
+            KeyRing.from_settings(settings).check_bind(host)
     except ServerConfigError as exc:
         fail(str(exc))
-    make_console(stderr=True).print(f"graphwright serving on http://{host}:{port}  (page /, API docs /docs, MCP /mcp)")
-    run_server(app, host, port, log_level)
+    make_console(stderr=True).print(
+        f"graphwright serving on http://{host}:{port} with {workers} worker(s)  (page /, API docs /docs, MCP /mcp)"
+    )
+    if workers == 1:
+        run_server(app, host, port, log_level)
+    else:
+        run_workers(workers, host, port, log_level)
 
 
 @click.command("mcp")

@@ -18,6 +18,29 @@ def run_server(app: Any, host: str = "127.0.0.1", port: int = 8000, log_level: s
     uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False, server_header=False)
 
 
+def run_workers(workers: int, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info") -> None:
+    """Serve with `workers` processes on one socket, each its own app (`app_from_environment`) with its own
+    embedder and driver: searches use every core, and the job store and the graph write lock, shared
+    through the graphwright home, keep jobs visible to all and one writer at a time."""
+    import os
+
+    import uvicorn
+
+    from graphwright.server.app import SERVE_HOST_ENV
+
+    os.environ[SERVE_HOST_ENV] = host  # the workers inherit the environment, and the settings with it
+    uvicorn.run(
+        "graphwright.server.app:app_from_environment",
+        factory=True,
+        workers=workers,
+        host=host,
+        port=port,
+        log_level=log_level,
+        access_log=False,
+        server_header=False,
+    )
+
+
 def run_mcp_stdio(settings: Settings) -> None:
     """The MCP server on stdin/stdout, for agents that start it as a process."""
     from graphwright.api import GraphRAG

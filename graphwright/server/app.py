@@ -4,6 +4,7 @@ Routes are thin: each calls one GraphRAG method; errors become JSON with the rig
 from __future__ import annotations
 
 import logging
+import os
 import re
 import shutil
 from collections.abc import AsyncIterator, Iterator
@@ -79,16 +80,24 @@ def safe_upload_name(name: str | None, index: int) -> str:
     return f"{stem}{dot}{suffix}"
 
 
+SERVE_HOST_ENV = "GRAPHWRIGHT_SERVE_HOST"  # the address a worker process of `serve --workers N` listens on
+
+
+def app_from_environment() -> FastAPI:
+    """The app each worker process of `graphwright serve --workers N` builds (uvicorn imports it by name in
+    every worker): settings from the environment, as the parent read them, and the address it listens on."""
+    from graphwright.config import Settings
+
+    return create_app(Settings(), host=os.environ.get(SERVE_HOST_ENV, "127.0.0.1"))
+
+
 def create_app(settings: Settings, rag: GraphRAG | None = None, host: str = "127.0.0.1") -> FastAPI:
     """The app for `settings` (a GraphRAG is made from them unless given). Refuses a public `host` without
     API keys."""
     from graphwright.api import GraphRAG
     from graphwright.server.mcp_tools import build_mcp
 
-    keys = KeyRing.from_strings(
-        settings.api_keys.get_secret_value() if settings.api_keys else None,
-        settings.read_api_keys.get_secret_value() if settings.read_api_keys else None,
-    )
+    keys = KeyRing.from_settings(settings)
     keys.check_bind(host)
     hosts = HostPolicy.build(host, settings.allowed_hosts, settings.cors_origins, keys.enabled)
     graph = rag or GraphRAG(settings)

@@ -1,5 +1,7 @@
-"""Background jobs of the server (ingest, community builds): one at a time, in a worker thread, so
-searches keep being answered while the graph is written. Each job reports its progress by stage."""
+"""Background jobs of the server (ingest, community builds): in a worker thread, so searches keep being
+answered while the graph is written, and one writer at a time across every worker process (the graph write
+lock). Jobs are kept in the server's job store, so any worker answers for any job, and a restarted server
+still knows the jobs it finished. Each job reports its progress by stage."""
 
 from __future__ import annotations
 
@@ -7,14 +9,15 @@ import logging
 import threading
 import time
 import uuid
-from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from graphwright.errors import BusyError, GraphwrightError
+from graphwright.server.job_store import GraphWriteLock, JobStore
 
 log = logging.getLogger(__name__)
 
@@ -39,61 +42,88 @@ class Job(BaseModel):
     finished_at: float | None = None
 
 
-class Progress:
-    """The ProgressCallback a job's work reports through."""
+_SAVE_EVERY = 0.5  # seconds between progress writes to the store; a stage's end is always written
 
-    def __init__(self, job: Job, lock: threading.Lock) -> None:
-        self.job, self.lock = job, lock
+
+class Progress:
+    """The ProgressCallback a job's work reports through: kept in memory, saved to the store now and then."""
+
+    def __init__(self, job: Job, lock: threading.Lock, save: Callable[[Job], None]) -> None:
+        self.job, self.lock, self.save = job, lock, save
+        self._saved = 0.0
 
     def __call__(self, stage: str, done: int, total: int, detail: str = "") -> None:
+        now = time.monotonic()
         with self.lock:
             self.job.progress[stage] = StageProgress(done=done, total=total, detail=detail)
+            due = done >= total or now - self._saved >= _SAVE_EVERY
+            if due:
+                self._saved = now
+                snapshot = self.job.model_copy(deep=True)
+        if due:
+            self.save(snapshot)
 
 
 Work = Callable[[Progress], dict[str, Any]]
 
 
 class JobRunner:
-    """Runs jobs one after another, at most `max_waiting` queued or running at once (more are refused with a
-    BusyError, not queued without end); keeps the last `keep` jobs to be asked about."""
+    """Runs this process's jobs one after another, at most `max_waiting` queued or running at once across
+    every process sharing the store (more are refused with a BusyError, not queued without end); keeps the
+    last `keep` finished jobs to be asked about."""
 
-    def __init__(self, keep: int = 200, max_waiting: int = 8) -> None:
+    def __init__(self, home: Path, keep: int = 200, max_waiting: int = 8) -> None:
         self._max_waiting = max_waiting
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphwright-job")
-        self._jobs: OrderedDict[str, Job] = OrderedDict()
+        self._store = JobStore(home / "server" / "jobs.sqlite3")
+        self._running: dict[str, Job] = {}  # this process's unfinished jobs, fresher than their stored copy
         self._lock = threading.Lock()
         self._keep = keep
-        # Held while the graph is written (jobs, deletes), so two writers never interleave their updates.
-        self.write_lock = threading.Lock()
+        # Held while the graph is written (jobs, deletes), so two writers never interleave their updates,
+        # whichever worker process they run in.
+        self.write_lock = GraphWriteLock(home / "server" / "graph-write.lock")
+
+    def _save(self, job: Job) -> None:
+        self._store.put(job.id, job.status, job.created_at, job.model_dump_json())
 
     def submit(
         self, kind: Literal["ingest", "communities"], work: Work, cleanup: Callable[[], None] | None = None
     ) -> Job:
         job = Job(id=uuid.uuid4().hex, kind=kind)
-        with self._lock:
-            waiting = sum(1 for j in self._jobs.values() if j.status in ("queued", "running"))
+        with self._lock:  # one submit at a time here; other workers may race past the count by one each
+            waiting = self._store.waiting()
             if waiting >= self._max_waiting:
                 raise BusyError(
                     f"{waiting} jobs are queued or running, the most this server takes "
                     "(GRAPHWRIGHT_MAX_QUEUED_JOBS); try again when one has finished",
                     retry_after=10,
                 )
-            self._jobs[job.id] = job
-            while len(self._jobs) > self._keep:
-                self._jobs.popitem(last=False)
+            self._running[job.id] = job
+            self._save(job)
+        self._store.trim(self._keep)
         self._pool.submit(self._run, job, work, cleanup)
         return job.model_copy(deep=True)
 
     def get(self, job_id: str) -> Job | None:
         with self._lock:
-            job = self._jobs.get(job_id)
-            return job.model_copy(deep=True) if job else None
+            job = self._running.get(job_id)
+            if job is not None:
+                return job.model_copy(deep=True)
+        found = self._store.get(job_id)
+        if found is None:
+            return None
+        stored = Job.model_validate_json(found[2])
+        if self._store.orphaned(job_id):
+            stored.status, stored.error = "failed", "the server process running this job exited before it finished"
+        return stored
 
     def _run(self, job: Job, work: Work, cleanup: Callable[[], None] | None) -> None:
         with self._lock:
             job.status, job.started_at = "running", time.time()
+            snapshot = job.model_copy(deep=True)
+        self._save(snapshot)
         try:
-            result = work(Progress(job, self._lock))
+            result = work(Progress(job, self._lock, self._save))
             with self._lock:
                 job.result, job.status = result, "succeeded"
         except GraphwrightError as exc:
@@ -107,8 +137,17 @@ class JobRunner:
         finally:
             with self._lock:
                 job.finished_at = time.time()
+                snapshot = job.model_copy(deep=True)
+            self._save(snapshot)
+            with self._lock:
+                self._running.pop(job.id, None)
             if cleanup is not None:
                 cleanup()
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
+        with self._lock:  # cancelled before they ran: say so, rather than queued for ever
+            cancelled = [j for j in self._running.values() if j.status == "queued"]
+        for job in cancelled:
+            job.status, job.error, job.finished_at = "failed", "cancelled: the server shut down", time.time()
+            self._save(job)

@@ -11,12 +11,15 @@ import json
 import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from graphwright.errors import (
     ServerConfigError,  # re-exported: they used to live here
 )
 from graphwright.server.errors import error_body
+
+if TYPE_CHECKING:
+    from graphwright.config import Settings
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +84,13 @@ class KeyRing:
             if found is None and hmac.compare_digest(key.encode(), token.encode()):
                 found = "read"
         return found
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> KeyRing:
+        return cls.from_strings(
+            settings.api_keys.get_secret_value() if settings.api_keys else None,
+            settings.read_api_keys.get_secret_value() if settings.read_api_keys else None,
+        )
 
     def check_bind(self, host: str) -> None:
         """Refuse to serve a non-loopback address without keys: the graph would be open to the network."""

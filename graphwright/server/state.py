@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from graphwright.models import SearchResult
+from graphwright.server.job_store import process_alive
 from graphwright.server.jobs import Job, JobRunner, Progress
 from graphwright.server.schemas import ServedResult
 
@@ -22,23 +23,13 @@ log = logging.getLogger(__name__)
 _PROCESS_PREFIX = "server-"
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 class Server:
     """What the routes share: the graph, the job runner and the settings. One per app, no globals."""
 
     def __init__(self, rag: GraphRAG, settings: Settings) -> None:
         self.rag = rag
         self.settings = settings
-        self.jobs = JobRunner(max_waiting=settings.max_queued_jobs)
+        self.jobs = JobRunner(settings.home, max_waiting=settings.max_queued_jobs)
         # Each server process saves uploads under a folder of its own, so one process's sweep never takes
         # another's files.
         self.uploads_root = settings.home / "uploads"
@@ -75,7 +66,7 @@ class Server:
                 folder != self.uploads
                 and folder.name.startswith(_PROCESS_PREFIX)
                 and pid_text.isdigit()
-                and _alive(int(pid_text))
+                and process_alive(int(pid_text))
             ):
                 continue
             shutil.rmtree(folder, ignore_errors=True) if folder.is_dir() else folder.unlink(missing_ok=True)

@@ -121,3 +121,12 @@ def test_schema_mapping_speed(tmp_path: Path, cli_env) -> None:
         cli_env,
     )
     assert "typed relations" in out and "mapped onto the schema" in out and "k chars/s" in out
+
+
+def test_query_latency_bench_on_the_graph_as_it_is(rag, cli_env, tmp_path: Path) -> None:
+    from tests.integration.corpus import write_corpus
+
+    rag.ingest([write_corpus(tmp_path / "corpus")], base=tmp_path)
+    out = bench(["bench.query_latency", "--modes", "vector,local", "--rounds", "1", "--label", "smoke"], cli_env)
+    assert "query latency, ms" in out and "smoke" in out and "local" in out
+    assert rag.stats()["documents"] > 0, "it reads the graph and writes nothing"

@@ -1,0 +1,94 @@
+"""`graphwright serve --workers 2` as a user runs it: two processes on one port, where a job submitted to
+one is answered for by both, the graph is written by one of them at a time, and searches work from either."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.integration
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def two_workers(rag, cli_env):
+    port = _free_port()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "graphwright.cli",
+            "serve",
+            "--workers",
+            "2",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        env=cli_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 180
+    try:
+        while True:
+            assert process.poll() is None, process.stderr.read() if process.stderr else ""
+            assert time.monotonic() < deadline, "the server did not start"
+            try:
+                if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.3)
+        yield url, process
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
+
+
+def _worker_pids(process: subprocess.Popen) -> set[int]:
+    done = subprocess.run(["ps", "-o", "pid=", "--ppid", str(process.pid)], capture_output=True, text=True)
+    return {int(p) for p in done.stdout.split()}
+
+
+def test_every_worker_answers_for_every_job(two_workers) -> None:
+    url, process = two_workers
+    assert len(_worker_pids(process)) >= 2, "two worker processes under the supervisor"
+    jobs = []
+    for i in range(4):  # several jobs, taken by whichever worker accepts each connection
+        body = {"documents": [{"id": f"w{i}", "text": f"Ada Lovelace wrote note {i} on the Analytical Engine."}]}
+        response = httpx.post(f"{url}/v1/documents", json=body, timeout=30)
+        assert response.status_code == 202, response.text
+        jobs.append(response.json()["id"])
+    deadline = time.monotonic() + 180
+    statuses: dict[str, str] = {}
+    while time.monotonic() < deadline:
+        for job_id in jobs:
+            # a fresh connection each time, so the polls spread over both workers; with jobs kept per
+            # process, about half of them would be 404
+            response = httpx.get(f"{url}/v1/jobs/{job_id}", headers={"Connection": "close"}, timeout=30)
+            assert response.status_code == 200, response.text
+            statuses[job_id] = response.json()["status"]
+        if all(s in ("succeeded", "failed") for s in statuses.values()):
+            break
+        time.sleep(0.3)
+    assert set(statuses.values()) == {"succeeded"}, statuses
+    documents = httpx.get(f"{url}/v1/documents", timeout=30).json()
+    assert {d["id"] for d in documents} == {f"w{i}" for i in range(4)}, "one writer at a time lost nothing"
+    for _ in range(6):
+        found = httpx.post(
+            f"{url}/v1/search", json={"question": "Who wrote about the Analytical Engine?", "mode": "local"}, timeout=60
+        )
+        assert found.status_code == 200 and found.json()["chunks"], found.text

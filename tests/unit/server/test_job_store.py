@@ -1,0 +1,154 @@
+"""The job store and the graph write lock that `serve --workers N` shares between processes: real SQLite
+files and real `flock`s, with other processes standing in for the other workers."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from graphwright.errors import BusyError
+from graphwright.server.job_store import GraphWriteLock, JobStore
+from graphwright.server.jobs import Job, JobRunner, Progress
+
+
+def _dead_pid() -> int:
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    return int(done.stdout)
+
+
+def _wait(runner: JobRunner, job_id: str, seconds: float = 30) -> Job:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        job = runner.get(job_id)
+        if job is not None and job.status in ("succeeded", "failed"):
+            return job
+        time.sleep(0.05)
+    raise AssertionError(f"job {job_id} did not finish")
+
+
+def test_a_job_run_by_one_worker_is_seen_by_another(tmp_path: Path) -> None:
+    mine, other = JobRunner(tmp_path), JobRunner(tmp_path)  # two workers sharing one home
+    release = threading.Event()
+
+    def work(progress: Progress) -> dict:
+        progress("write", 1, 3, "first")
+        release.wait(10)
+        progress("write", 3, 3)
+        return {"documents": 3}
+
+    job = mine.submit("ingest", work)
+    deadline = time.monotonic() + 10
+    while (seen := other.get(job.id)) is None or seen.status != "running":
+        assert time.monotonic() < deadline, seen
+        time.sleep(0.05)
+    assert seen.progress["write"].done == 1 and seen.progress["write"].detail == "first"
+    release.set()
+    finished = _wait(other, job.id)
+    assert finished.status == "succeeded" and finished.result == {"documents": 3}
+    assert finished.progress["write"].done == 3, "a stage's end is always saved"
+    assert JobRunner(tmp_path).get(job.id) == finished, "a restarted server still knows it"
+    assert other.get("no-such-job") is None
+    mine.close()
+    other.close()
+
+
+def test_the_queue_limit_counts_every_worker(tmp_path: Path) -> None:
+    release = threading.Event()
+    first, second = JobRunner(tmp_path, max_waiting=2), JobRunner(tmp_path, max_waiting=2)
+    jobs = [first.submit("ingest", lambda _p: release.wait(10) and {}), second.submit("ingest", lambda _p: {})]
+    with pytest.raises(BusyError, match="2 jobs are queued or running"):
+        second.submit("communities", lambda _p: {})
+    release.set()
+    for runner, job in zip((first, second), jobs):
+        assert _wait(runner, job.id).status == "succeeded"
+    assert second.submit("communities", lambda _p: {}).status == "queued", "room again once they finished"
+    first.close()
+    second.close()
+
+
+def test_a_job_whose_process_died_reads_as_failed(tmp_path: Path) -> None:
+    store = JobStore(tmp_path / "server" / "jobs.sqlite3")
+    stuck = Job(id="stuck", kind="ingest", status="running")
+    store.put(stuck.id, stuck.status, stuck.created_at, stuck.model_dump_json(), pid=_dead_pid())
+    assert store.waiting() == 0, "a dead worker's job holds no place in the queue"
+    found = JobRunner(tmp_path).get("stuck")
+    assert found is not None and found.status == "failed" and "exited" in (found.error or "")
+
+
+def test_failures_are_stored_with_their_message(tmp_path: Path) -> None:
+    from graphwright.errors import LoadError
+
+    runner = JobRunner(tmp_path)
+
+    def broken(_progress: Progress) -> dict:
+        raise LoadError("notes.bin is not text")
+
+    job = _wait(JobRunner(tmp_path), runner.submit("ingest", broken).id)
+    assert job.status == "failed" and job.error == "notes.bin is not text"
+    runner.close()
+
+
+def test_the_graph_write_lock_excludes_another_process(tmp_path: Path) -> None:
+    path = tmp_path / "graph-write.lock"
+    marker = tmp_path / "held"
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time\n"
+            "from pathlib import Path\n"
+            "from graphwright.server.job_store import GraphWriteLock\n"
+            f"with GraphWriteLock(Path({str(path)!r})):\n"
+            f"    Path({str(marker)!r}).write_text('held')\n"
+            "    sys.stdin.readline()\n",
+        ],
+        stdin=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not marker.exists():
+            assert time.monotonic() < deadline and holder.poll() is None, "the other process never took the lock"
+            time.sleep(0.05)
+        acquired = threading.Event()
+
+        def take() -> None:
+            with GraphWriteLock(path):
+                acquired.set()
+
+        thread = threading.Thread(target=take, daemon=True)
+        thread.start()
+        assert not acquired.wait(0.5), "taken while another process held it"
+        assert holder.stdin is not None
+        holder.stdin.write("release\n")
+        holder.stdin.flush()
+        assert acquired.wait(10), "never taken after the other process let go"
+        thread.join(5)
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_a_killed_holder_never_leaves_the_graph_locked(tmp_path: Path) -> None:
+    path = tmp_path / "graph-write.lock"
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import time\nfrom pathlib import Path\nfrom graphwright.server.job_store import GraphWriteLock\n"
+            f"with GraphWriteLock(Path({str(path)!r})):\n    print('held', flush=True)\n    time.sleep(60)\n",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    holder.kill()
+    holder.wait()
+    acquired = threading.Event()
+    threading.Thread(target=lambda: GraphWriteLock(path).__enter__() and acquired.set(), daemon=True).start()
+    assert acquired.wait(10)
