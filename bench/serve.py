@@ -1,6 +1,6 @@
 """`graphwright serve` measured: cold CLI questions against warm ones, then a bounded load test.
 
-    .venv/bin/python -m bench.serve --yes-reset [--runs 10] [--requests 500] [--clients 16] [--record]
+    .venv/bin/python -m bench.serve --yes-reset [--runs 10] [--requests 500] [--clients 16] [--workers 1,2] [--record]
 
 WARNING: empties the database NEO4J_URI points at, then ingests examples/space with the offline entity
 graph. Part 1, latency, same questions in the same run: `graphwright query` in a new process (the cold
@@ -8,7 +8,8 @@ start every CLI question pays), `graphwright query --server` (a new process that
 plain HTTP POST to the warm server. Part 2, load: `--requests` searches from `--clients` concurrent clients,
 mixed over vector, hybrid and local, while an upload job ingests `--novels` novels from the shared eval
 data (falling back to copies of the space articles); it counts errors, checks that every cited chunk id
-exists in Neo4j, and samples the server's resident memory (RSS) throughout.
+exists in Neo4j, and samples the server's resident memory (RSS, summed over its worker processes)
+throughout. `--workers 1,2` runs the load once per worker count, each on a freshly ingested graph.
 """
 
 from __future__ import annotations
@@ -56,16 +57,30 @@ def free_port() -> int:
 
 
 def rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+    """The resident memory of the server and its worker processes together."""
+    total = 0.0
+    for process in [pid, *children(pid)]:
+        try:
+            for line in Path(f"/proc/{process}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) / 1024
+        except OSError:
+            continue
+    return total
 
 
-def start_server(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
+def children(pid: int) -> list[int]:
+    try:
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def start_server(env: dict[str, str], workers: int = 1) -> tuple[subprocess.Popen, str]:
     port = free_port()
+    command = ["serve", "--port", str(port), "--log-level", "warning", "--workers", str(workers)]
     process = subprocess.Popen(
-        [sys.executable, "-m", "graphwright.cli", "serve", "--port", str(port), "--log-level", "warning"],
+        [sys.executable, "-m", "graphwright.cli", *command],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -128,7 +143,9 @@ def ingest_files(folder: Path, novels: int) -> list[Path]:
     return sorted(folder.iterdir())
 
 
-def load(env: dict[str, str], url: str, pid: int, requests: int, clients: int, novels: int, console: Console) -> None:
+def load(
+    env: dict[str, str], url: str, pid: int, requests: int, clients: int, novels: int, console: Console, workers: int
+) -> None:
     from graphwright.api import GraphRAG
     from graphwright.config import Settings
 
@@ -215,7 +232,9 @@ def load(env: dict[str, str], url: str, pid: int, requests: int, clients: int, n
     done = sum(len(v) for v in latencies.values())
     answered_again = sum(map(len, second.values()))
     everything = [t for v in latencies.values() for t in v]
-    table = Table(title=f"load: {requests} searches from {clients} concurrent clients while an ingest job runs")
+    table = Table(
+        title=f"load, {workers} worker(s): {requests} searches from {clients} concurrent clients, an ingest job running"
+    )
     for column in ("mode", "searches", "p50 ms", "p95 ms", "min ms"):
         table.add_column(column, justify="left" if column == "mode" else "right")
     for mode in MODES:
@@ -223,7 +242,7 @@ def load(env: dict[str, str], url: str, pid: int, requests: int, clients: int, n
     row(table, "all", everything)
     console.print(table)
     overlapped = sum(1 for t, _ in memory if started <= t <= started + wall)
-    summary = Table(title="load: errors, citations, throughput, server memory")
+    summary = Table(title=f"load, {workers} worker(s): errors, citations, throughput, server memory")
     summary.add_column("measure")
     summary.add_column("value", justify="right")
     chunks = during["result"]["chunks_written"] if during["result"] else 0
@@ -269,19 +288,21 @@ def main() -> None:
         help="novels the ingest job uploads during the load (0: a copy of the space articles)",
     )
     parser.add_argument("--skip-latency", action="store_true")
+    parser.add_argument("--workers", default="1", help="worker counts to load-test in turn, e.g. 1,2")
     args = parse(parser)
     env = {k: v for k, v in os.environ.items() if k not in ("GRAPHWRIGHT_SERVER_URL",)}
     console = Console(record=True, width=160)
-    cli(["reset", "--yes"], env)
-    cli(["ingest", str(SPACE), "--extractor", "nlp", "-q"], env)
-    process, url = start_server(env)
-    try:
-        if not args.skip_latency:
-            latency(env, url, args.runs, console)
-        load(env, url, process.pid, args.requests, args.clients, args.novels, console)
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+    for i, workers in enumerate(int(w) for w in args.workers.split(",")):
+        cli(["reset", "--yes"], env)
+        cli(["ingest", str(SPACE), "--extractor", "nlp", "-q"], env)
+        process, url = start_server(env, workers)
+        try:
+            if not args.skip_latency and i == 0:
+                latency(env, url, args.runs, console)
+            load(env, url, process.pid, args.requests, args.clients, args.novels, console, workers)
+        finally:
+            process.terminate()
+            process.wait(timeout=60)
     if args.record:
         record("graphwright serve: cold vs warm questions, and load", "bench.serve", console)
 

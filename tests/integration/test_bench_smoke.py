@@ -96,10 +96,25 @@ def test_lexical_peer_bench(rag, cli_env) -> None:
 
 def test_serve_bench_small(rag, cli_env) -> None:
     out = bench(
-        ["bench.serve", "--yes-reset", "--runs", "1", "--requests", "12", "--clients", "2", "--novels", "0"], cli_env
+        [
+            "bench.serve",
+            "--yes-reset",
+            "--runs",
+            "1",
+            "--requests",
+            "12",
+            "--clients",
+            "2",
+            "--novels",
+            "0",
+            "--workers",
+            "1,2",
+        ],
+        cli_env,
     )
-    assert "cold CLI vs warm server" in out and "12 searches from 2 concurrent clients" in out
-    assert "missing in Neo4j" in out and "12 / 12" in out
+    assert "cold CLI vs warm server" in out
+    assert "load, 1 worker(s): 12 searches from 2 concurrent" in out and "load, 2 worker(s): 12 searches" in out
+    assert "missing in Neo4j" in out and out.count("12 / 12") == 2
 
 
 def test_schema_mapping_speed(tmp_path: Path, cli_env) -> None:
