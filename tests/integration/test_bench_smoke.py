@@ -145,3 +145,31 @@ def test_query_latency_bench_on_the_graph_as_it_is(rag, cli_env, tmp_path: Path)
     out = bench(["bench.query_latency", "--modes", "vector,local", "--rounds", "1", "--label", "smoke"], cli_env)
     assert "query latency, ms" in out and "smoke" in out and "local" in out
     assert rag.stats()["documents"] > 0, "it reads the graph and writes nothing"
+
+
+def test_cost_curve_bench_grows_one_graph(rag, cli_env) -> None:
+    out = bench(
+        [
+            "bench.cost_curve",
+            "--yes-reset",
+            "--sizes",
+            "4,12",
+            "--batch",
+            "3",
+            "--data",
+            "examples/space/missions.jsonl",
+        ],
+        cli_env,
+    )
+    assert "the cost curve" in out and "ingest s per 1k chunks" in out and "local p50/p95 ms" in out
+    assert rag.stats()["chunks"] >= 12, "the graph grew past the last size"
+
+
+def test_cost_curve_copies_have_names_of_their_own() -> None:
+    from bench.cost_curve import documents
+
+    source = documents([{"text": "Elizabeth met Darcy in London. It rained."}])
+    first, second, third = next(source), next(source), next(source)
+    assert first == ("copy0-novel0", "Elizabeth met Darcy in London. It rained.")
+    assert second[1] == "Elizabethlo met Darcylo in Londonlo. It rained."  # two-letter words stay
+    assert third[1] != second[1] and third[0] == "copy2-novel0"
