@@ -22,11 +22,10 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from bench.ingest_novels import NOVELS, latency_questions, server_peak_mib
+from bench.ingest_novels import NOVELS, latency_questions, mode_latency, server_peak_mib
 from bench.record import arguments, parse, record
 from graphwright.api import GraphRAG
 from graphwright.config import Settings
-from graphwright.evaluation.metrics import percentile
 
 MODES = ("vector", "hybrid", "local")
 _NAME = re.compile(r"\b([A-Z][a-z]{2,})\b")
@@ -59,14 +58,9 @@ def store_bytes(settings: Settings) -> int:
 
 
 def latency(rag: GraphRAG, mode: str, questions: list[str]) -> tuple[float, float]:
-    for question in questions[:3]:
+    for question in questions[:3]:  # warm-up: the planner's plans for a graph this size
         rag.search(question, mode=mode, generate=False)  # type: ignore[arg-type]
-    times = []
-    for question in questions:
-        started = time.perf_counter()
-        rag.search(question, mode=mode, generate=False)  # type: ignore[arg-type]
-        times.append((time.perf_counter() - started) * 1000)
-    return percentile(times, 0.5), percentile(times, 0.95)
+    return mode_latency(rag, mode, questions)
 
 
 def main() -> None:

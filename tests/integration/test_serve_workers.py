@@ -3,9 +3,7 @@ one is answered for by both, the graph is written by one of them at a time, and 
 
 from __future__ import annotations
 
-import socket
 import subprocess
-import sys
 import time
 
 import httpx
@@ -14,44 +12,12 @@ import pytest
 pytestmark = pytest.mark.integration
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture
 def two_workers(rag, cli_env):
-    port = _free_port()
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "graphwright.cli",
-            "serve",
-            "--workers",
-            "2",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-        ],
-        env=cli_env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 180
+    from bench.serve import start_server  # the bench's launcher: `graphwright serve` until /healthz answers
+
+    process, url = start_server(cli_env, workers=2)
     try:
-        while True:
-            assert process.poll() is None, process.stderr.read() if process.stderr else ""
-            assert time.monotonic() < deadline, "the server did not start"
-            try:
-                if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.3)
         yield url, process
     finally:
         process.terminate()
