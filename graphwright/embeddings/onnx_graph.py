@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import numpy as np
 
-_DTYPES = {"F32": "<f4", "F16": "<f2", "BF16": None, "I64": "<i8", "I32": "<i4"}
+_DTYPES = {"F32": "<f4", "F16": "<f2", "I64": "<i8", "I32": "<i4"}
 _MAX_HEADER = 100 * 1024 * 1024  # a header this large is no model's: refuse it before reading
 
 
@@ -40,7 +40,8 @@ def read_safetensors(path: Path) -> dict[str, np.ndarray]:
             raise ValueError(f"{path}: tensor {name} has dtype {info['dtype']}, which this reader does not take")
         begin, end = info["data_offsets"]
         array = np.frombuffer(data, dtype=dtype, count=(end - begin) // np.dtype(dtype).itemsize, offset=start + begin)
-        tensors[name] = array.reshape(info["shape"]).astype(np.float32 if dtype.startswith("<f") else dtype)
+        # no copy of a float32 tensor: the graph's initializers copy what they keep
+        tensors[name] = array.reshape(info["shape"]).astype(np.float32 if dtype.startswith("<f") else dtype, copy=False)
     return tensors
 
 
@@ -50,7 +51,6 @@ class _Graph:
     def __init__(self) -> None:
         self.nodes: list[Any] = []
         self.initializers: list[Any] = []
-        self._count = 0
         self._names: dict[str, int] = {}
 
     def const(self, name: str, value: np.ndarray) -> str:
@@ -62,11 +62,10 @@ class _Graph:
     def op(self, op_type: str, inputs: list[str], scope: str, **attrs: Any) -> str:
         from onnx import helper
 
-        self._count += 1
         name = f"{scope}/{op_type}"
         seen = self._names[name] = self._names.get(name, -1) + 1
         name = f"{name}_{seen}" if seen else name  # unique, as ONNX wants, and as torch's exporter names them
-        output = f"{scope}/{op_type}_{self._count}_output"
+        output = f"{name}_output"
         self.nodes.append(helper.make_node(op_type, inputs, [output], name=name, **attrs))
         return output
 

@@ -11,7 +11,6 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (
@@ -23,6 +22,11 @@ CREATE TABLE IF NOT EXISTS jobs (
 )
 """
 _WAITING = ("queued", "running")
+
+
+def orphaned(status: str, pid: int) -> bool:
+    """Whether a stored job is queued or running in a process that no longer exists."""
+    return status in _WAITING and not process_alive(pid)
 
 
 def process_alive(pid: int) -> bool:
@@ -68,11 +72,6 @@ class JobStore:
             row = db.execute("SELECT status, pid, body FROM jobs WHERE id = ?", (job_id,)).fetchone()
         return (str(row[0]), int(row[1]), str(row[2])) if row else None
 
-    def orphaned(self, job_id: str) -> bool:
-        """Whether a job is queued or running in a process that no longer exists."""
-        found = self.get(job_id)
-        return found is not None and found[0] in _WAITING and not process_alive(found[1])
-
     def waiting(self) -> int:
         """Jobs queued or running in live processes, across every worker."""
         with self._connect() as db:
@@ -87,11 +86,6 @@ class JobStore:
                 "(SELECT id FROM jobs ORDER BY created DESC LIMIT ?)",
                 (*_WAITING, keep),
             )
-
-    def rows(self) -> list[dict[str, Any]]:
-        with self._connect() as db:
-            found = db.execute("SELECT id, status, pid FROM jobs ORDER BY created").fetchall()
-        return [{"id": i, "status": s, "pid": p} for i, s, p in found]
 
 
 class GraphWriteLock:

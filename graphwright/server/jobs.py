@@ -17,7 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from graphwright.errors import BusyError, GraphwrightError
-from graphwright.server.job_store import GraphWriteLock, JobStore
+from graphwright.server.job_store import GraphWriteLock, JobStore, orphaned
 
 log = logging.getLogger(__name__)
 
@@ -112,8 +112,9 @@ class JobRunner:
         found = self._store.get(job_id)
         if found is None:
             return None
-        stored = Job.model_validate_json(found[2])
-        if self._store.orphaned(job_id):
+        status, pid, body = found
+        stored = Job.model_validate_json(body)
+        if orphaned(status, pid):
             stored.status, stored.error = "failed", "the server process running this job exited before it finished"
         return stored
 
