@@ -64,17 +64,12 @@ def peer_embedder():
         from neo4j_graphrag.embeddings import SentenceTransformerEmbeddings
 
         return "sentence-transformers on torch", SentenceTransformerEmbeddings(model=str(bundled_model_dir()))
-    import onnxruntime
     from neo4j_graphrag.embeddings.base import Embedder
 
+    from bench.embeddings import TwoThreads
     from graphwright.embeddings import OnnxEmbedder, default_cache_dir
-    from graphwright.embeddings.onnx_export import ensure_exported
 
-    options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = 2
-    onnx = OnnxEmbedder(default_cache_dir(), streams=1)
-    path = ensure_exported(default_cache_dir(), quantized=False)
-    onnx.__dict__["_session"] = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    onnx = TwoThreads(OnnxEmbedder(default_cache_dir(), streams=1))
 
     class OnnxEmbeddings(Embedder):
         def embed_query(self, text: str) -> list[float]:
