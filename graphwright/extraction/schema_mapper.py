@@ -41,7 +41,7 @@ from graphwright.graph_schema import GraphSchema, is_literal
 from graphwright.models import ExtractedEntity, ExtractedRelation, ExtractionExample
 
 NONE = "<none>"
-MAPPING_METHOD = "schema-mapping-3"  # in the extractor's version: a new method extracts again
+MAPPING_METHOD = "schema-mapping-4"  # in the extractor's version: a new method extracts again
 _EPOCHS = 5
 _NONE_SHARE = 0.5  # "none" pairs weigh, in all, half as much as the facts
 _STEP = 0.1
@@ -351,6 +351,8 @@ def _span(tokens: list[Any], sentence: str) -> Mention | None:
     if not tokens or all(t.pos_ in ("PRON", "DET") for t in tokens):  # "it", "which": no name
         return None
     start, end = tokens[0].idx, tokens[-1].idx + len(tokens[-1].text)
+    if sentence[start:end].count(")") > sentence[start:end].count("(") and sentence[:start].endswith("("):
+        start -= 1  # "(66391) 1999 KW4": the bracket the name opens with is its own
     text = sentence[start:end]
     if not any(c.isalpha() for c in text):
         return None
@@ -389,6 +391,32 @@ def _proper_runs(doc: Any) -> list[list[Any]]:
     return runs
 
 
+def _word_forms(names: Iterable[str]) -> dict[str, str]:
+    """Words the examples' names write one way, by how a text may write them otherwise: "FC" -> "F.C.",
+    "Gottingen" -> "Göttingen", "D" -> "D." (an initial), when the names write that word so at least twice,
+    always alike, and never as the text does. A name the examples do not know is then written as they would."""
+    words = [w for name in names for w in name.replace("_", " ").split()]
+    exact = set(words)
+    forms: dict[str, Counter[str]] = defaultdict(Counter)
+    for w in words:
+        if any(c.isalpha() for c in w):
+            forms[_loose(w)][w] += 1
+    out: dict[str, str] = {}
+    for written in forms.values():
+        (form, count), *others = written.most_common()
+        if count < 2 or others:
+            continue
+        for plain in {_unaccented(form), form.replace(".", ""), form.rstrip(".")}:
+            if plain != form and plain not in exact:
+                out[plain] = form
+    return out
+
+
+def _unaccented(word: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", word.translate(_UNACCENTED))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
 class SchemaMapper:
     """Learned from examples for one schema; `relations` maps a chunk's parsed sentences onto it."""
 
@@ -408,6 +436,7 @@ class SchemaMapper:
         self.written: dict[str, tuple[str, str]] = {}  # the same, keyed by the lowered written name
         self.loose: dict[str, str] = {}  # the names without accents, dots and spaces -> as written
         self.label_words: dict[str, set[str]] = {}
+        self.word_forms: dict[str, str] = {}  # a word as the text writes it -> as the examples' names write it
         self.functional: set[str] = set()
         # (subject kind, object kind) pairs each relation's examples show: "weather FOUNDED_BY spring" is
         # not a fact of a relation whose examples only ever link two names
@@ -609,15 +638,18 @@ class SchemaMapper:
         parse: Callable[[list[str]], dict[str, Any]],
         split: Callable[[str], list[str]],
     ) -> None:
-        values: dict[str, list[str]] = defaultdict(list)
+        # A relation's conventions (quoted or not, a date or a year, its unit) are judged by its distinct
+        # facts: examples repeat one fact many times, and one subject's habit is not the knowledge base's.
+        facts_of: dict[str, dict[tuple[str, str], None]] = defaultdict(dict)
         subject_names: dict[str, set[str]] = defaultdict(set)
         for example in examples:
             for t in example.triples:
                 label = self.schema.relation_label(t.rel) or t.rel
                 if label not in self.labels:
                     self.labels.append(label)
-                values[label].append(t.obj)
+                facts_of[label][(t.sub, t.obj)] = None
                 subject_names[label].add(t.sub)
+        values = {label: [obj for _, obj in facts] for label, facts in facts_of.items()}
         for label in self.labels[1:]:
             self.suffixes[(label, "sub")] = _name_suffix(subject_names[label])
             self.suffixes[(label, "obj")] = _name_suffix({v for v in values[label] if not v.startswith('"')})
@@ -651,6 +683,7 @@ class SchemaMapper:
         # found in sentences by their lowered written form; looked up by their normalised one
         self.written = {key: value for key, value in self._written_forms()}
         self.loose = {_loose(key): written for key, (written, _) in self.written.items()}
+        self.word_forms = _word_forms(written for written, _ in self.known.values())
 
         sentences = [(e, s) for e in examples for s in split(e.text)]
         docs = parse([s for _, s in sentences])
@@ -835,8 +868,11 @@ class SchemaMapper:
     def _as_named(self, m: Mention, label: str, role: str) -> str:
         """A name the examples do not know, written by their convention for that role: most characters they
         give a creator are `X (comicsCharacter)`, so "Bolt" is `Bolt (comicsCharacter)`."""
+        if m.kind != "NAME":
+            return m.text
+        text = " ".join(self.word_forms.get(word, word) for word in m.text.split(" "))
         suffix = self.suffixes.get((label, role), "")
-        return f"{m.text} {suffix}" if suffix and m.kind == "NAME" else m.text
+        return f"{text} {suffix}" if suffix else text
 
     def _write(
         self,

@@ -17,6 +17,7 @@ from graphwright.extraction.schema_mapper import (
     _shape,
     _value_format,
     _value_unit,
+    _word_forms,
     number_mentions,
 )
 from graphwright.graph_schema import GraphSchema
@@ -211,3 +212,58 @@ def test_a_new_name_takes_its_roles_disambiguation() -> None:
     )
     got = facts(x, "The comic character Bolt was created by Gary Cohn.")
     assert ("Bolt (comicsCharacter)", "creator", "Gary Cohn") in got, got  # objects keep theirs: none
+
+
+def test_a_new_names_words_are_written_as_the_examples_names_write_them() -> None:
+    forms = _word_forms(
+        ["Torino_F.C.", "Motherwell_F.C.", "University_of_Göttingen", "Göttingen", "John_D._Smith", "Ann_D._Lee"]
+    )
+    assert forms["FC"] == forms["F.C"] == "F.C." and forms["Gottingen"] == "Göttingen" and forms["D"] == "D."
+    both = _word_forms(["Torino_F.C.", "Motherwell_F.C.", "1._FC_Köln", "Hertha_FC"])
+    assert "FC" not in both  # the names write it both ways: no convention
+    assert "Köln" not in forms.values()  # once is no convention
+
+
+def test_a_name_that_opens_with_a_bracket_keeps_it() -> None:
+    x = NLPExtractor()
+    x.use_schema(SCHEMA)
+    x.use_examples(examples())
+    x._learn()
+    assert x._mapper is not None
+    sentence = "(66391) 1999 KW4 has an epoch date of July 14th 2004, an escape velocity of 0."
+    spans = {m.text for m in x._mapper.candidates(sentence, x.parse([sentence])[sentence])}
+    assert "(66391) 1999 KW4" in spans and not any(s.startswith("66391)") for s in spans), spans
+
+
+def test_a_relations_conventions_are_judged_by_its_distinct_facts() -> None:
+    """One subject's date written ten times unquoted does not outvote three subjects' quoted dates."""
+    schema = GraphSchema.model_validate(
+        {
+            "node_types": [{"label": "Person"}],
+            "relationship_types": [{"label": "birthDate"}],
+            "patterns": [["Person", "birthDate", "date"]],
+        }
+    )
+    repeated = [
+        ExtractionExample(
+            text=f"Al Roe was born on 3 May 1950 ({i}).",
+            triples=[LabelledTriple(sub="Al_Roe", rel="birthDate", obj="1950-05-03")],
+        )
+        for i in range(10)
+    ]
+    quoted = [
+        ExtractionExample(
+            text=f"{name} was born on {written}.",
+            triples=[LabelledTriple(sub=name.replace(" ", "_"), rel="birthDate", obj=f'"{iso}"')],
+        )
+        for name, written, iso in (
+            ("Bo Sun", "1 June 1960", "1960-06-01"),
+            ("Cy Tam", "2 July 1961", "1961-07-02"),
+            ("Di Uhl", "3 August 1962", "1962-08-03"),
+        )
+    ]
+    x = NLPExtractor()
+    x.use_schema(schema)
+    x.use_examples(repeated + quoted)
+    x._learn()
+    assert x._mapper is not None and x._mapper.quoted["birthDate"] is True
