@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import date
 from pathlib import Path
 from typing import Any, Literal
 
@@ -34,6 +35,12 @@ Verdict = Literal[
 ]
 
 
+# What graphwright keeps on every entity: a schema property of these names would overwrite it.
+RESERVED_PROPERTIES = frozenset(
+    {"id", "name", "key", "type", "description", "aliases", "degree", "similar", "embedding", "literal_keys"}
+)
+
+
 def is_literal(type_: str) -> bool:
     return type_.lower() in LITERAL_TYPES or type_.lower().startswith("xsd:")
 
@@ -46,9 +53,47 @@ def _key(label: str) -> str:
 class PropertyType(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: str
-    type: str = "STRING"
+    name: str = Field(min_length=1, max_length=200)
+    type: str = "STRING"  # neo4j-graphrag's: STRING, INTEGER, FLOAT, BOOLEAN, DATE (others are kept as text)
     description: str = ""
+
+    @field_validator("name")
+    @classmethod
+    def _not_reserved(cls, name: str) -> str:
+        if name.lower() in RESERVED_PROPERTIES:
+            raise ValueError(f"the property name {name!r} is graphwright's own; name it otherwise")
+        return name
+
+
+class LiteralProperty(BaseModel):
+    """A literal fact kept as a property too: `(:Person)-[:BIRTH_DATE]->("1966-08-14")` sets
+    `Person.birthDate` when the schema's Person declares a birthDate property."""
+
+    model_config = ConfigDict(frozen=True)
+
+    node_type: str  # the subject's node type, as the schema names it
+    relationship: str  # the relationship type, as the schema names it
+    key: str  # the property, named as the schema names it
+    kind: str  # its declared type
+
+
+def literal_value(text: str, kind: str) -> Any:
+    """A literal's text in the type its property declares (`"1966-08-14"` -> a date); the text when it does
+    not read as one."""
+    value = text[1:-1] if len(text) > 1 and text[0] == text[-1] == '"' else text
+    kind = kind.upper()
+    try:
+        if kind == "INTEGER":
+            return int(value.replace(",", ""))
+        if kind == "FLOAT":
+            return float(value.replace(",", ""))
+        if kind == "BOOLEAN" and value.lower() in ("true", "false"):
+            return value.lower() == "true"
+        if kind == "DATE":
+            return date.fromisoformat(value)
+    except ValueError:
+        pass
+    return value
 
 
 class NodeType(BaseModel):
@@ -187,6 +232,26 @@ class GraphSchema(BaseModel):
     def node_label(self, label: str) -> str | None:
         found = self._node_keys().get(_key(label))
         return found.label if found else None
+
+    def literal_properties(self) -> list[LiteralProperty]:
+        """Where the schema says a literal is a property: a pattern from a node type to a literal whose
+        relationship the node type declares as a property (by name, ignoring case, spaces and underscores)."""
+        out = []
+        for p in self.patterns:
+            node = self._node_keys().get(_key(p.source))
+            if node is None or not is_literal(p.target):
+                continue
+            for prop in node.properties:
+                if _key(prop.name) == _key(p.relationship):
+                    out.append(
+                        LiteralProperty(
+                            node_type=node.label,
+                            relationship=p.relationship,
+                            key=prop.name,
+                            kind=prop.type,
+                        )
+                    )
+        return list(dict.fromkeys(out))
 
     def check(self, source_type: str, relation: str, target_type: str) -> Verdict:
         """Whether a triple of these types is allowed; the reason when it is not."""

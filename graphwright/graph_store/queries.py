@@ -331,6 +331,23 @@ SET r.chunk_ids = ids, r.chunk_weights = ws, r.evidence = ev, r.weight = reduce(
     r.description = CASE WHEN r.description CONTAINS row.description THEN r.description
                          ELSE left(trim(r.description + ' ' + row.description), $max_description) END
 """
+# Literal facts kept as properties too, where the schema declares them (graph_schema.LiteralProperty): a view
+# of the literal relations, recomputed for the entities a write or delete touched, so provenance and exact
+# deletes stay with the relations. `literal_keys` names the properties set so, for the next recompute.
+LITERAL_FACTS = """
+UNWIND $entity_ids AS eid
+MATCH (e:Entity {id: eid})
+WHERE e.type IN $types OR e.literal_keys IS NOT NULL
+OPTIONAL MATCH (e)-[r]->(v:Entity)
+WHERE type(r) IN $relations
+RETURN e.id AS id, e.type AS type, coalesce(e.literal_keys, []) AS keys,
+       [fact IN collect([type(r), v.name]) WHERE fact[0] IS NOT NULL] AS facts
+"""
+SET_LITERAL_PROPERTIES = """
+UNWIND $rows AS row
+MATCH (e:Entity {id: row.id})
+SET e += row.properties, e.literal_keys = row.keys
+"""
 # Synonym candidates: each new entity keeps the ids of its nearest entities by name embedding (at most $cap,
 # index score at least $min_score). A property, not relationships, so communities, paths and relation counts
 # never see them; only the walk of local search reads them, and it skips ids no longer in the graph.

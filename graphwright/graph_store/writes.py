@@ -4,15 +4,17 @@ label no search reads, then swapped in by one transaction."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from typing import Any
 
 import neo4j
 
 from graphwright.errors import WriteRejectedError
+from graphwright.graph_schema import GraphSchema, LiteralProperty, literal_value
 from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection, run_batches
 from graphwright.models import MAX_DESCRIPTION, Chunk, Document, Entity, Relation
-from graphwright.text.normalize import normalize_key
+from graphwright.text.normalize import normalize_key, relation_type
 
 # Synonym lists (q.LINK_SIMILAR): the 5 nearest entities whose name embeddings have cosine >= 0.8 (Neo4j's
 # cosine index score is (1 + cos) / 2). Measured in an offline copy of both shared sets' graphs: local's
@@ -237,3 +239,45 @@ def _settle(tx: neo4j.ManagedTransaction, entity_ids: list[str], batch_size: int
         part = ids[start : start + batch_size]
         tx.run(q.DELETE_ORPHAN_ENTITIES, entity_ids=part).consume()
         tx.run(q.UPDATE_DEGREES, ids=part).consume()
+    _set_literal_properties(tx, ids, batch_size)
+
+
+def _literal_specs(tx: neo4j.ManagedTransaction) -> dict[tuple[str, str], LiteralProperty]:
+    """(entity type, relationship type) as stored -> the property the stored schema keeps their literals in."""
+    row = tx.run(q.GET_GRAPH_SCHEMA).single()
+    if row is None or not row["schema"]:
+        return {}
+    specs = GraphSchema.model_validate_json(row["schema"]).literal_properties()
+    return {(relation_type(p.node_type), relation_type(p.relationship)): p for p in specs}
+
+
+def _set_literal_properties(tx: neo4j.ManagedTransaction, ids: list[str], batch_size: int) -> None:
+    """The touched entities' literal facts as the properties the schema declares: one value, or a list of
+    several; a property whose last fact went is removed."""
+    specs = _literal_specs(tx)
+    if not specs:
+        return
+    types = sorted({t for t, _ in specs})
+    relations = sorted({r for _, r in specs})
+    for start in range(0, len(ids), batch_size):
+        part = ids[start : start + batch_size]
+        rows = []
+        for found in tx.run(q.LITERAL_FACTS, entity_ids=part, types=types, relations=relations):
+            values: dict[str, list[Any]] = defaultdict(list)
+            for relation, text in found["facts"]:
+                spec = specs.get((found["type"], relation))
+                if spec is not None and text is not None:
+                    values[spec.key].append(literal_value(text, spec.kind))
+            properties: dict[str, Any] = {key: None for key in found["keys"]}  # None removes it
+            for key, found_values in values.items():
+                properties[key] = _property_value(found_values)
+            rows.append({"id": found["id"], "properties": properties, "keys": sorted(values) or None})
+        run_batches(tx, q.SET_LITERAL_PROPERTIES, "rows", rows, batch_size)
+
+
+def _property_value(values: list[Any]) -> Any:
+    """One value as itself, several as a list (Neo4j lists hold one type: mixed ones are kept as text)."""
+    unique = sorted(set(values), key=str)
+    if len(unique) == 1:
+        return unique[0]
+    return unique if len({type(v) for v in unique}) == 1 else [str(v) for v in unique]

@@ -23,6 +23,11 @@ def graph_model_text(store: Neo4jStore) -> str:
         lines.append(
             f"- {source}-[:{relation_type(p.relationship)}]->{target}" + (f"  {description}" if description else "")
         )
+    for prop in schema.literal_properties():  # the same facts, as the properties Cypher filters on
+        lines.append(
+            f"- (:{entity_label(relation_type(prop.node_type))}).`{prop.key}` ({prop.kind}) holds its "
+            f"{relation_type(prop.relationship)} literals (a list when there are several)"
+        )
     if not schema.patterns:
         lines.append("- relationship types: " + ", ".join(relation_type(t.label) for t in schema.relationship_types))
     return text + "\n" + "\n".join(lines)

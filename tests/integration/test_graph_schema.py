@@ -270,3 +270,70 @@ def test_offline_ingest_with_a_schema_and_examples_writes_the_schemas_types(rag,
     )
     assert [(r["a"], r["b"]) for r in rows] == [("Company", "Person")]
     assert any("Zeta Motors was founded by Nils Ort." in e for e in rows[0]["e"]), rows
+
+
+def test_a_literal_the_schema_declares_a_property_is_one_and_leaves_with_its_last_evidence(rag, tmp_path: Path) -> None:
+    """`Company.foundingDate` (DATE) in the schema: the offline mapping's literal fact is a relation with its
+    evidence and also a typed property of the company (what a Cypher user writes), recomputed from the
+    relations, so deleting the only document that states it removes the property and nothing else."""
+    import datetime
+
+    from graphwright.models import ExtractionExample, LabelledTriple
+
+    schema = GraphSchema.model_validate(
+        {
+            "node_types": [
+                {"label": "Company", "properties": [{"name": "foundingDate", "type": "DATE"}]},
+                "Person",
+            ],
+            "relationship_types": ["FOUNDED_BY", "foundingDate"],
+            "patterns": [["Company", "FOUNDED_BY", "Person"], ["Company", "foundingDate", "date"]],
+        }
+    )
+    dates = [
+        ("March 3, 1950", "1950-03-03"),
+        ("12 June 1961", "1961-06-12"),
+        ("January 9, 1972", "1972-01-09"),
+        ("5 May 1980", "1980-05-05"),
+    ]
+    examples = [
+        ExtractionExample(
+            text=f"{c} was founded by {p} on {written}.",
+            triples=[
+                LabelledTriple(sub=c, rel="FOUNDED_BY", obj=p),
+                LabelledTriple(sub=c, rel="foundingDate", obj=iso),
+            ],
+        )
+        for (c, p), (written, iso) in zip(FOUNDERS, dates, strict=True)
+    ]
+    stating = tmp_path / "dated.txt"
+    stating.write_text("Zeta Motors was founded by Nils Ort on August 14, 1966.\n", encoding="utf-8")
+    other = tmp_path / "plain.txt"
+    other.write_text("Zeta Motors was founded by Nils Ort.\n", encoding="utf-8")
+    report = rag.ingest([stating, other], base=tmp_path, extractor="nlp", schema=schema, examples=examples)
+    assert report.ok, report
+    assert ("Zeta Motors", "FOUNDING_DATE", "1966-08-14") in relations(rag)
+
+    def company() -> dict:
+        rows = rag.store.read("MATCH (c:Company {name: 'Zeta Motors'}) RETURN properties(c) AS p")
+        assert len(rows) == 1, rows
+        return rows[0]["p"]
+
+    found = company()
+    assert found["foundingDate"].to_native() == datetime.date(1966, 8, 14), found
+    assert found["literal_keys"] == ["foundingDate"]
+    from graphwright.search.graph_model import graph_model_text
+
+    # Text2Cypher and the agent are told of the property, and the schema's pattern that feeds it
+    model = graph_model_text(rag.store)
+    assert "(:Company).`foundingDate` (DATE)" in model and "-[:FOUNDING_DATE]->a literal value" in model, model
+    by_date = rag.store.read("MATCH (c:Company) WHERE c.foundingDate = date('1966-08-14') RETURN c.name AS n")
+    assert [r["n"] for r in by_date] == ["Zeta Motors"]
+
+    document_id = next(
+        r["id"] for r in rag.store.read("MATCH (d:Document) RETURN d.id AS id, d.source AS s") if "dated" in r["s"]
+    )
+    assert rag.delete_document(document_id) is not None
+    left = company()  # still stated as founded by Nils Ort, no longer dated
+    assert "foundingDate" not in left and "literal_keys" not in left, left
+    assert ("Zeta Motors", "FOUNDED_BY", "Nils Ort") in relations(rag)

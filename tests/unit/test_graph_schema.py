@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from graphwright.errors import SchemaFileError
-from graphwright.graph_schema import GraphSchema
+from graphwright.graph_schema import GraphSchema, LiteralProperty, literal_value
 
 SCHEMA = {
     "node_types": [{"label": "Person", "description": "a human"}, "Company", {"label": "City"}],
@@ -84,6 +84,7 @@ def test_yaml_and_json_files_give_the_same_schema(tmp_path: Path) -> None:
         ),
         ('{"node_types": ["Person", "person"]}', "declared twice"),
         ('{"patterns": [["Person", "KNOWS"]]}', "a pattern is"),
+        ('{"node_types": [{"label": "Person", "properties": [{"name": "name"}]}]}', "graphwright's own"),
     ],
 )
 def test_a_bad_schema_file_is_one_clear_error(tmp_path: Path, text: str, message: str) -> None:
@@ -115,3 +116,30 @@ def test_an_oversized_or_binary_schema_or_examples_file_is_refused_unread(tmp_pa
     with pytest.raises(SchemaFileError, match="cannot read the examples file") as caught:
         read_examples(binary)
     assert "\n" not in str(caught.value)
+
+
+def test_a_literal_is_a_property_where_the_node_type_declares_one_of_its_relations_name() -> None:
+    schema = GraphSchema.model_validate(
+        {
+            "node_types": [
+                {"label": "Person", "properties": [{"name": "birth date", "type": "DATE"}, {"name": "height"}]},
+                "City",
+            ],
+            "relationship_types": ["birthDate", "birthPlace", "height"],
+            "patterns": [["Person", "birthDate", "xsd:date"], ["Person", "birthPlace", "City"]],
+        }
+    )
+    # birthPlace ends at a node type, and height has no pattern: neither is a literal property
+    assert schema.literal_properties() == [
+        LiteralProperty(node_type="Person", relationship="birthDate", key="birth date", kind="DATE")
+    ]
+
+
+def test_a_literal_is_read_in_its_propertys_type_or_kept_as_text() -> None:
+    import datetime
+
+    assert literal_value('"1966-08-14"', "DATE") == datetime.date(1966, 8, 14)
+    assert literal_value("1966-02-31", "DATE") == "1966-02-31"  # no such day: the text
+    assert literal_value("29,000", "INTEGER") == 29000 and literal_value("x", "INTEGER") == "x"
+    assert literal_value("4.5", "float") == 4.5 and literal_value("True", "BOOLEAN") is True
+    assert literal_value('"Associazione Calcio"', "STRING") == "Associazione Calcio"
