@@ -3,6 +3,10 @@ and measure, at each size, the ingest seconds per 1k chunks of the step that rea
 client and server memory, p50/p95 of vector, hybrid and local, and a full community detection.
 
     .venv/bin/python -m bench.cost_curve --yes-reset [--sizes 1000,10000,30000,100000] [--record]
+    .venv/bin/python -m bench.cost_curve --resume --sizes 100000 [--record]
+
+`--resume` grows the graph an earlier run left (its documents are the stream's first ones) to the sizes above
+its chunk count instead of starting empty, so the largest size need not repeat the smaller ones' ingest.
 
 WARNING: empties the database NEO4J_URI points at. The text is the shared novels, then copies of them whose
 names are made distinct (every capitalised word of copy k gets a suffix of its own), so past the 20 novels
@@ -68,6 +72,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,10000,30000,100000", help="chunk counts to measure at")
     parser.add_argument("--data", type=Path, default=NOVELS, help="JSONL with a text field per line")
     parser.add_argument("--batch", type=int, default=4, help="documents per ingest call")
+    parser.add_argument("--resume", action="store_true", help="grow the graph an earlier run left; no reset")
     args = parse(parser)
     sizes = sorted(int(s) for s in args.sizes.split(","))
     novels = [json.loads(line) for line in args.data.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -88,10 +93,16 @@ def main() -> None:
         table.add_column(column, justify="right")
     source = documents(novels)
     with GraphRAG(settings) as rag, tempfile.TemporaryDirectory() as tmp:
-        rag.store.admin.reset()
-        rag.init()
-        chunks = 0
-        for size in sizes:
+        if args.resume:
+            counts = rag.stats()
+            for _ in range(counts["documents"]):  # the stream's documents the graph already holds
+                next(source)
+            chunks = counts["chunks"]
+        else:
+            rag.store.admin.reset()
+            rag.init()
+            chunks = 0
+        for size in (s for s in sizes if s > chunks):
             step_chunks, step_seconds = 0, 0.0
             while chunks < size:
                 folder = Path(tmp) / f"step{chunks}"

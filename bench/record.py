@@ -56,6 +56,6 @@ def arguments(doc: str | None, resets: bool = False) -> argparse.ArgumentParser:
 
 def parse(parser: argparse.ArgumentParser) -> argparse.Namespace:
     args = parser.parse_args()
-    if hasattr(args, "yes_reset") and not args.yes_reset:
+    if hasattr(args, "yes_reset") and not args.yes_reset and not getattr(args, "resume", False):
         parser.error("this empties the database; pass --yes-reset")
     return args

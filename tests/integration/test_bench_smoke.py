@@ -165,6 +165,14 @@ def test_cost_curve_bench_grows_one_graph(rag, cli_env) -> None:
     assert "the cost curve" in out and "ingest s per" in out and "communities" in out
     assert re.search(r"│\s+6 │", out) and re.search(r"│\s+12 │", out), "a row at each size, as the graph grew"
     assert rag.stats()["chunks"] >= 12
+    documents = rag.stats()["documents"]
+    resumed = bench(
+        ["bench.cost_curve", "--resume", "--sizes", "12,20", "--batch", "3", "--data", "examples/space/missions.jsonl"],
+        cli_env,
+    )
+    # only the size above what the graph held is measured, and it grew on from the documents already there
+    assert not re.search(r"│\s+12 │", resumed) and re.search(r"│\s+2\d │", resumed), resumed
+    assert rag.stats()["documents"] > documents and rag.stats()["chunks"] >= 20
 
 
 def test_cost_curve_copies_have_names_of_their_own() -> None:
