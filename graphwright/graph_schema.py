@@ -35,7 +35,8 @@ Verdict = Literal[
 ]
 
 
-# What graphwright keeps on every entity: a schema property of these names would overwrite it.
+# What graphwright keeps on every entity. A schema may declare them (neo4j-graphrag schemas often give every
+# node type a `name`): they stay graphwright's, and no literal is written over them.
 RESERVED_PROPERTIES = frozenset(
     {"id", "name", "key", "type", "description", "aliases", "degree", "similar", "embedding", "literal_keys"}
 )
@@ -56,13 +57,6 @@ class PropertyType(BaseModel):
     name: str = Field(min_length=1, max_length=200)
     type: str = "STRING"  # neo4j-graphrag's: STRING, INTEGER, FLOAT, BOOLEAN, DATE (others are kept as text)
     description: str = ""
-
-    @field_validator("name")
-    @classmethod
-    def _not_reserved(cls, name: str) -> str:
-        if name.lower() in RESERVED_PROPERTIES:
-            raise ValueError(f"the property name {name!r} is graphwright's own; name it otherwise")
-        return name
 
 
 class LiteralProperty(BaseModel):
@@ -242,7 +236,7 @@ class GraphSchema(BaseModel):
             if node is None or not is_literal(p.target):
                 continue
             for prop in node.properties:
-                if _key(prop.name) == _key(p.relationship):
+                if _key(prop.name) == _key(p.relationship) and prop.name.lower() not in RESERVED_PROPERTIES:
                     out.append(
                         LiteralProperty(
                             node_type=node.label,

@@ -268,6 +268,8 @@ def _set_literal_properties(tx: neo4j.ManagedTransaction, ids: list[str], batch_
                 spec = specs.get((found["type"], relation))
                 if spec is not None and text is not None:
                     values[spec.key].append(literal_value(text, spec.kind))
+            if not values and not found["keys"]:
+                continue  # had none and has none: nothing to write
             properties: dict[str, Any] = {key: None for key in found["keys"]}  # None removes it
             for key, found_values in values.items():
                 properties[key] = _property_value(found_values)
