@@ -78,6 +78,7 @@ def main() -> None:
     novels = [json.loads(line) for line in args.data.read_text(encoding="utf-8").splitlines() if line.strip()]
     settings = Settings()
     console = Console(record=True, width=150)
+    progress = Console(stderr=True)  # the growing count, kept out of what --record writes
     table = Table(title="the cost curve: one graph grown step by step (nlp extractor, no LLM)")
     for column in (
         "chunks",
@@ -115,7 +116,7 @@ def main() -> None:
                 step_seconds += time.perf_counter() - started
                 step_chunks += report.chunks_written
                 chunks = rag.stats()["chunks"]
-                console.log(f"{chunks:,} chunks")
+                progress.log(f"{chunks:,} chunks")
             started = time.perf_counter()
             rag.build_communities(full=True)
             communities = time.perf_counter() - started
