@@ -231,8 +231,9 @@ class GraphSchema(BaseModel):
         """Where the schema says a literal is a property: a pattern from a node type to a literal whose
         relationship the node type declares as a property (by name, ignoring case, spaces and underscores)."""
         out = []
+        nodes = self._node_keys()
         for p in self.patterns:
-            node = self._node_keys().get(_key(p.source))
+            node = nodes.get(_key(p.source))
             if node is None or not is_literal(p.target):
                 continue
             for prop in node.properties:

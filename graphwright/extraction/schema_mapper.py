@@ -124,11 +124,16 @@ _UNACCENTED = str.maketrans(
 )
 
 
+def _unaccented(text: str) -> str:
+    """A name without its accents: "Agremiação" -> "Agremiacao", "Bjørklund" -> "Bjorklund"."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(_UNACCENTED))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
 def _loose(text: str) -> str:
     """A name's letters and digits only, without accents or case: "Agremiação" = "Agremiacao", "F.C." = "FC",
     "Bjørklund" = "Bjorklund"."""
-    decomposed = unicodedata.normalize("NFKD", text.translate(_UNACCENTED))
-    return "".join(c for c in decomposed if c.isalnum()).lower()
+    return "".join(c for c in _unaccented(text) if c.isalnum()).lower()
 
 
 def _norm(text: str) -> str:
@@ -410,11 +415,6 @@ def _word_forms(names: Iterable[str]) -> dict[str, str]:
             if plain != form and plain not in exact:
                 out[plain] = form
     return out
-
-
-def _unaccented(word: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", word.translate(_UNACCENTED))
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 class SchemaMapper:
