@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from graphwright.config import Settings
+from graphwright.conversations import Conversations
 from graphwright.embeddings import Embedder, make_embedder
 from graphwright.embeddings.base import MeteredEmbedder
-from graphwright.errors import SchemaConflictError
+from graphwright.errors import InvalidRequestError, SchemaConflictError
 from graphwright.extraction.base import LearnsFromExamples
 from graphwright.graph_schema import GraphSchema, schema_changes
 from graphwright.graph_store import Neo4jStore
@@ -18,6 +19,7 @@ from graphwright.graph_store.schema import SchemaPlan, check_model
 from graphwright.llm import LLM
 from graphwright.llm.registry import make_llm
 from graphwright.models import (
+    ChatTurn,
     CypherRows,
     DocumentInfo,
     EntityProfile,
@@ -29,6 +31,7 @@ from graphwright.models import (
     MetadataFilter,
     SearchEvent,
     SearchResult,
+    check_history_size,
 )
 from graphwright.pipeline import IngestPipeline, ProgressCallback
 from graphwright.search.base import SearchQuery
@@ -37,13 +40,30 @@ from graphwright.search.filters import parse_filter
 from graphwright.search.registry import ModeName
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Iterator, Mapping, Sequence
 
     from graphwright.communities.upkeep import CommunityRun, RefreshRun
     from graphwright.extraction.byog import ImportReport
     from graphwright.reembed import ReembedReport
 
 log = logging.getLogger(__name__)
+
+
+def _turns(history: Sequence[ChatTurn | Mapping[str, Any]]) -> list[ChatTurn]:
+    """History as ChatTurns; a turn that is not `{"role": "user"|"assistant", "content": text}` is refused
+    by its position."""
+    from pydantic import ValidationError
+
+    check_history_size(len(history))
+    turns = []
+    for number, turn in enumerate(history):
+        try:
+            turns.append(turn if isinstance(turn, ChatTurn) else ChatTurn.model_validate(turn))
+        except ValidationError as exc:
+            problem = exc.errors()[0]
+            where = ".".join(str(p) for p in problem["loc"])
+            raise InvalidRequestError(f"`history[{number}]{'.' + where if where else ''}`: {problem['msg']}") from exc
+    return turns
 
 
 def _embedding_usage(embedder: Embedder) -> dict[str, float] | None:
@@ -398,14 +418,21 @@ class GraphRAG:
         source: str | None = None,
         target: str | None = None,
         hyde: bool = False,
+        history: Sequence[ChatTurn | Mapping[str, Any]] | None = None,
+        conversation_id: str | None = None,
+        owner: str = "",
     ) -> SearchResult:
         """Retrieve for `question` with a registered mode (`graphwright.search.registry`) and answer: from
         the retrieval itself offline, or with the LLM when one is configured and `generate` is true.
         `where` filters documents by metadata ("year>=2020" or MetadataFilter); `level` picks the community
         level of `global`; `source` and `target` name the endpoints of `path`; `hyde` (vector and hybrid,
         needs an LLM) also searches with the embedding of a hypothetical answer. `agent`, `multihop` and
-        `cypher` need an LLM. Options are keyword-only. Bad parameters raise InvalidRequestError (a
-        ValueError) naming them."""
+        `cypher` need an LLM. `history` is the conversation before the question (`[{"role": "user"|
+        "assistant", "content": ...}]`, oldest first): a follow-up ("who founded it?") is searched with what
+        it refers to. `conversation_id` names a stored conversation (`conversations().create()`) instead: its
+        turns are the history and the answer becomes its next turn; `owner` is whose conversations those are
+        (the server passes the caller's key). Options are keyword-only. Bad parameters raise
+        InvalidRequestError (a ValueError) naming them; an unknown conversation NotFoundError."""
         query = self._query(
             question,
             mode=mode,
@@ -416,8 +443,15 @@ class GraphRAG:
             source=source,
             target=target,
             hyde=hyde,
+            history=history,
+            conversation_id=conversation_id,
+            owner=owner,
         )
-        return self.engine.search(query)
+        result = self.engine.search(query)
+        if conversation_id:
+            self.conversations(owner).remember(conversation_id, result)
+            result.conversation_id = conversation_id
+        return result
 
     def search_stream(
         self,
@@ -431,6 +465,9 @@ class GraphRAG:
         source: str | None = None,
         target: str | None = None,
         hyde: bool = False,
+        history: Sequence[ChatTurn | Mapping[str, Any]] | None = None,
+        conversation_id: str | None = None,
+        owner: str = "",
     ) -> Iterator[SearchEvent]:
         """`search` as it happens: the Evidence when retrieval is done, then the answer in AnswerDelta pieces
         (token by token with an LLM), then the SearchResult. Bad parameters raise before the first event."""
@@ -444,8 +481,27 @@ class GraphRAG:
             source=source,
             target=target,
             hyde=hyde,
+            history=history,
+            conversation_id=conversation_id,
+            owner=owner,
         )
-        return self.engine.stream(query)
+        events = self.engine.stream(query)
+        return self._remembered(events, conversation_id, owner) if conversation_id else events
+
+    def _remembered(self, events: Iterator[SearchEvent], conversation_id: str, owner: str) -> Iterator[SearchEvent]:
+        """The stream, with its result kept as the conversation's next turn before it is given out."""
+        try:
+            for event in events:
+                if isinstance(event, SearchResult):
+                    self.conversations(owner).remember(conversation_id, event)
+                    event.conversation_id = conversation_id
+                yield event
+        finally:
+            events.close()  # type: ignore[attr-defined]
+
+    def conversations(self, owner: str = "") -> Conversations:
+        """The stored conversations of `owner` (the server passes the caller's key; "" for the library)."""
+        return Conversations(self.store, self.settings, owner)
 
     def _query(
         self,
@@ -459,9 +515,16 @@ class GraphRAG:
         source: str | None,
         target: str | None,
         hyde: bool,
+        history: Sequence[ChatTurn | Mapping[str, Any]] | None = None,
+        conversation_id: str | None = None,
+        owner: str = "",
     ) -> SearchQuery:
         """The one SearchQuery of a search, built here and passed down whole."""
+        if history and conversation_id:
+            raise InvalidRequestError("give `history` or `conversation_id`, not both")
+        turns = self.conversations(owner).history(conversation_id) if conversation_id else _turns(history or [])
         return SearchQuery(
+            history=turns,
             question=question,
             mode=mode,
             k=k or self.settings.top_k,

@@ -5,6 +5,7 @@
     ├── InvalidRequestError (also ValueError)   a parameter the caller got wrong; the message names it
     │   ├── LLMRequiredError                    a mode or option that needs an LLM, with none configured
     │   └── ServerConfigError                   `serve` cannot start as configured (no key off loopback)
+    ├── NotFoundError (also LookupError)        what the request names does not exist (for this key): HTTP 404
     ├── GraphStoreError                         Neo4j cannot be used: down, unreachable, credentials refused
     ├── QueryRejectedError                      Neo4j refused one query (syntax, a write in a READ transaction)
     ├── WriteRejectedError                      Neo4j refused one write; the transaction rolled back
@@ -54,6 +55,7 @@ __all__ = [
     "LLMRequiredError",
     "LoadError",
     "LocalServerError",
+    "NotFoundError",
     "PeersNotInstalledError",
     "PromptError",
     "QueryRejectedError",
@@ -80,6 +82,10 @@ class InvalidRequestError(GraphwrightError, ValueError):
 
 class LLMRequiredError(InvalidRequestError):
     """A mode or option that needs an LLM, asked for with none configured."""
+
+
+class NotFoundError(GraphwrightError, LookupError):
+    """A conversation (or other named thing) that does not exist, or belongs to another key."""
 
 
 class GraphStoreError(GraphwrightError):

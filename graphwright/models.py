@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 # Limits of the graph model: how long a merged entity description and one piece of relation evidence may grow.
 MAX_DESCRIPTION = 1000
@@ -207,10 +207,12 @@ class ContextSection(BaseModel):
 
 
 class TraceStep(BaseModel):
-    """One step of an agentic mode: a tool call, a sub-question, a graded attempt or a routing decision."""
+    """One step of an agentic mode: a tool call, a sub-question, a graded attempt or a routing decision;
+    also the question's standalone rewrite (`rewrite`) or what a follow-up carried from its conversation
+    (`followup`)."""
 
     step: int
-    kind: Literal["tool", "hop", "attempt", "route", "cypher", "hyde"]
+    kind: Literal["tool", "hop", "attempt", "route", "cypher", "hyde", "rewrite", "followup"]
     name: str
     arguments: dict[str, Any] = Field(default_factory=dict)
     summary: str = ""
@@ -234,11 +236,76 @@ class Evidence(BaseModel):
 class SearchResult(Evidence):
     question: str
     mode: str
+    conversation_id: str | None = None  # the stored conversation this turn was added to
     answer: str
     answer_kind: Literal["retrieval", "generated"]
     citations: list[Citation] = Field(default_factory=list)
     timings_ms: dict[str, float] = Field(default_factory=dict)
     token_usage: dict[str, int] = Field(default_factory=dict)
+
+
+# Bounds of a conversation history as a search takes it: longer ones are refused, not cut silently.
+MAX_HISTORY_TURNS = 200
+MAX_TURN_CHARS = 20_000
+
+
+def check_history_size(turns: int) -> None:
+    """InvalidRequestError for a history longer than a search takes."""
+    if turns > MAX_HISTORY_TURNS:
+        from graphwright.errors import InvalidRequestError
+
+        raise InvalidRequestError(
+            f"`history` has {turns} turns, above the limit of {MAX_HISTORY_TURNS}; send the recent ones"
+        )
+
+
+class ChatTurn(BaseModel):
+    """One earlier turn of a conversation, as chat clients send it; a turn read back from a stored
+    conversation also names what it linked and cited, so a follow-up can carry them without re-linking."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    role: Literal["user", "assistant"]
+    content: str = Field(max_length=MAX_TURN_CHARS)
+    entity_ids: list[str] = Field(default_factory=list, max_length=200)
+    chunk_ids: list[str] = Field(default_factory=list, max_length=200)
+
+
+class ConversationTurn(BaseModel):
+    """A stored exchange: the question, the answer and what it cited (chunks) and was about (entities)."""
+
+    index: int
+    question: str
+    answer: str
+    mode: str
+    created_at: str
+    standalone: str = ""  # the question as retrieval read it (rewritten, or with what it carried)
+    chunk_ids: list[str] = Field(default_factory=list)
+    entity_ids: list[str] = Field(default_factory=list)
+
+
+class ConversationInfo(BaseModel):
+    """A stored conversation as a listing shows it."""
+
+    id: str
+    title: str
+    created_at: str
+    updated_at: str
+    turns: int = 0
+
+
+class Conversation(ConversationInfo):
+    """A stored conversation with its turns, oldest first."""
+
+    history: list[ConversationTurn] = Field(default_factory=list)
+
+    def chat_turns(self) -> list[ChatTurn]:
+        """The turns as the history of the next search."""
+        turns: list[ChatTurn] = []
+        for turn in self.history:
+            turns.append(ChatTurn(role="user", content=turn.question, entity_ids=turn.entity_ids))
+            turns.append(ChatTurn(role="assistant", content=turn.answer, chunk_ids=turn.chunk_ids))
+        return turns
 
 
 class AnswerDelta(BaseModel):

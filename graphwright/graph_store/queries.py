@@ -26,6 +26,7 @@ CONSTRAINTS = [
     "CREATE CONSTRAINT chunk_id IF NOT EXISTS FOR (n:Chunk) REQUIRE n.id IS UNIQUE",
     "CREATE CONSTRAINT entity_id IF NOT EXISTS FOR (n:Entity) REQUIRE n.id IS UNIQUE",
     "CREATE CONSTRAINT community_id IF NOT EXISTS FOR (n:Community) REQUIRE n.id IS UNIQUE",
+    "CREATE CONSTRAINT conversation_id IF NOT EXISTS FOR (n:Conversation) REQUIRE n.id IS UNIQUE",
 ]
 RANGE_INDEXES = [
     "CREATE INDEX chunk_document_id IF NOT EXISTS FOR (n:Chunk) ON (n.document_id)",
@@ -789,3 +790,59 @@ BROWSER_QUERIES = [
     ),
     ("The lexical layer", "MATCH (d:Document)<-[:PART_OF]-(c:Chunk) RETURN d, c LIMIT 50"),
 ]
+
+# --- conversations ---------------------------------------------------------------------------------------
+# (:Conversation)-[:HAS_TURN]->(:Turn), each turn linked to the chunks it cited and the entities it was about,
+# so a conversation's evidence opens in Browser. Every query names the owner (the key's fingerprint): a
+# conversation of another key is not found, the same as one that does not exist. Nothing else reads these
+# labels: retrieval, communities and stats match Document, Chunk, Entity and Community only.
+_CONVERSATION_FIELDS = """c.id AS id, c.title AS title, toString(c.created_at) AS created_at,
+       toString(c.updated_at) AS updated_at, COUNT { (c)-[:HAS_TURN]->(:Turn) } AS turns"""
+CREATE_CONVERSATION = f"""
+CREATE (c:Conversation {{id: $id, owner: $owner, title: $title, created_at: datetime(), updated_at: datetime()}})
+RETURN {_CONVERSATION_FIELDS}
+"""
+APPEND_TURN = """
+MATCH (c:Conversation {id: $id}) WHERE c.owner = $owner
+SET c.updated_at = datetime(), c.title = CASE WHEN c.title = '' THEN $title ELSE c.title END
+CALL (c) { OPTIONAL MATCH (c)-[:HAS_TURN]->(t:Turn) RETURN coalesce(max(t.index), -1) AS last }
+CREATE (c)-[:HAS_TURN]->(t:Turn {index: last + 1, question: $question, answer: $answer, mode: $mode,
+        standalone: $standalone, chunk_ids: $chunk_ids, entity_ids: $entity_ids, created_at: datetime()})
+WITH c, t
+CALL (t) { UNWIND $chunk_ids AS cid MATCH (x:Chunk {id: cid}) MERGE (t)-[:CITED]->(x) }
+CALL (t) { UNWIND $entity_ids AS eid MATCH (x:Entity {id: eid}) MERGE (t)-[:ABOUT]->(x) }
+WITH c, t
+CALL (c) {
+  MATCH (c)-[:HAS_TURN]->(old:Turn)
+  WITH old ORDER BY old.index DESC SKIP $max_turns
+  DETACH DELETE old
+}
+RETURN t.index AS index
+"""
+CONVERSATION = f"""
+MATCH (c:Conversation {{id: $id}}) WHERE c.owner = $owner
+CALL (c) {{
+  OPTIONAL MATCH (c)-[:HAS_TURN]->(t:Turn)
+  WITH t ORDER BY t.index
+  RETURN collect(t {{.index, .question, .answer, .mode, .standalone, .chunk_ids, .entity_ids,
+                     created_at: toString(t.created_at)}}) AS history
+}}
+RETURN {_CONVERSATION_FIELDS}, history
+"""
+CONVERSATIONS = f"""
+MATCH (c:Conversation) WHERE c.owner = $owner
+WITH c ORDER BY c.updated_at DESC, c.id SKIP $offset LIMIT $limit
+RETURN {_CONVERSATION_FIELDS}
+"""
+DELETE_CONVERSATION = """
+MATCH (c:Conversation {id: $id}) WHERE c.owner = $owner
+CALL (c) { MATCH (c)-[:HAS_TURN]->(t:Turn) DETACH DELETE t }
+DETACH DELETE c
+RETURN count(*) AS deleted
+"""
+EXPIRE_CONVERSATIONS = """
+MATCH (c:Conversation) WHERE c.updated_at < datetime() - duration({days: $days})
+CALL (c) { MATCH (c)-[:HAS_TURN]->(t:Turn) DETACH DELETE t }
+DETACH DELETE c
+RETURN count(*) AS deleted
+"""

@@ -5,6 +5,7 @@
 - `graph`: entity linking, neighbourhoods, paths, profiles, read-only Cypher (GraphReads)
 - `communities`: the Leiden input and community reports (CommunityStore)
 - `admin`: schema, counts, integrity rules, reset (StoreAdmin)
+- `conversations`: stored conversations and their turns (ConversationStore)
 
 Callers take the role they need (`store.retrieval.vector_search(...)`), so what a module does with the
 database is visible in its calls. All Cypher is in `queries.py`."""
@@ -18,6 +19,7 @@ import neo4j
 from graphwright.graph_store.admin import StoreAdmin
 from graphwright.graph_store.communities import CommunityStore
 from graphwright.graph_store.connection import Neo4jConnection
+from graphwright.graph_store.conversations import ConversationStore
 from graphwright.graph_store.graph_reads import GraphReads
 from graphwright.graph_store.retrieval import RetrievalReads
 from graphwright.graph_store.writes import DocumentWrites
@@ -33,6 +35,7 @@ class Neo4jStore:
         self.graph = GraphReads(self.connection)
         self.communities = CommunityStore(self.connection)
         self.admin = StoreAdmin(self.connection)
+        self.conversations = ConversationStore(self.connection)
 
     @property
     def uri(self) -> str:

@@ -9,13 +9,16 @@ from dataclasses import dataclass
 
 from graphwright.llm import LLM, prompts
 from graphwright.llm.base import Message
-from graphwright.models import Citation, RelationRef, RetrievedChunk
+from graphwright.models import ChatTurn, Citation, RelationRef, RetrievedChunk
 from graphwright.search.context import render
 from graphwright.search.evidence import Answer, Retrieval
 
 RETRIEVAL_HEADER = "Retrieved passages (no LLM configured, so this is the retrieval itself):"
 NOT_IN_CONTEXT = "I don't know: the indexed documents do not say."
 _SNIPPET_CHARS = 400
+# What of a conversation the answer prompt carries: its last turns, each cut to this length.
+HISTORY_PROMPT_TURNS = 6
+HISTORY_TURN_CHARS = 2000
 
 
 def not_in_context() -> Answer:
@@ -61,6 +64,16 @@ class AnswerPrompt:
 
     def ask(self, llm: LLM) -> Answer:
         return self.finish(llm.chat(self.messages, use_cache=False).text)  # a retried question: a fresh answer
+
+    def with_history(self, turns: list[ChatTurn]) -> AnswerPrompt:
+        """The prompt with the conversation's recent turns between its instructions and the question, so
+        the answer can say "he" of someone named two turns ago; cited ids still come from this context."""
+        if not turns:
+            return self
+        recent: list[Message] = [
+            {"role": t.role, "content": t.content[:HISTORY_TURN_CHARS]} for t in turns[-HISTORY_PROMPT_TURNS:]
+        ]
+        return AnswerPrompt([*self.messages[:-1], *recent, self.messages[-1]], self.finish)
 
 
 def passages_prompt(question: str, chunks: list[RetrievedChunk]) -> AnswerPrompt | None:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from graphwright.errors import LLMRequiredError
-from graphwright.models import MetadataFilter
+from graphwright.models import ChatTurn, EntityRef, MetadataFilter
 from graphwright.search.answer import (
     AnswerPrompt,
     graph_prompt,
@@ -38,7 +38,10 @@ class SearchQuery(BaseModel):
     engine validates it and each mode reads what it needs. `embedding` is the question's (or HyDE's)
     vector, filled in by the engine for modes that want it; `source`/`target` name a path's endpoints;
     `level` a community level; `generate` lets a configured LLM write the answer; `hyde` also searches with
-    a hypothetical answer's embedding."""
+    a hypothetical answer's embedding. `history` is the conversation before the question (oldest turn
+    first); the engine reads it once and fills `carried` (entities a follow-up takes from it, score = weight)
+    and `carried_names` (added to what passage retrieval searches for, `text`), or rewrites `question`
+    into a standalone one with an LLM, so every mode gets the conversation the same way."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
@@ -52,6 +55,15 @@ class SearchQuery(BaseModel):
     source: str | None = None
     target: str | None = None
     embedding: list[float] | None = None
+    history: list[ChatTurn] = Field(default_factory=list)
+    carried: list[EntityRef] = Field(default_factory=list)
+    carried_chunks: list[str] = Field(default_factory=list)
+    carried_names: list[str] = Field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        """What passage retrieval searches for: the question, and the names a follow-up carried in."""
+        return " ".join([self.question, *self.carried_names]) if self.carried_names else self.question
 
     def vector(self) -> list[float]:
         """The question's embedding, for modes with `embeds_question` (the engine always fills it for them)."""
@@ -151,7 +163,7 @@ class SearchMode(ABC):
                 return offline_graph_answer(self.name, found, query.k)
             return retrieval_answer(found.chunks)
         prompt = self.answer_prompt(query, found)
-        return prompt.ask(ctx.llm) if prompt else not_in_context()
+        return prompt.with_history(query.history).ask(ctx.llm) if prompt else not_in_context()
 
     def answer_prompt(self, query: SearchQuery, found: Retrieval) -> AnswerPrompt | None:
         """What the LLM answers from (None: nothing to answer from); the server streams this answer."""

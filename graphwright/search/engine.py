@@ -10,9 +10,11 @@ from typing import TYPE_CHECKING
 from graphwright.errors import InvalidRequestError, LLMRequiredError
 from graphwright.llm import MeteredLLM, ToolCallingLLM
 from graphwright.llm.prompts import render
-from graphwright.models import AnswerDelta, Evidence, SearchEvent, SearchResult, TraceStep
+from graphwright.models import AnswerDelta, Evidence, SearchEvent, SearchResult, TraceStep, check_history_size
+from graphwright.search import followup
 from graphwright.search.base import SearchContext, SearchMode, SearchQuery
 from graphwright.search.evidence import Retrieval
+from graphwright.search.linking import EntityLinker
 from graphwright.search.registry import MODE_NAMES, get_mode, modes_where
 
 if TYPE_CHECKING:
@@ -56,10 +58,17 @@ class SearchEngine:
         timings["load_model_ms"] = _ms(started)
         meter = MeteredLLM(self.llm) if query.generate and self.llm is not None else None
         query = query.model_copy()  # the caller's query stays as it was given (no embedding added)
+        asked = query.question
         trace: list[TraceStep] = []
+        notes: list[str] = []
+        if query.history:
+            started = time.perf_counter()
+            notes, step = self._follow_up(query, meter)
+            trace.append(step)
+            timings["followup_ms"] = _ms(started)
         if chosen.embeds_question:
             started = time.perf_counter()
-            query.embedding = self.embedder.embed([query.question])[0]
+            query.embedding = self.embedder.embed([query.text])[0]
             timings["embed_ms"] = _ms(started)
             if query.hyde and meter is not None:
                 query.embedding, step = self._hyde(query.question, query.embedding, meter)
@@ -71,13 +80,14 @@ class SearchEngine:
         log.debug("%s search: %d chunks in %.0f ms", query.mode, len(found.chunks), timings["retrieve_ms"])
         evidence = found.evidence()
         evidence["trace"] = [*trace, *found.trace]
+        evidence["notes"] = [*notes, *found.notes]
         if stream:
             yield Evidence.model_validate(evidence)
         started = time.perf_counter()
         prompt = chosen.answer_prompt(query, found) if stream and meter is not None and found.answer is None else None
         if prompt is not None and meter is not None:
             pieces = []
-            for delta in meter.chat_stream(prompt.messages):
+            for delta in meter.chat_stream(prompt.with_history(query.history).messages):
                 if delta.text:
                     pieces.append(delta.text)
                     yield AnswerDelta(text=delta.text)
@@ -88,7 +98,7 @@ class SearchEngine:
                 yield AnswerDelta(text=answer.text)
         timings["answer_ms"] = _ms(started)
         yield SearchResult(
-            question=query.question,
+            question=asked,
             mode=found.mode or query.mode,
             answer=answer.text,
             answer_kind=answer.kind,
@@ -98,10 +108,48 @@ class SearchEngine:
             **evidence,
         )
 
+    def _follow_up(self, query: SearchQuery, llm: LLM | None) -> tuple[list[str], TraceStep]:
+        """Read the conversation into `query` once, for every mode: with an LLM, the question rewritten to
+        stand alone; offline (or when the rewrite is unusable), the entities a follow-up carries."""
+        if llm is not None:
+            standalone = followup.rewrite(llm, query.question, query.history)
+            if standalone is not None:
+                step = TraceStep(
+                    step=0,
+                    kind="rewrite",
+                    name="standalone question",
+                    summary=standalone,
+                    arguments={"standalone": standalone},
+                )
+                note = (
+                    f"follow-up rewritten: {standalone}" if standalone != query.question else "follow-up: stands alone"
+                )
+                query.question = standalone
+                return [note], step
+        found = followup.resolve(EntityLinker(self.store), query.question, query.history)
+        query.carried, query.carried_chunks, query.carried_names = found.entities, found.chunk_ids, found.names
+        step = TraceStep(
+            step=0,
+            kind="followup",
+            name="carried from the conversation" if found.depends else "stands alone",
+            arguments={
+                "entities": [e.name for e in found.entities],
+                "entity_ids": [e.id for e in found.entities],
+                "chunks": found.chunk_ids,
+                "standalone": query.text,
+            },
+            summary=found.note(),
+        )
+        return [found.note()], step
+
     def _validate(self, query: SearchQuery) -> SearchMode:
         """The mode, or InvalidRequestError naming the parameter that is wrong."""
         if not query.question.strip():
             raise InvalidRequestError("the question is empty (`question`)")
+        check_history_size(len(query.history))
+        for number, turn in enumerate(query.history):
+            if not turn.content.strip():
+                raise InvalidRequestError(f"`history[{number}].content` is empty")
         chosen = get_mode(query.mode)  # InvalidRequestError naming `mode` when none is registered by that name
         if query.filters and not chosen.filterable:
             raise InvalidRequestError(
@@ -136,7 +184,7 @@ class SearchEngine:
         if mode.needs_llm and llm is None:
             raise LLMRequiredError(f"mode {name!r} needs an LLM")
         if mode.embeds_question and query.embedding is None:
-            query = query.model_copy(update={"embedding": self.embedder.embed([query.question])[0]})
+            query = query.model_copy(update={"embedding": self.embedder.embed([query.text])[0]})
         ctx = self._context(llm)
         found = mode.retrieve(query, ctx)
         if found.answer is None:

@@ -7,9 +7,11 @@ vector index. Exact matches covered by a longer exact match ("Apollo" inside "Ap
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from graphwright.graph_store import Neo4jStore
+from graphwright.graph_store.rows import KeyedEntityRow
 from graphwright.models import EntityRef
 from graphwright.text.lucene import to_lucene
 from graphwright.text.normalize import normalize_key
@@ -17,27 +19,38 @@ from graphwright.text.stopwords import STOPWORDS
 
 _WORD_RE = re.compile(r"[\w][\w'’.\-&]*", re.UNICODE)
 _MAX_SPAN_WORDS = 6
-QUESTION_WORDS = STOPWORDS | {
-    "is",
-    "are",
-    "was",
-    "were",
-    "do",
-    "does",
-    "did",
-    "has",
-    "have",
-    "had",
-    "be",
-    "connected",
-    "related",
-    "linked",
-    "name",
-    "whose",
-    "whom",
-    "can",
-    "could",
-}
+# Words that point back at something said before (search/followup.py). Never a name of their own: an entity
+# named "Him" is not what "the place of birth of him" asks about. "that" and "there" are left out: in
+# questions they are mostly a relative pronoun ("the film that...") and an expletive ("is there...").
+ANAPHORS = frozenset(
+    """it its itself he him his himself she her hers herself they them their theirs themselves this these
+    those former latter""".split()
+)
+QUESTION_WORDS = (
+    STOPWORDS
+    | ANAPHORS
+    | {
+        "is",
+        "are",
+        "was",
+        "were",
+        "do",
+        "does",
+        "did",
+        "has",
+        "have",
+        "had",
+        "be",
+        "connected",
+        "related",
+        "linked",
+        "name",
+        "whose",
+        "whom",
+        "can",
+        "could",
+    }
+)
 # Scores on one scale: exact matches rank above any fulltext or vector candidate.
 _EXACT_BASE = 2.0
 _FUSION_K = 10
@@ -61,14 +74,20 @@ def question_words(question: str) -> list[str]:
     return [_POSSESSIVE_RE.sub("", w).rstrip(".") for w in _WORD_RE.findall(question)]
 
 
-def candidate_spans(words: list[str]) -> list[tuple[int, int, str]]:
-    """(start, end, key) for each span of 1-6 words that is not only stopwords."""
+def candidate_spans(words: list[str], names_only: bool = False) -> list[tuple[int, int, str]]:
+    """(start, end, key) for each span of 1-6 words that is not only stopwords; with `names_only`, only
+    the name-shaped ones, beginning and ending with a capital or a digit ("Leo Fong", "The Curse of the
+    Jade Scorpion"): what an answer, long and written in sentences, is matched by."""
     spans = []
     # A question that capitalizes its names is trusted: its all-lowercase spans ("film", "translated") are
     # ordinary words, not names. An all-lowercase question gets every span.
     cased = any(w[:1].isupper() for w in words[1:])
     for start in range(len(words)):
+        if names_only and not _name_shaped(words[start]):
+            continue
         for end in range(start + 1, min(start + _MAX_SPAN_WORDS, len(words)) + 1):
+            if names_only and not _name_shaped(words[end - 1]):
+                continue
             span = words[start:end]
             if all(w.lower() in QUESTION_WORDS for w in span):
                 continue
@@ -99,34 +118,26 @@ class EntityLinker:
         self.store = store
 
     def exact(self, question: str) -> tuple[list[EntityRef], list[Mention]]:
-        words = question_words(question)
-        spans = candidate_spans(words)
-        if not spans:
-            return [], []
-        rows = {r["key"]: r for r in self.store.graph.entities_by_key(sorted({key for _, _, key in spans}))}
-        found = [(start, end, rows[key]) for start, end, key in spans if key in rows]
-        # Longest spans first; a span inside one already taken is part of that name, not its own mention.
-        found.sort(key=lambda f: (-(f[1] - f[0]), f[0]))
-        taken: list[tuple[int, int]] = []
-        refs: dict[str, EntityRef] = {}
-        mentions: list[Mention] = []
-        for start, end, row in found:
-            if any(s <= start and end <= e for s, e in taken):
-                continue
-            taken.append((start, end))
-            mentions.append(Mention(row["id"], start, end))
-            score = _EXACT_BASE + 0.1 * (end - start) + min(row["degree"], 50) / 1000
-            if row["id"] not in refs or refs[row["id"]].score < score:
-                refs[row["id"]] = EntityRef(
-                    id=row["id"],
-                    name=row["name"],
-                    type=row["type"],
-                    description=row["description"],
-                    score=score,
-                    how="exact",
-                )
-        mentions.sort(key=lambda m: m.start)
-        return sorted(refs.values(), key=lambda r: -r.score), mentions
+        return self.exact_many([question])[0]
+
+    def exact_many(
+        self, texts: list[str], names_only: Sequence[bool] = ()
+    ) -> list[tuple[list[EntityRef], list[Mention]]]:
+        """`exact` of each text, in one read of the graph (a conversation's turns at once). A text marked
+        `names_only` (an answer, long and written in sentences) is matched by name-shaped spans only: those
+        that begin and end with a capital or a digit ("Leo Fong", "The Curse of the Jade Scorpion")."""
+        strict = [*names_only, *[False] * (len(texts) - len(names_only))]
+        spans = [candidate_spans(question_words(text), only) for text, only in zip(texts, strict)]
+        keys = sorted({key for found in spans for _, _, key in found})
+        rows = {r["key"]: r for r in self.store.graph.entities_by_key(keys)} if keys else {}
+        return [_exact_matches(found, rows) for found in spans]
+
+    def entities(self, ids: list[str]) -> list[EntityRef]:
+        """Entities by id, in the order given (those no longer in the graph left out)."""
+        return [
+            EntityRef(id=r["id"], name=r["name"], type=r["type"], description=r["description"])
+            for r in self.store.graph.entities_with_ids(ids)
+        ]
 
     def link(self, question: str, embedding: list[float], k: int = 5) -> tuple[list[EntityRef], list[Mention]]:
         """Up to `k` entities: exact matches first, then the others fused by reciprocal rank. When the
@@ -154,3 +165,36 @@ class EntityLinker:
         others = [r for r in fused.values() if r.id not in exact_ids and (not exact or len(found_by[r.id]) > 1)]
         others.sort(key=lambda r: (-r.score, r.name))
         return (exact + others)[: max(k, len(exact))], mentions
+
+
+def _name_shaped(word: str) -> bool:
+    return word[:1].isupper() or word[:1].isdigit()
+
+
+def _exact_matches(
+    spans: list[tuple[int, int, str]], rows: Mapping[str, KeyedEntityRow]
+) -> tuple[list[EntityRef], list[Mention]]:
+    """The entities whose key a span matches, longest spans first, with where each was mentioned."""
+    found = [(start, end, rows[key]) for start, end, key in spans if key in rows]
+    # Longest spans first; a span inside one already taken is part of that name, not its own mention.
+    found.sort(key=lambda f: (-(f[1] - f[0]), f[0]))
+    taken: list[tuple[int, int]] = []
+    refs: dict[str, EntityRef] = {}
+    mentions: list[Mention] = []
+    for start, end, row in found:
+        if any(s <= start and end <= e for s, e in taken):
+            continue
+        taken.append((start, end))
+        mentions.append(Mention(row["id"], start, end))
+        score = _EXACT_BASE + 0.1 * (end - start) + min(row["degree"], 50) / 1000
+        if row["id"] not in refs or refs[row["id"]].score < score:
+            refs[row["id"]] = EntityRef(
+                id=row["id"],
+                name=row["name"],
+                type=row["type"],
+                description=row["description"],
+                score=score,
+                how="exact",
+            )
+    mentions.sort(key=lambda m: m.start)
+    return sorted(refs.values(), key=lambda r: -r.score), mentions

@@ -28,6 +28,9 @@ from graphwright.search.vector import VectorRetriever, cosine
 # A fulltext or vector link is a guess: at best a fifth of an exact name match as a seed. Chosen with the
 # walk's other constants on both shared sets together (docs/benchmarks.md); one setting for every corpus.
 _FUZZY_LINK_WEIGHT = 0.2
+# An entity a follow-up carried from its conversation seeds the walk at half its carried weight: less than
+# a name the question itself says, more than a fuzzy guess at one.
+_CARRIED_WEIGHT = 0.5
 _TEXT_UNITS = 20
 _REACHED_FLOOR = 0.01
 _RELATIONS = 40
@@ -156,8 +159,12 @@ class LocalSearch:
             for row in self.store.graph.entities_with_ids(top[: self.settings.local_neighbours])
         ]
 
-    def search(self, question: str, embedding: list[float], k: int) -> Retrieval:
+    def search(self, question: str, embedding: list[float], k: int, carried: Sequence[EntityRef] = ()) -> Retrieval:
+        """`carried`: entities a follow-up took from its conversation (score = weight), linked after the
+        question's own with `_CARRIED_WEIGHT` of it."""
         linked, notes = self.link(question, embedding)
+        own = {e.id for e in linked}
+        linked += [e.model_copy(update={"score": _CARRIED_WEIGHT * e.score}) for e in carried if e.id not in own]
         hood, mass, similarity = self.walk(question, embedding, linked)
         notes.append(f"walked {len(hood.chunks)} passages and {len(hood.entities)} entities")
         chunks = self.text_units(hood, mass, similarity, max(k, _TEXT_UNITS))
@@ -197,4 +204,4 @@ class LocalMode(GraphMode):
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
         searcher = LocalSearch(ctx.store, VectorRetriever(ctx.store, ctx.embedder), ctx.settings)
-        return searcher.search(query.question, query.vector(), query.k)
+        return searcher.search(query.question, query.vector(), query.k, query.carried)

@@ -85,8 +85,9 @@ class AutoMode(SearchMode):
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
         started = time.perf_counter()
-        named = len(EntityLinker(ctx.store).exact(query.question)[0])
-        chosen, problem = route(query.question, named, ctx.llm)
+        # A follow-up's carried entities count as named: "were they born in the same city?" names two.
+        named = len(EntityLinker(ctx.store).exact(query.question)[0]) + len(query.carried)
+        chosen, problem = route(query.text, named, ctx.llm)
         notes = [problem] if problem else []
         mode = chosen.mode
         if query.filters and not mode_class(mode).filterable:

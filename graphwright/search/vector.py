@@ -46,7 +46,7 @@ class PassageMode(SearchMode, ABC):
     def retriever(self, ctx: SearchContext) -> Retriever: ...
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
-        chunks = self.retriever(ctx).retrieve(query.question, query.k, query.filters or None, query.embedding)
+        chunks = self.retriever(ctx).retrieve(query.text, query.k, query.filters or None, query.embedding)
         return Retrieval(chunks=chunks)
 
 

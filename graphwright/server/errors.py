@@ -11,6 +11,7 @@ from graphwright.errors import (
     GraphStoreError,
     InvalidRequestError,
     LLMError,
+    NotFoundError,
     QueryRejectedError,
     SchemaMismatchError,
 )
@@ -37,6 +38,8 @@ def status_of(exc: Exception) -> int:
     """The HTTP status of one of our errors: the caller's fault, the database's, or an upstream model's."""
     if isinstance(exc, (InvalidRequestError, CypherRejectedError, QueryRejectedError)):
         return 400
+    if isinstance(exc, NotFoundError):
+        return 404
     if isinstance(exc, GraphStoreError):
         return 503
     if isinstance(exc, BusyError):

@@ -1,0 +1,40 @@
+"""Stored conversations: created, appended to turn by turn (trimmed to the newest turns), read, listed,
+deleted and expired; always under their owner, so one key never reads another's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graphwright.graph_store import queries as q
+from graphwright.graph_store.connection import Neo4jConnection
+
+
+class ConversationStore:
+    def __init__(self, connection: Neo4jConnection) -> None:
+        self.connection = connection
+
+    def create(self, conversation_id: str, owner: str, title: str = "") -> dict[str, Any]:
+        return self.connection.write(q.CREATE_CONVERSATION, id=conversation_id, owner=owner, title=title)[0]
+
+    def append(self, conversation_id: str, owner: str, turn: dict[str, Any], max_turns: int) -> int | None:
+        """Add a turn (question, answer, mode, standalone, chunk_ids, entity_ids) and keep the newest
+        `max_turns`; its index, or None when the owner has no such conversation."""
+        title = " ".join(str(turn["question"]).split())[:80]
+        rows = self.connection.write(
+            q.APPEND_TURN, id=conversation_id, owner=owner, title=title, max_turns=max_turns, **turn
+        )
+        return int(rows[0]["index"]) if rows else None
+
+    def get(self, conversation_id: str, owner: str) -> dict[str, Any] | None:
+        rows = self.connection.read(q.CONVERSATION, id=conversation_id, owner=owner)
+        return rows[0] if rows else None
+
+    def list(self, owner: str, offset: int = 0, limit: int = 100) -> list[dict[str, Any]]:
+        return self.connection.read(q.CONVERSATIONS, owner=owner, offset=offset, limit=limit)
+
+    def delete(self, conversation_id: str, owner: str) -> bool:
+        return bool(self.connection.write(q.DELETE_CONVERSATION, id=conversation_id, owner=owner)[0]["deleted"])
+
+    def expire(self, days: int) -> int:
+        """Delete conversations untouched for `days` days; how many went."""
+        return int(self.connection.write(q.EXPIRE_CONVERSATIONS, days=days)[0]["deleted"])

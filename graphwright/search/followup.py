@@ -1,0 +1,155 @@
+"""Follow-up questions: what a question takes from the conversation before it, offline.
+
+"Who was the first president of it?" names nothing; a search of it alone finds nothing about the journal
+asked of a turn before. Offline we decide whether the question depends on its conversation (a pronoun,
+an ellipsis like "and the director?", or no entity of its own) and, if it does, carry in the entities the
+earlier turns named: those of the user's questions first, then those an answer named (the answer holds
+the bridge entity: "Shirley Temple" for "who played Corliss Archer?"), newer turns before older ones. A
+question that names an entity and refers back to nothing changes topic: nothing is carried.
+
+How a mode uses what was carried is the same for all of them (SearchQuery): passage retrieval searches
+for the question with the carried names added (`SearchQuery.text`); `local` also restarts its walk at the
+carried entities, with less weight than the question's own. With an LLM the engine rewrites the question
+into a standalone one instead (`followup_rewrite` prompt)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from graphwright.llm import LLM
+from graphwright.llm.prompts import render
+from graphwright.models import ChatTurn, EntityRef
+from graphwright.search.linking import ANAPHORS, EntityLinker, Mention, question_words
+
+# Openings of an elliptic follow-up: "and his wife?", "what about the sequel?".
+_ELLIPSIS_RE = re.compile(r"^\s*(and|also|what about|how about|same for|as for)\b", re.IGNORECASE)
+# How much a carried entity counts against one the question names (1.0): an answer's entities count less
+# than a question's (an offline answer is passages, full of names), and each earlier exchange half as
+# much as the next. Fixed on principle, not fitted to a data set.
+ANSWER_WEIGHT = 0.5
+DECAY = 0.5
+CARRIED_ENTITIES = 5
+ANSWER_ENTITIES = 3  # the first names an answer mentions: its subject comes first
+TEXT_NAMES = 3  # carried names added to what passage retrieval searches for
+HISTORY_TURNS = 6  # the most recent turns (3 exchanges) a follow-up looks at
+_ANSWER_CHARS = 2000
+
+
+@dataclass
+class FollowUp:
+    """What a question takes from its conversation: whether it depends on it, why, the carried entities
+    (score = weight in (0, 1]) and passages, and the names added to the text passage modes search for."""
+
+    depends: bool
+    reason: str
+    entities: list[EntityRef] = field(default_factory=list)
+    chunk_ids: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+
+    def note(self) -> str:
+        if not self.depends:
+            return f"follow-up: stands alone ({self.reason})"
+        carried = ", ".join(f"{e.name} ({e.score:.2f})" for e in self.entities) or "nothing found to carry"
+        return f"follow-up ({self.reason}): carried {carried}"
+
+
+def anaphors(question: str, names: Sequence[Mention] = ()) -> list[str]:
+    """The words of the question that refer back ("it", "his", "these"); a word inside a name the
+    question says ("It" of the song "Changed It") is part of that name."""
+    inside = {i for m in names for i in range(m.start, m.end)}
+    return [w for i, w in enumerate(question_words(question)) if w.lower() in ANAPHORS and i not in inside]
+
+
+def dependence(question: str, named: list[EntityRef], names: Sequence[Mention] = ()) -> tuple[bool, str]:
+    """Whether the question needs its conversation, and why: a pronoun or an ellipsis always does; a
+    question naming an entity of its own and pointing back at nothing stands alone (a topic shift); one
+    naming nothing needs what came before."""
+    pointing = anaphors(question, names)
+    if pointing:
+        return True, f"refers back with {', '.join(dict.fromkeys(w.lower() for w in pointing))!s}"
+    if _ELLIPSIS_RE.search(question):
+        return True, "elliptic"
+    if named:
+        return False, f"names {', '.join(e.name for e in named[:3])}"
+    return True, "names no entity of its own"
+
+
+def _answer_entities(found: tuple[list[EntityRef], list[Mention]], asked: set[str]) -> list[EntityRef]:
+    """The entities an answer is about: those it names most often (then first), besides those its question
+    named. An offline answer is passages and graph lines, where the bridge entity ("Leo Fong" for "who
+    directed Blood Street?") recurs and a name the search only guessed at appears once."""
+    refs, mentions = found
+    by_id = {e.id: e for e in refs}
+    counts: dict[str, int] = {}
+    for mention in mentions:
+        counts[mention.entity_id] = counts.get(mention.entity_id, 0) + 1
+    first = {m.entity_id: i for i, m in reversed(list(enumerate(mentions)))}
+    ranked = sorted((i for i in counts if i not in asked), key=lambda i: (-counts[i], first[i]))
+    return [by_id[i] for i in ranked[:ANSWER_ENTITIES]]
+
+
+def resolve(linker: EntityLinker, question: str, history: list[ChatTurn]) -> FollowUp:
+    """What `question` takes from `history` (oldest turn first), in two reads of the graph: the names of
+    the question and of every recent turn at once, then the entities stored turns named."""
+    recent = history[-HISTORY_TURNS:]
+    texts = [t.content if t.role == "user" else t.content[:_ANSWER_CHARS] for t in recent]
+    linked = linker.exact_many([question, *texts], [False, *(t.role == "assistant" for t in recent)])
+    named, names = linked[0]
+    depends, reason = dependence(question, named, names)
+    if not depends or not history:
+        return FollowUp(depends=False, reason=reason if history else "no history")
+    stored_ids = list(dict.fromkeys(i for t in recent for i in t.entity_ids))
+    stored = {e.id: e for e in linker.entities(stored_ids)} if stored_ids else {}
+    own = {e.id for e in named}
+    carried: dict[str, EntityRef] = {}
+    chunk_ids: list[str] = []
+    exchange = 0  # 0 for the latest exchange, 1 for the one before...
+    for position in range(len(recent) - 1, -1, -1):
+        turn = recent[position]
+        weight = DECAY**exchange * (1.0 if turn.role == "user" else ANSWER_WEIGHT)
+        if turn.role == "user":
+            refs = linked[position + 1][0]
+        else:
+            before = recent[position - 1] if position and recent[position - 1].role == "user" else None
+            asked = {e.id for e in linked[position][0]} | set(before.entity_ids if before else ())
+            refs = _answer_entities(linked[position + 1], asked if before else set())
+        refs = [*(stored[i] for i in turn.entity_ids if i in stored), *refs]
+        for ref in refs:
+            if ref.id in own or (ref.id in carried and carried[ref.id].score >= weight):
+                continue
+            carried[ref.id] = ref.model_copy(update={"score": weight, "how": "carried"})
+        chunk_ids.extend(c for c in turn.chunk_ids if c not in chunk_ids)
+        if turn.role == "user":  # an exchange begins with its question
+            exchange += 1
+    entities = sorted(carried.values(), key=lambda e: -e.score)[:CARRIED_ENTITIES]
+    return FollowUp(
+        depends=True,
+        reason=reason,
+        entities=entities,
+        chunk_ids=chunk_ids[:10],
+        names=[e.name for e in entities[:TEXT_NAMES]],
+    )
+
+
+_REWRITE_TURN_CHARS = 1000
+_MAX_REWRITE_CHARS = 1000
+
+
+def rewrite(llm: LLM, question: str, history: list[ChatTurn]) -> str | None:
+    """The question as the LLM makes it stand alone, or None when its reply is no usable question (empty,
+    or far longer than a question)."""
+    transcript = "\n".join(
+        f"{turn.role}: {' '.join(turn.content[:_REWRITE_TURN_CHARS].split())}" for turn in history[-HISTORY_TURNS:]
+    )
+    reply = llm.chat(
+        [
+            {"role": "system", "content": render("followup_rewrite")},
+            {"role": "user", "content": f"Conversation:\n{transcript}\n\nLast question: {question}"},
+        ]
+    ).text
+    lines = [line.strip() for line in reply.strip().splitlines() if line.strip()]
+    if not lines or len(lines[0]) > _MAX_REWRITE_CHARS:
+        return None
+    return lines[0].removeprefix("Rewritten question:").strip().strip('"') or None
