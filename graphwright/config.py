@@ -179,6 +179,8 @@ class Settings(BaseSettings):
         ge=1,
         description="bytes of one application/json upload (NDJSON streams up to max_upload_bytes)",
     )
+    # The search mode of Dify's external knowledge endpoint (/dify/retrieval): one that runs offline.
+    dify_mode: str = "local"
     # Stored conversations: each keeps its newest turns, and one untouched this long is deleted.
     conversation_turns: int = Field(50, ge=1, le=1000, description="turns a stored conversation keeps")
     conversation_days: int = Field(30, ge=1, description="days an untouched stored conversation is kept")

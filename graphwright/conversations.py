@@ -49,12 +49,12 @@ class Conversations:
         return self.get(conversation_id).chat_turns()
 
     def remember(self, conversation_id: str, result: SearchResult) -> None:
-        """Add the search as the conversation's next turn: what it cited, what it was about (the entities
-        it linked or carried) and the question as retrieval read it."""
+        """Add the search as the conversation's next turn: what it cited, what it named and the question
+        as retrieval read it."""
         carried = next((s for s in result.trace if s.kind in ("followup", "rewrite")), None)
-        entity_ids = [e.id for e in result.entities if e.how in ("exact", "carried")]
-        if carried is not None:
-            entity_ids += [i for i in carried.arguments.get("entity_ids", []) if i not in entity_ids]
+        # What the question itself named: carried entities are not its own (a later follow-up finds them
+        # in the earlier turns, with the weight of their age).
+        entity_ids = [e.id for e in result.entities if e.how == "exact"]
         turn = {
             "question": result.question,
             "answer": result.answer,

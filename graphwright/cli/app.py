@@ -27,6 +27,8 @@ COMMANDS: dict[str, str] = {
     "show": "graphwright.cli.inspect:show",
     "browser": "graphwright.cli.inspect:browser",
     "query": "graphwright.cli.query:query",
+    "chat": "graphwright.cli.chat:chat",
+    "conversations": "graphwright.cli.chat:conversations",
     "eval": "graphwright.cli.evaluate:eval_command",
     "eval-extraction": "graphwright.cli.evaluate:eval_extraction",
     "serve": "graphwright.cli.serve:serve",

@@ -805,6 +805,7 @@ RETURN {_CONVERSATION_FIELDS}
 APPEND_TURN = """
 MATCH (c:Conversation {id: $id}) WHERE c.owner = $owner
 SET c.updated_at = datetime(), c.title = CASE WHEN c.title = '' THEN $title ELSE c.title END
+WITH c
 CALL (c) { OPTIONAL MATCH (c)-[:HAS_TURN]->(t:Turn) RETURN coalesce(max(t.index), -1) AS last }
 CREATE (c)-[:HAS_TURN]->(t:Turn {index: last + 1, question: $question, answer: $answer, mode: $mode,
         standalone: $standalone, chunk_ids: $chunk_ids, entity_ids: $entity_ids, created_at: datetime()})

@@ -30,9 +30,15 @@ _ELLIPSIS_RE = re.compile(r"^\s*(and|also|what about|how about|same for|as for)\
 # much as the next. Fixed on principle, not fitted to a data set.
 ANSWER_WEIGHT = 0.5
 DECAY = 0.5
+# Pronouns agree with what they stand for: "he" is a person, "it" is not ("they", "this" may be either). An
+# entity that does not agree with the question's pronoun keeps this share of its weight (its type may be
+# wrong, and a question may mix pronouns).
+PERSONAL = frozenset("he him his himself she her hers herself".split())
+IMPERSONAL = frozenset("it its itself".split())
+DISAGREEING = 0.5
 CARRIED_ENTITIES = 5
 ANSWER_ENTITIES = 3  # the first names an answer mentions: its subject comes first
-TEXT_NAMES = 3  # carried names added to what passage retrieval searches for
+TEXT_NAMES = 3  # at most this many carried names are added to what passage retrieval searches for
 HISTORY_TURNS = 6  # the most recent turns (3 exchanges) a follow-up looks at
 _ANSWER_CHARS = 2000
 
@@ -123,14 +129,30 @@ def resolve(linker: EntityLinker, question: str, history: list[ChatTurn]) -> Fol
         chunk_ids.extend(c for c in turn.chunk_ids if c not in chunk_ids)
         if turn.role == "user":  # an exchange begins with its question
             exchange += 1
+    pointing = {w.lower() for w in anaphors(question, names)}
+    for ref in carried.values():
+        ref.score *= agreement(pointing, ref.type)
     entities = sorted(carried.values(), key=lambda e: -e.score)[:CARRIED_ENTITIES]
+    # Passage retrieval has no weights: it searches for the likeliest referents only, those of the top
+    # weight ("its mirror" after a question about Hubble: Hubble, not the other telescopes the answer named).
+    top = entities[0].score if entities else 0.0
     return FollowUp(
         depends=True,
         reason=reason,
         entities=entities,
         chunk_ids=chunk_ids[:10],
-        names=[e.name for e in entities[:TEXT_NAMES]],
+        names=[e.name for e in entities if e.score >= top - 1e-9][:TEXT_NAMES],
     )
+
+
+def agreement(pointing: set[str], entity_type: str) -> float:
+    """How well an entity of `entity_type` agrees with the question's pronouns (1.0, or DISAGREEING)."""
+    person = entity_type.upper() == "PERSON"
+    if pointing & PERSONAL and not pointing & IMPERSONAL:
+        return 1.0 if person else DISAGREEING
+    if pointing & IMPERSONAL and not pointing & PERSONAL:
+        return DISAGREEING if person else 1.0
+    return 1.0
 
 
 _REWRITE_TURN_CHARS = 1000

@@ -163,8 +163,13 @@ class LocalSearch:
         """`carried`: entities a follow-up took from its conversation (score = weight), linked after the
         question's own with `_CARRIED_WEIGHT` of it."""
         linked, notes = self.link(question, embedding)
-        own = {e.id for e in linked}
-        linked += [e.model_copy(update={"score": _CARRIED_WEIGHT * e.score}) for e in carried if e.id not in own]
+        position = {e.id: i for i, e in enumerate(linked)}
+        for entity in carried:  # a carried entity outweighs a fuzzy guess at it, never an exact name
+            ref = entity.model_copy(update={"score": _CARRIED_WEIGHT * entity.score})
+            if entity.id not in position:
+                linked.append(ref)
+            elif linked[position[entity.id]].how != "exact" and linked[position[entity.id]].score < ref.score:
+                linked[position[entity.id]] = ref
         hood, mass, similarity = self.walk(question, embedding, linked)
         notes.append(f"walked {len(hood.chunks)} passages and {len(hood.entities)} entities")
         chunks = self.text_units(hood, mass, similarity, max(k, _TEXT_UNITS))

@@ -18,21 +18,34 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 
-from graphwright.errors import BusyError, GraphwrightError, InvalidRequestError
-from graphwright.models import AnswerDelta, DocumentInfo, EntityProfile, Evidence, GraphStats, Health, SearchResult
+from graphwright.errors import BusyError, GraphwrightError, InvalidRequestError, ServerConfigError
+from graphwright.models import (
+    AnswerDelta,
+    Conversation,
+    ConversationInfo,
+    DocumentInfo,
+    EntityProfile,
+    Evidence,
+    GraphStats,
+    Health,
+    SearchResult,
+)
 from graphwright.server.errors import error_body, status_of
 from graphwright.server.jobs import Job, Progress
+from graphwright.server.ollama import OllamaChatRequest
 from graphwright.server.schemas import (
     ChatRequest,
+    DeletedConversation,
     DeleteResult,
     DocumentsRequest,
     ErrorBody,
     JsonDocument,
+    NewConversation,
     SearchRequest,
     ServedResult,
     check_drawable,
 )
-from graphwright.server.security import ROLE_STATE, GuardMiddleware, HostPolicy, KeyRing, RequestTooLarge
+from graphwright.server.security import OWNER_STATE, ROLE_STATE, GuardMiddleware, HostPolicy, KeyRing, RequestTooLarge
 from graphwright.server.state import Server
 from graphwright.server.streaming import in_thread, sse
 
@@ -99,6 +112,7 @@ def create_app(settings: Settings, rag: GraphRAG | None = None, host: str = "127
 
     keys = KeyRing.from_settings(settings)
     keys.check_bind(host)
+    check_dify_mode(settings.dify_mode)
     hosts = HostPolicy.build(host, settings.allowed_hosts, settings.cors_origins, keys.enabled)
     graph = rag or GraphRAG(settings)
     server = Server(graph, settings)
@@ -107,6 +121,7 @@ def create_app(settings: Settings, rag: GraphRAG | None = None, host: str = "127
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        server.jobs.mark_interrupted()  # jobs of a server process that exited while they ran
         server.sweep_uploads()  # what a crash left behind
         try:
             graph.embedder.embed(["warm up"])  # load the model now, not on the first question
@@ -180,9 +195,22 @@ def _errors(app: FastAPI) -> None:
         return _error(500, "internal error (see the server log)")
 
 
-def _search_events(server: Server, body: SearchRequest) -> Iterator[bytes]:
+def owner(request: Request) -> str:
+    """Whose conversations this request sees: its key's (the guard set it), or nobody's without keys."""
+    return str(getattr(request.state, OWNER_STATE, "") or "")
+
+
+def check_dify_mode(mode: str) -> None:
+    from graphwright.search.registry import MODE_NAMES, mode_class
+
+    if mode not in MODE_NAMES or mode_class(mode).needs_llm:
+        offline = ", ".join(m for m in MODE_NAMES if not mode_class(m).needs_llm)
+        raise ServerConfigError(f"GRAPHWRIGHT_DIFY_MODE is {mode!r}: use a mode that runs without an LLM ({offline})")
+
+
+def _search_events(server: Server, body: SearchRequest, owner: str) -> Iterator[bytes]:
     """The SSE frames of one search; an error after the first frame is an `error` event."""
-    events = server.rag.search_stream(body.question, **body.options())
+    events = server.rag.search_stream(body.question, **body.options(), owner=owner)
     started = False
     try:
         for event in events:
@@ -225,9 +253,10 @@ def _routes(app: FastAPI, server: Server) -> None:
         return JSONResponse(health.model_dump(mode="json"), status_code=status)
 
     @app.post("/v1/search", response_model=ServedResult, tags=["search"])
-    def search(body: SearchRequest) -> ServedResult:
-        """Search with any mode; the answer cites chunk, entity, relation and community ids."""
-        return server.served(rag.search(body.question, **body.options()))
+    def search(body: SearchRequest, request: Request) -> ServedResult:
+        """Search with any mode; the answer cites chunk, entity, relation and community ids. With `history`
+        (or a stored `conversation_id`) a follow-up question is searched with what it refers to."""
+        return server.served(rag.search(body.question, **body.options(), owner=owner(request)))
 
     @app.post(
         "/v1/search/stream",
@@ -235,10 +264,10 @@ def _routes(app: FastAPI, server: Server) -> None:
         response_class=StreamingResponse,
         responses={200: {"content": {"text/event-stream": {}}}},
     )
-    def search_stream(body: SearchRequest) -> StreamingResponse:
+    def search_stream(body: SearchRequest, request: Request) -> StreamingResponse:
         """Server-sent events: `retrieval` (the evidence), `token` (answer text as it is written), then
         `result` (the SearchResult with its Browser link); `error` if the search fails midway."""
-        frames = _search_events(server, body)
+        frames = _search_events(server, body, owner(request))
         first = next(frames)  # bad parameters fail here, as a plain 400, before the stream starts
         return _event_stream(first, frames)
 
@@ -294,6 +323,12 @@ def _routes(app: FastAPI, server: Server) -> None:
             shutil.rmtree(folder, ignore_errors=True)
             raise
 
+    @app.get("/v1/jobs", response_model=list[Job], tags=["documents"])
+    def jobs(limit: int = Query(100, ge=1, le=1000)) -> list[Job]:
+        """The newest jobs, newest first: queued, running, succeeded, failed, or interrupted (their server
+        process exited before they finished; a restarted server removes their uploads)."""
+        return server.jobs.recent(limit)
+
     @app.get("/v1/jobs/{job_id}", response_model=Job, tags=["documents"])
     def job(job_id: str) -> Job | JSONResponse:
         """A job's status, progress by stage and, when done, its report or error."""
@@ -336,6 +371,66 @@ def _routes(app: FastAPI, server: Server) -> None:
 
         return server.jobs.submit("communities", work)
 
+    @app.post("/v1/conversations", status_code=201, response_model=ConversationInfo, tags=["conversations"])
+    def new_conversation(request: Request, body: NewConversation | None = None) -> ConversationInfo:
+        """A stored conversation: search with its `conversation_id` and each answer becomes its next turn."""
+        return rag.conversations(owner(request)).create((body or NewConversation()).title)
+
+    @app.get("/v1/conversations", response_model=list[ConversationInfo], tags=["conversations"])
+    def conversations(
+        request: Request, offset: int = Query(0, ge=0), limit: int = Query(100, ge=1, le=1000)
+    ) -> list[ConversationInfo]:
+        """This key's conversations, most recently used first."""
+        return rag.conversations(owner(request)).list(offset, limit)
+
+    @app.get("/v1/conversations/{conversation_id}", response_model=Conversation, tags=["conversations"])
+    def conversation(conversation_id: str, request: Request) -> Conversation:
+        """A conversation with its turns: question, answer, mode, and the chunks and entities each cited."""
+        return rag.conversations(owner(request)).get(conversation_id)
+
+    @app.delete("/v1/conversations/{conversation_id}", response_model=DeletedConversation, tags=["conversations"])
+    def delete_conversation(conversation_id: str, request: Request) -> DeletedConversation:
+        """Remove a conversation and its turns (the graph it cited stays)."""
+        rag.conversations(owner(request)).delete(conversation_id)
+        return DeletedConversation(deleted=conversation_id)
+
+    @app.post("/dify/retrieval", tags=["dify"])
+    async def dify_retrieval(request: Request) -> JSONResponse:
+        """Dify's External Knowledge API: register `<this server>/dify` as the endpoint and `default` as the
+        knowledge ID; records are passages of the `GRAPHWRIGHT_DIFY_MODE` search (local by default)."""
+        from fastapi.concurrency import run_in_threadpool
+
+        from graphwright.server.dify import retrieve
+
+        raw = await request.body()
+        return await run_in_threadpool(retrieve, server, raw)
+
+    @app.get("/api/version", tags=["ollama"])
+    def ollama_version() -> dict[str, str]:
+        """Ollama's version call: the API version we answer as."""
+        from graphwright.server.ollama import OLLAMA_VERSION
+
+        return {"version": OLLAMA_VERSION}
+
+    @app.get("/api/tags", tags=["ollama"])
+    def ollama_tags() -> dict[str, Any]:
+        """Ollama's model list: graphwright (hybrid) and graphwright-<mode> for each search mode."""
+        from graphwright.server.ollama import tags
+
+        return tags()
+
+    @app.post("/api/chat", tags=["ollama"])
+    def ollama_chat(body: OllamaChatRequest) -> Any:
+        """Ollama's chat: the whole `messages` list (a follow-up is searched with its conversation); NDJSON
+        lines when `stream` (Ollama's default), else one object."""
+        from graphwright.server.ollama import chat, chat_lines
+
+        if body.stream:
+            lines = chat_lines(server, body)
+            first = next(lines)
+            return _event_stream(first, lines, media_type="application/x-ndjson")
+        return chat(server, body)
+
     @app.get("/v1/models", tags=["openai"])
     def models() -> dict[str, Any]:
         """The chat models /v1/chat/completions accepts: one per search mode."""
@@ -360,14 +455,14 @@ def _routes(app: FastAPI, server: Server) -> None:
         return chat_completion(server, body)
 
 
-def _event_stream(first: bytes, rest: Iterator[bytes]) -> StreamingResponse:
+def _event_stream(first: bytes, rest: Iterator[bytes], media_type: str = "text/event-stream") -> StreamingResponse:
     def frames() -> Iterator[bytes]:
         yield first
         yield from rest
 
     return StreamingResponse(
         in_thread(frames()),
-        media_type="text/event-stream",
+        media_type=media_type,
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
 

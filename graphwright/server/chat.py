@@ -1,5 +1,6 @@
 """OpenAI's chat completions API over the graph, so chat front-ends (Open WebUI, LibreChat, the `openai`
-SDK) can point at `graphwright serve`: the last user message is searched, the answer lists its sources."""
+SDK) can point at `graphwright serve`: the last user message is searched, with the turns before it as its
+conversation (a follow-up is searched with what it refers to); the answer lists its sources."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from graphwright.errors import GraphwrightError, InvalidRequestError
-from graphwright.models import AnswerDelta, SearchResult
+from graphwright.models import MAX_TURN_CHARS, AnswerDelta, ChatTurn, SearchResult
 from graphwright.search.registry import MODE_NAMES
 from graphwright.server.errors import error_body, status_of
 from graphwright.server.schemas import ChatCitations, ChatRequest, check_question
@@ -32,11 +33,34 @@ def mode_of(model: str) -> str:
     return mode
 
 
+# Roles of OpenAI's chat API. Instructions and tool traffic are not the conversation a follow-up refers to.
+_CONVERSATION_ROLES = ("user", "assistant")
+_OTHER_ROLES = ("system", "developer", "tool", "function")
+
+
 def question_of(body: ChatRequest) -> str:
+    """The last user message; a role OpenAI's API does not have is refused first, wherever it is."""
+    for number, message in enumerate(body.messages):
+        if message.role not in (*_CONVERSATION_ROLES, *_OTHER_ROLES):
+            raise InvalidRequestError(
+                f"`messages[{number}].role` is {message.role!r}: use one of "
+                + ", ".join(_CONVERSATION_ROLES + _OTHER_ROLES)
+            )
     for message in reversed(body.messages):
         if message.role == "user" and message.text().strip():
             return check_question(message.text().strip(), "the last user message")
     raise InvalidRequestError("no user message with text in `messages`")
+
+
+def history_of(body: ChatRequest) -> list[ChatTurn]:
+    """The user and assistant turns before the last user message: the conversation the question follows.
+    Empty turns (an assistant's tool call) are skipped. Call after `question_of`, which checks the roles."""
+    last = max(i for i, m in enumerate(body.messages) if m.role == "user" and m.text().strip())
+    return [
+        ChatTurn(role=m.role, content=m.text().strip()[:MAX_TURN_CHARS])
+        for m in body.messages[:last]
+        if m.role in _CONVERSATION_ROLES and m.text().strip()
+    ]
 
 
 def sources(result: SearchResult) -> str:
@@ -54,7 +78,8 @@ def _extras(server: Server, result: SearchResult) -> dict[str, Any]:
 
 
 def chat_completion(server: Server, body: ChatRequest) -> dict[str, Any]:
-    result = server.rag.search(question_of(body), mode=mode_of(body.model))  # type: ignore[arg-type]
+    question = question_of(body)
+    result = server.rag.search(question, mode=mode_of(body.model), history=history_of(body))  # type: ignore[arg-type]
     prompt, completion = result.token_usage.get("prompt_tokens", 0), result.token_usage.get("completion_tokens", 0)
     return {
         "id": f"chatcmpl-{uuid.uuid4().hex}",
@@ -75,7 +100,8 @@ def chat_completion(server: Server, body: ChatRequest) -> dict[str, Any]:
 
 def chat_stream(server: Server, body: ChatRequest) -> Iterator[bytes]:
     """chat.completion.chunk events: the answer's pieces as they come, then the sources, then [DONE]."""
-    events = server.rag.search_stream(question_of(body), mode=mode_of(body.model))  # type: ignore[arg-type]
+    question = question_of(body)
+    events = server.rag.search_stream(question, mode=mode_of(body.model), history=history_of(body))  # type: ignore[arg-type]
     ident, created = f"chatcmpl-{uuid.uuid4().hex}", int(time.time())
 
     def chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> bytes:

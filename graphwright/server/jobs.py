@@ -21,7 +21,10 @@ from graphwright.server.job_store import GraphWriteLock, JobStore, orphaned
 
 log = logging.getLogger(__name__)
 
-JobStatus = Literal["queued", "running", "succeeded", "failed"]
+# `interrupted`: the server process running it exited (a restart, a crash) before it finished; its upload
+# folder is removed when a server starts.
+JobStatus = Literal["queued", "running", "succeeded", "failed", "interrupted"]
+_INTERRUPTED = "the server process running this job exited before it finished"
 
 
 class StageProgress(BaseModel):
@@ -67,6 +70,13 @@ class Progress:
 Work = Callable[[Progress], dict[str, Any]]
 
 
+def _stored(status: str, pid: int, body: str) -> Job:
+    job = Job.model_validate_json(body)
+    if orphaned(status, pid):  # its process has gone, and no server has started since to say so
+        job.status, job.error = "interrupted", _INTERRUPTED
+    return job
+
+
 class JobRunner:
     """Runs this process's jobs one after another, at most `max_waiting` queued or running at once across
     every process sharing the store (more are refused with a BusyError, not queued without end); keeps the
@@ -110,13 +120,25 @@ class JobRunner:
             if job is not None:
                 return job.model_copy(deep=True)
         found = self._store.get(job_id)
-        if found is None:
-            return None
-        status, pid, body = found
-        stored = Job.model_validate_json(body)
-        if orphaned(status, pid):
-            stored.status, stored.error = "failed", "the server process running this job exited before it finished"
-        return stored
+        return _stored(*found) if found is not None else None
+
+    def recent(self, limit: int = 100) -> list[Job]:
+        """The newest jobs of every worker, newest first; this process's unfinished ones as they are now."""
+        with self._lock:
+            live = {i: j.model_copy(deep=True) for i, j in self._running.items()}
+        jobs = [_stored(*row) for row in self._store.recent(limit)]
+        return [live.get(job.id, job) for job in jobs]
+
+    def mark_interrupted(self) -> int:
+        """Record the jobs whose process has gone as interrupted (at a server's start); how many."""
+        orphans = self._store.orphans()
+        for _, body in orphans:
+            job = Job.model_validate_json(body)
+            job.status, job.error, job.finished_at = "interrupted", _INTERRUPTED, job.finished_at or time.time()
+            self._save(job)
+        if orphans:
+            log.info("%d job(s) were interrupted by the exit of their server process", len(orphans))
+        return len(orphans)
 
     def _run(self, job: Job, work: Work, cleanup: Callable[[], None] | None) -> None:
         with self._lock:

@@ -8,6 +8,9 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+# At module level: the SDK finds the Context parameter of a tool by resolving its annotations here.
+from mcp.server.mcpserver import Context
+
 from graphwright.errors import GraphwrightError, InvalidRequestError
 from graphwright.search.registry import ModeName
 from graphwright.server.schemas import MAX_NAME_CHARS, check_question
@@ -68,8 +71,19 @@ def search_description(has_llm: bool) -> str:
     return (
         "Answer a question from the graph with cited passages, entities and relations. "
         f'`mode` (default hybrid): {modes}. `where` filters documents by metadata, e.g. ["year>=2020"] '
-        f"({filterable})."
+        f"({filterable}). `conversation_id` (a stored conversation) searches a follow-up question with the "
+        "turns before it and keeps this one as its next turn."
     )
+
+
+def _owner(ctx: Context) -> str:
+    """Whose conversations a tool call sees: the HTTP request's key (the server's guard named it), or
+    nobody's on stdio."""
+    from graphwright.server.security import OWNER_STATE
+
+    request = getattr(ctx.request_context, "request", None)
+    state = getattr(request, "scope", {}).get("state", {}) if request is not None else {}
+    return str(state.get(OWNER_STATE, "") or "")
 
 
 def build_mcp(rag: GraphRAG) -> MCPServer:
@@ -83,10 +97,25 @@ def build_mcp(rag: GraphRAG) -> MCPServer:
     @server.tool(annotations=read_only, description=search_description(rag.llm is not None))
     @_as_tool_errors
     def search(
-        question: str, mode: ModeName = "hybrid", k: int = 5, where: list[str] | None = None, level: int | None = None
+        question: str,
+        ctx: Context,
+        mode: ModeName = "hybrid",
+        k: int = 5,
+        where: list[str] | None = None,
+        level: int | None = None,
+        conversation_id: str | None = None,
     ) -> dict[str, Any]:
         check_question(question)
-        return _compact(rag.search(question, mode=mode, k=max(1, min(k, 50)), where=where or [], level=level))
+        result = rag.search(
+            question,
+            mode=mode,
+            k=max(1, min(k, 50)),
+            where=where or [],
+            level=level,
+            conversation_id=conversation_id,
+            owner=_owner(ctx),
+        )
+        return _compact(result)
 
     @server.tool(annotations=read_only)
     @_as_tool_errors

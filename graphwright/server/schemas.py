@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from graphwright.config import check_extractor
 from graphwright.errors import InvalidRequestError
-from graphwright.models import Citation, SearchResult
+from graphwright.models import MAX_HISTORY_TURNS, ChatTurn, Citation, SearchResult
 from graphwright.search.registry import ModeName
 
 # One cap for a question on every way in: /v1/search, the chat API, MCP tools and the page.
@@ -54,10 +54,32 @@ class SearchRequest(BaseModel):
     source: str | None = Field(None, max_length=MAX_NAME_CHARS, description="path: first entity")
     target: str | None = Field(None, max_length=MAX_NAME_CHARS, description="path: second entity")
     hyde: bool = False
+    history: list[ChatTurn] = Field(
+        default_factory=list,
+        max_length=MAX_HISTORY_TURNS,
+        description='the conversation before the question, oldest first: [{"role": "user"|"assistant", "content"}]',
+    )
+    conversation_id: str | None = Field(
+        None,
+        max_length=100,
+        description="a stored conversation (POST /v1/conversations): its history, and this turn added",
+    )
 
     def options(self) -> dict[str, Any]:
         """Everything but the question, as `GraphRAG.search` takes it (its keyword-only options)."""
-        return self.model_dump(exclude={"question"})
+        options = self.model_dump(exclude={"question", "history"})
+        options["history"] = self.history
+        return options
+
+
+class NewConversation(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    title: str = Field("", max_length=200, description="named after its first question when empty")
+
+
+class DeletedConversation(BaseModel):
+    deleted: str
 
 
 class ServedResult(SearchResult):

@@ -44,6 +44,17 @@ _LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 _SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 # The request's role, for routes that show more to a caller with a key (the health check).
 ROLE_STATE = "graphwright_role"
+# Whose conversations a request sees: a fingerprint of its key ("" on a server without keys).
+OWNER_STATE = "graphwright_owner"
+# Dify's external knowledge API has error bodies of its own (`error_code`, `error_msg`).
+DIFY_PREFIX = "/dify/"
+
+
+def owner_of(token: str) -> str:
+    """A stable name for a key that does not reveal it: what stored conversations are kept under."""
+    import hashlib
+
+    return "key-" + hashlib.sha256(token.encode()).hexdigest()[:24]
 
 
 def split_keys(raw: str | None) -> list[str]:
@@ -204,10 +215,15 @@ class GuardMiddleware:
             return
         scheme, _, token = headers.get("authorization", "").partition(" ")
         role = self.keys.role(token.strip()) if scheme.lower() == "bearer" and token.strip() else None
-        scope.setdefault("state", {})[ROLE_STATE] = role
+        state = scope.setdefault("state", {})
+        state[ROLE_STATE] = role
+        state[OWNER_STATE] = owner_of(token.strip()) if role is not None else ""
         if self.keys.enabled and needs_key(path):
             if role is None:
                 why = "missing API key" if "authorization" not in headers else "invalid API key"
+                if path.startswith(DIFY_PREFIX):
+                    await _reply_dify(send, scheme.lower() == "bearer" and bool(token.strip()))
+                    return
                 await _reply(
                     send, 401, f"{why}: send `Authorization: Bearer <key>`", [(b"www-authenticate", b"Bearer")]
                 )
@@ -249,17 +265,32 @@ class GuardMiddleware:
                 await _reply(send, 413, str(exc))
 
 
-async def _reply(send: Send, status: int, message: str, extra: list[tuple[bytes, bytes]] | None = None) -> None:
-    body = json.dumps(error_body(status, message)).encode()
+async def _reply_dify(send: Send, bearer: bool) -> None:
+    """Dify's suggested codes: 1001 for a header that is not `Bearer <key>`, 1002 for a key we do not know."""
+    if bearer:
+        body = {"error_code": 1002, "error_msg": "Authorization failed. Please check your API key."}
+    else:
+        body = {"error_code": 1001, "error_msg": "Invalid Authorization header format. Expected 'Bearer <api-key>'."}
+    await _reply(send, 403 if bearer else 401, "", body=body)
+
+
+async def _reply(
+    send: Send,
+    status: int,
+    message: str,
+    extra: list[tuple[bytes, bytes]] | None = None,
+    body: dict[str, Any] | None = None,
+) -> None:
+    payload = json.dumps(body if body is not None else error_body(status, message)).encode()
     await send(
         {
             "type": "http.response.start",
             "status": status,
             "headers": [
                 (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
+                (b"content-length", str(len(payload)).encode()),
                 *(extra or []),
             ],
         }
     )
-    await send({"type": "http.response.body", "body": body})
+    await send({"type": "http.response.body", "body": payload})

@@ -71,13 +71,31 @@ def test_the_queue_limit_counts_every_worker(tmp_path: Path) -> None:
     second.close()
 
 
-def test_a_job_whose_process_died_reads_as_failed(tmp_path: Path) -> None:
+def test_a_job_whose_process_died_reads_as_interrupted(tmp_path: Path) -> None:
     store = JobStore(tmp_path / "server" / "jobs.sqlite3")
     stuck = Job(id="stuck", kind="ingest", status="running")
     store.put(stuck.id, stuck.status, stuck.created_at, stuck.model_dump_json(), pid=_dead_pid())
     assert store.waiting() == 0, "a dead worker's job holds no place in the queue"
-    found = JobRunner(tmp_path).get("stuck")
-    assert found is not None and found.status == "failed" and "exited" in (found.error or "")
+    runner = JobRunner(tmp_path)
+    found = runner.get("stuck")
+    assert found is not None and found.status == "interrupted" and "exited" in (found.error or "")
+    assert runner.mark_interrupted() == 1 and runner.mark_interrupted() == 0, "recorded once, at a start"
+    assert store.get("stuck")[0] == "interrupted"  # type: ignore[index]
+    assert [j.id for j in runner.recent()] == ["stuck"]
+
+
+def test_recent_lists_every_workers_jobs_newest_first(tmp_path: Path) -> None:
+    first, second = JobRunner(tmp_path), JobRunner(tmp_path)
+    a = first.submit("ingest", lambda _p: {"n": 1})
+    _wait(first, a.id)
+    b = second.submit("communities", lambda _p: {"n": 2})
+    _wait(second, b.id)
+    listed = first.recent()
+    assert [j.id for j in listed] == [b.id, a.id]
+    assert [j.status for j in listed] == ["succeeded", "succeeded"] and listed[0].result == {"n": 2}
+    assert len(first.recent(limit=1)) == 1
+    first.close()
+    second.close()
 
 
 def test_failures_are_stored_with_their_message(tmp_path: Path) -> None:

@@ -1,0 +1,351 @@
+"""Follow-up questions and stored conversations on the real Neo4j: every mode reads the conversation through
+the engine, topic shifts carry nothing, conversations are kept (owner-scoped, trimmed, expired) apart from the
+graph, and every way in (HTTP search, the OpenAI chat API, Dify, Ollama, MCP) takes the conversation."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+from graphwright.errors import InvalidRequestError, NotFoundError
+from tests.integration.conftest import READ, WRITE
+
+pytestmark = pytest.mark.integration
+
+W = {"Authorization": f"Bearer {WRITE}"}
+R = {"Authorization": f"Bearer {READ}"}
+FIRST = "Tell me about the Hubble Space Telescope."
+FOLLOW_UP = "Who made its primary mirror?"
+HISTORY = [
+    {"role": "user", "content": FIRST},
+    {"role": "assistant", "content": "The Hubble Space Telescope was launched in 1990 on STS-31."},
+]
+
+
+def titles(result) -> list[str]:
+    return [c.title for c in result.chunks]
+
+
+def follow_up_note(result) -> str:
+    return next(n for n in result.notes if n.startswith("follow-up"))
+
+
+def test_a_follow_up_is_searched_with_what_it_refers_to(live) -> None:
+    rag = live.rag
+    for mode in ("local", "hybrid", "vector", "auto", "corrective"):
+        result = rag.search(FOLLOW_UP, mode=mode, k=3, generate=False, history=HISTORY)
+        assert "carried Hubble Space Telescope" in follow_up_note(result), (mode, result.notes)
+        assert titles(result)[0] == "Hubble Space Telescope", (mode, titles(result))
+        step = next(s for s in result.trace if s.kind == "followup")
+        assert "Hubble Space Telescope" in step.arguments["entities"]
+        assert "Hubble Space Telescope" in step.arguments["standalone"]
+        assert result.timings_ms["followup_ms"] > 0
+    local = rag.search(FOLLOW_UP, mode="local", k=3, generate=False, history=HISTORY)
+    carried = {e.name: e.score for e in local.entities if e.how == "carried"}
+    assert carried["Hubble Space Telescope"] == 0.5, "a question's entity, carried at half an exact name's weight"
+    assert all(score <= 0.5 for score in carried.values())
+    alone = rag.search(FOLLOW_UP, mode="local", k=3, generate=False)
+    assert not any(n.startswith("follow-up") for n in alone.notes), "no history: nothing about follow-ups"
+
+
+def test_a_new_subject_changes_topic_and_carries_nothing(live) -> None:
+    rag = live.rag
+    question = "What engines did the Saturn V first stage burn?"
+    for mode in ("local", "hybrid"):
+        alone = rag.search(question, mode=mode, k=5, generate=False)
+        shifted = rag.search(question, mode=mode, k=5, generate=False, history=HISTORY)
+        assert follow_up_note(shifted).startswith("follow-up: stands alone (names Saturn V")
+        assert [c.chunk_id for c in shifted.chunks] == [c.chunk_id for c in alone.chunks]
+
+
+def test_bad_histories_are_refused_before_anything_runs(live) -> None:
+    rag = live.rag
+    bad = [
+        ([{"role": "wizard", "content": "hi"}], "history[0].role"),
+        ([{"role": "user"}], "history[0].content"),
+        ([{"role": "user", "content": "   "}], "history[0].content` is empty"),
+        ([{"role": "user", "content": "x" * 20_001}], "history[0].content"),
+        ([{"role": "user", "content": "a"}] * 201, "above the limit of 200"),
+    ]
+    for history, words in bad:
+        with pytest.raises(InvalidRequestError, match=words.replace("[", r"\[").replace("]", r"\]")):
+            rag.search(FOLLOW_UP, history=history)
+    conversation = rag.conversations().create()
+    with pytest.raises(InvalidRequestError, match="not both"):
+        rag.search(FOLLOW_UP, history=HISTORY, conversation_id=conversation.id)
+    with pytest.raises(NotFoundError, match="no conversation"):
+        rag.search(FOLLOW_UP, conversation_id="does-not-exist")
+    assert rag.conversations().get(conversation.id).turns == 0, "nothing was stored"
+    rag.conversations().delete(conversation.id)
+
+
+def test_stored_conversations_are_kept_apart_from_the_graph(live) -> None:
+    rag = live.rag
+    before = rag.stats()
+    mine, theirs = rag.conversations("key-a"), rag.conversations("key-b")
+    conversation = mine.create()
+    first = rag.search(FIRST, mode="local", k=3, generate=False, conversation_id=conversation.id, owner="key-a")
+    assert first.conversation_id == conversation.id
+    second = rag.search(FOLLOW_UP, mode="local", k=3, generate=False, conversation_id=conversation.id, owner="key-a")
+    assert titles(second)[0] == "Hubble Space Telescope" and "carried" in follow_up_note(second)
+    stored = mine.get(conversation.id)
+    assert stored.title == FIRST and [t.question for t in stored.history] == [FIRST, FOLLOW_UP]
+    assert stored.history[1].chunk_ids and "Hubble Space Telescope" in stored.history[1].standalone
+    # The turn's evidence opens in Browser: its CITED chunks and ABOUT entities are real graph nodes.
+    rows = rag.store.read(
+        "MATCH (:Conversation {id: $id})-[:HAS_TURN]->(t:Turn {index: 1})-[:CITED]->(c:Chunk) RETURN c.id AS id",
+        id=conversation.id,
+    )
+    assert {r["id"] for r in rows} == set(stored.history[1].chunk_ids)
+    about = rag.store.read(
+        "MATCH (:Conversation {id: $id})-[:HAS_TURN]->(:Turn {index: 0})-[:ABOUT]->(e:Entity) RETURN e.name AS name",
+        id=conversation.id,
+    )
+    assert "Hubble Space Telescope" in {r["name"] for r in about}
+    assert rag.stats() == before, "conversations are not counted as graph"
+    assert conversation.id not in {c.id for c in theirs.list()}
+    with pytest.raises(NotFoundError):
+        theirs.get(conversation.id)
+    with pytest.raises(NotFoundError):
+        theirs.delete(conversation.id)
+    with pytest.raises(NotFoundError):
+        rag.search(FOLLOW_UP, conversation_id=conversation.id, owner="key-b")
+    assert mine.get(conversation.id).turns == 2, "another owner's attempts stored nothing"
+    mine.delete(conversation.id)
+    with pytest.raises(NotFoundError):
+        mine.get(conversation.id)
+    leftover = rag.store.read(
+        "MATCH (t:Turn) WHERE NOT EXISTS { (:Conversation)-[:HAS_TURN]->(t) } RETURN count(t) AS n"
+    )
+    assert leftover[0]["n"] == 0
+
+
+def test_retention_keeps_the_newest_turns_and_forgets_old_conversations(live) -> None:
+    from graphwright.conversations import Conversations
+
+    rag = live.rag
+    settings = rag.settings.model_copy(update={"conversation_turns": 2, "conversation_days": 7})
+    store = Conversations(rag.store, settings, "key-retention")
+    conversation = store.create()
+    for question in ("What is Hubble?", "Who operates it?", "When was it launched?"):
+        store.remember(conversation.id, rag.search(question, mode="vector", k=1, generate=False))
+    kept = store.get(conversation.id)
+    assert [t.question for t in kept.history] == ["Who operates it?", "When was it launched?"]
+    assert [t.index for t in kept.history] == [1, 2]
+    old = store.create()
+    rag.store.connection.write(
+        "MATCH (c:Conversation {id: $id}) SET c.updated_at = datetime() - duration({days: 8})", id=old.id
+    )
+    listed = {c.id for c in store.list()}
+    assert old.id not in listed and conversation.id in listed
+    with pytest.raises(NotFoundError):
+        store.get(old.id)
+    store.delete(conversation.id)
+
+
+# --- HTTP --------------------------------------------------------------------------------------------
+
+
+def test_http_search_takes_history_and_conversations_per_key(live) -> None:
+    url = live.url
+    found = httpx.post(
+        f"{url}/v1/search",
+        json={"question": FOLLOW_UP, "mode": "local", "k": 3, "history": HISTORY},
+        headers=R,
+    ).json()
+    assert found["chunks"][0]["title"] == "Hubble Space Telescope"
+    assert any(n.startswith("follow-up") and "Hubble" in n for n in found["notes"])
+    made = httpx.post(f"{url}/v1/conversations", json={}, headers=R)
+    assert made.status_code == 201, made.text
+    ident = made.json()["id"]
+    for question in (FIRST, FOLLOW_UP):
+        body = {"question": question, "mode": "hybrid", "k": 3, "conversation_id": ident}
+        answer = httpx.post(f"{url}/v1/search", json=body, headers=R).json()
+        assert answer["conversation_id"] == ident
+    assert answer["chunks"][0]["title"] == "Hubble Space Telescope", answer["notes"]
+    streamed = httpx.post(
+        f"{url}/v1/search/stream",
+        json={"question": "When was it launched?", "mode": "hybrid", "conversation_id": ident},
+        headers=R,
+    )
+    assert streamed.status_code == 200 and '"conversation_id": "' + ident in streamed.text.replace('":"', '": "')
+    shown = httpx.get(f"{url}/v1/conversations/{ident}", headers=R).json()
+    assert [t["question"] for t in shown["history"]] == [FIRST, FOLLOW_UP, "When was it launched?"]
+    assert ident in {c["id"] for c in httpx.get(f"{url}/v1/conversations", headers=R).json()}
+    # The other key sees none of it, and cannot use, read or delete it: 404, as if it did not exist.
+    assert ident not in {c["id"] for c in httpx.get(f"{url}/v1/conversations", headers=W).json()}
+    for response in (
+        httpx.get(f"{url}/v1/conversations/{ident}", headers=W),
+        httpx.delete(f"{url}/v1/conversations/{ident}", headers=W),
+        httpx.post(f"{url}/v1/search", json={"question": "and then?", "conversation_id": ident}, headers=W),
+    ):
+        assert response.status_code == 404, response.text
+        assert response.json()["error"]["type"] == "not_found_error"
+    assert httpx.get(f"{url}/v1/conversations/{ident}", headers=R).json()["turns"] == 3
+    assert httpx.delete(f"{url}/v1/conversations/{ident}", headers=R).json() == {"deleted": ident}
+    assert httpx.get(f"{url}/v1/conversations/{ident}", headers=R).status_code == 404
+
+
+def test_http_bad_histories_are_a_clear_400_and_store_nothing(live) -> None:
+    url = live.url
+    ident = httpx.post(f"{url}/v1/conversations", headers=R).json()["id"]
+    cases = [
+        {"history": [{"role": "wizard", "content": "x"}]},
+        {"history": [{"role": "user", "content": ""}]},
+        {"history": [{"role": "user", "content": "x"}] * 201},
+        {"history": HISTORY, "conversation_id": ident},
+        {"history": "not a list"},
+    ]
+    for extra in cases:
+        response = httpx.post(f"{url}/v1/search", json={"question": FOLLOW_UP, **extra}, headers=R)
+        assert response.status_code == 400, (extra, response.text)
+        assert "history" in response.json()["error"]["message"]
+    huge = httpx.post(
+        f"{url}/v1/search",
+        json={"question": FOLLOW_UP, "history": [{"role": "user", "content": "y" * 19_000}] * 150},
+        headers=R,
+    )
+    assert huge.status_code == 413
+    missing = httpx.post(f"{url}/v1/search", json={"question": "x", "conversation_id": "nope"}, headers=R)
+    assert missing.status_code == 404
+    assert httpx.get(f"{url}/v1/conversations/{ident}", headers=R).json()["turns"] == 0
+
+
+def test_openai_chat_uses_the_whole_conversation(live) -> None:
+    from openai import BadRequestError, OpenAI
+
+    client = OpenAI(base_url=f"{live.url}/v1", api_key=READ)
+    messages = [
+        {"role": "system", "content": "You are a helpful assistant."},
+        *HISTORY,
+        {"role": "user", "content": FOLLOW_UP},
+    ]
+    reply = client.chat.completions.create(model="graphwright-local", messages=messages)  # type: ignore[arg-type]
+    text = reply.choices[0].message.content or ""
+    assert "Sources:" in text and "Hubble Space Telescope" in text.split("Sources:")[1].splitlines()[1]
+    streamed = client.chat.completions.create(model="graphwright-hybrid", messages=messages, stream=True)  # type: ignore[arg-type]
+    pieces = "".join(chunk.choices[0].delta.content or "" for chunk in streamed if chunk.choices)
+    assert "Hubble Space Telescope" in pieces.split("Sources:")[1]
+    with pytest.raises(BadRequestError, match="role"):
+        client.chat.completions.create(model="graphwright", messages=[{"role": "wizard", "content": "x"}])  # type: ignore[list-item]
+
+
+# --- Dify ----------------------------------------------------------------------------------------------
+
+
+def dify(url: str, body: object, headers: dict[str, str] | None = None) -> httpx.Response:
+    """A request as Dify's documentation shows it: POST {endpoint}/retrieval, JSON, bearer key."""
+    return httpx.post(
+        f"{url}/dify/retrieval",
+        content=json.dumps(body),
+        headers={"Content-Type": "application/json", **(R if headers is None else headers)},
+    )
+
+
+def test_dify_external_knowledge_api(live) -> None:
+    url = live.url
+    body = {
+        "knowledge_id": "default",
+        "query": "Who made the Hubble primary mirror?",
+        "retrieval_setting": {"top_k": 3, "score_threshold": 0.0},
+    }
+    found = dify(url, body)
+    assert found.status_code == 200, found.text
+    records = found.json()["records"]
+    assert 1 <= len(records) <= 3 and records[0]["title"] == "Hubble Space Telescope"
+    assert "Perkin-Elmer" in records[0]["content"]
+    scores = [r["score"] for r in records]
+    assert scores[0] == 1.0 and scores == sorted(scores, reverse=True) and all(0 < s <= 1 for s in scores)
+    assert all(isinstance(r["metadata"], dict) and r["metadata"]["chunk_id"] for r in records)
+    strict = dify(url, {**body, "retrieval_setting": {"top_k": 3, "score_threshold": 0.99}}).json()["records"]
+    assert [r["title"] for r in strict] == ["Hubble Space Telescope"], "the threshold is relative to the best"
+    filtered = dify(
+        url,
+        {
+            **body,
+            "metadata_condition": {
+                "logical_operator": "and",
+                "conditions": [{"name": ["title"], "comparison_operator": "contains", "value": "Saturn"}],
+            },
+        },
+    ).json()["records"]
+    assert filtered and {r["title"] for r in filtered} == {"Saturn V"}
+    assert {r["metadata"]["mode"] for r in filtered} == {"hybrid"}, "filters narrow the passage modes"
+
+
+def test_dify_errors_have_difys_shape(live) -> None:
+    url = live.url
+    body = {"knowledge_id": "default", "query": "Hubble", "retrieval_setting": {"top_k": 2, "score_threshold": 0.5}}
+    cases = [
+        (dify(url, body, {}), 401, 1001),
+        (dify(url, body, {"Authorization": "Basic abc"}), 401, 1001),
+        (dify(url, body, {"Authorization": "Bearer wrong-key"}), 403, 1002),
+        (dify(url, {**body, "knowledge_id": "legal-archive"}), 404, 2001),
+        (dify(url, {"knowledge_id": "default", "query": "Hubble"}), 400, 4001),
+        (dify(url, {**body, "retrieval_setting": {"top_k": 0, "score_threshold": 0.5}}), 400, 4001),
+        (dify(url, {**body, "query": ""}), 400, 4001),
+        (
+            dify(
+                url,
+                {
+                    **body,
+                    "metadata_condition": {"conditions": [{"name": "title", "comparison_operator": "start with"}]},
+                },
+            ),
+            400,
+            4002,
+        ),
+        (
+            dify(
+                url,
+                {
+                    **body,
+                    "metadata_condition": {
+                        "logical_operator": "or",
+                        "conditions": [
+                            {"name": "a", "comparison_operator": "is", "value": "x"},
+                            {"name": "b", "comparison_operator": "is", "value": "y"},
+                        ],
+                    },
+                },
+            ),
+            400,
+            4002,
+        ),
+    ]
+    for response, status, code in cases:
+        assert response.status_code == status, response.text
+        assert response.json()["error_code"] == code and response.json()["error_msg"], response.text
+    raw = httpx.post(f"{url}/dify/retrieval", content=b"{not json", headers={**R, "Content-Type": "application/json"})
+    assert raw.status_code == 400 and raw.json()["error_code"] == 4001
+
+
+# --- Ollama --------------------------------------------------------------------------------------------
+
+
+def test_ollama_clients_reach_the_graph(live) -> None:
+    import ollama
+
+    client = ollama.Client(host=live.url, headers=R)
+    assert httpx.get(f"{live.url}/api/version", headers=R).json()["version"]
+    names = [m.model for m in client.list().models]
+    assert "graphwright:latest" in names and "graphwright-local:latest" in names
+    messages = [*HISTORY, {"role": "user", "content": FOLLOW_UP}]
+    reply = client.chat(model="graphwright-local:latest", messages=messages, stream=False)
+    assert reply.done and "Hubble Space Telescope" in reply.message.content.split("Sources:")[1]
+    pieces = list(client.chat(model="graphwright-hybrid", messages=messages, stream=True))
+    assert pieces[-1].done and not any(p.done for p in pieces[:-1])
+    text = "".join(p.message.content for p in pieces)
+    assert "Hubble Space Telescope" in text.split("Sources:")[1]
+    with pytest.raises(ollama.ResponseError):
+        client.chat(model="graphwright-telepathy", messages=messages, stream=False)
+    lines = httpx.post(
+        f"{live.url}/api/chat",
+        json={"model": "graphwright", "messages": [{"role": "user", "content": "Hubble"}]},
+        headers=R,
+    )
+    assert lines.headers["content-type"].startswith("application/x-ndjson")
+    assert json.loads(lines.text.strip().splitlines()[-1])["done"] is True
+    assert httpx.get(f"{live.url}/api/tags").status_code == 401, "keys guard the Ollama API too"
