@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from graphwright.errors import LLMEmptyAnswerError
 from graphwright.llm import LLM
 from graphwright.llm.prompts import render
 from graphwright.models import ChatTurn, EntityRef
@@ -165,12 +166,15 @@ def rewrite(llm: LLM, question: str, history: list[ChatTurn]) -> str | None:
     transcript = "\n".join(
         f"{turn.role}: {' '.join(turn.content[:_REWRITE_TURN_CHARS].split())}" for turn in history[-HISTORY_TURNS:]
     )
-    reply = llm.chat(
-        [
-            {"role": "system", "content": render("followup_rewrite")},
-            {"role": "user", "content": f"Conversation:\n{transcript}\n\nLast question: {question}"},
-        ]
-    ).text
+    try:
+        reply = llm.chat(
+            [
+                {"role": "system", "content": render("followup_rewrite")},
+                {"role": "user", "content": f"Conversation:\n{transcript}\n\nLast question: {question}"},
+            ]
+        ).text
+    except LLMEmptyAnswerError:
+        return None
     lines = [line.strip() for line in reply.strip().splitlines() if line.strip()]
     if not lines or len(lines[0]) > _MAX_REWRITE_CHARS:
         return None

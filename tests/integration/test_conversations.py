@@ -349,3 +349,140 @@ def test_ollama_clients_reach_the_graph(live) -> None:
     assert lines.headers["content-type"].startswith("application/x-ndjson")
     assert json.loads(lines.text.strip().splitlines()[-1])["done"] is True
     assert httpx.get(f"{live.url}/api/tags").status_code == 401, "keys guard the Ollama API too"
+
+
+# --- MCP -----------------------------------------------------------------------------------------------
+
+
+def test_mcp_search_takes_a_conversation_of_the_callers_key(live) -> None:
+    import asyncio
+
+    import httpx2
+    from mcp.client import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    ident = httpx.post(f"{live.url}/v1/conversations", headers=R).json()["id"]
+
+    async def call(key: str, question: str) -> object:
+        async with (
+            httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"}, timeout=60) as http,
+            Client(streamable_http_client(f"{live.url}/mcp", http_client=http)) as client,
+        ):
+            return await client.call_tool(
+                "search", {"question": question, "mode": "local", "k": 3, "conversation_id": ident}
+            )
+
+    first = asyncio.run(call(READ, FIRST))
+    second = asyncio.run(call(READ, FOLLOW_UP))
+    assert not first.is_error and not second.is_error
+    data = second.structured_content or json.loads(second.content[0].text)
+    data = data.get("result", data)
+    assert data["conversation_id"] == ident and data["chunks"][0]["title"] == "Hubble Space Telescope"
+    other = asyncio.run(call(WRITE, FOLLOW_UP))
+    assert other.is_error and "no conversation" in other.content[0].text
+    turns = httpx.get(f"{live.url}/v1/conversations/{ident}", headers=R).json()["history"]
+    assert [t["question"] for t in turns] == [FIRST, FOLLOW_UP]
+
+
+# --- jobs across a restart ---------------------------------------------------------------------------------
+
+
+def test_a_restarted_server_reports_interrupted_jobs_and_removes_their_files(live) -> None:
+    from graphwright.server.app import create_app
+    from graphwright.server.job_store import JobStore
+    from graphwright.server.jobs import Job
+    from tests.live_server import LiveServer
+    from tests.unit.server.test_job_store import _dead_pid
+
+    home = live.rag.settings.home
+    dead = _dead_pid()
+    store = JobStore(home / "server" / "jobs.sqlite3")
+    stuck = Job(id="stuck-ingest", kind="ingest", status="running")
+    store.put(stuck.id, stuck.status, stuck.created_at, stuck.model_dump_json(), pid=dead)
+    left = home / "uploads" / f"server-{dead}" / "abc-upload"
+    left.mkdir(parents=True)
+    (left / "half.md").write_text("half an upload", encoding="utf-8")
+    with LiveServer(create_app(live.rag.settings, live.rag)) as restarted:
+        listed = httpx.get(f"{restarted.url}/v1/jobs", headers=R).json()
+        job = next(j for j in listed if j["id"] == "stuck-ingest")
+        assert job["status"] == "interrupted" and "exited" in job["error"]
+        assert httpx.get(f"{restarted.url}/v1/jobs/stuck-ingest", headers=R).json()["status"] == "interrupted"
+        assert not left.parent.exists(), "the interrupted job's upload folder is removed at start"
+    assert store.get("stuck-ingest")[0] == "interrupted"  # type: ignore[index]
+
+
+# --- with an LLM (the stub, over real HTTP) -----------------------------------------------------------------
+
+
+def test_with_an_llm_the_follow_up_is_rewritten_and_the_answer_sees_the_turns(live, llm_rag_factory, stub) -> None:
+    import re
+
+    from tests.stub_openai import chat_reply
+
+    rag = llm_rag_factory(neo4j_uri=live.rag.settings.neo4j_uri, home=live.rag.settings.home)
+
+    def answer(body: dict) -> tuple[int, dict]:
+        first = re.search(r"\[(c_[0-9a-f]+)\]", body["messages"][-1]["content"]).group(1)
+        return chat_reply(f"Perkin-Elmer made it [{first}].")
+
+    stub.script += [chat_reply("Who made the Hubble Space Telescope's primary mirror?"), answer]
+    result = rag.search(FOLLOW_UP, mode="hybrid", k=3, history=HISTORY)
+    rewrite, answered = stub.requests[0]["body"]["messages"], stub.requests[1]["body"]["messages"]
+    assert "standalone" in rewrite[0]["content"].lower() or "without the conversation" in rewrite[0]["content"]
+    assert FIRST in rewrite[1]["content"] and FOLLOW_UP in rewrite[1]["content"]
+    assert [m["role"] for m in answered] == ["system", "user", "assistant", "user"]
+    assert answered[1]["content"] == FIRST, "the recent turns come before the question"
+    assert answered[-1]["content"].endswith("Question: Who made the Hubble Space Telescope's primary mirror?")
+    assert result.question == FOLLOW_UP and result.answer.startswith("Perkin-Elmer")
+    step = next(s for s in result.trace if s.kind == "rewrite")
+    assert step.summary == "Who made the Hubble Space Telescope's primary mirror?"
+    assert result.chunks[0].title == "Hubble Space Telescope"
+    # An unusable rewrite (empty) falls back to carrying the conversation's entities offline.
+    stub.script += [chat_reply("   "), answer]
+    fallback = rag.search(FOLLOW_UP, mode="hybrid", k=3, history=[*HISTORY, {"role": "user", "content": FIRST}])
+    assert "carried Hubble Space Telescope" in follow_up_note(fallback)
+
+
+# --- the chat REPL ---------------------------------------------------------------------------------------
+
+
+def test_graphwright_chat_follows_up_and_keeps_the_conversation(live, cli_env, tmp_path) -> None:
+    import subprocess
+    import sys
+
+    env = {**cli_env, "GRAPHWRIGHT_HOME": str(live.rag.settings.home)}
+    typed = "\n".join([FIRST, FOLLOW_UP, "/sources", "/k 2", "/mode hybrid", "/mode telepathy", "/new", "/quit"])
+    done = subprocess.run(
+        [sys.executable, "-m", "graphwright.cli", "chat", "--mode", "local"],
+        input=typed + "\n",
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "carried Hubble Space Telescope" in out
+    assert "(chunk c_" in out and "k: 2" in out and "mode: hybrid" in out and "unknown mode 'telepathy'" in out
+    assert "new conversation" in out
+    stored = [c for c in live.rag.conversations().list() if c.title == FIRST]
+    assert stored and stored[0].turns == 2
+    shown = subprocess.run(
+        [sys.executable, "-m", "graphwright.cli", "conversations", "show", stored[0].id],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert shown.returncode == 0 and FOLLOW_UP in shown.stdout and "searched as:" in shown.stdout
+    gone = subprocess.run(
+        [sys.executable, "-m", "graphwright.cli", "conversations", "delete", "nope"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert gone.returncode != 0 and "no conversation 'nope'" in gone.stderr + gone.stdout

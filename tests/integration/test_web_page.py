@@ -77,3 +77,38 @@ def test_newcomer_asks_and_uploads_in_the_page(live, tmp_path: Path) -> None:
         ).status_code
         == 200
     )
+
+
+def test_the_page_is_a_thread_with_follow_ups(live) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_FLAGS)
+        try:
+            page = browser.new_page(viewport={"width": 1300, "height": 1100})
+            page.goto(live.url)
+            page.locator("#key-box").wait_for(state="visible", timeout=15000)
+            page.fill("#api-key", READ)
+            page.click("#save-key")
+            page.locator("#mode option").first.wait_for(state="attached", timeout=15000)
+            page.select_option("#mode", "local")
+            page.fill("#question", "Tell me about the Hubble Space Telescope.")
+            page.click("#ask")
+            page.locator("#thread li").first.wait_for(timeout=60000)
+            assert page.input_value("#question") == "", "the box is cleared for the follow-up"
+            page.fill("#question", "Who made its primary mirror?")
+            page.click("#ask")
+            page.locator("#thread li").nth(1).wait_for(timeout=60000)
+            note = page.inner_text("#followup")
+            assert "carried Hubble Space Telescope" in note, note
+            assert "Hubble Space Telescope" in page.inner_text("#passages li >> nth=0")
+            assert page.locator("#thread li").count() == 2
+            page.screenshot(path=str(SHOTS / "serve-page-thread.png"), full_page=True)
+            page.click("#new-thread")
+            assert page.locator("#thread li").count() == 0 and page.is_hidden("#result")
+            page.fill("#question", "Who made its primary mirror?")
+            page.click("#ask")
+            page.locator("#thread li").first.wait_for(timeout=60000)
+            assert page.is_hidden("#followup"), "a new conversation carries nothing"
+        finally:
+            browser.close()

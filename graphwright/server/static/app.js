@@ -4,6 +4,10 @@
 
 const $ = (id) => document.getElementById(id);
 const KEY = "graphwright-api-key";
+// The conversation so far, sent with each question as `history`, so a follow-up ("who built it?") is
+// searched with what it refers to. Kept in the page only; "New conversation" forgets it.
+const thread = [];
+const HISTORY_TURNS = 12;
 
 function headers(extra = {}) {
   const key = localStorage.getItem(KEY);
@@ -119,13 +123,16 @@ async function ask(event) {
   $("answer").textContent = "";
   $("answer-kind").textContent = "";
   $("passages").replaceChildren();
+  $("followup").hidden = true;
   $("browser").hidden = true;
   $("graph").srcdoc = "";
   const started = performance.now();
   try {
     const response = await api("/v1/search/stream", {
       method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ question, mode: $("mode").value, k: Number($("k").value) || 5 }),
+      body: JSON.stringify({
+        question, mode: $("mode").value, k: Number($("k").value) || 5, history: thread.slice(-HISTORY_TURNS),
+      }),
     });
     for await (const { name, data } of events(response)) {
       if (name === "retrieval") {
@@ -140,6 +147,9 @@ async function ask(event) {
         showPassages(data.chunks, cited);
         $("browser-link").href = data.browser_url;
         $("browser").hidden = false;
+        const note = (data.notes || []).find((n) => n.startsWith("follow-up"));
+        if (note) { $("followup").textContent = note; $("followup").hidden = false; }
+        remember(question, data, note);
         setStatus(`done in ${Math.round(performance.now() - started)} ms`);
         const graph = await api("/v1/answer-graph", {
           method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(data),
@@ -154,6 +164,32 @@ async function ask(event) {
   } finally {
     $("ask").disabled = false;
   }
+}
+
+function remember(question, result, note) {
+  thread.push({ role: "user", content: question }, { role: "assistant", content: result.answer });
+  const item = el("li");
+  item.append(el("div", question, "asked"));
+  if (note) item.append(el("div", note, "meta"));
+  // Offline the answer is the retrieval: the thread shows its first passage; an LLM answer as it is.
+  const top = result.chunks[0];
+  const said = result.answer_kind === "generated" || !top ? result.answer : `${top.title || top.document_id}: ${top.text}`;
+  item.append(el("div", said.length > 200 ? said.slice(0, 200) + "…" : said, "said"));
+  $("thread").append(item);
+  $("thread").hidden = false;
+  $("new-thread").hidden = false;
+  $("question").value = "";
+  $("question").placeholder = "Ask a follow-up…";
+}
+
+function newThread() {
+  thread.length = 0;
+  $("thread").replaceChildren();
+  $("thread").hidden = true;
+  $("new-thread").hidden = true;
+  $("result").hidden = true;
+  $("question").placeholder = "Ask a question about your documents…";
+  $("question").focus();
 }
 
 async function upload(event) {
@@ -206,6 +242,7 @@ function showJob(job) {
 }
 
 $("ask-form").addEventListener("submit", ask);
+$("new-thread").addEventListener("click", newThread);
 $("upload-form").addEventListener("submit", upload);
 $("save-key").addEventListener("click", () => {
   localStorage.setItem(KEY, $("api-key").value.trim());
