@@ -183,3 +183,18 @@ def test_cost_curve_copies_have_names_of_their_own() -> None:
     assert first == ("copy0-novel0", "Elizabeth met Darcy in London. It rained.")
     assert second[1] == "Elizabethlo met Darcylo in Londonlo. It rained."  # two-letter words stay
     assert third[1] != second[1] and third[0] == "copy2-novel0"
+
+
+def test_conversation_set_and_bench_on_the_mini_set(rag, cli_env, tmp_path: Path) -> None:
+    root = tmp_path / "eval"
+    root.mkdir()
+    for name in ("hotpotqa-dev", "2wiki-101"):  # the builder reads both shared sets; the mini set stands in
+        (root / name).symlink_to(ROOT / "tests" / "data" / "hotpot_mini")
+    items = tmp_path / "items.jsonl"
+    out = bench(["bench.conversation_set", str(root), "--out", str(items)], cli_env)
+    assert "items ->" in out and items.read_text(encoding="utf-8").count("\n") >= 2
+    lines = [line.replace('"set": "hotpotqa-dev"', '"set": "mini"') for line in items.read_text().splitlines()]
+    items.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    rag.ingest([ROOT / "tests" / "data" / "hotpot_mini" / "corpus.json"], extractor="nlp")
+    out = bench(["bench.conversations", "--set", "mini", "--items", str(items), "--modes", "local"], cli_env)
+    assert "mini: follow-up turns, Recall@5" in out and "what the conversation costs" in out

@@ -1,0 +1,139 @@
+"""Follow-up resolution as pure logic: when a question depends on its conversation, what it carries, with
+which weights, and what passage retrieval searches for. The graph is a dict of names here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from graphwright.llm.base import ChatResult
+from graphwright.models import ChatTurn
+from graphwright.search import followup
+from graphwright.search.linking import EntityLinker, candidate_spans, question_words
+from graphwright.text.normalize import normalize_key
+
+ENTITIES = {
+    "Blood Street": "FILM",
+    "Leo Fong": "PERSON",
+    "Hubble Space Telescope": "TECHNOLOGY",
+    "James Webb Space Telescope": "TECHNOLOGY",
+    "NASA": "ORGANIZATION",
+    "Ed Wood": "PERSON",
+    "Saturn V": "PRODUCT",
+    "Changed It": "SONG",
+    "Him": "CONCEPT",
+}
+
+
+@dataclass
+class FakeGraph:
+    reads: list[int] = field(default_factory=list)
+
+    def _row(self, name: str) -> dict[str, Any]:
+        return {"id": "e_" + normalize_key(name), "name": name, "type": ENTITIES[name], "description": "", "degree": 1}
+
+    def entities_by_key(self, keys: list[str]) -> list[dict[str, Any]]:
+        self.reads.append(len(keys))
+        by_key = {normalize_key(n): n for n in ENTITIES}
+        return [{"key": k, **self._row(by_key[k])} for k in keys if k in by_key]
+
+    def entities_with_ids(self, ids: list[str]) -> list[dict[str, Any]]:
+        by_id = {"e_" + normalize_key(n): n for n in ENTITIES}
+        return [self._row(by_id[i]) for i in ids if i in by_id]
+
+
+@dataclass
+class FakeStore:
+    graph: FakeGraph = field(default_factory=FakeGraph)
+
+
+def linker() -> EntityLinker:
+    return EntityLinker(FakeStore())  # type: ignore[arg-type]
+
+
+def turns(*pairs: tuple[str, str]) -> list[ChatTurn]:
+    return [ChatTurn(role=role, content=text) for role, text in pairs]  # type: ignore[arg-type]
+
+
+def test_pronouns_make_a_question_depend_on_its_conversation() -> None:
+    found = followup.resolve(linker(), "Who made its primary mirror?", turns(("user", "Tell me about Saturn V.")))
+    assert found.depends and found.reason == "refers back with its"
+    assert [e.name for e in found.entities] == ["Saturn V"] and found.names == ["Saturn V"]
+
+
+def test_a_word_of_a_name_is_not_a_pronoun_and_a_pronoun_is_never_a_name() -> None:
+    history = turns(("user", "Tell me about Saturn V."))
+    song = followup.resolve(linker(), "Who performed Changed It?", history)
+    assert not song.depends and song.reason == "names Changed It", "the It of the song's title"
+    assert "him" in followup.ANAPHORS and not any(
+        k == "him" for _, _, k in candidate_spans(question_words("what is the place of birth of him?"))
+    ), "an entity named Him is not what 'him' asks about"
+
+
+def test_a_new_subject_is_a_topic_change() -> None:
+    found = followup.resolve(linker(), "Where was Ed Wood born?", turns(("user", "Tell me about Saturn V.")))
+    assert not found.depends and not found.entities and found.note() == "follow-up: stands alone (names Ed Wood)"
+
+
+def test_ellipsis_and_questions_without_a_name_depend() -> None:
+    history = turns(("user", "Who directed Blood Street?"))
+    assert followup.resolve(linker(), "And Ed Wood?", history).reason == "elliptic"
+    assert followup.resolve(linker(), "When was the premiere?", history).reason == "names no entity of its own"
+    assert not followup.resolve(linker(), "When was the premiere?", []).depends, "no history, nothing to carry"
+
+
+def test_weights_by_role_age_and_agreement() -> None:
+    history = turns(
+        ("user", "Tell me about NASA."),
+        ("assistant", "NASA runs many programmes."),
+        ("user", "Who directed Blood Street?"),
+        ("assistant", "Blood Street is a film directed by Leo Fong. Leo Fong also acted in it. Ed Wood did not."),
+    )
+    found = followup.resolve(linker(), "Where was he born?", history)
+    weights = {e.name: e.score for e in found.entities}
+    # The latest question's entity at 1.0 but not a person ("he"): 0.5; the answer's most named person:
+    # 0.5; the answer's other person 0.5; the older question's organisation 0.5 (age) x 0.5 (not a person).
+    assert weights["Blood Street"] == 0.5 and weights["Leo Fong"] == 0.5 and weights["Ed Wood"] == 0.5
+    assert weights["NASA"] == 0.25
+    assert set(found.names) == {"Blood Street", "Leo Fong", "Ed Wood"}, "every name of the top weight"
+    it = followup.resolve(linker(), "Where was it shot?", history)
+    assert {e.name: e.score for e in it.entities}["Blood Street"] == 1.0 and it.names == ["Blood Street"]
+
+
+def test_an_answer_is_about_the_names_it_repeats_not_those_its_question_named() -> None:
+    history = turns(
+        ("user", "Tell me about the Hubble Space Telescope."),
+        (
+            "assistant",
+            "Hubble Space Telescope, NASA. NASA built it with NASA partners. James Webb Space Telescope later.",
+        ),
+    )
+    found = followup.resolve(linker(), "Who made its mirror?", history)
+    assert [e.name for e in found.entities][:3] == ["Hubble Space Telescope", "NASA", "James Webb Space Telescope"]
+    assert found.names == ["Hubble Space Telescope"], "passage retrieval searches for the likeliest referent only"
+
+
+def test_the_whole_conversation_is_read_in_one_call() -> None:
+    store = FakeStore()
+    history = turns(*[("user", f"Tell me about {n}.") for n in ("NASA", "Saturn V")])
+    followup.resolve(EntityLinker(store), "Who built it?", history)  # type: ignore[arg-type]
+    assert len(store.graph.reads) == 1
+
+
+class ScriptedLLM:
+    def __init__(self, reply: str) -> None:
+        self.reply, self.messages = reply, []
+
+    def chat(self, messages: list, temperature: float | None = None, use_cache: bool = True) -> ChatResult:
+        self.messages.append(messages)
+        return ChatResult(text=self.reply)
+
+
+def test_the_llm_rewrite_is_one_line_or_nothing() -> None:
+    history = turns(("user", "Tell me about Saturn V."), ("assistant", "A rocket."))
+    llm = ScriptedLLM("Rewritten question: Who built the Saturn V?\nextra line")
+    assert followup.rewrite(llm, "Who built it?", history) == "Who built the Saturn V?"  # type: ignore[arg-type]
+    assert "Last question: Who built it?" in llm.messages[0][1]["content"]
+    assert "user: Tell me about Saturn V." in llm.messages[0][1]["content"]
+    assert followup.rewrite(ScriptedLLM(""), "Who built it?", history) is None  # type: ignore[arg-type]
+    assert followup.rewrite(ScriptedLLM("x" * 2000), "Who built it?", history) is None  # type: ignore[arg-type]
