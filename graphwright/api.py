@@ -20,6 +20,7 @@ from graphwright.llm import LLM
 from graphwright.llm.registry import make_llm
 from graphwright.models import (
     ChatTurn,
+    ConversationOwner,
     CypherRows,
     DocumentInfo,
     EntityProfile,
@@ -420,7 +421,7 @@ class GraphRAG:
         hyde: bool = False,
         history: Sequence[ChatTurn | Mapping[str, Any]] | None = None,
         conversation_id: str | None = None,
-        owner: str = "",
+        owner: str | ConversationOwner = "",
     ) -> SearchResult:
         """Retrieve for `question` with a registered mode (`graphwright.search.registry`) and answer: from
         the retrieval itself offline, or with the LLM when one is configured and `generate` is true.
@@ -467,7 +468,7 @@ class GraphRAG:
         hyde: bool = False,
         history: Sequence[ChatTurn | Mapping[str, Any]] | None = None,
         conversation_id: str | None = None,
-        owner: str = "",
+        owner: str | ConversationOwner = "",
     ) -> Iterator[SearchEvent]:
         """`search` as it happens: the Evidence when retrieval is done, then the answer in AnswerDelta pieces
         (token by token with an LLM), then the SearchResult. Bad parameters raise before the first event."""
@@ -488,7 +489,9 @@ class GraphRAG:
         events = self.engine.stream(query)
         return self._remembered(events, conversation_id, owner) if conversation_id else events
 
-    def _remembered(self, events: Iterator[SearchEvent], conversation_id: str, owner: str) -> Iterator[SearchEvent]:
+    def _remembered(
+        self, events: Iterator[SearchEvent], conversation_id: str, owner: str | ConversationOwner
+    ) -> Iterator[SearchEvent]:
         """The stream, with its result kept as the conversation's next turn before it is given out."""
         try:
             for event in events:
@@ -499,8 +502,9 @@ class GraphRAG:
         finally:
             events.close()  # type: ignore[attr-defined]
 
-    def conversations(self, owner: str = "") -> Conversations:
-        """The stored conversations of `owner` (the server passes the caller's key; "" for the library)."""
+    def conversations(self, owner: str | ConversationOwner = "") -> Conversations:
+        """The stored conversations of `owner` (the server passes the caller's key as a ConversationOwner, which
+        seals their text; "" for the library and a server without keys)."""
         return Conversations(self.store, self.settings, owner)
 
     def _query(
@@ -517,7 +521,7 @@ class GraphRAG:
         hyde: bool,
         history: Sequence[ChatTurn | Mapping[str, Any]] | None = None,
         conversation_id: str | None = None,
-        owner: str = "",
+        owner: str | ConversationOwner = "",
     ) -> SearchQuery:
         """The one SearchQuery of a search, built here and passed down whole."""
         if history and conversation_id:

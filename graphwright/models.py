@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -269,6 +269,16 @@ class ChatTurn(BaseModel):
     content: str = Field(max_length=MAX_TURN_CHARS)
     entity_ids: list[str] = Field(default_factory=list, max_length=200)
     chunk_ids: list[str] = Field(default_factory=list, max_length=200)
+
+
+@dataclass(frozen=True)
+class ConversationOwner:
+    """Whose conversations: `name` is stored with them (a fingerprint of an API key, "" without keys);
+    `key`, derived from the same API key and never stored, seals their text, so only a request with that
+    key reads it (read-only Cypher, the Browser and a database dump see ciphertext)."""
+
+    name: str = ""
+    key: bytes | None = field(default=None, repr=False)
 
 
 class ConversationTurn(BaseModel):

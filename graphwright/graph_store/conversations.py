@@ -16,10 +16,10 @@ class ConversationStore:
     def create(self, conversation_id: str, owner: str, title: str = "") -> dict[str, Any]:
         return self.connection.write(q.CREATE_CONVERSATION, id=conversation_id, owner=owner, title=title)[0]
 
-    def append(self, conversation_id: str, owner: str, turn: dict[str, Any], max_turns: int) -> int | None:
+    def append(self, conversation_id: str, owner: str, turn: dict[str, Any], max_turns: int, title: str) -> int | None:
         """Add a turn (question, answer, mode, standalone, chunk_ids, entity_ids) and keep the newest
-        `max_turns`; its index, or None when the owner has no such conversation."""
-        title = " ".join(str(turn["question"]).split())[:80]
+        `max_turns`; `title` names the conversation if it has no title yet. Its index, or None when the owner
+        has no such conversation."""
         rows = self.connection.write(
             q.APPEND_TURN, id=conversation_id, owner=owner, title=title, max_turns=max_turns, **turn
         )

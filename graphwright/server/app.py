@@ -23,6 +23,7 @@ from graphwright.models import (
     AnswerDelta,
     Conversation,
     ConversationInfo,
+    ConversationOwner,
     DocumentInfo,
     EntityProfile,
     Evidence,
@@ -195,9 +196,10 @@ def _errors(app: FastAPI) -> None:
         return _error(500, "internal error (see the server log)")
 
 
-def owner(request: Request) -> str:
+def owner(request: Request) -> ConversationOwner:
     """Whose conversations this request sees: its key's (the guard set it), or nobody's without keys."""
-    return str(getattr(request.state, OWNER_STATE, "") or "")
+    found = getattr(request.state, OWNER_STATE, None)
+    return found if isinstance(found, ConversationOwner) else ConversationOwner()
 
 
 def check_dify_mode(mode: str) -> None:
@@ -208,7 +210,7 @@ def check_dify_mode(mode: str) -> None:
         raise ServerConfigError(f"GRAPHWRIGHT_DIFY_MODE is {mode!r}: use a mode that runs without an LLM ({offline})")
 
 
-def _search_events(server: Server, body: SearchRequest, owner: str) -> Iterator[bytes]:
+def _search_events(server: Server, body: SearchRequest, owner: ConversationOwner) -> Iterator[bytes]:
     """The SSE frames of one search; an error after the first frame is an `error` event."""
     events = server.rag.search_stream(body.question, **body.options(), owner=owner)
     started = False

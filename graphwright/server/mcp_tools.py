@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from mcp.server.mcpserver import Context
 
 from graphwright.errors import GraphwrightError, InvalidRequestError
+from graphwright.models import ConversationOwner
 from graphwright.search.registry import ModeName
 from graphwright.server.schemas import MAX_NAME_CHARS, check_question
 
@@ -76,14 +77,15 @@ def search_description(has_llm: bool) -> str:
     )
 
 
-def _owner(ctx: Context) -> str:
+def _owner(ctx: Context) -> ConversationOwner:
     """Whose conversations a tool call sees: the HTTP request's key (the server's guard named it), or
     nobody's on stdio."""
     from graphwright.server.security import OWNER_STATE
 
     request = getattr(ctx.request_context, "request", None)
     state = getattr(request, "scope", {}).get("state", {}) if request is not None else {}
-    return str(state.get(OWNER_STATE, "") or "")
+    found = state.get(OWNER_STATE)
+    return found if isinstance(found, ConversationOwner) else ConversationOwner()
 
 
 def build_mcp(rag: GraphRAG) -> MCPServer:

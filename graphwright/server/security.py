@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from graphwright.errors import (
     ServerConfigError,  # re-exported: they used to live here
 )
+from graphwright.models import ConversationOwner
 from graphwright.server.errors import error_body
 
 if TYPE_CHECKING:
@@ -50,11 +51,16 @@ OWNER_STATE = "graphwright_owner"
 DIFY_PREFIX = "/dify/"
 
 
-def owner_of(token: str) -> str:
-    """A stable name for a key that does not reveal it: what stored conversations are kept under."""
+def owner_of(token: str) -> ConversationOwner:
+    """Whose conversations a key's are: a stable name that does not reveal the key (what they are stored
+    under) and the key that seals their text, both derived from the key, by different derivations, so the
+    stored name gives nothing of the sealing key."""
     import hashlib
+    import hmac as hmac_
 
-    return "key-" + hashlib.sha256(token.encode()).hexdigest()[:24]
+    name = "key-" + hashlib.sha256(token.encode()).hexdigest()[:24]
+    seal = hmac_.new(b"graphwright conversation seal", token.encode(), hashlib.sha256).digest()
+    return ConversationOwner(name, seal)
 
 
 def split_keys(raw: str | None) -> list[str]:
@@ -217,7 +223,7 @@ class GuardMiddleware:
         role = self.keys.role(token.strip()) if scheme.lower() == "bearer" and token.strip() else None
         state = scope.setdefault("state", {})
         state[ROLE_STATE] = role
-        state[OWNER_STATE] = owner_of(token.strip()) if role is not None else ""
+        state[OWNER_STATE] = owner_of(token.strip()) if role is not None else ConversationOwner()
         if self.keys.enabled and needs_key(path):
             if role is None:
                 why = "missing API key" if "authorization" not in headers else "invalid API key"

@@ -486,3 +486,30 @@ def test_graphwright_chat_follows_up_and_keeps_the_conversation(live, cli_env, t
         timeout=120,
     )
     assert gone.returncode != 0 and "no conversation 'nope'" in gone.stderr + gone.stdout
+
+
+def test_a_keys_conversations_are_sealed_against_everyone_elses_cypher(live) -> None:
+    """Canary: a phrase only one key's conversation holds must not come back to any read of the database
+    but that key's own: not the other key's read-only Cypher, not a raw read of the nodes."""
+    canary = "Quetzal-7741 orbits the heliopause"
+    url = live.url
+    ident = httpx.post(f"{url}/v1/conversations", headers=R).json()["id"]
+    body = {"question": f"Tell me about {canary}.", "mode": "hybrid", "conversation_id": ident}
+    assert httpx.post(f"{url}/v1/search", json=body, headers=R).status_code == 200
+    shown = httpx.get(f"{url}/v1/conversations/{ident}", headers=R).json()
+    assert canary in shown["history"][0]["question"] and canary in shown["title"], "the owner reads it"
+    for query in (
+        "MATCH (t:Turn) RETURN t.question AS q, t.answer AS a, t.standalone AS s",
+        "MATCH (c:Conversation) RETURN c.title AS t, c.owner AS o",
+        "MATCH (n) WHERE n.question IS NOT NULL RETURN properties(n) AS p",
+    ):
+        rows = live.rag.read_cypher(query).rows
+        assert rows and canary not in json.dumps(rows, default=str), query
+    raw = live.rag.store.read("MATCH (c:Conversation {id: $id})-[:HAS_TURN]->(t) RETURN t.question AS q", id=ident)
+    assert raw[0]["q"].startswith("gw1:") and canary not in raw[0]["q"]
+    assert READ not in json.dumps(live.rag.read_cypher("MATCH (c:Conversation) RETURN c.owner AS o").rows, default=str)
+    cited = live.rag.store.read(
+        "MATCH (:Conversation {id: $id})-[:HAS_TURN]->(:Turn)-[:CITED]->(c:Chunk) RETURN count(c) AS n", id=ident
+    )
+    assert cited[0]["n"] >= 1, "the evidence stays linked, so it opens in Browser"
+    httpx.delete(f"{url}/v1/conversations/{ident}", headers=R)
