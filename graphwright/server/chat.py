@@ -63,6 +63,12 @@ def history_of(body: ChatRequest) -> list[ChatTurn]:
     ]
 
 
+def search_args(body: ChatRequest) -> tuple[str, dict[str, Any]]:
+    """The question and the search options of a chat request: its mode (from `model`) and its history."""
+    question = question_of(body)
+    return question, {"mode": mode_of(body.model), "history": history_of(body)}
+
+
 def sources(result: SearchResult) -> str:
     """The citations as a list under the answer: what a chat window can show of the evidence."""
     lines = [
@@ -78,8 +84,8 @@ def _extras(server: Server, result: SearchResult) -> dict[str, Any]:
 
 
 def chat_completion(server: Server, body: ChatRequest) -> dict[str, Any]:
-    question = question_of(body)
-    result = server.rag.search(question, mode=mode_of(body.model), history=history_of(body))  # type: ignore[arg-type]
+    question, options = search_args(body)
+    result = server.rag.search(question, **options)
     prompt, completion = result.token_usage.get("prompt_tokens", 0), result.token_usage.get("completion_tokens", 0)
     return {
         "id": f"chatcmpl-{uuid.uuid4().hex}",
@@ -100,8 +106,8 @@ def chat_completion(server: Server, body: ChatRequest) -> dict[str, Any]:
 
 def chat_stream(server: Server, body: ChatRequest) -> Iterator[bytes]:
     """chat.completion.chunk events: the answer's pieces as they come, then the sources, then [DONE]."""
-    question = question_of(body)
-    events = server.rag.search_stream(question, mode=mode_of(body.model), history=history_of(body))  # type: ignore[arg-type]
+    question, options = search_args(body)
+    events = server.rag.search_stream(question, **options)
     ident, created = f"chatcmpl-{uuid.uuid4().hex}", int(time.time())
 
     def chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> bytes:

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from graphwright.errors import GraphwrightError
 from graphwright.models import AnswerDelta, SearchResult
 from graphwright.search.registry import MODE_NAMES
-from graphwright.server.chat import history_of, mode_of, question_of, sources
+from graphwright.server.chat import search_args, sources
 from graphwright.server.schemas import ChatMessage, ChatRequest
 
 if TYPE_CHECKING:
@@ -81,12 +81,8 @@ def _done(model: str, started: float, content: str = "") -> dict[str, Any]:
 
 def chat(server: Server, body: OllamaChatRequest) -> dict[str, Any]:
     started = time.perf_counter()
-    request = body.as_chat()
-    result = server.rag.search(
-        question_of(request),
-        mode=mode_of(request.model),  # type: ignore[arg-type]
-        history=history_of(request),
-    )
+    question, options = search_args(body.as_chat())
+    result = server.rag.search(question, **options)
     return _done(body.model, started, result.answer + sources(result))
 
 
@@ -94,12 +90,8 @@ def chat_lines(server: Server, body: OllamaChatRequest) -> Iterator[bytes]:
     """NDJSON: a line a piece of the answer, its sources, then the `done` line; an error after the first
     line is an `{"error": ...}` line, as Ollama sends one."""
     started = time.perf_counter()
-    request = body.as_chat()
-    events = server.rag.search_stream(
-        question_of(request),
-        mode=mode_of(request.model),  # type: ignore[arg-type]
-        history=history_of(request),
-    )
+    question, options = search_args(body.as_chat())
+    events = server.rag.search_stream(question, **options)
 
     def line(data: dict[str, Any]) -> bytes:
         return (json.dumps(data, ensure_ascii=False) + "\n").encode()
