@@ -113,6 +113,7 @@ CLI_LAYERS: list[set[str]] = [
         "graphwright.cli.schema",
         "graphwright.cli.inspect",
         "graphwright.cli.query",
+        "graphwright.cli.chat",
         "graphwright.cli.evaluate",
         "graphwright.cli.serve",
     },
