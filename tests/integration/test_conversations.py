@@ -513,3 +513,71 @@ def test_a_keys_conversations_are_sealed_against_everyone_elses_cypher(live) -> 
     )
     assert cited[0]["n"] >= 1, "the evidence stays linked, so it opens in Browser"
     httpx.delete(f"{url}/v1/conversations/{ident}", headers=R)
+
+
+def test_graphwright_chat_streams_with_an_llm_and_survives_ctrl_c(live, cli_env, stub, tmp_path) -> None:
+    import os
+    import re
+    import select
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.stub_openai import chat_reply
+
+    def reply(body: dict) -> tuple[int, dict]:
+        system = body["messages"][0]["content"]
+        if "without the conversation" in system:  # the follow-up rewrite
+            return chat_reply("Who made the Hubble Space Telescope's primary mirror?")
+        cited = re.search(r"\[(c_[0-9a-f]+)\]", body["messages"][-1]["content"])
+        return chat_reply(f"Perkin-Elmer made the mirror of the telescope [{cited.group(1) if cited else ''}].")
+
+    stub.default = reply
+    stored = len(live.rag.conversations().list(limit=1000))
+    env = {
+        **cli_env,
+        "GRAPHWRIGHT_HOME": str(live.rag.settings.home),
+        "OPENAI_BASE_URL": stub.base_url,
+        "OPENAI_API_KEY": "stub-key",
+        "GRAPHWRIGHT_LLM_MODEL": "stub-model",
+    }
+    chat = subprocess.Popen(
+        [sys.executable, "-m", "graphwright.cli", "chat", "--mode", "hybrid", "--no-save"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert chat.stdin is not None and chat.stdout is not None
+    seen = b""
+
+    def until(text: bytes, seconds: float = 120) -> None:
+        nonlocal seen
+        deadline = time.monotonic() + seconds
+        while text not in seen and time.monotonic() < deadline:
+            ready, _, _ = select.select([chat.stdout], [], [], 0.2)
+            if ready:
+                piece = os.read(chat.stdout.fileno(), 4096)  # type: ignore[union-attr]
+                assert piece, f"the chat ended: {seen.decode(errors='replace')}"
+                seen += piece
+        assert text in seen, seen.decode(errors="replace")
+
+    try:
+        until(b"you> ")
+        chat.send_signal(signal.SIGINT)  # Ctrl-C at the prompt: the chat goes on
+        until(b"(Ctrl-D or /quit to leave)")
+        for question in (FIRST, FOLLOW_UP):
+            chat.stdin.write(question.encode() + b"\n")
+            chat.stdin.flush()
+            until(b"Perkin-Elmer made the mirror", 120)
+            seen = seen.replace(b"Perkin-Elmer made the mirror", b"(answered)", 1)
+        until(b"follow-up rewritten: Who made the Hubble Space Telescope's primary mirror?")
+        rest, errors = chat.communicate(b"/sources\n", timeout=120)  # then stdin closes: Ctrl-D
+    finally:
+        if chat.poll() is None:
+            chat.kill()
+    assert chat.returncode == 0, errors.decode()
+    assert b"(chunk c_" in rest and b"Hubble Space Telescope" in rest
+    assert len(live.rag.conversations().list(limit=1000)) == stored, "--no-save stores nothing"

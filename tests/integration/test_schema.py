@@ -57,7 +57,13 @@ def test_init_creates_everything_once(rag) -> None:
     rag.init()
     assert _index_summary(rag) == first
     constraints = rag.store.read("SHOW CONSTRAINTS YIELD name, type RETURN name, type")
-    assert {c["name"] for c in constraints} == {"document_id", "chunk_id", "entity_id", "community_id"}
+    assert {c["name"] for c in constraints} == {
+        "document_id",
+        "chunk_id",
+        "entity_id",
+        "community_id",
+        "conversation_id",
+    }
     assert all(c["type"] == "UNIQUENESS" for c in constraints)
 
 
