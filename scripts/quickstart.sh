@@ -34,7 +34,11 @@ for args in \
   $gw query "$question" --mode "$mode" --k 3
 done
 echo
+echo "\$ graphwright chat --no-save   # a follow-up question is searched with what it refers to"
+printf 'Tell me about the Hubble Space Telescope.\nWho made its primary mirror?\n/quit\n' | $gw chat --no-save
+echo
 echo "See an answer's evidence in Neo4j Browser: open the link printed under it, connect as user neo4j"
 echo "(password: NEO4J_PASSWORD, or the one db start generated: cat ~/.graphwright/neo4j-password) and press Run. More queries: .venv/bin/graphwright browser"
-echo "Ask in a web page, over HTTP or from an agent (MCP): .venv/bin/graphwright serve, then open http://127.0.0.1:8000/"
+echo "Talk with follow-ups: .venv/bin/graphwright chat"
+echo "Ask in a web page, over HTTP, from an agent (MCP), Dify or Open WebUI: .venv/bin/graphwright serve, then open http://127.0.0.1:8000/"
 echo "Stop the server with: .venv/bin/graphwright db stop"
