@@ -574,10 +574,19 @@ def test_graphwright_chat_streams_with_an_llm_and_survives_ctrl_c(live, cli_env,
             until(b"Perkin-Elmer made the mirror", 120)
             seen = seen.replace(b"Perkin-Elmer made the mirror", b"(answered)", 1)
         until(b"follow-up rewritten: Who made the Hubble Space Telescope's primary mirror?")
+        stub.stream_delay = 1.0  # an answer slow enough to stop midway with Ctrl-C
+        seen = b""
+        chat.stdin.write(b"And who launched it?\n")
+        chat.stdin.flush()
+        until(b"Perkin-Elmer")
+        chat.send_signal(signal.SIGINT)
+        until(b"(answer stopped)")
+        until(b"you> ")
+        stub.stream_delay = 0.0
         rest, errors = chat.communicate(b"/sources\n", timeout=120)  # then stdin closes: Ctrl-D
     finally:
         if chat.poll() is None:
             chat.kill()
     assert chat.returncode == 0, errors.decode()
-    assert b"(chunk c_" in rest and b"Hubble Space Telescope" in rest
+    assert b"(chunk c_" in rest and b"Hubble Space Telescope" in rest, "the chat went on after the stopped answer"
     assert len(live.rag.conversations().list(limit=1000)) == stored, "--no-save stores nothing"
