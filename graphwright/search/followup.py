@@ -41,7 +41,9 @@ CARRIED_ENTITIES = 5
 ANSWER_ENTITIES = 3  # the first names an answer mentions: its subject comes first
 TEXT_NAMES = 3  # at most this many carried names are added to what passage retrieval searches for
 HISTORY_TURNS = 6  # the most recent turns (3 exchanges) a follow-up looks at
-_ANSWER_CHARS = 2000
+# What of each turn is linked: its start, where a question names its subject and an answer its best
+# evidence; a 20,000-character turn would otherwise cost a graph read of tens of thousands of spans.
+_TURN_CHARS = 2000
 
 
 @dataclass
@@ -101,7 +103,7 @@ def resolve(linker: EntityLinker, question: str, history: list[ChatTurn]) -> Fol
     """What `question` takes from `history` (oldest turn first), in two reads of the graph: the names of
     the question and of every recent turn at once, then the entities stored turns named."""
     recent = history[-HISTORY_TURNS:]
-    texts = [t.content if t.role == "user" else t.content[:_ANSWER_CHARS] for t in recent]
+    texts = [t.content[:_TURN_CHARS] for t in recent]
     linked = linker.exact_many([question, *texts], [False, *(t.role == "assistant" for t in recent)])
     named, names = linked[0]
     depends, reason = dependence(question, named, names)

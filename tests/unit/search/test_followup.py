@@ -137,3 +137,11 @@ def test_the_llm_rewrite_is_one_line_or_nothing() -> None:
     assert "user: Tell me about Saturn V." in llm.messages[0][1]["content"]
     assert followup.rewrite(ScriptedLLM(""), "Who built it?", history) is None  # type: ignore[arg-type]
     assert followup.rewrite(ScriptedLLM("x" * 2000), "Who built it?", history) is None  # type: ignore[arg-type]
+
+
+def test_long_turns_are_linked_by_their_start_only() -> None:
+    store = FakeStore()
+    history = turns(("user", "Tell me about NASA. " + "word " * 3900), ("assistant", "Saturn V. " + "filler " * 2800))
+    found = followup.resolve(EntityLinker(store), "Who built it?", history)  # type: ignore[arg-type]
+    assert {e.name for e in found.entities} == {"NASA", "Saturn V"}
+    assert store.graph.reads and store.graph.reads[0] < 3000, "a bounded read, not every span of 6,700 words"
