@@ -260,15 +260,14 @@ def check_history_size(turns: int) -> None:
 
 
 class ChatTurn(BaseModel):
-    """One earlier turn of a conversation, as chat clients send it; a turn read back from a stored
-    conversation also names what it linked and cited, so a follow-up can carry them without re-linking."""
+    """One earlier turn of a conversation, as chat clients send it; a question read back from a stored
+    conversation also names the entities it linked, so a follow-up carries them even if names change."""
 
     model_config = ConfigDict(extra="forbid")
 
     role: Literal["user", "assistant"]
     content: str = Field(max_length=MAX_TURN_CHARS)
     entity_ids: list[str] = Field(default_factory=list, max_length=200)
-    chunk_ids: list[str] = Field(default_factory=list, max_length=200)
 
 
 @dataclass(frozen=True)
@@ -314,7 +313,7 @@ class Conversation(ConversationInfo):
         turns: list[ChatTurn] = []
         for turn in self.history:
             turns.append(ChatTurn(role="user", content=turn.question, entity_ids=turn.entity_ids))
-            turns.append(ChatTurn(role="assistant", content=turn.answer, chunk_ids=turn.chunk_ids))
+            turns.append(ChatTurn(role="assistant", content=turn.answer))
         return turns
 
 

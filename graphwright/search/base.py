@@ -57,7 +57,6 @@ class SearchQuery(BaseModel):
     embedding: list[float] | None = None
     history: list[ChatTurn] = Field(default_factory=list)
     carried: list[EntityRef] = Field(default_factory=list)
-    carried_chunks: list[str] = Field(default_factory=list)
     carried_names: list[str] = Field(default_factory=list)
 
     @property

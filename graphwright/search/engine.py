@@ -127,7 +127,7 @@ class SearchEngine:
                 query.question = standalone
                 return [note], step
         found = followup.resolve(EntityLinker(self.store), query.question, query.history)
-        query.carried, query.carried_chunks, query.carried_names = found.entities, found.chunk_ids, found.names
+        query.carried, query.carried_names = found.entities, found.names
         step = TraceStep(
             step=0,
             kind="followup",
@@ -135,7 +135,6 @@ class SearchEngine:
             arguments={
                 "entities": [e.name for e in found.entities],
                 "entity_ids": [e.id for e in found.entities],
-                "chunks": found.chunk_ids,
                 "standalone": query.text,
             },
             summary=found.note(),

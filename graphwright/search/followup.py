@@ -38,7 +38,7 @@ PERSONAL = frozenset("he him his himself she her hers herself".split())
 IMPERSONAL = frozenset("it its itself".split())
 DISAGREEING = 0.5
 CARRIED_ENTITIES = 5
-ANSWER_ENTITIES = 3  # the first names an answer mentions: its subject comes first
+ANSWER_ENTITIES = 3  # the names an answer repeats most (then those it names first)
 TEXT_NAMES = 3  # at most this many carried names are added to what passage retrieval searches for
 HISTORY_TURNS = 6  # the most recent turns (3 exchanges) a follow-up looks at
 # What of each turn is linked: its start, where a question names its subject and an answer its best
@@ -49,12 +49,11 @@ _TURN_CHARS = 2000
 @dataclass
 class FollowUp:
     """What a question takes from its conversation: whether it depends on it, why, the carried entities
-    (score = weight in (0, 1]) and passages, and the names added to the text passage modes search for."""
+    (score = weight in (0, 1]) and the names added to the text passage modes search for."""
 
     depends: bool
     reason: str
     entities: list[EntityRef] = field(default_factory=list)
-    chunk_ids: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
 
     def note(self) -> str:
@@ -113,7 +112,6 @@ def resolve(linker: EntityLinker, question: str, history: list[ChatTurn]) -> Fol
     stored = {e.id: e for e in linker.entities(stored_ids)} if stored_ids else {}
     own = {e.id for e in named}
     carried: dict[str, EntityRef] = {}
-    chunk_ids: list[str] = []
     exchange = 0  # 0 for the latest exchange, 1 for the one before...
     for position in range(len(recent) - 1, -1, -1):
         turn = recent[position]
@@ -121,15 +119,15 @@ def resolve(linker: EntityLinker, question: str, history: list[ChatTurn]) -> Fol
         if turn.role == "user":
             refs = linked[position + 1][0]
         else:
+            # What the answer's own question named is carried from that question, not again from the answer.
             before = recent[position - 1] if position and recent[position - 1].role == "user" else None
-            asked = {e.id for e in linked[position][0]} | set(before.entity_ids if before else ())
-            refs = _answer_entities(linked[position + 1], asked if before else set())
+            asked = {e.id for e in linked[position][0]} | set(before.entity_ids) if before else set()
+            refs = _answer_entities(linked[position + 1], asked)
         refs = [*(stored[i] for i in turn.entity_ids if i in stored), *refs]
         for ref in refs:
             if ref.id in own or (ref.id in carried and carried[ref.id].score >= weight):
                 continue
             carried[ref.id] = ref.model_copy(update={"score": weight, "how": "carried"})
-        chunk_ids.extend(c for c in turn.chunk_ids if c not in chunk_ids)
         if turn.role == "user":  # an exchange begins with its question
             exchange += 1
     pointing = {w.lower() for w in anaphors(question, names)}
@@ -143,7 +141,6 @@ def resolve(linker: EntityLinker, question: str, history: list[ChatTurn]) -> Fol
         depends=True,
         reason=reason,
         entities=entities,
-        chunk_ids=chunk_ids[:10],
         names=[e.name for e in entities if e.score >= top - 1e-9][:TEXT_NAMES],
     )
 

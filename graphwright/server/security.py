@@ -45,7 +45,7 @@ _LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 _SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 # The request's role, for routes that show more to a caller with a key (the health check).
 ROLE_STATE = "graphwright_role"
-# Whose conversations a request sees: a fingerprint of its key ("" on a server without keys).
+# Whose conversations a request sees: a ConversationOwner made from its key (nobody's without one).
 OWNER_STATE = "graphwright_owner"
 # Dify's external knowledge API has error bodies of its own (`error_code`, `error_msg`).
 DIFY_PREFIX = "/dify/"
