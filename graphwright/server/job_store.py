@@ -78,11 +78,11 @@ class JobStore:
             rows = db.execute("SELECT status, pid, body FROM jobs ORDER BY created DESC LIMIT ?", (limit,)).fetchall()
         return [(str(r[0]), int(r[1]), str(r[2])) for r in rows]
 
-    def orphans(self) -> list[tuple[str, str]]:
-        """(id, body) of jobs queued or running in processes that no longer exist."""
+    def orphans(self) -> list[tuple[str, int, str]]:
+        """(status, pid, body) of jobs queued or running in processes that no longer exist."""
         with self._connect() as db:
-            rows = db.execute("SELECT id, pid, body FROM jobs WHERE status IN (?, ?)", _WAITING).fetchall()
-        return [(str(r[0]), str(r[2])) for r in rows if not process_alive(int(r[1]))]
+            rows = db.execute("SELECT status, pid, body FROM jobs WHERE status IN (?, ?)", _WAITING).fetchall()
+        return [(str(r[0]), int(r[1]), str(r[2])) for r in rows if not process_alive(int(r[1]))]
 
     def waiting(self) -> int:
         """Jobs queued or running in live processes, across every worker."""

@@ -132,9 +132,9 @@ class JobRunner:
     def mark_interrupted(self) -> int:
         """Record the jobs whose process has gone as interrupted (at a server's start); how many."""
         orphans = self._store.orphans()
-        for _, body in orphans:
-            job = Job.model_validate_json(body)
-            job.status, job.error, job.finished_at = "interrupted", _INTERRUPTED, job.finished_at or time.time()
+        for row in orphans:
+            job = _stored(*row)
+            job.finished_at = job.finished_at or time.time()
             self._save(job)
         if orphans:
             log.info("%d job(s) were interrupted by the exit of their server process", len(orphans))

@@ -67,9 +67,7 @@ class SearchRequest(BaseModel):
 
     def options(self) -> dict[str, Any]:
         """Everything but the question, as `GraphRAG.search` takes it (its keyword-only options)."""
-        options = self.model_dump(exclude={"question", "history"})
-        options["history"] = self.history
-        return options
+        return self.model_dump(exclude={"question"})
 
 
 class NewConversation(BaseModel):
