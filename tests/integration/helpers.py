@@ -12,9 +12,16 @@ SPACE = Path(__file__).resolve().parents[2] / "examples" / "space"
 MARK = "Revision two"
 
 
-def run(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
+def run(args: list[str], env: dict[str, str], cwd: Path, typed: str | None = None) -> subprocess.CompletedProcess:
+    """The CLI with `args`; `typed` is what a user types at it (its standard input)."""
     return subprocess.run(
-        [sys.executable, "-m", "graphwright.cli", *args], env=env, cwd=cwd, capture_output=True, text=True, timeout=300
+        [sys.executable, "-m", "graphwright.cli", *args],
+        env=env,
+        cwd=cwd,
+        input=typed,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
 
 

@@ -447,20 +447,11 @@ def test_with_an_llm_the_follow_up_is_rewritten_and_the_answer_sees_the_turns(li
 
 
 def test_graphwright_chat_follows_up_and_keeps_the_conversation(live, cli_env, tmp_path) -> None:
-    import subprocess
-    import sys
+    from tests.integration.helpers import run
 
     env = {**cli_env, "GRAPHWRIGHT_HOME": str(live.rag.settings.home)}
     typed = "\n".join([FIRST, FOLLOW_UP, "/sources", "/k 2", "/mode hybrid", "/mode telepathy", "/new", "/quit"])
-    done = subprocess.run(
-        [sys.executable, "-m", "graphwright.cli", "chat", "--mode", "local"],
-        input=typed + "\n",
-        env=env,
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = run(["chat", "--mode", "local"], env, tmp_path, typed=typed + "\n")
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "carried Hubble Space Telescope" in out
@@ -468,23 +459,9 @@ def test_graphwright_chat_follows_up_and_keeps_the_conversation(live, cli_env, t
     assert "new conversation" in out
     stored = [c for c in live.rag.conversations().list() if c.title == FIRST]
     assert stored and stored[0].turns == 2
-    shown = subprocess.run(
-        [sys.executable, "-m", "graphwright.cli", "conversations", "show", stored[0].id],
-        env=env,
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    shown = run(["conversations", "show", stored[0].id], env, tmp_path)
     assert shown.returncode == 0 and FOLLOW_UP in shown.stdout and "searched as:" in shown.stdout
-    gone = subprocess.run(
-        [sys.executable, "-m", "graphwright.cli", "conversations", "delete", "nope"],
-        env=env,
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    gone = run(["conversations", "delete", "nope"], env, tmp_path)
     assert gone.returncode != 0 and "no conversation 'nope'" in gone.stderr + gone.stdout
 
 
