@@ -7,7 +7,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from graphwright.config import Settings
+from graphwright.config import DEFAULT_WORKSPACE, Settings
 from graphwright.conversations import Conversations
 from graphwright.embeddings import Embedder, make_embedder
 from graphwright.embeddings.base import MeteredEmbedder
@@ -32,6 +32,7 @@ from graphwright.models import (
     MetadataFilter,
     SearchEvent,
     SearchResult,
+    WorkspaceInfo,
     check_history_size,
 )
 from graphwright.pipeline import IngestPipeline, ProgressCallback
@@ -67,6 +68,26 @@ def _turns(history: Sequence[ChatTurn | Mapping[str, Any]]) -> list[ChatTurn]:
     return turns
 
 
+# What a workspace may set for itself when it is created (`graphwright workspace create --extractor ...`).
+WORKSPACE_SETTINGS = ("extractor", "entity_types")
+
+
+def _workspace_name(name: str) -> str:
+    from graphwright.config import check_workspace_name
+
+    try:
+        return check_workspace_name(name)
+    except ValueError as exc:
+        raise InvalidRequestError(str(exc)) from exc
+
+
+def _with_workspace_settings(settings: Settings, stored: Mapping[str, Any], name: str) -> Settings:
+    given = settings.model_fields_set
+    update: dict[str, Any] = {k: v for k, v in stored.items() if k in WORKSPACE_SETTINGS and k not in given}
+    update["workspace"] = name
+    return settings.model_copy(update=update)
+
+
 def _embedding_usage(embedder: Embedder) -> dict[str, float] | None:
     if not isinstance(embedder, MeteredEmbedder):
         return None
@@ -86,18 +107,34 @@ class GraphRAG:
         store: Neo4jStore | None = None,
         embedder: Embedder | None = None,
         llm: LLM | None = None,
+        *,
+        workspace: str | None = None,
     ) -> None:
-        self.settings = settings
-        self.store = store or Neo4jStore(
-            settings.neo4j_uri,
-            settings.neo4j_user,
-            settings.neo4j_password.get_secret_value(),
-            settings.neo4j_database,
-            settings.neo4j_retry_seconds,
-        )
+        name = _workspace_name(workspace or settings.workspace)
+        if store is None:
+            store = Neo4jStore(
+                settings.neo4j_uri,
+                settings.neo4j_user,
+                settings.neo4j_password.get_secret_value(),
+                settings.neo4j_database,
+                settings.neo4j_retry_seconds,
+                workspace=name,
+            )
+        elif store.workspace.name != name:
+            store = store.in_workspace(name)
+        self.store = store
+        self.workspace = name
+        # A workspace other than default must exist; it may carry its own extractor and entity types, used
+        # where the settings do not name one.
+        self.settings = _with_workspace_settings(settings, store.workspaces.get(name)["settings"], name)
         self._embedder = embedder
         self._llm = llm
         self._embedder_checked = False
+
+    def in_workspace(self, name: str) -> GraphRAG:
+        """The same driver, embedder and LLM in workspace `name` (NotFoundError if there is none); closing it
+        leaves them open."""
+        return GraphRAG(self.settings, self.store.in_workspace(name), self._embedder, self._llm, workspace=name)
 
     @classmethod
     def from_env(cls, **overrides: Any) -> GraphRAG:
@@ -364,6 +401,58 @@ class GraphRAG:
         wrong number of chunks, chunks without a document or embedding, entities nothing mentions, relations
         citing missing chunks, duplicate entity names."""
         return {rule: dict(problem) for rule, problem in self.store.admin.integrity_problems().items()}
+
+    # --- workspaces ----------------------------------------------------------------------------------------
+    def workspaces(self) -> list[WorkspaceInfo]:
+        """Every workspace of the database, `default` first, with what each holds."""
+        return [self.workspace_info(name) for name in self.store.workspaces.names()]
+
+    def workspace_info(self, name: str) -> WorkspaceInfo:
+        """One workspace with what it holds; NotFoundError if there is none."""
+        record = self.store.workspaces.get(name)
+        counts = self.store.in_workspace(name).admin.counts()
+        return WorkspaceInfo(
+            **record, documents=counts["documents"], chunks=counts["chunks"], entities=counts["entities"]
+        )
+
+    def create_workspace(
+        self, name: str, *, extractor: str | None = None, entity_types: str | None = None
+    ) -> WorkspaceInfo:
+        """A new, empty workspace with its indexes; `extractor` and `entity_types` are its own settings (used
+        where the environment names none). WorkspaceExistsError if the name is taken."""
+        from graphwright.config import check_extractor
+
+        settings: dict[str, Any] = {}
+        try:
+            if extractor is not None:
+                settings["extractor"] = check_extractor(extractor)
+        except ValueError as exc:
+            raise InvalidRequestError(str(exc)) from exc
+        if entity_types is not None:
+            if not [t for t in entity_types.split(",") if t.strip()]:
+                raise InvalidRequestError("`entity_types` names no type")
+            settings["entity_types"] = entity_types
+        _workspace_name(name)
+        self.store.verify()
+        self.store.workspaces.create(name, settings)
+        with self.in_workspace(name) as created:
+            created.init()
+        return self.workspace_info(name)
+
+    def delete_workspace(self, name: str, *, yes: bool = False) -> WorkspaceInfo:
+        """Delete a workspace's documents, graph, communities, conversations and indexes, and nothing of any
+        other; `default` keeps existing, empty. A workspace that holds documents needs `yes` (else
+        InvalidRequestError, nothing deleted). Returns what it held."""
+        held = self.workspace_info(name)
+        if (held.documents or held.chunks or held.entities) and not yes:
+            raise InvalidRequestError(
+                f"workspace {name!r} holds {held.documents} documents and {held.entities} entities: pass yes=True "
+                "(`--yes`) to delete them"
+            )
+        self.store.in_workspace(name).admin.reset()
+        if name != DEFAULT_WORKSPACE:
+            self.store.workspaces.forget(name)
+        return held
 
     def entity(self, name: str, relations: int = 25) -> EntityProfile | None:
         """The entity a name means (exact name first, else the closest name, misspellings forgiven) with its

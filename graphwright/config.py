@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Literal
 
@@ -34,6 +35,26 @@ def check_extractor(name: str) -> str:
     """`name` when an extractor is registered by it; ValueError listing the names otherwise."""
     if name not in EXTRACTORS:
         raise ValueError(f"unknown extractor {name!r}; use {', '.join(EXTRACTORS)}")
+    return name
+
+
+DEFAULT_WORKSPACE = "default"
+WORKSPACE_NAME_MAX = 40
+_WORKSPACE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
+
+
+def check_workspace_name(name: str) -> str:
+    """`name` when it can name a workspace: 1 to 40 of a-z, 0-9, `_` and `-`, starting with a letter or digit,
+    without `__` (it separates a workspace's name from the labels and indexes it owns in the graph); ValueError
+    saying which rule it breaks otherwise."""
+    if not isinstance(name, str) or not name:
+        raise ValueError("a workspace name cannot be empty")
+    if len(name) > WORKSPACE_NAME_MAX:
+        raise ValueError(f"a workspace name is at most {WORKSPACE_NAME_MAX} characters ({len(name)} given)")
+    if not _WORKSPACE_NAME.fullmatch(name):
+        raise ValueError(f"workspace name {name[:60]!r}: use a-z, 0-9, `_` and `-`, starting with a letter or digit")
+    if "__" in name:
+        raise ValueError(f"workspace name {name!r}: `__` is reserved (it separates the workspace in label names)")
     return name
 
 
@@ -70,6 +91,10 @@ class Settings(BaseSettings):
     llm_timeout: float = 60.0
     llm_max_retries: int = 3
     llm_temperature: float = 0.0
+
+    # The knowledge base commands and the library use (`graphwright workspace create NAME` makes one); the
+    # default is the graph as it always was.
+    workspace: str = DEFAULT_WORKSPACE
 
     # Entity graph
     extractor: str = "auto"  # a name of EXTRACTORS; auto = llm when configured, else nlp
@@ -166,8 +191,11 @@ class Settings(BaseSettings):
 
     # `graphwright serve`: bearer keys (comma-separated; required off loopback), read-only keys that can
     # search but not ingest or delete, the upload limit of one request, and CORS origins (none: off).
+    # A key may name its workspaces, `KEY@legal+support` (else it holds every workspace); admin keys also
+    # create and delete workspaces.
     api_keys: SecretStr | None = None
     read_api_keys: SecretStr | None = None
+    admin_api_keys: SecretStr | None = None
     max_upload_bytes: int = Field(100 * 1024 * 1024, ge=1, description="bytes of one upload request")
     cors_origins: str = ""
     # Host names the server answers besides loopback and the address it binds (comma-separated; "*" for
@@ -198,6 +226,11 @@ class Settings(BaseSettings):
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("workspace")
+    @classmethod
+    def _workspace_name(cls, value: str) -> str:
+        return check_workspace_name(value)
 
     @field_validator("extractor")
     @classmethod

@@ -6,6 +6,8 @@
     │   ├── LLMRequiredError                    a mode or option that needs an LLM, with none configured
     │   └── ServerConfigError                   `serve` cannot start as configured (no key off loopback)
     ├── NotFoundError (also LookupError)        what the request names does not exist (for this key): HTTP 404
+    ├── ForbiddenError                          a key that may not use this workspace (or manage workspaces): HTTP 403
+    ├── WorkspaceExistsError                    creating a workspace that already exists: HTTP 409
     ├── GraphStoreError                         Neo4j cannot be used: down, unreachable, credentials refused
     ├── QueryRejectedError                      Neo4j refused one query (syntax, a write in a READ transaction)
     ├── WriteRejectedError                      Neo4j refused one write; the transaction rolled back
@@ -44,6 +46,7 @@ __all__ = [
     "DatasetError",
     "EmbeddingError",
     "ExtractorNotAvailableError",
+    "ForbiddenError",
     "FormatError",
     "GraphStoreError",
     "GraphwrightError",
@@ -67,6 +70,7 @@ __all__ = [
     "ServerUnavailableError",
     "ToolFailedError",
     "TorchNotInstalledError",
+    "WorkspaceExistsError",
     "WriteRejectedError",
 ]
 
@@ -86,6 +90,14 @@ class LLMRequiredError(InvalidRequestError):
 
 class NotFoundError(GraphwrightError, LookupError):
     """A conversation (or other named thing) that does not exist, or belongs to another key."""
+
+
+class ForbiddenError(GraphwrightError):
+    """A key that may not use the workspace it named, or manage workspaces."""
+
+
+class WorkspaceExistsError(GraphwrightError):
+    """A workspace created under a name that is taken."""
 
 
 class GraphStoreError(GraphwrightError):

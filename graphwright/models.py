@@ -435,6 +435,18 @@ class GraphStats(BaseModel):
     store_bytes: int | None = None
 
 
+class WorkspaceInfo(BaseModel):
+    """A workspace: its name, when it was made (None for `default`, which always exists), the settings it was
+    created with, and what it holds."""
+
+    name: str
+    created_at: str | None = None
+    settings: dict[str, Any] = Field(default_factory=dict)
+    documents: int = 0
+    chunks: int = 0
+    entities: int = 0
+
+
 class EntityProfile(BaseModel):
     """An entity, its typed relations with evidence, the documents that mention it, its communities."""
 

@@ -13,9 +13,15 @@ from graphwright.graph_store.schema import SchemaPlan, check_compatible
 class StoreAdmin:
     def __init__(self, connection: Neo4jConnection) -> None:
         self.connection = connection
+        self.workspace = connection.workspace
 
     def vector_index_dimensions(self) -> dict[str, int | None]:
-        return {row["name"]: row["dimension"] for row in self.connection.read(q.SHOW_VECTOR_INDEXES)}
+        """This workspace's vector indexes by their base name (`chunk_embedding`)."""
+        return {
+            self.workspace.base_of(row["name"]): row["dimension"]
+            for row in self.connection.read(q.SHOW_VECTOR_INDEXES)
+            if self.workspace.owns(row["name"])
+        }
 
     def ensure_schema(self, plan: SchemaPlan) -> list[str]:
         """Create what is missing; raise SchemaMismatchError on an incompatible existing index."""
@@ -23,7 +29,7 @@ class StoreAdmin:
         # A fulltext index whose properties changed between versions is rebuilt (Neo4j repopulates it from
         # the nodes); `IF NOT EXISTS` alone would keep the old definition.
         for row in self.indexes():
-            wanted = q.FULLTEXT_PROPERTIES.get(row["name"])
+            wanted = q.FULLTEXT_PROPERTIES.get(self.workspace.base_of(row["name"]))
             if row["type"] == "FULLTEXT" and wanted and list(row["properties"] or []) != wanted[1]:
                 self.connection.write(q.DROP_INDEX, name=row["name"])
         statements = plan.statements()
@@ -58,7 +64,8 @@ class StoreAdmin:
         so a re-run resumes."""
         meta = self.meta()
         if meta is None or meta.get("reembed_model") != model:
-            self._in_batches(q.CLEAR_NEXT_EMBEDDINGS, batch)
+            for label in q.EMBEDDING_LABELS:
+                self._in_batches(q.clear_next_embeddings(label), batch)
             self.connection.write(q.SET_REEMBED_MODEL, model=model)
 
     def embedding_page(self, label: str, after: str, limit: int) -> list[EmbeddingSourceRow]:
@@ -71,7 +78,7 @@ class StoreAdmin:
         """Drop the vector indexes, move every staged vector into `embedding`, and build the indexes again
         at the new dimension. The graph itself (nodes, relations, text) is never touched."""
         for name in q.VECTOR_INDEXES:
-            self.connection.write(q.DROP_INDEX, name=name)
+            self.connection.write(q.DROP_INDEX, name=self.workspace.name_of(name))
         for label in q.EMBEDDING_LABELS:
             self._in_batches(q.swap_embeddings(label), batch)
         for name in q.VECTOR_INDEXES:
@@ -80,15 +87,25 @@ class StoreAdmin:
         self.connection.write(q.AWAIT_INDEXES, seconds=600)
 
     def indexes(self) -> list[IndexRow]:
-        return cast(list[IndexRow], self.connection.read(q.SHOW_INDEXES))
+        """This workspace's indexes."""
+        rows = cast(list[IndexRow], self.connection.read(q.SHOW_INDEXES))
+        return [row for row in rows if self.workspace.owns(row["name"])]
 
     def reset(self, batch: int = 10_000) -> None:
-        """Delete every node, index and constraint (the local database belongs to graphwright)."""
-        self._in_batches(q.DELETE_ALL_BATCH, batch)
+        """Delete this workspace's nodes, indexes and constraints; other workspaces keep theirs. The default
+        workspace's reset also takes nodes of nobody's labels (the database belongs to graphwright)."""
+        if self.workspace.is_default:
+            while self.connection.write(q.DELETE_DEFAULT_BATCH, batch=batch, other=q.OTHER_WORKSPACE_NAME)[0]["n"]:
+                pass
+        else:
+            for label in q.WORKSPACE_LABELS:
+                self._in_batches(q.delete_label_batch(label), batch)
         for row in self.connection.read(q.LIST_DROPPABLE):
-            self.connection.write(q.DROP_INDEX, name=row["name"])
+            if self.workspace.owns(row["name"]):
+                self.connection.write(q.DROP_INDEX, name=row["name"])
         for row in self.connection.read(q.LIST_CONSTRAINTS):
-            self.connection.write(q.DROP_CONSTRAINT, name=row["name"])
+            if self.workspace.owns(row["name"]):
+                self.connection.write(q.DROP_CONSTRAINT, name=row["name"])
 
     def counts(self) -> dict[str, int]:
         return cast(dict[str, int], self.connection.read(q.COUNTS)[0])

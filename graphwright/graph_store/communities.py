@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
-import neo4j
-
 from graphwright.graph_store import queries as q
-from graphwright.graph_store.connection import Neo4jConnection
+from graphwright.graph_store.connection import Neo4jConnection, ScopedTransaction
 from graphwright.graph_store.rows import (
     CommunityCatalogRow,
     CommunityContextRow,
@@ -64,7 +62,7 @@ class CommunityStore:
             for start in range(0, len(data), batch_size):
                 part = data[start : start + batch_size]
 
-                def work(tx: neo4j.ManagedTransaction, part: list[Any] = part) -> None:
+                def work(tx: ScopedTransaction, part: list[Any] = part) -> None:
                     tx.run(statement, {key: part}).consume()
 
                 self.connection.execute_write(work)

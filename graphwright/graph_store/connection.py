@@ -1,7 +1,11 @@
 """The one driver, and how every query runs: reads in READ transactions, writes in managed transactions
 (retried by the driver on transient errors). Failures become our errors: the database gone or the
 credentials refused is a GraphStoreError; one refused query or write is a QueryRejectedError or a
-WriteRejectedError, and the database is still there."""
+WriteRejectedError, and the database is still there.
+
+A connection belongs to one workspace and renders every query of the package into its names
+(graph_store/workspace.py), so no role can run a query in another workspace. `explain` and `execute_read`
+run text as given: they serve only user-written Cypher, which the read-only gate checks instead."""
 
 from __future__ import annotations
 
@@ -15,18 +19,39 @@ from neo4j import GraphDatabase, NotificationMinimumSeverity, RoutingControl
 from neo4j.exceptions import AuthError, Neo4jError, ServiceUnavailable, SessionExpired
 
 from graphwright.errors import GraphStoreError, QueryRejectedError, WriteRejectedError
+from graphwright.graph_store.workspace import Workspace
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 Row = dict[str, Any]
 
 
+class ScopedTransaction:
+    """A managed transaction that runs the package's queries in its workspace's names."""
+
+    def __init__(self, tx: neo4j.ManagedTransaction, workspace: Workspace) -> None:
+        self._tx = tx
+        self._workspace = workspace
+
+    def run(self, query: str, parameters: dict[str, Any] | None = None, **kwargs: Any) -> neo4j.Result:
+        return self._tx.run(self._workspace.render(query), parameters, **kwargs)
+
+
 class Neo4jConnection:
     def __init__(
-        self, uri: str, user: str, password: str, database: str = "neo4j", retry_seconds: float = 30.0
+        self,
+        uri: str,
+        user: str,
+        password: str,
+        database: str = "neo4j",
+        retry_seconds: float = 30.0,
+        *,
+        workspace: Workspace | None = None,
     ) -> None:
         self.uri = uri
         self.database = database
+        self.workspace = workspace or Workspace()
+        self._owns_driver = True
         # Notifications (e.g. "label does not exist yet" on an empty graph) are noise for users.
         self.driver = GraphDatabase.driver(
             uri,
@@ -35,6 +60,13 @@ class Neo4jConnection:
             max_transaction_retry_time=retry_seconds,
             notifications_min_severity=NotificationMinimumSeverity.OFF,
         )
+
+    def scoped(self, workspace: Workspace) -> Neo4jConnection:
+        """The same driver in another workspace (closing it leaves the driver to this connection)."""
+        other = object.__new__(Neo4jConnection)
+        other.uri, other.database, other.driver = self.uri, self.database, self.driver
+        other.workspace, other._owns_driver = workspace, False
+        return other
 
     def verify(self) -> None:
         try:
@@ -50,7 +82,8 @@ class Neo4jConnection:
             ) from exc
 
     def close(self) -> None:
-        self.driver.close()
+        if self._owns_driver:
+            self.driver.close()
 
     def read(self, cypher: str, /, **params: Any) -> list[Row]:
         """Rows of a query in a READ transaction."""
@@ -64,21 +97,23 @@ class Neo4jConnection:
         refused = QueryRejectedError if routing == RoutingControl.READ else WriteRejectedError
         with self._translated(refused):
             try:
-                records, _, _ = self.driver.execute_query(query, params, database_=self.database, routing_=routing)
+                records, _, _ = self.driver.execute_query(
+                    self.workspace.render(query), params, database_=self.database, routing_=routing
+                )
             except AuthError as exc:
                 raise GraphStoreError(f"Neo4j at {self.uri} refused the credentials") from exc
         return [record.data() for record in records]
 
-    def execute_write(self, work: Callable[[neo4j.ManagedTransaction], T]) -> T:
+    def execute_write(self, work: Callable[[ScopedTransaction], T]) -> T:
         """`work` in one managed write transaction: all of it commits, or none."""
         with self._translated(WriteRejectedError), self.driver.session(database=self.database) as session:
-            return session.execute_write(work)
+            return session.execute_write(lambda tx: work(ScopedTransaction(tx, self.workspace)))
 
     def execute_read(
         self, work: Callable[[neo4j.ManagedTransaction], T], timeout: float | None = None, fetch_size: int | None = None
     ) -> T:
         """`work` in one READ transaction (the server refuses writes there), with an optional timeout and
-        the number of records fetched per round trip."""
+        the number of records fetched per round trip; its text runs as given (user Cypher, checked first)."""
         unit = neo4j.unit_of_work(timeout=timeout)(work) if timeout is not None else work
         with self._translated(QueryRejectedError), self._read_session(fetch_size) as session:
             return session.execute_read(unit)
@@ -86,7 +121,7 @@ class Neo4jConnection:
     def stream(self, cypher: str, /, **params: Any) -> Iterator[neo4j.Record]:
         """Records of a large read one at a time, without holding them all."""
         with self._translated(None), self._read_session() as session:
-            yield from session.run(cypher, params)
+            yield from session.run(self.workspace.render(cypher), params)
 
     def explain(self, query: str) -> tuple[str, dict[str, Any] | None]:
         """Neo4j's classification ("r", "rw", "w" or "s") and plan tree of an `EXPLAIN ...` query, run in a
@@ -118,7 +153,7 @@ class Neo4jConnection:
 
 
 def run_batches(
-    tx: neo4j.ManagedTransaction, query: str, key: str, items: list[Any], batch_size: int, **params: Any
+    tx: ScopedTransaction, query: str, key: str, items: list[Any], batch_size: int, **params: Any
 ) -> list[neo4j.Record]:
     """`query` once per slice of `items` (passed as `key`), all in `tx`; the records of every slice."""
     records: list[neo4j.Record] = []

@@ -81,7 +81,10 @@ class GraphReads:
         return [r["relation"] for r in self.connection.read(q.ENTITY_RELATIONS, id=entity_id, limit=limit)]
 
     def relation_types(self) -> list[str]:
-        return sorted(r["type"] for r in self.connection.read(q.RELATION_TYPES) if r["type"] not in RESERVED_RELATIONS)
+        """The extracted relation types of this workspace, by their names as queries return them."""
+        ws = self.connection.workspace
+        names = (ws.base_of(r["type"]) for r in self.connection.read(q.RELATION_TYPES) if ws.owns(r["type"]))
+        return sorted(t for t in names if t not in RESERVED_RELATIONS)
 
     # --- inspection ---------------------------------------------------------------------------------------
     def top_entities(self, limit: int = 5) -> list[TopEntityRow]:
@@ -101,15 +104,22 @@ class GraphReads:
 
     def schema_text(self) -> str:
         """The live graph model as a prompt sees it: labels with their properties, relationship types."""
+        ws = self.connection.workspace
         lines = ["Nodes (label: properties):"]
         for row in sorted(self.connection.read(q.SCHEMA_NODE_PROPERTIES), key=lambda r: r["labels"]):
-            lines.append(f"- {':'.join(row['labels'])}: {', '.join(sorted(row['properties']))}")
-        types = self.relation_types()
+            if row["labels"] and all(ws.owns(label) for label in row["labels"]):
+                labels = ":".join(ws.identifier(ws.base_of(label)) for label in row["labels"])
+                lines.append(f"- {labels}: {', '.join(sorted(row['properties']))}")
+        types = [ws.identifier(t) for t in self.relation_types()]
         lines += [
             "Relationships:",
-            "- (:Chunk)-[:PART_OF]->(:Document), (:Chunk)-[:NEXT]->(:Chunk),",
-            "  (:Chunk)-[:MENTIONS {count}]->(:Entity), (:Entity)-[:IN_COMMUNITY]->(:Community),",
-            "  (:Community)-[:PARENT_OF]->(:Community)",
+            ws.render(
+                "- (:Chunk)-[:PART_OF]->(:Document), (:Chunk)-[:NEXT]->(:Chunk),\n"
+                "  (:Chunk)-[:MENTIONS {count}]->(:Entity), (:Entity)-[:IN_COMMUNITY]->(:Community),\n"
+                "  (:Community)-[:PARENT_OF]->(:Community)"
+            ),
             "- between entities (properties weight, description, evidence, chunk_ids): " + ", ".join(types[:200]),
         ]
+        if not ws.is_default:
+            lines.append(f"Every label and relationship type is named as above, with its `{ws.prefix}` prefix.")
         return "\n".join(lines)

@@ -117,10 +117,15 @@ def swap_embeddings(label: str) -> str:
 
 
 EMBEDDING_LABELS = tuple(_EMBEDDING_FIELDS)
-CLEAR_NEXT_EMBEDDINGS = """
-MATCH (n) WHERE n.embedding_next IS NOT NULL WITH n LIMIT $batch
-REMOVE n.embedding_next RETURN count(*) AS n
-"""
+
+
+def clear_next_embeddings(label: str) -> str:
+    return (
+        f"MATCH (n:{_embedded_label(label)}) WHERE n.embedding_next IS NOT NULL WITH n LIMIT $batch\n"
+        "REMOVE n.embedding_next RETURN count(*) AS n"
+    )
+
+
 # The graph schema the user gave (graph_schema.GraphSchema as JSON), kept beside the graph so every later
 # ingest, Text2Cypher and the agent use the same one.
 GET_GRAPH_SCHEMA = "MATCH (m:GraphwrightMeta {id: 'graph_schema'}) RETURN m.schema AS schema"
@@ -141,9 +146,32 @@ RETURN name
 """
 LIST_CONSTRAINTS = "SHOW CONSTRAINTS YIELD name RETURN name"
 DROP_CONSTRAINT = "DROP CONSTRAINT $name IF EXISTS"
-DELETE_ALL_BATCH = """
-MATCH (n) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS n
+
+
+# Reset of a workspace: its nodes, a label at a time (each node of ours has one of these labels).
+def delete_label_batch(label: str) -> str:
+    if label not in WORKSPACE_LABELS:
+        raise ValueError(f"not a label of ours: {label!r}")
+    return f"MATCH (n:{label}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS n"
+
+
+WORKSPACE_LABELS = (
+    "Turn",
+    "Conversation",
+    "StagedChunk",
+    "Chunk",
+    "Entity",
+    "Community",
+    "Document",
+    "GraphwrightMeta",
+)
+# Reset of the default workspace: every node no other workspace owns (so what else was written to the
+# database, the peers' graphs of `graphwright eval` say, goes too, as it always did), but not the registry.
+DELETE_DEFAULT_BATCH = """
+MATCH (n) WHERE NOT n:GraphwrightWorkspace AND none(l IN labels(n) WHERE l =~ $other)
+WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS n
 """
+OTHER_WORKSPACE_NAME = "[a-z0-9][a-z0-9_-]*__[A-Za-z][A-Za-z0-9_]*"
 
 # --- documents and chunks ----------------------------------------------------------------------------
 DOCUMENT_HASHES = """
@@ -847,3 +875,20 @@ CALL (c) { MATCH (c)-[:HAS_TURN]->(t:Turn) DETACH DELETE t }
 DETACH DELETE c
 RETURN count(*) AS deleted
 """
+
+# --- the registry of workspaces (the default workspace is not listed: it always exists) -----------------
+WORKSPACE_CONSTRAINT = (
+    "CREATE CONSTRAINT graphwright_workspace_name IF NOT EXISTS FOR (n:GraphwrightWorkspace) REQUIRE n.name IS UNIQUE"
+)
+_WORKSPACE_FIELDS = "w.name AS name, toString(w.created_at) AS created_at, coalesce(w.settings, '{}') AS settings"
+# MERGE, so two creations of one name cannot both succeed; `created` says whether this one did.
+CREATE_WORKSPACE = f"""
+MERGE (w:GraphwrightWorkspace {{name: $name}})
+ON CREATE SET w.created_at = datetime(), w.settings = $settings, w.fresh = true
+WITH w, coalesce(w.fresh, false) AS created
+REMOVE w.fresh
+RETURN {_WORKSPACE_FIELDS}, created
+"""
+WORKSPACES = f"MATCH (w:GraphwrightWorkspace) RETURN {_WORKSPACE_FIELDS} ORDER BY name"
+WORKSPACE = f"MATCH (w:GraphwrightWorkspace {{name: $name}}) RETURN {_WORKSPACE_FIELDS}"
+FORGET_WORKSPACE = "MATCH (w:GraphwrightWorkspace {name: $name}) DELETE w RETURN count(*) AS n"

@@ -9,8 +9,12 @@ MCP `cypher` tool, `GraphRAG.read_cypher`). A query runs only when every lock ag
    on a read allowlist (a `LoadCSV`, a `TransactionApply`, a `Show*` or an unknown operator refuses it; a
    `ProcedureCall` must name an allowed procedure). This is the lock that decides: it judges what the
    database will execute, not what the text looks like;
-3. it runs in a READ transaction (the server refuses writes there) with a timeout;
-4. the result is capped by rows and by bytes.
+3. **workspace**: where the database holds more than one workspace, every place the plan starts reading
+   (its leaves) must name only labels and relationship types of the query's workspace: a scan of every node,
+   a seek by internal id, a procedure listing the database's names, or a label of another workspace refuses
+   it. Since no relationship joins two workspaces, what is read from a workspace's nodes stays in it;
+4. it runs in a READ transaction (the server refuses writes there) with a timeout;
+5. the result is capped by rows and by bytes.
 
 The lexical lock is defence in depth and refuses more than it must; the plan lock is the one that holds
 if a trick of the text ever gets past the first."""
@@ -28,6 +32,7 @@ import neo4j
 from graphwright.errors import CypherRejectedError
 from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
+from graphwright.graph_store.workspace import Workspace
 from graphwright.models import CypherRows
 
 READ_PROCEDURES = frozenset(
@@ -379,7 +384,72 @@ def check_plan(query_type: str, plan: Mapping[str, Any] | None) -> None:
         stack.extend(node.get("children") or [])
 
 
-# --- all four -----------------------------------------------------------------------------------------
+# --- lock 3: the workspace -----------------------------------------------------------------------------
+# Leaves that read without a label or type: anything in the database.
+_UNSCOPED_LEAVES = frozenset(
+    {
+        "AllNodesScan",
+        "NodeByIdSeek",
+        "NodeByElementIdSeek",
+        "DirectedRelationshipByIdSeek",
+        "UndirectedRelationshipByIdSeek",
+        "DirectedRelationshipByElementIdSeek",
+        "UndirectedRelationshipByElementIdSeek",
+        "DirectedAllRelationshipsScan",
+        "UndirectedAllRelationshipsScan",
+    }
+)
+# Leaves that start from labels or types: each must name at least one, and only the workspace's.
+_NAMED_LEAVES = frozenset(
+    name
+    for name in READ_OPERATORS
+    if any(word in name for word in ("Scan", "Seek", "CountFromCountStore")) and name not in _UNSCOPED_LEAVES
+)
+_SCOPED_PROCEDURES = frozenset({"db.index.fulltext.querynodes", "db.index.vector.querynodes"})
+# A label or type in an operator's details: after `:`, or `|`, `&`, `!` of a label expression.
+_DETAIL_NAME = re.compile(r"[:|&!]\s*(`(?:[^`]|``)+`|[A-Za-z_][A-Za-z0-9_]*)")
+_INDEX_ARGUMENT = re.compile(r"\s*[`\w.]+\s*\(\s*(?:\"([^\"]*)\"|'([^']*)')")
+
+
+def _details(node: Mapping[str, Any]) -> str:
+    arguments = node.get("args") or node.get("arguments") or {}
+    return str(arguments.get("Details", ""))
+
+
+def check_scope(plan: Mapping[str, Any], workspace: Workspace) -> None:
+    """Refuse a plan that could read outside `workspace` (lock 3)."""
+    stack = [plan]
+    while stack:
+        node = stack.pop()
+        name = operator_name(str(node.get("operatorType", "")))
+        details = _details(node)
+        where = f"workspace {workspace.name!r}"
+        if name in _UNSCOPED_LEAVES:
+            raise CypherRejectedError(
+                f"the plan reads with {name}, which is not bound to {where}: start every pattern from a "
+                "label of this workspace (its schema lists them)"
+            )
+        if name in _NAMED_LEAVES:
+            names = [n.strip("`").replace("``", "`") for n in _DETAIL_NAME.findall(details)]
+            if not names:
+                raise CypherRejectedError(f"the plan reads with {name} and no label, which is not bound to {where}")
+            foreign = [n for n in names if not workspace.owns(n)]
+            if foreign:
+                raise CypherRejectedError(f"the query names {foreign[0]!r}, which is not a label or type of {where}")
+        if name == "ProcedureCall":
+            match = _PROCEDURE_NAME.match(details)
+            procedure = match.group(1).replace("`", "").lower() if match else ""
+            index = _INDEX_ARGUMENT.match(details)
+            index_name = (index.group(1) or index.group(2)) if index else None
+            if procedure not in _SCOPED_PROCEDURES or not index_name or not workspace.owns(index_name):
+                raise CypherRejectedError(
+                    f"in {where} a query may call only the vector and fulltext index procedures, with one of "
+                    "its own index names written out"
+                )
+        stack.extend(node.get("children") or [])
+
+
+# --- all of them -----------------------------------------------------------------------------------------
 def _record_bytes(record: neo4j.Record) -> int:
     return len(json.dumps(record.data(), ensure_ascii=False, default=str).encode())
 
@@ -390,6 +460,9 @@ def run_read_only(connection: Neo4jConnection, query: str, limits: ReadLimits) -
     query = check_text(query)
     query_type, plan = connection.explain(q.EXPLAIN_PREFIX + query)
     check_plan(query_type, plan)
+    # A workspace registered after this check is empty until something is ingested into it.
+    if plan is not None and (not connection.workspace.is_default or connection.read(q.WORKSPACES)):
+        check_scope(plan, connection.workspace)
 
     def work(tx: neo4j.ManagedTransaction) -> CypherRows:
         out = CypherRows(rows=[])

@@ -6,6 +6,10 @@
 - `communities`: the Leiden input and community reports (CommunityStore)
 - `admin`: schema, counts, integrity rules, reset (StoreAdmin)
 - `conversations`: stored conversations and their turns (ConversationStore)
+- `workspaces`: which workspaces the database holds (WorkspaceRegistry, the one role of no workspace)
+
+A store belongs to one workspace, given once at construction: every role runs its queries there
+(graph_store/workspace.py). `in_workspace(name)` is the same driver in another one.
 
 Callers take the role they need (`store.retrieval.vector_search(...)`), so what a module does with the
 database is visible in its calls. All Cypher is in `queries.py`."""
@@ -22,20 +26,48 @@ from graphwright.graph_store.connection import Neo4jConnection
 from graphwright.graph_store.conversations import ConversationStore
 from graphwright.graph_store.graph_reads import GraphReads
 from graphwright.graph_store.retrieval import RetrievalReads
+from graphwright.graph_store.workspace import Workspace
+from graphwright.graph_store.workspaces import WorkspaceRegistry
 from graphwright.graph_store.writes import DocumentWrites
 
 
 class Neo4jStore:
     def __init__(
-        self, uri: str, user: str, password: str, database: str = "neo4j", retry_seconds: float = 30.0
+        self,
+        uri: str,
+        user: str,
+        password: str,
+        database: str = "neo4j",
+        retry_seconds: float = 30.0,
+        *,
+        workspace: str | None = None,
     ) -> None:
-        self.connection = Neo4jConnection(uri, user, password, database, retry_seconds)
+        connection = Neo4jConnection(uri, user, password, database, retry_seconds)
+        self._attach(connection.scoped(Workspace(workspace)) if workspace else connection, connection)
+        self._made_driver = True
+
+    @classmethod
+    def _over(cls, connection: Neo4jConnection, root: Neo4jConnection) -> Neo4jStore:
+        store = object.__new__(cls)
+        store._attach(connection, root)
+        store._made_driver = False
+        return store
+
+    def _attach(self, connection: Neo4jConnection, root: Neo4jConnection) -> None:
+        self._root = root  # owns the driver
+        self.connection = connection
+        self.workspace = connection.workspace
+        self.workspaces = WorkspaceRegistry(root)
         self.writes = DocumentWrites(self.connection)
         self.retrieval = RetrievalReads(self.connection)
         self.graph = GraphReads(self.connection)
         self.communities = CommunityStore(self.connection)
         self.admin = StoreAdmin(self.connection)
         self.conversations = ConversationStore(self.connection)
+
+    def in_workspace(self, name: str) -> Neo4jStore:
+        """This store's driver in workspace `name` (closing it leaves the driver open)."""
+        return Neo4jStore._over(self._root.scoped(Workspace(name)), self._root)
 
     @property
     def uri(self) -> str:
@@ -55,7 +87,9 @@ class Neo4jStore:
         self.connection.verify()
 
     def close(self) -> None:
-        self.connection.close()
+        """Close the driver, when this store made it (a store of `in_workspace` leaves it to its maker)."""
+        if self._made_driver:
+            self._root.close()
 
     def __enter__(self) -> Neo4jStore:
         return self
@@ -64,5 +98,6 @@ class Neo4jStore:
         self.close()
 
     def read(self, cypher: str, /, **params: Any) -> list[dict[str, Any]]:
-        """An ad-hoc read (tests and benchmarks inspect the graph with it); the package uses the roles."""
+        """An ad-hoc read in this workspace's names (tests and benchmarks inspect the graph with it); the
+        package uses the roles."""
         return self.connection.read(cypher, **params)

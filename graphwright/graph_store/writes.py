@@ -7,12 +7,10 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-import neo4j
-
 from graphwright.errors import WriteRejectedError
 from graphwright.graph_schema import GraphSchema, LiteralProperty, literal_value
 from graphwright.graph_store import queries as q
-from graphwright.graph_store.connection import Neo4jConnection, run_batches
+from graphwright.graph_store.connection import Neo4jConnection, ScopedTransaction, run_batches
 from graphwright.models import MAX_DESCRIPTION, Chunk, Document, Entity, Relation
 from graphwright.text.normalize import normalize_key, relation_type
 
@@ -37,7 +35,7 @@ class DocumentWrites:
             if not ids:
                 return done
 
-            def work(tx: neo4j.ManagedTransaction, part: list[str] = ids) -> None:
+            def work(tx: ScopedTransaction, part: list[str] = ids) -> None:
                 tx.run(
                     q.LINK_SIMILAR, ids=part, candidates=SIMILAR_CAP + 1, cap=SIMILAR_CAP, min_score=SIMILAR_MIN_SCORE
                 ).consume()
@@ -60,7 +58,7 @@ class DocumentWrites:
         document lands whole or not at all. Grouping saves a commit (and its fsync) per document; callers
         retry one by one on failure."""
 
-        def work(tx: neo4j.ManagedTransaction) -> None:
+        def work(tx: ScopedTransaction) -> None:
             touched: list[str] = []
             for document, chunks in items:
                 touched += _remove_document_support(tx, document.id)[1]
@@ -91,7 +89,7 @@ class DocumentWrites:
     ) -> None:
         """Replace a document by its staged chunks and their entity graph in ONE transaction."""
 
-        def work(tx: neo4j.ManagedTransaction) -> None:
+        def work(tx: ScopedTransaction) -> None:
             touched = _remove_document_support(tx, document.id)[1]
             _upsert_document(tx, document, len(chunks))
             promoted = sum(
@@ -116,7 +114,7 @@ class DocumentWrites:
         """Remove a document, its chunks, and the entities and relations only it supported;
         None when no such document exists."""
 
-        def work(tx: neo4j.ManagedTransaction) -> int | None:
+        def work(tx: ScopedTransaction) -> int | None:
             chunks, touched = _remove_document_support(tx, document_id)
             rows = tx.run(q.DELETE_DOCUMENT, id=document_id).data()
             _settle(tx, touched, 500)
@@ -127,14 +125,14 @@ class DocumentWrites:
     def write_graph(self, entities: list[Entity], relations: list[Relation], batch_size: int = 500) -> None:
         """Entities and relations whose chunks already exist (imported graphs), in one transaction."""
 
-        def work(tx: neo4j.ManagedTransaction) -> None:
+        def work(tx: ScopedTransaction) -> None:
             _write_graph(tx, entities, relations, batch_size)
             _settle(tx, [e.id for e in entities], batch_size)
 
         self.connection.execute_write(work)
 
 
-def _upsert_document(tx: neo4j.ManagedTransaction, document: Document, n_chunks: int) -> None:
+def _upsert_document(tx: ScopedTransaction, document: Document, n_chunks: int) -> None:
     props = {
         **document.metadata,
         "id": document.id,
@@ -165,7 +163,7 @@ def _chunk_rows(chunks: list[Chunk]) -> list[dict[str, Any]]:
 
 
 def _link_and_settle(
-    tx: neo4j.ManagedTransaction,
+    tx: ScopedTransaction,
     documents: list[list[Chunk]],
     entities: list[Entity] | None,
     relations: list[Relation] | None,
@@ -181,7 +179,7 @@ def _link_and_settle(
     _settle(tx, touched, batch_size)
 
 
-def _remove_document_support(tx: neo4j.ManagedTransaction, document_id: str) -> tuple[list[str], list[str]]:
+def _remove_document_support(tx: ScopedTransaction, document_id: str) -> tuple[list[str], list[str]]:
     """Delete a document's chunks and their share of relations; returns (chunk ids, mentioned entities)."""
     support = tx.run(q.DOCUMENT_SUPPORT, id=document_id).single()
     chunk_ids: list[str] = support["chunk_ids"] if support else []
@@ -193,9 +191,7 @@ def _remove_document_support(tx: neo4j.ManagedTransaction, document_id: str) -> 
     return chunk_ids, entity_ids
 
 
-def _write_graph(
-    tx: neo4j.ManagedTransaction, entities: list[Entity], relations: list[Relation], batch_size: int
-) -> None:
+def _write_graph(tx: ScopedTransaction, entities: list[Entity], relations: list[Relation], batch_size: int) -> None:
     rows = [
         {
             "id": e.id,
@@ -232,7 +228,7 @@ def _write_graph(
         run_batches(tx, statement, "rows", data, batch_size, max_description=MAX_DESCRIPTION)
 
 
-def _settle(tx: neo4j.ManagedTransaction, entity_ids: list[str], batch_size: int) -> None:
+def _settle(tx: ScopedTransaction, entity_ids: list[str], batch_size: int) -> None:
     """Entities no chunk mentions any more go; the rest get their degree recomputed."""
     ids = list(dict.fromkeys(entity_ids))
     for start in range(0, len(ids), batch_size):
@@ -242,7 +238,7 @@ def _settle(tx: neo4j.ManagedTransaction, entity_ids: list[str], batch_size: int
     _set_literal_properties(tx, ids, batch_size)
 
 
-def _literal_specs(tx: neo4j.ManagedTransaction) -> dict[tuple[str, str], LiteralProperty]:
+def _literal_specs(tx: ScopedTransaction) -> dict[tuple[str, str], LiteralProperty]:
     """(entity type, relationship type) as stored -> the property the stored schema keeps their literals in."""
     row = tx.run(q.GET_GRAPH_SCHEMA).single()
     if row is None or not row["schema"]:
@@ -251,7 +247,7 @@ def _literal_specs(tx: neo4j.ManagedTransaction) -> dict[tuple[str, str], Litera
     return {(relation_type(p.node_type), relation_type(p.relationship)): p for p in specs}
 
 
-def _set_literal_properties(tx: neo4j.ManagedTransaction, ids: list[str], batch_size: int) -> None:
+def _set_literal_properties(tx: ScopedTransaction, ids: list[str], batch_size: int) -> None:
     """The touched entities' literal facts as the properties the schema declares: one value, or a list of
     several; a property whose last fact went is removed."""
     specs = _literal_specs(tx)

@@ -8,12 +8,14 @@ from graphwright.errors import (
     BusyError,
     CypherRejectedError,
     EmbeddingError,
+    ForbiddenError,
     GraphStoreError,
     InvalidRequestError,
     LLMError,
     NotFoundError,
     QueryRejectedError,
     SchemaMismatchError,
+    WorkspaceExistsError,
 )
 
 _TYPES = {
@@ -40,6 +42,10 @@ def status_of(exc: Exception) -> int:
         return 400
     if isinstance(exc, NotFoundError):
         return 404
+    if isinstance(exc, ForbiddenError):
+        return 403
+    if isinstance(exc, WorkspaceExistsError):
+        return 409
     if isinstance(exc, GraphStoreError):
         return 503
     if isinstance(exc, BusyError):
