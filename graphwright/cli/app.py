@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from graphwright.cli.lazy import LazyGroup
+from graphwright.cli.lazy import LazyGroup, workspace_option
 
 # Command name -> "module:attribute". A new command is a function in one of these modules plus one line here.
 COMMANDS: dict[str, str] = {
@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "eval-extraction": "graphwright.cli.evaluate:eval_extraction",
     "serve": "graphwright.cli.serve:serve",
     "mcp": "graphwright.cli.serve:mcp_command",
+    "workspace": "graphwright.cli.workspace:workspace",
 }
 
 
@@ -58,6 +59,11 @@ def main(verbosity: int) -> None:
       graphwright ingest examples/space
       graphwright query "Who founded SpaceX?" --mode hybrid
 
+    \b
+    Several knowledge bases on one Neo4j:
+      graphwright workspace create legal
+      graphwright ingest contracts/ --workspace legal
+
     Settings come from the environment or .env (NEO4J_URI, NEO4J_PASSWORD, OPENAI_API_KEY,
     OPENAI_BASE_URL, GRAPHWRIGHT_*); see docs/configuration.md.
     """
@@ -68,3 +74,6 @@ def main(verbosity: int) -> None:
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     for noisy in ("neo4j", "httpx", "openai", "urllib3", "sentence_transformers", "filelock"):
         logging.getLogger(noisy).setLevel(max(level, logging.WARNING))
+
+
+main.params.append(workspace_option())  # `graphwright --workspace NAME <command>`, as well as after the command

@@ -59,7 +59,13 @@ def open_graph() -> Iterator[GraphRAG]:
     from graphwright.api import GraphRAG
     from graphwright.errors import GraphwrightError, InvalidRequestError
 
-    rag = GraphRAG(load_settings())
+    settings = load_settings()
+    try:
+        rag = GraphRAG(settings)  # a workspace that does not exist stops here
+    except InvalidRequestError:
+        raise
+    except GraphwrightError as exc:
+        fail(str(exc))
     try:
         rag.store.verify()
         yield rag

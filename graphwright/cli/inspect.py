@@ -117,11 +117,13 @@ def browser() -> None:
         console.print("(the database is not reachable now; the queries below still apply)")
     first, second = ((names or []) + ["NASA", "SpaceX"])[:2]
     from graphwright.graph_store.queries import BROWSER_QUERIES
+    from graphwright.graph_store.workspace import Workspace
 
+    workspace = Workspace(settings.workspace)  # its labels: a workspace's nodes carry only its own
     # Plain echo, not rich: a wrapped line would break copy and paste.
     click.echo(f"\nSet the parameters first:\n  :param name => {first!r}\n  :param other => {second!r}\n")
     for title, cypher in BROWSER_QUERIES:
-        click.echo(f"// {title}\n{cypher}\n")
+        click.echo(f"// {title}\n{workspace.render(cypher)}\n")
 
 
 def _top_entity_names(settings: Settings) -> list[str] | None:

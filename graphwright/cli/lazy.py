@@ -4,8 +4,45 @@
 from __future__ import annotations
 
 import importlib
+import os
 
 import click
+
+WORKSPACE_ENV = "GRAPHWRIGHT_WORKSPACE"
+
+
+def _use_workspace(_ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    """`--workspace NAME`: what GRAPHWRIGHT_WORKSPACE would say, for this command (and the processes it
+    starts, such as the workers of `serve`)."""
+    if value is None:
+        return
+    from graphwright.config import check_workspace_name
+
+    try:
+        os.environ[WORKSPACE_ENV] = check_workspace_name(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from exc
+
+
+def workspace_option() -> click.Option:
+    return click.Option(
+        ["-W", "--workspace"],
+        metavar="NAME",
+        callback=_use_workspace,
+        expose_value=False,
+        is_eager=True,
+        help="The workspace (knowledge base) to use; default GRAPHWRIGHT_WORKSPACE, else `default`.",
+    )
+
+
+def with_workspace_option(command: click.Command) -> click.Command:
+    """Every command, and each command of a group, takes `--workspace`."""
+    if not any(isinstance(p, click.Option) and "--workspace" in p.opts for p in command.params):
+        command.params.append(workspace_option())
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            with_workspace_option(sub)
+    return command
 
 
 class LazyGroup(click.Group):
@@ -26,4 +63,4 @@ class LazyGroup(click.Group):
         command = getattr(importlib.import_module(module_name), attribute)
         if not isinstance(command, click.Command):
             raise TypeError(f"{target} is not a click command")  # a wrong registration, not a user error
-        return command
+        return with_workspace_option(command)

@@ -132,7 +132,7 @@ def query(
     if not cypher:  # searched here; a server sends its own (it knows where its Neo4j is)
         from graphwright.answer_graph import browser_url, evidence_browser_query
 
-        cypher = evidence_browser_query(result)
+        cypher = evidence_browser_query(result, settings.workspace)
         link = browser_url(browser_base_url(settings), cypher)
     # Plain echo, not rich: a wrapped line would break the link and copy and paste.
     click.echo(f"\nThis answer's evidence in Neo4j Browser (connect, then press Run):\n  {link}\n\n{cypher}")
@@ -180,7 +180,9 @@ def _ask_server(url: str, settings: Settings, body: dict[str, Any], required: bo
 
     key = settings.server_key.get_secret_value() if settings.server_key else None
     try:
-        return search_remote(url, body, key)
+        # A workspace other than default is asked under its prefix, as the server routes it.
+        prefix = "" if settings.workspace == "default" else f"/w/{settings.workspace}"
+        return search_remote(url.rstrip("/") + prefix, body, key)
     except InvalidRequestError as exc:
         raise click.UsageError(as_flags(str(exc))) from exc
     except ServerUnavailableError as exc:

@@ -18,7 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 
-from graphwright.errors import BusyError, GraphwrightError, InvalidRequestError, ServerConfigError
+from graphwright.errors import BusyError, GraphwrightError, InvalidRequestError, NotFoundError, ServerConfigError
 from graphwright.models import (
     AnswerDelta,
     Conversation,
@@ -30,6 +30,7 @@ from graphwright.models import (
     GraphStats,
     Health,
     SearchResult,
+    WorkspaceInfo,
 )
 from graphwright.server.errors import error_body, status_of
 from graphwright.server.jobs import Job, Progress
@@ -42,11 +43,22 @@ from graphwright.server.schemas import (
     ErrorBody,
     JsonDocument,
     NewConversation,
+    NewWorkspace,
     SearchRequest,
     ServedResult,
     check_drawable,
 )
-from graphwright.server.security import OWNER_STATE, ROLE_STATE, GuardMiddleware, HostPolicy, KeyRing, RequestTooLarge
+from graphwright.server.security import (
+    GRANT_STATE,
+    OWNER_STATE,
+    ROLE_STATE,
+    WORKSPACE_STATE,
+    Grant,
+    GuardMiddleware,
+    HostPolicy,
+    KeyRing,
+    RequestTooLarge,
+)
 from graphwright.server.state import Server
 from graphwright.server.streaming import in_thread, sse
 
@@ -117,7 +129,7 @@ def create_app(settings: Settings, rag: GraphRAG | None = None, host: str = "127
     hosts = HostPolicy.build(host, settings.allowed_hosts, settings.cors_origins, keys.enabled)
     graph = rag or GraphRAG(settings)
     server = Server(graph, settings)
-    mcp = build_mcp(graph)
+    mcp = build_mcp(graph, server.graph)
     mcp_app = mcp.streamable_http_app(streamable_http_path="/mcp", stateless_http=True, json_response=True, host=host)
 
     @asynccontextmanager
@@ -144,7 +156,9 @@ def create_app(settings: Settings, rag: GraphRAG | None = None, host: str = "127
     )
     app.state.server = server  # what the routes share, for an operator's (or a test's) inspection
     app.router.routes.extend(mcp_app.routes)
-    app.add_middleware(GuardMiddleware, keys=keys, max_body=settings.max_upload_bytes, hosts=hosts)
+    app.add_middleware(
+        GuardMiddleware, keys=keys, max_body=settings.max_upload_bytes, hosts=hosts, workspace=graph.workspace
+    )
     if settings.cors_origins.strip():
         from fastapi.middleware.cors import CORSMiddleware
 
@@ -196,6 +210,17 @@ def _errors(app: FastAPI) -> None:
         return _error(500, "internal error (see the server log)")
 
 
+def workspace_of(request: Request) -> str:
+    """The request's workspace: its `/w/<name>` prefix (the guard read it), else `default`."""
+    found = getattr(request.state, WORKSPACE_STATE, None)
+    return found if isinstance(found, str) else "default"
+
+
+def grant_of(request: Request) -> Grant:
+    found = getattr(request.state, GRANT_STATE, None)
+    return found if isinstance(found, Grant) else Grant()
+
+
 def owner(request: Request) -> ConversationOwner:
     """Whose conversations this request sees: its key's (the guard set it), or nobody's without keys."""
     found = getattr(request.state, OWNER_STATE, None)
@@ -210,14 +235,14 @@ def check_dify_mode(mode: str) -> None:
         raise ServerConfigError(f"GRAPHWRIGHT_DIFY_MODE is {mode!r}: use a mode that runs without an LLM ({offline})")
 
 
-def _search_events(server: Server, body: SearchRequest, owner: ConversationOwner) -> Iterator[bytes]:
+def _search_events(server: Server, body: SearchRequest, owner: ConversationOwner, workspace: str) -> Iterator[bytes]:
     """The SSE frames of one search; an error after the first frame is an `error` event."""
-    events = server.rag.search_stream(body.question, **body.options(), owner=owner)
+    events = server.graph(workspace).search_stream(body.question, **body.options(), owner=owner)
     started = False
     try:
         for event in events:
             if isinstance(event, SearchResult):
-                yield sse("result", server.served(event).model_dump(mode="json"))
+                yield sse("result", server.served(event, workspace).model_dump(mode="json"))
             elif isinstance(event, AnswerDelta):
                 yield sse("token", {"text": event.text})
             elif isinstance(event, Evidence):
@@ -232,7 +257,9 @@ def _search_events(server: Server, body: SearchRequest, owner: ConversationOwner
 
 
 def _routes(app: FastAPI, server: Server) -> None:
-    rag = server.rag
+    def graph(request: Request) -> GraphRAG:
+        """The request's workspace's GraphRAG (404 for a workspace that does not exist)."""
+        return server.graph(workspace_of(request))
 
     @app.get("/", include_in_schema=False)
     def page() -> HTMLResponse:
@@ -246,7 +273,7 @@ def _routes(app: FastAPI, server: Server) -> None:
     def healthz(request: Request) -> JSONResponse:
         """Neo4j reachable and every index online (503 otherwise). Without a valid key only `{"ok": ...}`:
         the details name the database and its errors (the server log has them too)."""
-        health = rag.health()
+        health = graph(request).health()
         status = 200 if health.ok else 503
         if not health.ok:
             log.warning("health check failed: %s", health.detail)
@@ -258,7 +285,8 @@ def _routes(app: FastAPI, server: Server) -> None:
     def search(body: SearchRequest, request: Request) -> ServedResult:
         """Search with any mode; the answer cites chunk, entity, relation and community ids. With `history`
         (or a stored `conversation_id`) a follow-up question is searched with what it refers to."""
-        return server.served(rag.search(body.question, **body.options(), owner=owner(request)))
+        result = graph(request).search(body.question, **body.options(), owner=owner(request))
+        return server.served(result, workspace_of(request))
 
     @app.post(
         "/v1/search/stream",
@@ -269,7 +297,7 @@ def _routes(app: FastAPI, server: Server) -> None:
     def search_stream(body: SearchRequest, request: Request) -> StreamingResponse:
         """Server-sent events: `retrieval` (the evidence), `token` (answer text as it is written), then
         `result` (the SearchResult with its Browser link); `error` if the search fails midway."""
-        frames = _search_events(server, body, owner(request))
+        frames = _search_events(server, body, owner(request), workspace_of(request))
         first = next(frames)  # bad parameters fail here, as a plain 400, before the stream starts
         return _event_stream(first, frames)
 
@@ -320,31 +348,34 @@ def _routes(app: FastAPI, server: Server) -> None:
                     "send files as multipart/form-data (field `files`), JSON records "
                     "(application/json) or one record a line (application/x-ndjson)"
                 )
-            return server.ingest_job(folder, extractor)
+            return server.ingest_job(folder, extractor, workspace_of(request))
         except BaseException:  # a bad body, or a full queue: nothing of the upload stays behind
             shutil.rmtree(folder, ignore_errors=True)
             raise
 
     @app.get("/v1/jobs", response_model=list[Job], tags=["documents"])
-    def jobs(limit: int = Query(100, ge=1, le=1000)) -> list[Job]:
+    def jobs(request: Request, limit: int = Query(100, ge=1, le=1000)) -> list[Job]:
         """The newest jobs, newest first: queued, running, succeeded, failed, or interrupted (their server
         process exited before they finished; a restarted server removes their uploads)."""
-        return server.jobs.recent(limit)
+        return server.jobs.recent(limit, workspace_of(request))
 
     @app.get("/v1/jobs/{job_id}", response_model=Job, tags=["documents"])
-    def job(job_id: str) -> Job | JSONResponse:
+    def job(job_id: str, request: Request) -> Job | JSONResponse:
         """A job's status, progress by stage and, when done, its report or error."""
-        found = server.jobs.get(job_id)
+        found = server.jobs.get(job_id, workspace_of(request))
         return found if found is not None else _error(404, f"no job {job_id!r}")
 
     @app.get("/v1/documents", response_model=list[DocumentInfo], tags=["documents"])
-    def documents(offset: int = Query(0, ge=0), limit: int = Query(100, ge=1, le=1000)) -> list[DocumentInfo]:
+    def documents(
+        request: Request, offset: int = Query(0, ge=0), limit: int = Query(100, ge=1, le=1000)
+    ) -> list[DocumentInfo]:
         """Stored documents by id, a page at a time."""
-        return rag.documents(offset, limit)
+        return graph(request).documents(offset, limit)
 
     @app.delete("/v1/documents/{document_id:path}", response_model=DeleteResult, tags=["documents"])
-    def delete_document(document_id: str) -> DeleteResult | JSONResponse:
+    def delete_document(document_id: str, request: Request) -> DeleteResult | JSONResponse:
         """Remove a document, its chunks and the graph only it supported; communities follow."""
+        rag = graph(request)
         with server.jobs.write_lock:
             removed = rag.delete_document(document_id)
         if removed is None:
@@ -352,49 +383,78 @@ def _routes(app: FastAPI, server: Server) -> None:
         return DeleteResult(deleted=document_id, chunks=removed)
 
     @app.get("/v1/entities/{name:path}", response_model=EntityProfile, tags=["graph"])
-    def entity(name: str) -> EntityProfile | JSONResponse:
+    def entity(name: str, request: Request) -> EntityProfile | JSONResponse:
         """An entity by name (misspellings forgiven) with its relations, sources and communities."""
-        profile = rag.entity(name)
+        profile = graph(request).entity(name)
         return profile if profile is not None else _error(404, f"no entity is named like {name!r}")
 
     @app.get("/v1/stats", response_model=GraphStats, tags=["graph"])
-    def stats() -> GraphStats:
+    def stats(request: Request) -> GraphStats:
         """Counts, types, communities by level and index states."""
-        return rag.inspect()
+        return graph(request).inspect()
 
     @app.post("/v1/communities/build", status_code=202, response_model=Job, tags=["graph"])
-    def build_communities(full: bool = False) -> Job:
+    def build_communities(request: Request, full: bool = False) -> Job:
         """Detect communities and write their reports, as a job."""
+        rag, workspace = graph(request), workspace_of(request)
 
         def work(progress: Progress) -> dict[str, Any]:
             with server.jobs.write_lock:
                 run = rag.build_communities(progress=progress, full=full, budget=server.settings.report_budget)
             return {k: v for k, v in vars(run).items() if isinstance(v, (int, float, str, bool, dict, list))}
 
-        return server.jobs.submit("communities", work)
+        return server.jobs.submit("communities", work, workspace=workspace)
 
     @app.post("/v1/conversations", status_code=201, response_model=ConversationInfo, tags=["conversations"])
     def new_conversation(request: Request, body: NewConversation | None = None) -> ConversationInfo:
         """A stored conversation: search with its `conversation_id` and each answer becomes its next turn."""
-        return rag.conversations(owner(request)).create((body or NewConversation()).title)
+        return graph(request).conversations(owner(request)).create((body or NewConversation()).title)
 
     @app.get("/v1/conversations", response_model=list[ConversationInfo], tags=["conversations"])
     def conversations(
         request: Request, offset: int = Query(0, ge=0), limit: int = Query(100, ge=1, le=1000)
     ) -> list[ConversationInfo]:
         """This key's conversations, most recently used first."""
-        return rag.conversations(owner(request)).list(offset, limit)
+        return graph(request).conversations(owner(request)).list(offset, limit)
 
     @app.get("/v1/conversations/{conversation_id}", response_model=Conversation, tags=["conversations"])
     def conversation(conversation_id: str, request: Request) -> Conversation:
         """A conversation with its turns: question, answer, mode, and the chunks and entities each cited."""
-        return rag.conversations(owner(request)).get(conversation_id)
+        return graph(request).conversations(owner(request)).get(conversation_id)
 
     @app.delete("/v1/conversations/{conversation_id}", response_model=DeletedConversation, tags=["conversations"])
     def delete_conversation(conversation_id: str, request: Request) -> DeletedConversation:
         """Remove a conversation and its turns (the graph it cited stays)."""
-        rag.conversations(owner(request)).delete(conversation_id)
+        graph(request).conversations(owner(request)).delete(conversation_id)
         return DeletedConversation(deleted=conversation_id)
+
+    @app.get("/v1/workspaces", response_model=list[WorkspaceInfo], tags=["workspaces"])
+    def workspaces(request: Request) -> list[WorkspaceInfo]:
+        """The workspaces this key may use, with what each holds (`/w/<name>/v1/...` works in one)."""
+        grant = grant_of(request)
+        return [server.rag.workspace_info(n) for n in server.rag.store.workspaces.names() if grant.sees(n)]
+
+    @app.get("/v1/workspaces/{name}", response_model=WorkspaceInfo, tags=["workspaces"])
+    def workspace(name: str, request: Request) -> WorkspaceInfo:
+        """One workspace (404 for one that does not exist or that this key may not use)."""
+        if not grant_of(request).sees(name):
+            raise NotFoundError(f"no workspace {name!r}")
+        return server.rag.workspace_info(name)
+
+    @app.post("/v1/workspaces", status_code=201, response_model=WorkspaceInfo, tags=["workspaces"])
+    def create_workspace(body: NewWorkspace) -> WorkspaceInfo:
+        """A new, empty workspace (an admin key's); 409 if the name is taken."""
+        with server.jobs.write_lock:
+            return server.rag.create_workspace(body.name, extractor=body.extractor, entity_types=body.entity_types)
+
+    @app.delete("/v1/workspaces/{name}", response_model=WorkspaceInfo, tags=["workspaces"])
+    def delete_workspace(name: str, yes: bool = False) -> WorkspaceInfo:
+        """Delete a workspace's data and indexes, nothing of another (an admin key's); one that holds documents
+        needs `?yes=true`. Returns what it held."""
+        with server.jobs.write_lock:
+            held = server.rag.delete_workspace(name, yes=yes)
+        server.forget(name)
+        return held
 
     @app.post("/dify/retrieval", tags=["dify"])
     async def dify_retrieval(request: Request) -> JSONResponse:
@@ -405,7 +465,7 @@ def _routes(app: FastAPI, server: Server) -> None:
         from graphwright.server.dify import retrieve
 
         raw = await request.body()
-        return await run_in_threadpool(retrieve, server, raw)
+        return await run_in_threadpool(retrieve, server, raw, grant_of(request))
 
     @app.get("/api/version", tags=["ollama"])
     def ollama_version() -> dict[str, str]:
@@ -422,16 +482,16 @@ def _routes(app: FastAPI, server: Server) -> None:
         return tags()
 
     @app.post("/api/chat", tags=["ollama"])
-    def ollama_chat(body: OllamaChatRequest) -> Any:
+    def ollama_chat(body: OllamaChatRequest, request: Request) -> Any:
         """Ollama's chat: the whole `messages` list (a follow-up is searched with its conversation); NDJSON
         lines when `stream` (Ollama's default), else one object."""
         from graphwright.server.ollama import chat, chat_lines
 
         if body.stream:
-            lines = chat_lines(server, body)
+            lines = chat_lines(server, body, workspace_of(request))
             first = next(lines)
             return _event_stream(first, lines, media_type="application/x-ndjson")
-        return chat(server, body)
+        return chat(server, body, workspace_of(request))
 
     @app.get("/v1/models", tags=["openai"])
     def models() -> dict[str, Any]:
@@ -445,16 +505,16 @@ def _routes(app: FastAPI, server: Server) -> None:
         }
 
     @app.post("/v1/chat/completions", tags=["openai"])
-    def chat(body: ChatRequest) -> Any:
+    def chat(body: ChatRequest, request: Request) -> Any:
         """OpenAI-compatible: the last user message is the question, answered from the graph with its
         sources listed; `model` "graphwright-<mode>" picks the mode. Streams when `stream` is true."""
         from graphwright.server.chat import chat_completion, chat_stream
 
         if body.stream:
-            frames = chat_stream(server, body)
+            frames = chat_stream(server, body, workspace_of(request))
             first = next(frames)
             return _event_stream(first, frames)
-        return chat_completion(server, body)
+        return chat_completion(server, body, workspace_of(request))
 
 
 def _event_stream(first: bytes, rest: Iterator[bytes], media_type: str = "text/event-stream") -> StreamingResponse:

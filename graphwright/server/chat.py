@@ -78,14 +78,14 @@ def sources(result: SearchResult) -> str:
     return "\n\nSources:\n" + "\n".join(lines) if lines else ""
 
 
-def _extras(server: Server, result: SearchResult) -> dict[str, Any]:
-    served = server.served(result)
+def _extras(server: Server, result: SearchResult, workspace: str) -> dict[str, Any]:
+    served = server.served(result, workspace)
     return ChatCitations(mode=result.mode, citations=result.citations, browser_url=served.browser_url).model_dump()
 
 
-def chat_completion(server: Server, body: ChatRequest) -> dict[str, Any]:
+def chat_completion(server: Server, body: ChatRequest, workspace: str = "default") -> dict[str, Any]:
     question, options = search_args(body)
-    result = server.rag.search(question, **options)
+    result = server.graph(workspace).search(question, **options)
     prompt, completion = result.token_usage.get("prompt_tokens", 0), result.token_usage.get("completion_tokens", 0)
     return {
         "id": f"chatcmpl-{uuid.uuid4().hex}",
@@ -100,14 +100,14 @@ def chat_completion(server: Server, body: ChatRequest) -> dict[str, Any]:
             }
         ],
         "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
-        "graphwright": _extras(server, result),
+        "graphwright": _extras(server, result, workspace),
     }
 
 
-def chat_stream(server: Server, body: ChatRequest) -> Iterator[bytes]:
+def chat_stream(server: Server, body: ChatRequest, workspace: str = "default") -> Iterator[bytes]:
     """chat.completion.chunk events: the answer's pieces as they come, then the sources, then [DONE]."""
     question, options = search_args(body)
-    events = server.rag.search_stream(question, **options)
+    events = server.graph(workspace).search_stream(question, **options)
     ident, created = f"chatcmpl-{uuid.uuid4().hex}", int(time.time())
 
     def chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> bytes:
@@ -125,7 +125,7 @@ def chat_stream(server: Server, body: ChatRequest) -> Iterator[bytes]:
     try:
         for event in events:
             if isinstance(event, SearchResult):
-                yield chunk({"content": sources(event)}, "stop", graphwright=_extras(server, event))
+                yield chunk({"content": sources(event)}, "stop", graphwright=_extras(server, event, workspace))
             elif isinstance(event, AnswerDelta):
                 yield chunk({"content": event.text})
     except GraphwrightError as exc:

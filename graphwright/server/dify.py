@@ -1,6 +1,7 @@
 """Dify's External Knowledge API, so a Dify app can use graphwright as a knowledge base: register
 `http://<host>:8000/dify` as the endpoint (Dify appends `/retrieval`), a graphwright key as its API key and
-`default` as the knowledge ID. Passages come back as Dify's records; Dify writes the answer itself.
+a workspace's name (`default`, or one of `graphwright workspace list`) as the knowledge ID. Passages come
+back as Dify's records; Dify writes the answer itself.
 
 Bodies and errors follow Dify's documentation: `error_code` 1001/1002 for a missing or wrong key (in the
 server's guard), 2001 for an unknown knowledge id, and ours for a body Dify's contract does not allow
@@ -19,9 +20,9 @@ from graphwright.search.registry import mode_class
 from graphwright.server.schemas import MAX_QUESTION_CHARS
 
 if TYPE_CHECKING:
+    from graphwright.server.security import Grant
     from graphwright.server.state import Server
 
-KNOWLEDGE_IDS = ("default",)  # one knowledge base a server today; a workspace each once workspaces exist
 # Dify's comparison operators we can express as metadata filters (search/filters.py), and as what.
 OPERATORS = {
     "is": "=",
@@ -141,20 +142,27 @@ def records(chunks: list[RetrievedChunk], mode: str, top_k: int, threshold: floa
     return found
 
 
-def retrieve(server: Server, raw: bytes) -> JSONResponse:
-    """The route's work: Dify's body in, Dify's records (or error) out."""
+def retrieve(server: Server, raw: bytes, grant: Grant) -> JSONResponse:
+    """The route's work: Dify's body in, Dify's records (or error) out. The knowledge id names a workspace; one
+    the key may not read is answered as one that does not exist (2001), so a key learns nothing of others."""
+    from graphwright.config import check_workspace_name
+    from graphwright.errors import NotFoundError
+
     try:
         body = parse_request(raw)
-        if body.knowledge_id not in KNOWLEDGE_IDS:
-            raise DifyError(
-                404, 2001, f"The knowledge does not exist: {body.knowledge_id!r} (this server has: default)"
-            )
+        missing = DifyError(404, 2001, f"The knowledge does not exist: {body.knowledge_id[:100]!r}")
+        try:
+            rag = server.graph(check_workspace_name(body.knowledge_id))
+        except (ValueError, NotFoundError):
+            raise missing from None
+        if not grant.sees(body.knowledge_id):
+            raise missing
         filters = metadata_filters(body.metadata_condition)
     except DifyError as exc:
         return exc.response()
     mode = server.settings.dify_mode
     if filters and not mode_class(mode).filterable:
         mode = "hybrid"  # metadata filters narrow the passage modes; the graph walk has no filter
-    result = server.rag.search(body.query, mode=mode, k=body.retrieval_setting.top_k, where=filters, generate=False)  # type: ignore[arg-type]
+    result = rag.search(body.query, mode=mode, k=body.retrieval_setting.top_k, where=filters, generate=False)  # type: ignore[arg-type]
     found = records(result.chunks, result.mode, body.retrieval_setting.top_k, body.retrieval_setting.score_threshold)
     return JSONResponse({"records": found})

@@ -36,6 +36,7 @@ class StageProgress(BaseModel):
 class Job(BaseModel):
     id: str
     kind: Literal["ingest", "communities"]
+    workspace: str = "default"
     status: JobStatus = "queued"
     progress: dict[str, StageProgress] = Field(default_factory=dict)
     result: dict[str, Any] | None = None
@@ -97,9 +98,13 @@ class JobRunner:
         self._store.put(job.id, job.status, job.created_at, job.model_dump_json())
 
     def submit(
-        self, kind: Literal["ingest", "communities"], work: Work, cleanup: Callable[[], None] | None = None
+        self,
+        kind: Literal["ingest", "communities"],
+        work: Work,
+        cleanup: Callable[[], None] | None = None,
+        workspace: str = "default",
     ) -> Job:
-        job = Job(id=uuid.uuid4().hex, kind=kind)
+        job = Job(id=uuid.uuid4().hex, kind=kind, workspace=workspace)
         with self._lock:  # one submit at a time here; other workers may race past the count by one each
             waiting = self._store.waiting()
             if waiting >= self._max_waiting:
@@ -114,20 +119,23 @@ class JobRunner:
         self._pool.submit(self._run, job, work, cleanup)
         return job.model_copy(deep=True)
 
-    def get(self, job_id: str) -> Job | None:
+    def get(self, job_id: str, workspace: str = "default") -> Job | None:
+        """A job of `workspace` (another workspace's job is not found, the same as none)."""
         with self._lock:
             job = self._running.get(job_id)
             if job is not None:
-                return job.model_copy(deep=True)
+                return job.model_copy(deep=True) if job.workspace == workspace else None
         found = self._store.get(job_id)
-        return _stored(*found) if found is not None else None
+        stored = _stored(*found) if found is not None else None
+        return stored if stored is not None and stored.workspace == workspace else None
 
-    def recent(self, limit: int = 100) -> list[Job]:
-        """The newest jobs of every worker, newest first; this process's unfinished ones as they are now."""
+    def recent(self, limit: int = 100, workspace: str = "default") -> list[Job]:
+        """The newest jobs of `workspace` from every worker, newest first; this process's unfinished ones as
+        they are now."""
         with self._lock:
             live = {i: j.model_copy(deep=True) for i, j in self._running.items()}
-        jobs = [_stored(*row) for row in self._store.recent(limit)]
-        return [live.get(job.id, job) for job in jobs]
+        jobs = [_stored(*row) for row in self._store.recent(self._keep)]
+        return [live.get(job.id, job) for job in jobs if job.workspace == workspace][:limit]
 
     def mark_interrupted(self) -> int:
         """Record the jobs whose process has gone as interrupted (at a server's start); how many."""

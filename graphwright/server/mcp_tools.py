@@ -82,19 +82,37 @@ def _owner(ctx: Context) -> ConversationOwner:
     nobody's on stdio."""
     from graphwright.server.security import OWNER_STATE
 
-    request = getattr(ctx.request_context, "request", None)
-    state = getattr(request, "scope", {}).get("state", {}) if request is not None else {}
-    found = state.get(OWNER_STATE)
+    found = _request_state(ctx).get(OWNER_STATE)
     return found if isinstance(found, ConversationOwner) else ConversationOwner()
 
 
-def build_mcp(rag: GraphRAG) -> MCPServer:
+def _request_state(ctx: Context) -> dict[str, Any]:
+    request = getattr(ctx.request_context, "request", None)
+    state = getattr(request, "scope", {}).get("state", {}) if request is not None else {}
+    return state if isinstance(state, dict) else {}
+
+
+def request_workspace(ctx: Context, fallback: str) -> str:
+    """The workspace of a tool call: the HTTP request's `/w/<name>` prefix (the guard read it), else
+    `fallback` (stdio: GRAPHWRIGHT_WORKSPACE)."""
+    from graphwright.server.security import WORKSPACE_STATE
+
+    found = _request_state(ctx).get(WORKSPACE_STATE)
+    return found if isinstance(found, str) else fallback
+
+
+def build_mcp(rag: GraphRAG, graph: Callable[[str], GraphRAG] | None = None) -> MCPServer:
+    """The tools over `rag`; under `serve`, `graph` gives each call its workspace's GraphRAG (by the URL's
+    `/w/<name>` prefix)."""
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
     from mcp_types import ToolAnnotations
 
     server: MCPServer = MCPServer("graphwright", instructions=INSTRUCTIONS, log_level="WARNING")
     read_only = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
+
+    def of(ctx: Context) -> GraphRAG:
+        return graph(request_workspace(ctx, rag.workspace)) if graph is not None else rag
 
     @server.tool(annotations=read_only, description=search_description(rag.llm is not None))
     @_as_tool_errors
@@ -108,7 +126,7 @@ def build_mcp(rag: GraphRAG) -> MCPServer:
         conversation_id: str | None = None,
     ) -> dict[str, Any]:
         check_question(question)
-        result = rag.search(
+        result = of(ctx).search(
             question,
             mode=mode,
             k=max(1, min(k, 50)),
@@ -121,21 +139,21 @@ def build_mcp(rag: GraphRAG) -> MCPServer:
 
     @server.tool(annotations=read_only)
     @_as_tool_errors
-    def show_entity(name: str) -> dict[str, Any]:
+    def show_entity(name: str, ctx: Context) -> dict[str, Any]:
         """An entity (exact name first, else the closest name) with its relations, sources and communities."""
         _check_name(name)
-        profile = rag.entity(name)
+        profile = of(ctx).entity(name)
         if profile is None:
             raise ToolError(f"no entity is named like {name!r}")
         return profile.model_dump(mode="json")
 
     @server.tool(annotations=read_only)
     @_as_tool_errors
-    def find_paths(source: str, target: str) -> dict[str, Any]:
+    def find_paths(source: str, target: str, ctx: Context) -> dict[str, Any]:
         """Shortest paths between two entities, each relation with the passage that supports it."""
         _check_name(source)
         _check_name(target)
-        result = rag.search(
+        result = of(ctx).search(
             f"How is {source} connected to {target}?", mode="path", source=source, target=target, generate=False
         )
         return {
@@ -147,16 +165,17 @@ def build_mcp(rag: GraphRAG) -> MCPServer:
 
     @server.tool(annotations=read_only)
     @_as_tool_errors
-    def cypher(query: str) -> dict[str, Any]:
+    def cypher(query: str, ctx: Context) -> dict[str, Any]:
         """Run a read-only Cypher query (writes, admin commands and unknown procedures are refused; rows and
-        time are limited). Labels: Document, Chunk, Entity, Community."""
-        return rag.read_cypher(query).model_dump(mode="json")
+        time are limited). Labels: Document, Chunk, Entity, Community; in a workspace other than default each
+        carries its prefix, `legal__Chunk`, and a query must start from such labels."""
+        return of(ctx).read_cypher(query).model_dump(mode="json")
 
     @server.tool(annotations=read_only)
     @_as_tool_errors
-    def stats() -> dict[str, Any]:
+    def stats(ctx: Context) -> dict[str, Any]:
         """Counts of documents, chunks, entities, relations and communities; entity and relation types."""
-        info = rag.inspect()
+        info = of(ctx).inspect()
         return info.model_dump(mode="json", exclude={"indexes"})
 
     return server

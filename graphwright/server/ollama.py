@@ -79,19 +79,19 @@ def _done(model: str, started: float, content: str = "") -> dict[str, Any]:
     }
 
 
-def chat(server: Server, body: OllamaChatRequest) -> dict[str, Any]:
+def chat(server: Server, body: OllamaChatRequest, workspace: str = "default") -> dict[str, Any]:
     started = time.perf_counter()
     question, options = search_args(body.as_chat())
-    result = server.rag.search(question, **options)
+    result = server.graph(workspace).search(question, **options)
     return _done(body.model, started, result.answer + sources(result))
 
 
-def chat_lines(server: Server, body: OllamaChatRequest) -> Iterator[bytes]:
+def chat_lines(server: Server, body: OllamaChatRequest, workspace: str = "default") -> Iterator[bytes]:
     """NDJSON: a line a piece of the answer, its sources, then the `done` line; an error after the first
     line is an `{"error": ...}` line, as Ollama sends one."""
     started = time.perf_counter()
     question, options = search_args(body.as_chat())
-    events = server.rag.search_stream(question, **options)
+    events = server.graph(workspace).search_stream(question, **options)
 
     def line(data: dict[str, Any]) -> bytes:
         return (json.dumps(data, ensure_ascii=False) + "\n").encode()

@@ -76,6 +76,14 @@ class NewConversation(BaseModel):
     title: str = Field("", max_length=200, description="named after its first question when empty")
 
 
+class NewWorkspace(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(max_length=100, description="1 to 40 of a-z, 0-9, `_` and `-`")
+    extractor: str | None = Field(None, description="its own extractor (else the server's)")
+    entity_types: str | None = Field(None, max_length=2000, description="its own entity types, comma-separated")
+
+
 class DeletedConversation(BaseModel):
     deleted: str
 

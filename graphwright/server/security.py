@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from graphwright.config import DEFAULT_WORKSPACE, check_workspace_name
 from graphwright.errors import (
     ServerConfigError,  # re-exported: they used to live here
 )
@@ -20,6 +21,8 @@ from graphwright.models import ConversationOwner
 from graphwright.server.errors import error_body
 
 if TYPE_CHECKING:
+    from pydantic import SecretStr
+
     from graphwright.config import Settings
 
 log = logging.getLogger(__name__)
@@ -49,6 +52,13 @@ ROLE_STATE = "graphwright_role"
 OWNER_STATE = "graphwright_owner"
 # Dify's external knowledge API has error bodies of its own (`error_code`, `error_msg`).
 DIFY_PREFIX = "/dify/"
+# The workspace of a request: `/w/<name>/v1/...` (any route: the API, /mcp, Ollama's and Dify's, the page),
+# else `default`. The guard strips the prefix, so routes are written once.
+WORKSPACE_PREFIX = "/w/"
+WORKSPACE_STATE = "graphwright_workspace"
+# What the request's key may do (a Grant; everything on a keyless server).
+GRANT_STATE = "graphwright_grant"
+WORKSPACES_PATH = "/v1/workspaces"
 
 
 def owner_of(token: str) -> ConversationOwner:
@@ -77,36 +87,100 @@ def is_loopback(host: str) -> bool:
 
 
 @dataclass(frozen=True)
-class KeyRing:
-    """The keys the server accepts; no keys at all means open (allowed on loopback only)."""
+class Grant:
+    """What one request's key may do: write or read in which workspaces (None: every workspace), and whether
+    it manages workspaces. A keyless server grants everything (it listens on loopback only)."""
 
-    write_keys: tuple[str, ...] = ()
-    read_keys: tuple[str, ...] = ()
+    write: frozenset[str] | None = frozenset()
+    read: frozenset[str] | None = frozenset()
+    admin: bool = False
+
+    def role_in(self, workspace: str) -> Role | None:
+        if self.admin or _holds(self.write, workspace):
+            return "write"
+        return "read" if _holds(self.read, workspace) else None
+
+    def sees(self, workspace: str) -> bool:
+        return self.role_in(workspace) is not None
+
+
+def _holds(workspaces: frozenset[str] | None, workspace: str) -> bool:
+    return workspaces is None or workspace in workspaces
+
+
+OPEN_GRANT = Grant(write=None, admin=True)
+
+
+def _entry(raw: str) -> tuple[str, frozenset[str] | None]:
+    """`KEY` (every workspace) or `KEY@legal+support`; a bad workspace name stops the server at start."""
+    key, at, names = raw.rpartition("@") if "@" in raw else (raw, "", "")
+    if not at:
+        return raw, None
+    try:
+        return key, frozenset(check_workspace_name(n.strip()) for n in names.split("+"))
+    except ValueError as exc:
+        raise ServerConfigError(f"an API key names a bad workspace after `@`: {exc}") from exc
+
+
+@dataclass(frozen=True)
+class KeyRing:
+    """The keys the server accepts, each bound to workspaces or to all; no keys at all means open (allowed on
+    loopback only)."""
+
+    write_keys: tuple[tuple[str, frozenset[str] | None], ...] = ()
+    read_keys: tuple[tuple[str, frozenset[str] | None], ...] = ()
+    admin_keys: tuple[str, ...] = ()
 
     @classmethod
-    def from_strings(cls, write: str | None, read: str | None) -> KeyRing:
-        return cls(tuple(split_keys(write)), tuple(split_keys(read)))
+    def from_strings(cls, write: str | None, read: str | None, admin: str | None = None) -> KeyRing:
+        return cls(
+            tuple(_entry(k) for k in split_keys(write)),
+            tuple(_entry(k) for k in split_keys(read)),
+            tuple(split_keys(admin)),
+        )
 
     @property
     def enabled(self) -> bool:
-        return bool(self.write_keys or self.read_keys)
+        return bool(self.write_keys or self.read_keys or self.admin_keys)
 
-    def role(self, token: str) -> Role | None:
-        """The role of a presented key; compared in constant time so timing tells nothing of a key."""
-        found: Role | None = None
-        for key in self.write_keys:
-            if hmac.compare_digest(key.encode(), token.encode()):
-                found = "write"
-        for key in self.read_keys:
-            if found is None and hmac.compare_digest(key.encode(), token.encode()):
-                found = "read"
-        return found
+    def grant(self, token: str) -> Grant | None:
+        """What a presented key may do (None: not a key of ours). Every key is compared, in constant time, so
+        timing tells nothing of a key or of which list holds it."""
+        found = False
+        write: set[str] | None = set()
+        read: set[str] | None = set()
+        admin = False
+        for key, workspaces, kind in [
+            *((k, w, "write") for k, w in self.write_keys),
+            *((k, w, "read") for k, w in self.read_keys),
+            *((k, None, "admin") for k in self.admin_keys),
+        ]:
+            if not hmac.compare_digest(key.encode(), token.encode()):
+                continue
+            found = True
+            if kind == "admin":
+                admin = True
+            elif kind == "write":
+                write = None if workspaces is None or write is None else write | workspaces
+            else:
+                read = None if workspaces is None or read is None else read | workspaces
+        if not found:
+            return None
+        return Grant(
+            frozenset(write) if write is not None else None, frozenset(read) if read is not None else None, admin
+        )
+
+    def role(self, token: str, workspace: str = DEFAULT_WORKSPACE) -> Role | None:
+        grant = self.grant(token)
+        return grant.role_in(workspace) if grant is not None else None
 
     @classmethod
     def from_settings(cls, settings: Settings) -> KeyRing:
+        def secret(value: SecretStr | None) -> str | None:
+            return value.get_secret_value() if value else None
+
         return cls.from_strings(
-            settings.api_keys.get_secret_value() if settings.api_keys else None,
-            settings.read_api_keys.get_secret_value() if settings.read_api_keys else None,
+            secret(settings.api_keys), secret(settings.read_api_keys), secret(settings.admin_api_keys)
         )
 
     def check_bind(self, host: str) -> None:
@@ -199,8 +273,16 @@ class RequestTooLarge(Exception):  # noqa: N818 - an HTTP condition, named as HT
 class GuardMiddleware:
     """Bearer keys and the body-size limit, before any route runs."""
 
-    def __init__(self, app: ASGIApp, keys: KeyRing, max_body: int, hosts: HostPolicy | None = None) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        keys: KeyRing,
+        max_body: int,
+        hosts: HostPolicy | None = None,
+        workspace: str = DEFAULT_WORKSPACE,
+    ) -> None:
         self.app = app
+        self.workspace = workspace  # of a request without the `/w/<name>` prefix
         self.keys = keys
         self.max_body = max_body
         self.hosts = hosts or HostPolicy()
@@ -219,23 +301,38 @@ class GuardMiddleware:
         if refused:
             await _reply(send, 403, refused)
             return
+        workspace = self.workspace
+        if path.startswith(WORKSPACE_PREFIX):
+            name, _, rest = path[len(WORKSPACE_PREFIX) :].partition("/")
+            try:
+                workspace = check_workspace_name(name)
+            except ValueError as exc:
+                await _reply(send, 400, str(exc))
+                return
+            path = "/" + rest
+            scope["path"], scope["raw_path"] = path, path.encode()
         scheme, _, token = headers.get("authorization", "").partition(" ")
-        role = self.keys.role(token.strip()) if scheme.lower() == "bearer" and token.strip() else None
+        token = token.strip() if scheme.lower() == "bearer" else ""
+        grant = (self.keys.grant(token) if token else None) if self.keys.enabled else OPEN_GRANT
+        role = grant.role_in(workspace) if grant is not None and self.keys.enabled else None
         state = scope.setdefault("state", {})
+        state[WORKSPACE_STATE] = workspace
+        state[GRANT_STATE] = grant
         state[ROLE_STATE] = role
-        state[OWNER_STATE] = owner_of(token.strip()) if role is not None else ConversationOwner()
+        state[OWNER_STATE] = owner_of(token) if role is not None else ConversationOwner()
         if self.keys.enabled and needs_key(path):
-            if role is None:
+            if grant is None:
                 why = "missing API key" if "authorization" not in headers else "invalid API key"
                 if path.startswith(DIFY_PREFIX):
-                    await _reply_dify(send, scheme.lower() == "bearer" and bool(token.strip()))
+                    await _reply_dify(send, bool(token))
                     return
                 await _reply(
                     send, 401, f"{why}: send `Authorization: Bearer <key>`", [(b"www-authenticate", b"Bearer")]
                 )
                 return
-            if role == "read" and is_write(method, path):
-                await _reply(send, 403, "this API key is read-only: it cannot ingest, delete or rebuild")
+            refused = _refusal(grant, role, workspace, method, path)
+            if refused:
+                await _reply(send, 403, refused)
                 return
         limit = self.max_body if (method, path) == ("POST", "/v1/documents") else min(self.max_body, SMALL_BODY)
         length = headers.get("content-length")
@@ -269,6 +366,22 @@ class GuardMiddleware:
         except RequestTooLarge as exc:  # the app's own handler answers first when a route was reading
             if not started:
                 await _reply(send, 413, str(exc))
+
+
+def _refusal(grant: Grant, role: Role | None, workspace: str, method: str, path: str) -> str | None:
+    """Why a valid key may not make this request (None: it may). Dify names its workspace in the body, so its
+    route checks the grant itself."""
+    if path == WORKSPACES_PATH or path.startswith(WORKSPACES_PATH + "/"):
+        if method in _SAFE_METHODS or grant.admin:
+            return None  # the list shows a key only its workspaces
+        return "only an admin key (GRAPHWRIGHT_ADMIN_API_KEYS) creates or deletes workspaces"
+    if path.startswith(DIFY_PREFIX):
+        return None
+    if role is None:
+        return f"this API key has no access to workspace {workspace!r}"
+    if role == "read" and is_write(method, path):
+        return "this API key is read-only: it cannot ingest, delete or rebuild"
+    return None
 
 
 async def _reply_dify(send: Send, bearer: bool) -> None:

@@ -6,6 +6,7 @@ import logging
 import os
 import shutil
 import tempfile
+import threading
 import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,31 +28,53 @@ class Server:
     """What the routes share: the graph, the job runner and the settings. One per app, no globals."""
 
     def __init__(self, rag: GraphRAG, settings: Settings) -> None:
-        self.rag = rag
+        self.rag = rag  # the server's own workspace (GRAPHWRIGHT_WORKSPACE): where unprefixed requests go
         self.settings = settings
+        self._graphs: dict[str, GraphRAG] = {rag.workspace: rag}
+        self._graphs_lock = threading.Lock()
         self.jobs = JobRunner(settings.home, max_waiting=settings.max_queued_jobs)
         # Each server process saves uploads under a folder of its own, so one process's sweep never takes
         # another's files.
         self.uploads_root = settings.home / "uploads"
         self.uploads = self.uploads_root / f"{_PROCESS_PREFIX}{os.getpid()}"
 
-    def served(self, result: SearchResult) -> ServedResult:
+    def graph(self, workspace: str) -> GraphRAG:
+        """The warm GraphRAG of a workspace (one driver and embedder for all); NotFoundError for one that does
+        not exist, checked on every request so a workspace deleted through another worker is gone here too."""
+        if workspace != self.rag.workspace:
+            self.rag.store.workspaces.get(workspace)
+        with self._graphs_lock:
+            found = self._graphs.get(workspace)
+            if found is None:
+                found = self._graphs[workspace] = self.rag.in_workspace(workspace)
+        return found
+
+    def forget(self, workspace: str) -> None:
+        with self._graphs_lock:
+            if workspace != self.rag.workspace:
+                self._graphs.pop(workspace, None)
+
+    def served(self, result: SearchResult, workspace: str = "default") -> ServedResult:
         from graphwright.answer_graph import browser_base, browser_url, evidence_browser_query
 
-        cypher = evidence_browser_query(result)
+        cypher = evidence_browser_query(result, workspace)
         url = browser_url(browser_base(self.settings.neo4j_uri, self.settings.http_port), cypher)
         return ServedResult(**result.model_dump(), browser_url=url, browser_cypher=cypher)
 
-    def ingest_job(self, folder: Path, extractor: str | None) -> Job:
+    def ingest_job(self, folder: Path, extractor: str | None, workspace: str = "default") -> Job:
+        rag = self.graph(workspace)
+
         def work(progress: Progress) -> dict[str, Any]:
             with self.jobs.write_lock:
                 # Named by their upload names: where the server saved them means nothing to a client.
-                report = self.rag.ingest(
+                report = rag.ingest(
                     [folder], base=folder, extractor=extractor, progress=progress, relative_sources=True
                 )
             return report.model_dump(mode="json")
 
-        return self.jobs.submit("ingest", work, cleanup=lambda: shutil.rmtree(folder, ignore_errors=True))
+        return self.jobs.submit(
+            "ingest", work, cleanup=lambda: shutil.rmtree(folder, ignore_errors=True), workspace=workspace
+        )
 
     def sweep_uploads(self) -> int:
         """Remove the upload folders a crash or a shutdown left behind: this process's own (at start and at

@@ -116,6 +116,7 @@ CLI_LAYERS: list[set[str]] = [
         "graphwright.cli.chat",
         "graphwright.cli.evaluate",
         "graphwright.cli.serve",
+        "graphwright.cli.workspace",
     },
     {"graphwright.cli.app"},
     {"graphwright.cli"},

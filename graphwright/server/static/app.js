@@ -14,8 +14,11 @@ function headers(extra = {}) {
   return key ? { ...extra, Authorization: `Bearer ${key}` } : extra;
 }
 
+// The page opened at /w/<name>/ works in that workspace: every call goes under the same prefix.
+const WORKSPACE_BASE = (location.pathname.match(/^\/w\/[a-z0-9][a-z0-9_-]*(?=\/)/) || [""])[0];
+
 async function api(path, options = {}) {
-  const response = await fetch(path, { ...options, headers: headers(options.headers || {}) });
+  const response = await fetch(WORKSPACE_BASE + path, { ...options, headers: headers(options.headers || {}) });
   if (response.status === 401) $("key-box").hidden = false;
   if (!response.ok) {
     let message = `HTTP ${response.status}`;
