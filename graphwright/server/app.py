@@ -128,6 +128,7 @@ def create_app(settings: Settings, rag: GraphRAG | None = None, host: str = "127
     check_dify_mode(settings.dify_mode)
     hosts = HostPolicy.build(host, settings.allowed_hosts, settings.cors_origins, keys.enabled)
     graph = rag or GraphRAG(settings)
+    check_key_workspaces(keys, graph)
     server = Server(graph, settings)
     mcp = build_mcp(graph, server.graph)
     mcp_app = mcp.streamable_http_app(streamable_http_path="/mcp", stateless_http=True, json_response=True, host=host)
@@ -225,6 +226,27 @@ def owner(request: Request) -> ConversationOwner:
     """Whose conversations this request sees: its key's (the guard set it), or nobody's without keys."""
     found = getattr(request.state, OWNER_STATE, None)
     return found if isinstance(found, ConversationOwner) else ConversationOwner()
+
+
+def check_key_workspaces(keys: KeyRing, graph: GraphRAG) -> None:
+    """A key bound to a workspace that does not exist is a typo: refuse to start, naming it. Skipped, with a
+    warning, while Neo4j is down (the server starts anyway and says so at /healthz)."""
+    from graphwright.errors import GraphStoreError
+
+    named = {w for _, bound in (*keys.write_keys, *keys.read_keys) if bound for w in bound}
+    if not named - {graph.workspace, "default"}:
+        return
+    try:
+        known = set(graph.store.workspaces.names())
+    except GraphStoreError as exc:
+        log.warning("could not check the workspaces the API keys name: %s", exc)
+        return
+    unknown = sorted(named - known)
+    if unknown:
+        raise ServerConfigError(
+            f"API keys name workspaces that do not exist: {', '.join(unknown)} (create them with "
+            "`graphwright workspace create NAME`, or fix the key's `@` part)"
+        )
 
 
 def check_dify_mode(mode: str) -> None:

@@ -1,0 +1,444 @@
+"""Workspaces on the real Neo4j, adversarially: two workspaces with overlapping entity names and near-duplicate
+passages, B's holding canaries (a word and names no passage of A has). Every mode, inspection command, route,
+MCP tool and the Dify endpoint run in A must never return a canary, nor an id only B holds; the LLM (the
+stub) must never be sent one either. Deleting in A leaves B byte-for-byte the same."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from pydantic import SecretStr
+
+from graphwright.errors import InvalidRequestError, NotFoundError, WorkspaceExistsError
+from tests.integration.helpers import run
+from tests.live_server import LiveServer
+from tests.stub_openai import StubOpenAI, chat_reply
+
+pytestmark = pytest.mark.integration
+
+A, B = "ws-a", "ws-b"
+CANARY = "Zqxcanary"
+B_NAMES = ("Ronald Wayne", "Johnny Appleseed", "Freddie Mercury", "Zqxcanary Orchard")
+DOCS_A = {
+    "apple.md": "# Apple\nApple Inc. was founded by Steve Jobs and Steve Wozniak in Cupertino. Apple designs the "
+    "iPhone in California. Tim Cook leads Apple.\n",
+    "mercury.md": "# Mercury\nMercury is the smallest planet. NASA sent the Messenger probe to Mercury in 2004. "
+    "Messenger was built by the Johns Hopkins laboratory.\n",
+}
+DOCS_B = {  # the same names, one near-duplicate passage, and canaries in every passage
+    "apple.md": "# Apple\nApple Inc. was founded by Steve Jobs and Ronald Wayne in Cupertino. Apple designs the "
+    "iPhone in California. Zqxcanary notes that Ronald Wayne left Apple.\n",
+    "orchard.md": "# Apple trees\nJohnny Appleseed planted Apple trees in Ohio. The Zqxcanary Orchard grows Apple "
+    "trees in Ohio.\n",
+    "mercury.md": "# Mercury\nFreddie Mercury sang with Queen in London. Mercury is a Zqxcanary metal in London.\n",
+}
+KEY_A, KEY_B, ADMIN = "key-for-a-0123456789", "key-for-b-0123456789", "admin-key-0123456789"
+
+
+def _write(folder: Path, docs: dict[str, str]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in docs.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def ids_of(rag) -> set[str]:
+    rows = rag.store.read(
+        "CALL () { MATCH (n:Document) RETURN n.id AS id UNION MATCH (n:Chunk) RETURN n.id AS id "
+        "UNION MATCH (n:Entity) RETURN n.id AS id UNION MATCH (n:Community) RETURN n.id AS id "
+        "UNION MATCH (n:Conversation) RETURN n.id AS id } RETURN collect(id) AS ids"
+    )
+    return set(rows[0]["ids"])
+
+
+def snapshot(rag) -> tuple[dict[str, int], str, list[str]]:
+    """A workspace as bytes: its counts, a hash of every node (labels, properties) and relation (type, ends,
+    properties) it holds, and its index names."""
+    prefix = f"{rag.workspace}__"
+    root = rag.store.in_workspace("default")
+    nodes = root.read(
+        "MATCH (n) WHERE any(l IN labels(n) WHERE l STARTS WITH $p) RETURN labels(n) AS labels, properties(n) AS props",
+        p=prefix,
+    )
+    rels = root.read(
+        "MATCH (a)-[r]->(b) WHERE any(l IN labels(a) WHERE l STARTS WITH $p) "
+        "RETURN type(r) AS type, a.id AS a, b.id AS b, properties(r) AS props",
+        p=prefix,
+    )
+    rows = sorted(json.dumps(r, sort_keys=True, default=str) for r in nodes + rels)
+    digest = hashlib.sha256("\n".join(rows).encode()).hexdigest()
+    return rag.stats(), digest, sorted(i["name"] for i in rag.store.admin.indexes())
+
+
+@pytest.fixture(scope="module")
+def pair(neo4j_uri, test_password, embedder, tmp_path_factory):
+    """Workspaces A and B side by side (offline NLP graph, communities), a stub LLM, and B's canaries."""
+    from graphwright.api import GraphRAG
+    from graphwright.config import Settings
+
+    home = tmp_path_factory.mktemp("workspaces")
+    stub = StubOpenAI().__enter__()
+    settings = Settings(
+        neo4j_uri=neo4j_uri,
+        neo4j_password=test_password,
+        home=home / "home",
+        _env_file=None,
+        openai_api_key=None,
+        openai_base_url=None,
+    )
+    root = GraphRAG(settings, embedder=embedder)
+    root.store.admin.reset()
+    for name in root.store.workspaces.names()[1:]:
+        root.delete_workspace(name, yes=True)
+    root.create_workspace(A)
+    root.create_workspace(B, extractor="nlp")
+    a, b = root.in_workspace(A), root.in_workspace(B)
+    a.ingest([_write(home / "a", DOCS_A)], base=home / "a", extractor="nlp")
+    b.ingest([_write(home / "b", DOCS_B)], base=home / "b", extractor="nlp")
+    a.build_communities()
+    b.build_communities()
+    b.conversations().create("Zqxcanary chat")
+    llm = GraphRAG(
+        settings.model_copy(update={"openai_base_url": stub.base_url, "llm_model": "stub-model", "llm_max_retries": 1}),
+        embedder=embedder,
+        workspace=A,
+    )
+    b_only = ids_of(b) - ids_of(a)
+    assert b_only and CANARY.lower() in json.dumps(b.store.read("MATCH (c:Chunk) RETURN c.text AS t")).lower()
+    yield {"root": root, "a": a, "b": b, "llm": llm, "stub": stub, "b_only": b_only, "home": home}
+    llm.close()
+    stub.__exit__(None, None, None)
+    for name in root.store.workspaces.names()[1:]:
+        root.delete_workspace(name, yes=True)
+    root.close()
+
+
+def assert_clean(value: Any, pair: dict[str, Any], what: str, asked: tuple[str, ...] = ()) -> None:
+    """Nothing of B in `value` (anything JSON can hold): no canary word or name, no id only B holds. What the
+    caller `asked` with (a B name as a path's endpoint, say) may come back as it was given."""
+    text = value if isinstance(value, str) else json.dumps(value, default=str)
+    lowered = text.lower()
+    for given in asked:
+        lowered = lowered.replace(given.lower(), "")
+    assert CANARY.lower() not in lowered, f"{what}: B's canary leaked"
+    for name in B_NAMES:
+        assert name.lower() not in lowered, f"{what}: B's name {name!r} leaked"
+    assert f"{B}__" not in lowered, f"{what}: B's labels leaked"
+    for ident in pair["b_only"]:
+        assert ident not in text, f"{what}: B's id {ident} leaked"
+
+
+QUESTIONS = (
+    "Who founded Apple with Steve Jobs?",
+    "Who planted Apple trees in Ohio?",
+    "What is Mercury, and who sang in London?",
+)
+OFFLINE_MODES = ("vector", "hybrid", "local", "global", "auto")
+
+
+def test_every_offline_mode_in_a_sees_only_a(pair) -> None:
+    a = pair["a"]
+    for question in QUESTIONS:
+        for mode in OFFLINE_MODES:
+            result = a.search(question, mode=mode, k=8)
+            assert result.chunks or result.communities, (mode, question)
+            assert_clean(result.model_dump(mode="json"), pair, f"{mode}: {question}")
+    for source, target in (("Apple", "Cupertino"), ("Apple", "Ronald Wayne"), ("Johnny Appleseed", "Ohio")):
+        found = a.search(f"How is {source} tied to {target}?", mode="path", source=source, target=target)
+        assert_clean(found.model_dump(mode="json"), pair, f"path {source} -> {target}", (source, target))
+    # B, the other way round, finds its canaries: the test can see a leak.
+    seen_in_b = pair["b"].search("Who planted Apple trees in Ohio?", mode="hybrid").model_dump_json()
+    assert CANARY.lower() in seen_in_b.lower()
+
+
+def test_llm_modes_in_a_never_send_b_to_the_llm(pair) -> None:
+    """corrective, multihop and cypher (the stub is the LLM): neither the answer nor anything sent to the LLM
+    (prompts, contexts, the graph schema of Text2Cypher) holds B; hostile Cypher naming B's labels or reading
+    every node is refused."""
+    stub, llm = pair["stub"], pair["llm"]
+    hostile = [
+        f"MATCH (c:`{B}__Chunk`) RETURN c.text AS text",
+        "MATCH (n) RETURN n.text AS text LIMIT 50",
+        "MATCH ()-[r]->() RETURN properties(r) AS p LIMIT 50",
+        f"CALL db.index.fulltext.queryNodes('{B}__chunk_text', 'Apple') YIELD node RETURN node.text",
+        "CALL db.labels() YIELD label RETURN label",
+        f"MATCH (c:`{A}__Chunk`) RETURN c.text AS text",
+    ]
+    asked = {"cypher": ""}
+
+    def reply(body: dict[str, Any]):
+        system = body["messages"][0]["content"]
+        if system.startswith("Grade how well"):
+            return chat_reply(json.dumps({"score": 0.9, "relevant_sentences": []}))
+        if system.startswith("Split the question"):
+            return chat_reply(json.dumps({"sub_questions": ["Who founded Apple?", "Where is #1 based?"]}))
+        if "Cypher" in system and "read-only" in system.lower():
+            return chat_reply(asked["cypher"] or "MATCH (d:Document) RETURN count(d) AS n")
+        return chat_reply("Steve Jobs and Steve Wozniak founded Apple.")
+
+    stub.default = reply
+    for mode in ("corrective", "multihop"):
+        result = llm.search("Who founded Apple, and who planted Apple trees?", mode=mode, k=6)
+        assert_clean(result.model_dump(mode="json"), pair, mode)
+    for request in stub.requests:
+        assert_clean(request["body"], pair, "a request to the LLM")
+    for query in hostile:  # what the "LLM" wrote may come back as written; nothing it reached may
+        asked["cypher"] = query
+        result = llm.search("List every passage text", mode="cypher")
+        named = (query, f"{B}__Chunk", f"{B}__chunk_text")  # a refusal may say which name it refused
+        assert_clean(result.model_dump(mode="json"), pair, f"cypher {query}", named)
+    assert stub.requests, "the LLM modes asked the stub"
+    rows = llm.read_cypher(f"MATCH (c:`{A}__Chunk`) RETURN c.text AS text").rows
+    assert len(rows) == pair["a"].stats()["chunks"]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        f"MATCH (c:`{B}__Chunk`) RETURN c.text",
+        "MATCH (n) RETURN n.text",
+        "MATCH (n) WHERE n.text CONTAINS 'Zqx' RETURN n.text",
+        "MATCH (c:Chunk) RETURN c.text",  # default's labels, from A
+        "MATCH ()-[r]->() RETURN r.evidence",
+        f"MATCH ()-[r:`{B}__MENTIONS`]->() RETURN count(r)",
+        "MATCH (n) RETURN count(n)",
+        "MATCH (c:`ws-a__Chunk`) WITH c MATCH (x) WHERE id(x) = id(c) + 1 RETURN x.text",
+        "MATCH (c:`ws-a__Chunk`) RETURN EXISTS { MATCH (x) WHERE x.text CONTAINS 'Zqx' } AS leak",
+        "MATCH (c:`ws-a__Chunk`) RETURN COUNT { MATCH (x:`ws-b__Chunk`) } AS leak",
+        "CALL db.labels() YIELD label RETURN label",
+        "CALL db.index.vector.queryNodes('ws-b__chunk_embedding', 5, [0.1]) YIELD node RETURN node.text",
+        "MATCH (w:GraphwrightWorkspace) RETURN w.name",
+    ],
+)
+def test_raw_cypher_in_a_cannot_reach_outside_it(pair, query) -> None:
+    from graphwright.errors import CypherRejectedError
+
+    with pytest.raises(CypherRejectedError):
+        pair["a"].read_cypher(query)
+
+
+def test_the_default_workspace_is_scoped_too_once_others_exist(pair) -> None:
+    from graphwright.errors import CypherRejectedError
+
+    root = pair["root"]
+    with pytest.raises(CypherRejectedError, match="AllNodesScan"):
+        root.read_cypher("MATCH (n) RETURN n.text")
+    with pytest.raises(CypherRejectedError, match="not a label or type"):
+        root.read_cypher(f"MATCH (c:`{A}__Chunk`) RETURN c.text")
+    assert root.read_cypher("MATCH (c:Chunk) RETURN count(c) AS n").rows == [{"n": root.stats()["chunks"]}]
+
+
+def test_inspection_in_a_shows_only_a(pair) -> None:
+    a = pair["a"]
+    assert_clean(a.inspect().model_dump(mode="json"), pair, "inspect")
+    assert_clean([d.model_dump() for d in a.documents()], pair, "documents")
+    assert a.stats()["documents"] == len(DOCS_A)
+    assert a.check() == {}
+    for name in ("Apple", "Ronald Wayne", "Johnny Appleseed", "Freddie Mercury"):
+        profile = a.entity(name)
+        assert_clean(profile.model_dump(mode="json") if profile else None, pair, f"entity {name}", (name,))
+    assert_clean(a.store.graph.schema_text(), pair, "schema text")
+    assert_clean(a.store.communities.community_levels(), pair, "community levels")
+    assert_clean([c.model_dump() for c in a.conversations().list()], pair, "conversations")
+    with pytest.raises(NotFoundError):
+        a.conversations().get(pair["b"].conversations().list()[0].id)
+
+
+def test_cli_in_a_shows_only_a(pair, cli_env, tmp_path) -> None:
+    env = {**cli_env, "GRAPHWRIGHT_HOME": str(pair["home"] / "home")}
+    for args in (
+        ["stats", "--json", "--workspace", A],
+        ["--workspace", A, "show", "entity", "Ronald Wayne"],
+        ["show", "entity", "Apple", "--json", "--workspace", A],
+        ["query", "Who planted Apple trees in Ohio?", "--mode", "local", "--json", "--workspace", A],
+        ["conversations", "list", "--workspace", A],
+        ["communities", "show", "--workspace", A],
+        ["check", "--workspace", A],
+        ["browser", "--workspace", A],
+    ):
+        done = run(args, env, tmp_path)
+        assert done.returncode in (0, 1), (args, done.stderr)
+        assert_clean(done.stdout + done.stderr, pair, " ".join(args), ("Ronald Wayne",))
+    env_scoped = {**env, "GRAPHWRIGHT_WORKSPACE": A}
+    stats = json.loads(run(["stats", "--json"], env_scoped, tmp_path).stdout)
+    assert stats["counts"]["documents"] == len(DOCS_A)
+    listed = json.loads(run(["workspace", "list", "--json"], env, tmp_path).stdout)
+    assert [(w["name"], w["documents"]) for w in listed] == [("default", 0), (A, 2), (B, 3)]
+    missing = run(["stats", "--workspace", "nope"], env, tmp_path)
+    assert missing.returncode == 2 and "no workspace 'nope'" in missing.stderr
+
+
+@pytest.fixture(scope="module")
+def served(pair):
+    from graphwright.server.app import create_app
+
+    settings = pair["root"].settings.model_copy(
+        update={
+            "api_keys": SecretStr(f"{KEY_A}@{A},{KEY_B}@{B}"),
+            "read_api_keys": None,
+            "admin_api_keys": SecretStr(ADMIN),
+        }
+    )
+    with LiveServer(create_app(settings, pair["root"])) as server:
+        yield server
+
+
+def test_routes_in_a_show_only_a_and_keys_stay_in_their_workspace(pair, served) -> None:
+    a_headers = {"Authorization": f"Bearer {KEY_A}"}
+    with httpx.Client(base_url=f"{served.url}/w/{A}", headers=a_headers, timeout=120) as http:
+        for mode in (*OFFLINE_MODES, "path"):
+            body: dict[str, Any] = {"question": "Who planted Apple trees in Ohio?", "mode": mode, "k": 8}
+            if mode == "path":
+                body |= {"source": "Apple", "target": "Ohio"}
+            found = http.post("/v1/search", json=body)
+            assert found.status_code == 200, found.text
+            assert_clean(found.json(), pair, f"/v1/search {mode}")
+        stream = http.post("/v1/search/stream", json={"question": "Who founded Apple?", "mode": "local"})
+        assert stream.status_code == 200 and f"{A}__Chunk" in stream.text  # the Browser query is A's
+        assert_clean(stream.text, pair, "stream")
+        for path in ("/v1/stats", "/v1/documents", "/v1/jobs", "/v1/conversations", "/v1/entities/Ronald%20Wayne"):
+            got = http.get(path)
+            assert got.status_code in (200, 404), (path, got.text)
+            assert_clean(got.json(), pair, path, ("Ronald Wayne",))
+        assert http.get("/v1/stats").json()["counts"]["documents"] == len(DOCS_A)
+        chat = http.post(
+            "/v1/chat/completions",
+            json={"model": "graphwright-local", "messages": [{"role": "user", "content": "Who planted Apple trees?"}]},
+        )
+        assert chat.status_code == 200, chat.text
+        assert_clean(chat.json(), pair, "chat completions")
+        question = [{"role": "user", "content": "Who sang in London?"}]
+        ollama = http.post("/api/chat", json={"model": "graphwright", "stream": False, "messages": question})
+        assert ollama.status_code == 200, ollama.text
+        assert_clean(ollama.json(), pair, "ollama chat")
+        conversation = http.post("/v1/conversations", json={"title": "a's"}).json()
+        follow = {"question": "Who founded Apple?", "conversation_id": conversation["id"]}
+        assert http.post("/v1/search", json=follow).status_code == 200
+    with httpx.Client(base_url=served.url, headers=a_headers, timeout=60) as http:
+        # A's key in B: refused, whatever the route; B's conversation id from A: not found.
+        for path in ("/v1/stats", "/v1/documents", "/v1/jobs", "/v1/conversations"):
+            assert http.get(f"/w/{B}{path}").status_code == 403, path
+        assert http.post(f"/w/{B}/v1/search", json={"question": "Apple"}).status_code == 403
+        assert http.delete(f"/w/{B}/v1/documents/apple.md").status_code == 403
+        assert http.get("/v1/stats").status_code == 403  # default is not A's either
+        b_conversation = pair["b"].conversations().list()[0].id
+        assert http.get(f"/w/{A}/v1/conversations/{b_conversation}").status_code == 404
+        assert [w["name"] for w in http.get("/v1/workspaces").json()] == [A]
+        assert http.get(f"/v1/workspaces/{B}").status_code == 404
+        assert http.post("/v1/workspaces", json={"name": "x"}).status_code == 403
+        assert http.delete(f"/v1/workspaces/{B}?yes=true").status_code == 403
+        assert http.get("/w/Bad__Name/v1/stats").status_code == 400
+        setting = {"top_k": 5, "score_threshold": 0}
+        dify = {"knowledge_id": A, "query": "Who planted Apple trees in Ohio?", "retrieval_setting": setting}
+        records = http.post("/dify/retrieval", json=dify)
+        assert records.status_code == 200 and records.json()["records"]
+        assert_clean(records.json(), pair, "dify")
+        other = http.post("/dify/retrieval", json={**dify, "knowledge_id": B})
+        assert other.status_code == 404 and other.json()["error_code"] == 2001
+        unknown = http.post("/dify/retrieval", json={**dify, "knowledge_id": "nope"})
+        assert unknown.status_code == 404 and unknown.json()["error_code"] == 2001
+    with httpx.Client(base_url=served.url, headers={"Authorization": f"Bearer {ADMIN}"}, timeout=60) as http:
+        assert [w["name"] for w in http.get("/v1/workspaces").json()] == ["default", A, B]
+        assert http.post("/v1/workspaces", json={"name": A}).status_code == 409
+        assert http.post("/v1/workspaces", json={"name": "Bad Name"}).status_code == 400
+        assert http.delete("/v1/workspaces/nope").status_code == 404
+
+
+def test_mcp_tools_in_a_show_only_a(pair, served) -> None:
+    import httpx2
+    from mcp.client import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    async def main() -> list[str]:
+        seen = []
+        async with (
+            httpx2.AsyncClient(headers={"Authorization": f"Bearer {KEY_A}"}, timeout=120) as http,
+            Client(streamable_http_client(f"{served.url}/w/{A}/mcp", http_client=http)) as client,
+        ):
+            for mode in OFFLINE_MODES:
+                got = await client.call_tool("search", {"question": "Who planted Apple trees in Ohio?", "mode": mode})
+                seen.append(json.dumps([getattr(c, "text", "") for c in got.content]))
+            for name, args in (
+                ("show_entity", {"name": "Ronald Wayne"}),
+                ("find_paths", {"source": "Apple", "target": "Ohio"}),
+                ("cypher", {"query": f"MATCH (c:`{A}__Chunk`) RETURN c.text AS text"}),
+                ("cypher", {"query": f"MATCH (c:`{B}__Chunk`) RETURN c.text AS text"}),
+                ("cypher", {"query": "MATCH (n) RETURN n.text AS text"}),
+                ("stats", {}),
+            ):
+                got = await client.call_tool(name, args)
+                seen.append(json.dumps([getattr(c, "text", "") for c in got.content]))
+        return seen
+
+    for text in asyncio.run(main()):
+        assert_clean(text, pair, "mcp", ("Ronald Wayne", f"{B}__Chunk"))
+
+
+def test_deleting_in_a_leaves_b_byte_for_byte(pair, tmp_path) -> None:
+    """Last: deletes a document of A, then the whole of A; B's counts, content hash and indexes stay."""
+    a, b, root = pair["a"], pair["b"], pair["root"]
+    before = snapshot(b)
+    assert before[0]["documents"] == len(DOCS_B) and before[2]
+    assert a.delete_document("apple.md") is not None  # B has an apple.md too
+    assert snapshot(b) == before
+    with pytest.raises(InvalidRequestError, match="--yes"):
+        root.delete_workspace(A)
+    assert a.stats()["documents"] == 1
+    held = root.delete_workspace(A, yes=True)
+    assert held.documents == 1
+    assert snapshot(b) == before
+    assert A not in root.store.workspaces.names()
+    assert not [i for i in root.store.in_workspace(A).admin.indexes()], "A's indexes went with it"
+    leftovers = root.store.read(
+        "MATCH (n) WHERE any(l IN labels(n) WHERE l STARTS WITH $p) RETURN count(n) AS n", p=f"{A}__"
+    )
+    assert leftovers == [{"n": 0}]
+    with pytest.raises(NotFoundError):
+        root.in_workspace(A)
+    with pytest.raises(NotFoundError):
+        root.delete_workspace(A, yes=True)
+
+
+def test_bad_workspace_names_and_lifecycle_errors_change_nothing(pair) -> None:
+    root = pair["root"]
+    before = root.store.workspaces.names()
+    for bad, why in (
+        ("", "empty"),
+        ("x" * 41, "at most 40"),
+        ("Legal", "a-z"),
+        ("le gal", "a-z"),
+        ("-legal", "starting with"),
+        ("a__b", "reserved"),
+        ("ünï", "a-z"),
+    ):
+        with pytest.raises(InvalidRequestError, match=why):
+            root.create_workspace(bad)
+    with pytest.raises(WorkspaceExistsError):
+        root.create_workspace(B)
+    with pytest.raises(WorkspaceExistsError):
+        root.create_workspace("default")
+    with pytest.raises(NotFoundError):
+        root.in_workspace("nope")
+    with pytest.raises(NotFoundError):
+        root.workspace_info("nope")
+    with pytest.raises(InvalidRequestError, match="unknown extractor"):
+        root.create_workspace("fresh", extractor="telepathy")
+    assert root.store.workspaces.names() == before
+
+
+def test_a_key_naming_an_unknown_workspace_stops_the_server(pair) -> None:
+    from graphwright.errors import ServerConfigError
+    from graphwright.server.app import create_app
+
+    settings = pair["root"].settings.model_copy(update={"api_keys": SecretStr(f"{KEY_A}@nope")})
+    with pytest.raises(ServerConfigError, match="nope"):
+        create_app(settings, pair["root"])
+    settings = pair["root"].settings.model_copy(update={"api_keys": SecretStr(f"{KEY_A}@Bad__")})
+    with pytest.raises(ServerConfigError):
+        create_app(settings, pair["root"])
