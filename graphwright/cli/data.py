@@ -44,17 +44,19 @@ def init() -> None:
 @click.command()
 @click.option("--yes", is_flag=True, help="Really delete everything.")
 def reset(yes: bool) -> None:
-    """Delete every node, index and constraint in the database.
+    """Delete every node, index and constraint of the workspace (`default`: the database, except the other
+    workspaces).
 
     \b
     Example:
       graphwright reset --yes
+      graphwright reset --yes --workspace legal    # empties legal; it stays, with no indexes until used
     """
     if not yes:
         fail("this deletes the whole graph; add --yes to confirm")
     with open_graph() as rag:
         rag.store.admin.reset()
-        make_console().print("Database emptied")
+        make_console().print("Database emptied" if rag.workspace == "default" else f"Workspace {rag.workspace} emptied")
 
 
 @click.command()
