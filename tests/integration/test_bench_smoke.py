@@ -198,3 +198,26 @@ def test_conversation_set_and_bench_on_the_mini_set(rag, cli_env, tmp_path: Path
     rag.ingest([ROOT / "tests" / "data" / "hotpot_mini" / "corpus.json"], extractor="nlp")
     out = bench(["bench.conversations", "--set", "mini", "--items", str(items), "--modes", "local"], cli_env)
     assert "mini: follow-up turns, Recall@5" in out and "what the conversation costs" in out
+
+
+def test_workspaces(rag, cli_env, tmp_path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "a.md").write_text("# Apollo\nApollo 11 was launched by a Saturn V rocket built for NASA.\n")
+    out = bench(
+        [
+            "bench.workspaces",
+            "--yes-reset",
+            "--corpus",
+            str(corpus),
+            "--workspaces",
+            "2",
+            "--repeats",
+            "1",
+            "--modes",
+            "vector,local",
+        ],
+        cli_env,
+    )
+    assert "then one of 2" in out and "same top-5" in out
+    assert rag.store.workspaces.names() == ["default"]  # the bench removes what it made

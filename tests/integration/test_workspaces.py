@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -261,6 +262,7 @@ def test_cli_in_a_shows_only_a(pair, cli_env, tmp_path) -> None:
         ["communities", "show", "--workspace", A],
         ["check", "--workspace", A],
         ["browser", "--workspace", A],
+        ["schema", "show", "--workspace", A],
     ):
         done = run(args, env, tmp_path)
         assert done.returncode in (0, 1), (args, done.stderr)
@@ -320,6 +322,23 @@ def test_routes_in_a_show_only_a_and_keys_stay_in_their_workspace(pair, served) 
         conversation = http.post("/v1/conversations", json={"title": "a's"}).json()
         follow = {"question": "Who founded Apple?", "conversation_id": conversation["id"]}
         assert http.post("/v1/search", json=follow).status_code == 200
+        page = http.get("/")  # the page under the prefix; its script sends every call under it too
+        assert page.status_code == 200 and "/static/app.js" in page.text
+        assert "WORKSPACE_BASE + path" in http.get("/static/app.js").text
+        assert http.get("/healthz").json()["ok"] is True
+        job = http.post("/v1/documents", files={"files": ("extra.md", b"# Extra\nTim Cook visited Cupertino.\n")})
+        assert job.status_code == 202, job.text
+        for _ in range(600):
+            state = http.get(f"/v1/jobs/{job.json()['id']}").json()
+            if state["status"] in ("succeeded", "failed"):
+                break
+            time.sleep(0.1)
+        assert state["status"] == "succeeded" and state["workspace"] == A, state
+        assert job.json()["id"] in [j["id"] for j in http.get("/v1/jobs").json()]
+    with httpx.Client(base_url=f"{served.url}/w/{B}", headers={"Authorization": f"Bearer {KEY_B}"}) as http:
+        assert http.get(f"/v1/jobs/{job.json()['id']}").status_code == 404  # A's job, from B
+        assert job.json()["id"] not in [j["id"] for j in http.get("/v1/jobs").json()]
+        assert http.get("/v1/stats").json()["counts"]["documents"] == len(DOCS_B)
     with httpx.Client(base_url=served.url, headers=a_headers, timeout=60) as http:
         # A's key in B: refused, whatever the route; B's conversation id from A: not found.
         for path in ("/v1/stats", "/v1/documents", "/v1/jobs", "/v1/conversations"):
@@ -385,13 +404,14 @@ def test_deleting_in_a_leaves_b_byte_for_byte(pair, tmp_path) -> None:
     a, b, root = pair["a"], pair["b"], pair["root"]
     before = snapshot(b)
     assert before[0]["documents"] == len(DOCS_B) and before[2]
+    documents = a.stats()["documents"]
     assert a.delete_document("apple.md") is not None  # B has an apple.md too
     assert snapshot(b) == before
     with pytest.raises(InvalidRequestError, match="--yes"):
         root.delete_workspace(A)
-    assert a.stats()["documents"] == 1
+    assert a.stats()["documents"] == documents - 1
     held = root.delete_workspace(A, yes=True)
-    assert held.documents == 1
+    assert held.documents == documents - 1
     assert snapshot(b) == before
     assert A not in root.store.workspaces.names()
     assert not [i for i in root.store.in_workspace(A).admin.indexes()], "A's indexes went with it"
