@@ -84,13 +84,14 @@ class Neo4jGraphRAGPeers:
         except ImportError as exc:
             raise PeersNotInstalledError("peers need `pip install graphwright[eval]` (neo4j-graphrag)") from exc
         properties = ["id", "document_id", "text"]
+        vector_index = store.workspace.name_of(CHUNK_VECTOR_INDEX)  # the peers read this workspace's indexes
         self._vector = VectorRetriever(
-            store.driver, CHUNK_VECTOR_INDEX, return_properties=properties, neo4j_database=store.database
+            store.driver, vector_index, return_properties=properties, neo4j_database=store.database
         )
         self._hybrid = HybridRetriever(
             store.driver,
-            CHUNK_VECTOR_INDEX,
-            CHUNK_FULLTEXT_INDEX,
+            vector_index,
+            store.workspace.name_of(CHUNK_FULLTEXT_INDEX),
             return_properties=properties,
             neo4j_database=store.database,
         )

@@ -11,8 +11,9 @@ MCP `cypher` tool, `GraphRAG.read_cypher`). A query runs only when every lock ag
    database will execute, not what the text looks like;
 3. **workspace**: where the database holds more than one workspace, every place the plan starts reading
    (its leaves) must name only labels and relationship types of the query's workspace: a scan of every node,
-   a seek by internal id, a procedure listing the database's names, or a label of another workspace refuses
-   it. Since no relationship joins two workspaces, what is read from a workspace's nodes stays in it;
+   a seek by internal id, any procedure, or a label of another workspace refuses it (a scan of every
+   relationship passes only under a filter that keeps one end on the workspace's label). Since no
+   relationship joins two workspaces, what is read from a workspace's nodes stays in it;
 4. it runs in a READ transaction (the server refuses writes there) with a timeout;
 5. the result is capped by rows and by bytes.
 
@@ -395,20 +396,23 @@ _UNSCOPED_LEAVES = frozenset(
         "UndirectedRelationshipByIdSeek",
         "DirectedRelationshipByElementIdSeek",
         "UndirectedRelationshipByElementIdSeek",
-        "DirectedAllRelationshipsScan",
-        "UndirectedAllRelationshipsScan",
     }
 )
+# A scan of every relationship is bound when the filter right above it keeps one end on a label of the
+# workspace (the planner's choice for `(a:L)-[r]->(b:L)` on a small graph): nothing joins two workspaces.
+_ALL_RELATIONSHIPS = frozenset({"DirectedAllRelationshipsScan", "UndirectedAllRelationshipsScan"})
 # Leaves that start from labels or types: each must name at least one, and only the workspace's.
 _NAMED_LEAVES = frozenset(
     name
     for name in READ_OPERATORS
-    if any(word in name for word in ("Scan", "Seek", "CountFromCountStore")) and name not in _UNSCOPED_LEAVES
+    if any(word in name for word in ("Scan", "Seek", "CountFromCountStore"))
+    and name not in _UNSCOPED_LEAVES | _ALL_RELATIONSHIPS
 )
-_SCOPED_PROCEDURES = frozenset({"db.index.fulltext.querynodes", "db.index.vector.querynodes"})
+_NAME = r"(`(?:[^`]|``)+`|[A-Za-z_][A-Za-z0-9_]*)"
 # A label or type in an operator's details: after `:`, or `|`, `&`, `!` of a label expression.
-_DETAIL_NAME = re.compile(r"[:|&!]\s*(`(?:[^`]|``)+`|[A-Za-z_][A-Za-z0-9_]*)")
-_INDEX_ARGUMENT = re.compile(r"\s*[`\w.]+\s*\(\s*(?:\"([^\"]*)\"|'([^']*)')")
+_DETAIL_NAME = re.compile(rf"[:|&!]\s*{_NAME}")
+_ENDPOINTS = re.compile(rf"^\({_NAME}\)<?-\[[^\]]*\]->?\({_NAME}\)$")
+_LABEL_TERM = re.compile(rf"^{_NAME}:{_NAME}$")
 
 
 def _details(node: Mapping[str, Any]) -> str:
@@ -416,37 +420,48 @@ def _details(node: Mapping[str, Any]) -> str:
     return str(arguments.get("Details", ""))
 
 
+def _unquote(name: str) -> str:
+    return name[1:-1].replace("``", "`") if name.startswith("`") else name
+
+
+def _bound_by_filter(leaf: Mapping[str, Any], parent: Mapping[str, Any] | None, workspace: Workspace) -> bool:
+    """Whether the Filter right above a scan of every relationship keeps one of its ends on a workspace label
+    (a conjunct `a:L`, not one side of an OR)."""
+    ends = _ENDPOINTS.match(_details(leaf).strip())
+    if not ends or parent is None or operator_name(str(parent.get("operatorType", ""))) != "Filter":
+        return False
+    variables = {_unquote(ends.group(1)), _unquote(ends.group(2))}
+    for term in _details(parent).split(" AND "):
+        found = _LABEL_TERM.match(term.strip())
+        if found and _unquote(found.group(1)) in variables and workspace.owns(_unquote(found.group(2))):
+            return True
+    return False
+
+
 def check_scope(plan: Mapping[str, Any], workspace: Workspace) -> None:
     """Refuse a plan that could read outside `workspace` (lock 3)."""
-    stack = [plan]
+    where = f"workspace {workspace.name!r}"
+    stack: list[tuple[Mapping[str, Any], Mapping[str, Any] | None]] = [(plan, None)]
     while stack:
-        node = stack.pop()
+        node, parent = stack.pop()
         name = operator_name(str(node.get("operatorType", "")))
-        details = _details(node)
-        where = f"workspace {workspace.name!r}"
-        if name in _UNSCOPED_LEAVES:
+        if name in _UNSCOPED_LEAVES or (name in _ALL_RELATIONSHIPS and not _bound_by_filter(node, parent, workspace)):
             raise CypherRejectedError(
                 f"the plan reads with {name}, which is not bound to {where}: start every pattern from a "
                 "label of this workspace (its schema lists them)"
             )
         if name in _NAMED_LEAVES:
-            names = [n.strip("`").replace("``", "`") for n in _DETAIL_NAME.findall(details)]
+            names = [_unquote(n) for n in _DETAIL_NAME.findall(_details(node))]
             if not names:
                 raise CypherRejectedError(f"the plan reads with {name} and no label, which is not bound to {where}")
             foreign = [n for n in names if not workspace.owns(n)]
             if foreign:
                 raise CypherRejectedError(f"the query names {foreign[0]!r}, which is not a label or type of {where}")
         if name == "ProcedureCall":
-            match = _PROCEDURE_NAME.match(details)
-            procedure = match.group(1).replace("`", "").lower() if match else ""
-            index = _INDEX_ARGUMENT.match(details)
-            index_name = (index.group(1) or index.group(2)) if index else None
-            if procedure not in _SCOPED_PROCEDURES or not index_name or not workspace.owns(index_name):
-                raise CypherRejectedError(
-                    f"in {where} a query may call only the vector and fulltext index procedures, with one of "
-                    "its own index names written out"
-                )
-        stack.extend(node.get("children") or [])
+            # Their arguments reach the plan as parameters, so which index or which names they read cannot be
+            # seen there; the workspace's own vector and fulltext searches are the search modes.
+            raise CypherRejectedError(f"procedures are not allowed in the Cypher of {where}: match its labels instead")
+        stack.extend((child, node) for child in node.get("children") or [])
 
 
 # --- all of them -----------------------------------------------------------------------------------------

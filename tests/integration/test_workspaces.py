@@ -197,6 +197,9 @@ def test_llm_modes_in_a_never_send_b_to_the_llm(pair) -> None:
     assert stub.requests, "the LLM modes asked the stub"
     rows = llm.read_cypher(f"MATCH (c:`{A}__Chunk`) RETURN c.text AS text").rows
     assert len(rows) == pair["a"].stats()["chunks"]
+    # However Neo4j plans it (a scan of all relationships, filtered, on a small graph), A's own pattern runs.
+    types = llm.read_cypher(f"MATCH (a:`{A}__Entity`)-[r]->(b:`{A}__Entity`) RETURN DISTINCT type(r) AS t").rows
+    assert types and all(row["t"].startswith(f"{A}__") for row in types)
 
 
 @pytest.mark.parametrize(
@@ -215,6 +218,8 @@ def test_llm_modes_in_a_never_send_b_to_the_llm(pair) -> None:
         "CALL db.labels() YIELD label RETURN label",
         "CALL db.index.vector.queryNodes('ws-b__chunk_embedding', 5, [0.1]) YIELD node RETURN node.text",
         "MATCH (w:GraphwrightWorkspace) RETURN w.name",
+        f"MATCH (a)-[r]->(b) WHERE a:`{A}__Entity` OR b.name IS NOT NULL RETURN r.evidence",
+        f"CALL db.index.fulltext.queryNodes('{A}__chunk_text', 'Apple') YIELD node RETURN node.text",
     ],
 )
 def test_raw_cypher_in_a_cannot_reach_outside_it(pair, query) -> None:
