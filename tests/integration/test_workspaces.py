@@ -457,6 +457,20 @@ def test_bad_workspace_names_and_lifecycle_errors_change_nothing(pair) -> None:
     assert root.store.workspaces.names() == before
 
 
+def test_deleting_default_needs_yes_once_it_holds_data(pair, tmp_path, cli_env) -> None:
+    root, b = pair["root"], pair["b"]
+    root.ingest([_write(tmp_path / "d", {"d.md": "# D\nDefault data about Hubble.\n"})], base=tmp_path / "d")
+    held, b_before = root.stats(), snapshot(b)
+    env = {**cli_env, "GRAPHWRIGHT_HOME": str(pair["home"] / "home")}
+    refused = run(["workspace", "delete", "default"], env, tmp_path)
+    assert refused.returncode == 2 and "--yes" in refused.stderr
+    assert root.stats() == held
+    done = run(["workspace", "delete", "default", "--yes"], env, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert root.stats()["documents"] == 0 and "default" in root.store.workspaces.names()
+    assert snapshot(b) == b_before
+
+
 def test_a_key_naming_an_unknown_workspace_stops_the_server(pair) -> None:
     from graphwright.errors import ServerConfigError
     from graphwright.server.app import create_app
