@@ -39,18 +39,11 @@ class ScopedTransaction:
 
 class Neo4jConnection:
     def __init__(
-        self,
-        uri: str,
-        user: str,
-        password: str,
-        database: str = "neo4j",
-        retry_seconds: float = 30.0,
-        *,
-        workspace: Workspace | None = None,
+        self, uri: str, user: str, password: str, database: str = "neo4j", retry_seconds: float = 30.0
     ) -> None:
         self.uri = uri
         self.database = database
-        self.workspace = workspace or Workspace()
+        self.workspace = Workspace()  # default; `scoped` gives the same driver in another
         self._owns_driver = True
         # Notifications (e.g. "label does not exist yet" on an empty graph) are noise for users.
         self.driver = GraphDatabase.driver(

@@ -408,7 +408,7 @@ _NAMED_LEAVES = frozenset(
     if any(word in name for word in ("Scan", "Seek", "CountFromCountStore"))
     and name not in _UNSCOPED_LEAVES | _ALL_RELATIONSHIPS
 )
-_NAME = r"(`(?:[^`]|``)+`|[A-Za-z_][A-Za-z0-9_]*)"
+_NAME = r"(`(?:[^`]|``)+`|[A-Za-z_][A-Za-z0-9_-]*)"
 # A label or type in an operator's details: after `:`, or `|`, `&`, `!` of a label expression.
 _DETAIL_NAME = re.compile(rf"[:|&!]\s*{_NAME}")
 _ENDPOINTS = re.compile(rf"^\({_NAME}\)<?-\[[^\]]*\]->?\({_NAME}\)$")

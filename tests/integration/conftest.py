@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.helpers import write_space_corpus
+from tests.integration.helpers import offline_settings, write_space_corpus
 from tests.integration.world import DOCS, ENTITIES, RELATIONS
 from tests.live_server import LiveServer
 
@@ -36,17 +36,13 @@ def world(rag, tmp_path: Path):
 def live(neo4j_uri, test_password, embedder, tmp_path_factory):
     """One server over the space articles (offline NLP graph), with a full and a read-only key."""
     from graphwright.api import GraphRAG
-    from graphwright.config import Settings
     from graphwright.server.app import create_app
 
     home = tmp_path_factory.mktemp("serve")
-    settings = Settings(
-        neo4j_uri=neo4j_uri,
-        neo4j_password=test_password,
-        home=home / "home",
-        _env_file=None,
-        openai_api_key=None,
-        openai_base_url=None,
+    settings = offline_settings(
+        neo4j_uri,
+        test_password,
+        home,
         api_keys=WRITE,
         read_api_keys=READ,
         max_upload_bytes=300_000,

@@ -5,10 +5,31 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from tests.stub_openai import chat_reply
 
+if TYPE_CHECKING:
+    from graphwright.config import Settings
+
 SPACE = Path(__file__).resolve().parents[2] / "examples" / "space"
+
+
+def offline_settings(neo4j_uri: str, password: str, home: Path, **extra: Any) -> Settings:
+    """Settings of a module's own graph on the test Neo4j: no LLM, no .env, its home under `home`."""
+    from graphwright.config import Settings
+
+    return Settings(
+        neo4j_uri=neo4j_uri,
+        neo4j_password=password,
+        home=home / "home",
+        _env_file=None,
+        openai_api_key=None,
+        openai_base_url=None,
+        **extra,
+    )
+
+
 MARK = "Revision two"
 
 

@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from tests.documents import make_docx
+from tests.integration.helpers import offline_settings
 from tests.live_server import LiveServer
 
 pytestmark = pytest.mark.integration
@@ -48,7 +49,6 @@ def _error(response: httpx.Response, status: int, *words: str) -> str:
 def open_server(neo4j_uri, test_password, embedder, tmp_path_factory):
     """A keyless server on loopback (the default `graphwright serve`) over two small documents."""
     from graphwright.api import GraphRAG
-    from graphwright.config import Settings
     from graphwright.server.app import create_app
 
     home = tmp_path_factory.mktemp("open-serve")
@@ -56,13 +56,10 @@ def open_server(neo4j_uri, test_password, embedder, tmp_path_factory):
     corpus.mkdir()
     for name, text in DOCS.items():
         (corpus / name).write_text(text, encoding="utf-8")
-    settings = Settings(
-        neo4j_uri=neo4j_uri,
-        neo4j_password=test_password,
-        home=home / "home",
-        _env_file=None,
-        openai_api_key=None,
-        openai_base_url=None,
+    settings = offline_settings(
+        neo4j_uri,
+        test_password,
+        home,
         max_upload_bytes=5_000_000,
         max_unpacked_bytes=20 * 1024 * 1024,
         max_json_bytes=200_000,

@@ -17,7 +17,7 @@ import pytest
 from pydantic import SecretStr
 
 from graphwright.errors import InvalidRequestError, NotFoundError, WorkspaceExistsError
-from tests.integration.helpers import run
+from tests.integration.helpers import offline_settings, run
 from tests.live_server import LiveServer
 from tests.stub_openai import StubOpenAI, chat_reply
 
@@ -81,18 +81,10 @@ def snapshot(rag) -> tuple[dict[str, int], str, list[str]]:
 def pair(neo4j_uri, test_password, embedder, tmp_path_factory):
     """Workspaces A and B side by side (offline NLP graph, communities), a stub LLM, and B's canaries."""
     from graphwright.api import GraphRAG
-    from graphwright.config import Settings
 
     home = tmp_path_factory.mktemp("workspaces")
     stub = StubOpenAI().__enter__()
-    settings = Settings(
-        neo4j_uri=neo4j_uri,
-        neo4j_password=test_password,
-        home=home / "home",
-        _env_file=None,
-        openai_api_key=None,
-        openai_base_url=None,
-    )
+    settings = offline_settings(neo4j_uri, test_password, home)
     root = GraphRAG(settings, embedder=embedder)
     root.store.admin.reset()
     for name in root.store.workspaces.names()[1:]:
