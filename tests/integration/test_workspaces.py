@@ -424,6 +424,9 @@ def test_deleting_in_a_leaves_b_byte_for_byte(pair, tmp_path) -> None:
 
 def test_bad_workspace_names_and_lifecycle_errors_change_nothing(pair) -> None:
     root = pair["root"]
+    # B was made with its own extractor: used where the environment names none.
+    assert (pair["b"].settings.extractor, root.settings.extractor) == ("nlp", "auto")
+    assert root.workspace_info(B).settings == {"extractor": "nlp"}
     before = root.store.workspaces.names()
     for bad, why in (
         ("", "empty"),
