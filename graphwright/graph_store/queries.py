@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from graphwright.graph_store.workspace import REGISTRY_CONSTRAINT
 from graphwright.models import MetadataFilter
 
 # --- names -------------------------------------------------------------------------------------------
@@ -878,7 +879,7 @@ RETURN count(*) AS deleted
 
 # --- the registry of workspaces (the default workspace is not listed: it always exists) -----------------
 WORKSPACE_CONSTRAINT = (
-    "CREATE CONSTRAINT graphwright_workspace_name IF NOT EXISTS FOR (n:GraphwrightWorkspace) REQUIRE n.name IS UNIQUE"
+    f"CREATE CONSTRAINT {REGISTRY_CONSTRAINT} IF NOT EXISTS FOR (n:GraphwrightWorkspace) REQUIRE n.name IS UNIQUE"
 )
 _WORKSPACE_FIELDS = "w.name AS name, toString(w.created_at) AS created_at, coalesce(w.settings, '{}') AS settings"
 # MERGE, so two creations of one name cannot both succeed; `created` says whether this one did.

@@ -35,7 +35,8 @@ TYPES = ("PART_OF", "NEXT", "MENTIONS", "IN_COMMUNITY", "PARENT_OF", "HAS_TURN",
 INDEXES = ("chunk_embedding", "entity_embedding", "community_embedding", "chunk_text", "entity_text")
 # Labels of the database itself, no workspace's: the registry of workspaces.
 GLOBAL_LABELS = frozenset({"GraphwrightWorkspace"})
-GLOBAL_SCHEMA = frozenset({"graphwright_workspace_name"})
+REGISTRY_CONSTRAINT = "graphwright_workspace_name"
+GLOBAL_SCHEMA = frozenset({REGISTRY_CONSTRAINT})
 
 _FIXED_NAME = re.compile(rf":({'|'.join(LABELS + TYPES)})\b")
 _DYNAMIC = re.compile(r"\$\(")

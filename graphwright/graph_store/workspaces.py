@@ -10,6 +10,7 @@ from graphwright.config import DEFAULT_WORKSPACE, check_workspace_name
 from graphwright.errors import InvalidRequestError, NotFoundError, WorkspaceExistsError
 from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
+from graphwright.graph_store.workspace import REGISTRY_CONSTRAINT
 
 
 class WorkspaceRegistry:
@@ -46,8 +47,11 @@ class WorkspaceRegistry:
         return _record(row)
 
     def forget(self, name: str) -> None:
-        """Remove a workspace from the registry (its data is deleted first, by its store's reset)."""
+        """Remove a workspace from the registry (its data is deleted first, by its store's reset). With the
+        last one gone the registry's constraint goes too: the database is as it was before workspaces."""
         self.connection.write(q.FORGET_WORKSPACE, name=name)
+        if not self.others_exist():
+            self.connection.write(q.DROP_CONSTRAINT, name=REGISTRY_CONSTRAINT)
 
 
 def _valid(name: str) -> None:
