@@ -36,8 +36,12 @@ class StoreAdmin:
         for statement in statements:
             self.connection.write(statement)
         self.connection.write(q.SET_META, model=plan.embedding_model, dimension=plan.dimension)
-        self.connection.write(q.AWAIT_INDEXES, seconds=300)
+        self.await_indexes()
         return statements
+
+    def await_indexes(self, seconds: int = 300) -> None:
+        """Until every index is online (populated after a write)."""
+        self.connection.write(q.AWAIT_INDEXES, seconds=seconds)
 
     def _in_batches(self, query: str, batch: int) -> None:
         """A write that handles `$batch` nodes per transaction and returns how many as `n`, until none is left:
@@ -84,7 +88,7 @@ class StoreAdmin:
         for name in q.VECTOR_INDEXES:
             self.connection.write(q.vector_index(name, plan.dimension))
         self.connection.write(q.FINISH_REEMBED, model=plan.embedding_model, dimension=plan.dimension)
-        self.connection.write(q.AWAIT_INDEXES, seconds=600)
+        self.await_indexes(600)
 
     def indexes(self) -> list[IndexRow]:
         """This workspace's indexes."""
