@@ -124,6 +124,7 @@ class GraphRAG:
             store = store.in_workspace(name)
         self.store = store
         self.workspace = name
+        self._given_settings = settings  # what another workspace starts from (not this one's own settings)
         # A workspace other than default must exist; it may carry its own extractor and entity types, used
         # where the settings do not name one.
         self.settings = _with_workspace_settings(settings, store.workspaces.get(name)["settings"], name)
@@ -134,7 +135,7 @@ class GraphRAG:
     def in_workspace(self, name: str) -> GraphRAG:
         """The same driver, embedder and LLM in workspace `name` (NotFoundError if there is none); closing it
         leaves them open."""
-        return GraphRAG(self.settings, self.store.in_workspace(name), self._embedder, self._llm, workspace=name)
+        return GraphRAG(self._given_settings, self.store.in_workspace(name), self._embedder, self._llm, workspace=name)
 
     @classmethod
     def from_env(cls, **overrides: Any) -> GraphRAG:

@@ -427,6 +427,7 @@ def test_bad_workspace_names_and_lifecycle_errors_change_nothing(pair) -> None:
     # B was made with its own extractor: used where the environment names none.
     assert (pair["b"].settings.extractor, root.settings.extractor) == ("nlp", "auto")
     assert root.workspace_info(B).settings == {"extractor": "nlp"}
+    assert pair["b"].in_workspace("default").settings.extractor == "auto"  # default's own, not B's
     before = root.store.workspaces.names()
     for bad, why in (
         ("", "empty"),
