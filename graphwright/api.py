@@ -7,7 +7,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from graphwright.config import DEFAULT_WORKSPACE, Settings
+from graphwright.config import DEFAULT_WORKSPACE, Settings, check_workspace_name
 from graphwright.conversations import Conversations
 from graphwright.embeddings import Embedder, make_embedder
 from graphwright.embeddings.base import MeteredEmbedder
@@ -72,15 +72,6 @@ def _turns(history: Sequence[ChatTurn | Mapping[str, Any]]) -> list[ChatTurn]:
 WORKSPACE_SETTINGS = ("extractor", "entity_types")
 
 
-def _workspace_name(name: str) -> str:
-    from graphwright.config import check_workspace_name
-
-    try:
-        return check_workspace_name(name)
-    except ValueError as exc:
-        raise InvalidRequestError(str(exc)) from exc
-
-
 def _with_workspace_settings(settings: Settings, stored: Mapping[str, Any], name: str) -> Settings:
     given = settings.model_fields_set
     update: dict[str, Any] = {k: v for k, v in stored.items() if k in WORKSPACE_SETTINGS and k not in given}
@@ -110,7 +101,7 @@ class GraphRAG:
         *,
         workspace: str | None = None,
     ) -> None:
-        name = _workspace_name(workspace or settings.workspace)
+        name = check_workspace_name(workspace or settings.workspace)
         if store is None:
             store = Neo4jStore(
                 settings.neo4j_uri,
@@ -433,7 +424,6 @@ class GraphRAG:
             if not [t for t in entity_types.split(",") if t.strip()]:
                 raise InvalidRequestError("`entity_types` names no type")
             settings["entity_types"] = entity_types
-        _workspace_name(name)
         self.store.verify()
         self.store.workspaces.create(name, settings)
         with self.in_workspace(name) as created:

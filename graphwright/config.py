@@ -9,6 +9,8 @@ from typing import Literal
 from pydantic import AliasChoices, Field, SecretStr, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from graphwright.errors import InvalidRequestError
+
 # The password of a local server set up before `graphwright db start` generated one; production sets
 # NEO4J_PASSWORD.
 LOCAL_DEFAULT_PASSWORD = "graphwright-local"
@@ -45,16 +47,20 @@ _WORKSPACE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
 
 def check_workspace_name(name: str) -> str:
     """`name` when it can name a workspace: 1 to 40 of a-z, 0-9, `_` and `-`, starting with a letter or digit,
-    without `__` (it separates a workspace's name from the labels and indexes it owns in the graph); ValueError
-    saying which rule it breaks otherwise."""
+    without `__` (it separates a workspace's name from the labels and indexes it owns in the graph);
+    InvalidRequestError (a ValueError) saying which rule it breaks otherwise."""
     if not isinstance(name, str) or not name:
-        raise ValueError("a workspace name cannot be empty")
+        raise InvalidRequestError("a workspace name cannot be empty")
     if len(name) > WORKSPACE_NAME_MAX:
-        raise ValueError(f"a workspace name is at most {WORKSPACE_NAME_MAX} characters ({len(name)} given)")
+        raise InvalidRequestError(f"a workspace name is at most {WORKSPACE_NAME_MAX} characters ({len(name)} given)")
     if not _WORKSPACE_NAME.fullmatch(name):
-        raise ValueError(f"workspace name {name[:60]!r}: use a-z, 0-9, `_` and `-`, starting with a letter or digit")
+        raise InvalidRequestError(
+            f"workspace name {name[:60]!r}: use a-z, 0-9, `_` and `-`, starting with a letter or digit"
+        )
     if "__" in name:
-        raise ValueError(f"workspace name {name!r}: `__` is reserved (it separates the workspace in label names)")
+        raise InvalidRequestError(
+            f"workspace name {name!r}: `__` is reserved (it separates the workspace in label names)"
+        )
     return name
 
 

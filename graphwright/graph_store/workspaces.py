@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from graphwright.config import DEFAULT_WORKSPACE, check_workspace_name
-from graphwright.errors import InvalidRequestError, NotFoundError, WorkspaceExistsError
+from graphwright.errors import NotFoundError, WorkspaceExistsError
 from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
 from graphwright.graph_store.workspace import REGISTRY_CONSTRAINT
@@ -26,7 +26,7 @@ class WorkspaceRegistry:
 
     def get(self, name: str) -> dict[str, Any]:
         """A workspace's record (name, created_at, settings); NotFoundError if there is none."""
-        _valid(name)
+        check_workspace_name(name)
         if name == DEFAULT_WORKSPACE:
             return {"name": name, "created_at": None, "settings": {}}
         rows = self.connection.read(q.WORKSPACE, name=name)
@@ -35,7 +35,7 @@ class WorkspaceRegistry:
         return _record(rows[0])
 
     def create(self, name: str, settings: dict[str, Any] | None = None) -> dict[str, Any]:
-        _valid(name)
+        check_workspace_name(name)
         if name == DEFAULT_WORKSPACE:
             raise WorkspaceExistsError("the default workspace always exists")
         self.connection.write(q.WORKSPACE_CONSTRAINT)
@@ -52,13 +52,6 @@ class WorkspaceRegistry:
         self.connection.write(q.FORGET_WORKSPACE, name=name)
         if not self.others_exist():
             self.connection.write(q.DROP_CONSTRAINT, name=REGISTRY_CONSTRAINT)
-
-
-def _valid(name: str) -> None:
-    try:
-        check_workspace_name(name)
-    except ValueError as exc:
-        raise InvalidRequestError(str(exc)) from exc
 
 
 def _record(row: dict[str, Any]) -> dict[str, Any]:
