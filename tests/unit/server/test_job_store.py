@@ -43,9 +43,11 @@ def test_a_job_run_by_one_worker_is_seen_by_another(tmp_path: Path) -> None:
 
     job = mine.submit("ingest", work)
     deadline = time.monotonic() + 10
-    while (seen := other.get(job.id)) is None or seen.status != "running":
+    # "running" is saved before the work's first report, so wait for the report itself
+    while (seen := other.get(job.id)) is None or "write" not in seen.progress:
         assert time.monotonic() < deadline, seen
         time.sleep(0.05)
+    assert seen.status == "running"
     assert seen.progress["write"].done == 1 and seen.progress["write"].detail == "first"
     release.set()
     finished = _wait(other, job.id)
