@@ -208,6 +208,9 @@ class Settings(BaseSettings):
     # any). A keyless server always checks the Host header; with keys, only when this is set.
     allowed_hosts: str = ""
     max_queued_jobs: int = Field(8, ge=1, description="upload and community jobs waiting at once; more get a 429")
+    # Jobs (uploads, community builds) run at this nice value, above the searches' 0, so a busy server
+    # answers questions first and ingests with what is left (Linux; elsewhere jobs run at the server's).
+    job_niceness: int = Field(10, ge=0, le=19, description="CPU nice value of the server's background jobs")
     max_json_bytes: int = Field(
         16 * 1024 * 1024,
         ge=1,

@@ -114,6 +114,9 @@ class IngestReport(BaseModel):
     skipped: list[str] = Field(default_factory=list)  # files in the given folders of a type we do not read
     warnings: list[str] = Field(default_factory=list)
     seconds: float = 0.0
+    # Busy seconds by stage (embed chunks, extract, resolve, embed entities, write, synonyms); the chunks are
+    # embedded while they are parsed, so these add up to more than `seconds` when that overlap pays.
+    stage_seconds: dict[str, float] = Field(default_factory=dict)
 
     @property
     def ok(self) -> bool:

@@ -12,7 +12,9 @@ import logging
 import time
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -138,6 +140,15 @@ class _Run:
     embedded: int = 0
     extracted: int = 0
     index: EntityIndex | None = None
+    seconds: dict[str, float] = field(default_factory=dict)  # busy seconds by stage; overlapped ones both count
+
+    @contextmanager
+    def timed(self, stage: str) -> Iterator[None]:
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[stage] = self.seconds.get(stage, 0.0) + time.perf_counter() - started
 
 
 class IngestPipeline:
@@ -185,8 +196,28 @@ class IngestPipeline:
         files = list(iter_files(paths, glob, skipped))
         root = base or Path.cwd()
         report.skipped = [source_of(p, root, relative_sources) for p in skipped]
-        wave: list[Document] = []
-        wave_chars = 0
+        self._ingest_files(files, root, metadata, text_field, relative_sources, report, run)
+        if report.entities_written:
+            run.notify("synonyms", 0, 1)
+            with run.timed("synonyms"):
+                self.store.writes.link_similar(self.settings.write_batch_size)
+            run.notify("synonyms", 1, 1)
+        if self.extractor is not None:
+            report.llm_usage = self.extractor.usage()
+        report.seconds = time.perf_counter() - started
+        report.stage_seconds = {stage: round(seconds, 3) for stage, seconds in run.seconds.items()}
+        return report
+
+    def _ingest_files(
+        self,
+        files: list[Path],
+        root: Path,
+        metadata: dict[str, Any] | None,
+        text_field: str | None,
+        relative_sources: bool,
+        report: IngestReport,
+        run: _Run,
+    ) -> None:
         settings = self.settings
         limits = FileLimits(
             max_unpacked_bytes=settings.max_unpacked_bytes,
@@ -195,6 +226,8 @@ class IngestPipeline:
             max_pdf_seconds=settings.max_pdf_seconds,
             max_html_bytes=settings.max_html_bytes,
         )
+        wave: list[Document] = []
+        wave_chars = 0
         for done, one in enumerate(
             iter_loaded(files, root, metadata, text_field, settings.max_file_bytes, relative_sources, limits), start=1
         ):
@@ -209,14 +242,6 @@ class IngestPipeline:
                 wave, wave_chars = [], 0
         if wave:
             self._ingest_wave(wave, report, run)
-        if report.entities_written:
-            run.notify("synonyms", 0, 1)
-            self.store.writes.link_similar(self.settings.write_batch_size)
-            run.notify("synonyms", 1, 1)
-        if self.extractor is not None:
-            report.llm_usage = self.extractor.usage()
-        report.seconds = time.perf_counter() - started
-        return report
 
     def _ingest_wave(self, documents: list[Document], report: IngestReport, run: _Run) -> None:
         # The stored hash covers content *and* how it was indexed, so changing chunking or the
@@ -264,12 +289,31 @@ class IngestPipeline:
         self, items: list[tuple[Document, list[Chunk]]], report: IngestReport, run: _Run
     ) -> list[ChunkExtraction]:
         chunks = [c for _, cs in items for c in cs]
-        for chunk, vector in zip(chunks, self.embedder.embed([c.embedding_text for c in chunks])):
+        if self.extractor is None:
+            self._embed_chunks(chunks, run)
+            return []
+        # The chunks are embedded while they are parsed: the embedder's streams wait on onnxruntime (or an
+        # endpoint) with the GIL released, and the parse keeps the core they leave free busy.
+        with ThreadPoolExecutor(1, thread_name_prefix="embed") as pool:
+            embedding = pool.submit(self._embed_chunks, chunks, run)
+            try:
+                extractions = self._extract(items, chunks, report, run)
+            finally:
+                embedding.result()  # joined even when extraction failed, and its error raised
+        return extractions
+
+    def _embed_chunks(self, chunks: list[Chunk], run: _Run) -> None:
+        with run.timed("embed chunks"):
+            vectors = self.embedder.embed([c.embedding_text for c in chunks])
+        for chunk, vector in zip(chunks, vectors):
             chunk.embedding = vector
         run.embedded += len(chunks)
         run.notify("embed", run.embedded, run.chunks)
-        if self.extractor is None:
-            return []
+
+    def _extract(
+        self, items: list[tuple[Document, list[Chunk]]], chunks: list[Chunk], report: IngestReport, run: _Run
+    ) -> list[ChunkExtraction]:
+        assert self.extractor is not None
         base = run.extracted
         subjects = {c.id: doc.subject for doc, cs in items for c in cs}
 
@@ -277,13 +321,14 @@ class IngestPipeline:
             for extraction in found:
                 add_subject(extraction, subjects.get(extraction.chunk_id, ""))
 
-        extractions, checks = extract_checked(
-            self.extractor,
-            [(c.id, c.text) for c in chunks],
-            self.schema,
-            lambda n: run.notify("extract", base + n, run.chunks, self._usage_line()),
-            add_subjects,
-        )
+        with run.timed("extract"):
+            extractions, checks = extract_checked(
+                self.extractor,
+                [(c.id, c.text) for c in chunks],
+                self.schema,
+                lambda n: run.notify("extract", base + n, run.chunks, self._usage_line()),
+                add_subjects,
+            )
         for reason, n in checks.items():
             report.schema_checks[reason] = report.schema_checks.get(reason, 0) + n
         run.extracted += len(chunks)
@@ -294,13 +339,16 @@ class IngestPipeline:
     def _resolve(self, extractions: list[ChunkExtraction], run: _Run) -> tuple[list[Entity], list[Relation]]:
         if run.index is None:
             return [], []
-        entities, relations = self.resolver.resolve([x for x in extractions if x.error is None], run.index)
-        self._embed_entities([e for e in entities if e.id not in run.index.embedded])
+        with run.timed("resolve"):
+            entities, relations = self.resolver.resolve([x for x in extractions if x.error is None], run.index)
+        with run.timed("embed entities"):
+            self._embed_entities([e for e in entities if e.id not in run.index.embedded])
         return entities, relations
 
     def _ingest_group(self, group: list[tuple[Document, list[Chunk]]], report: IngestReport, run: _Run) -> None:
         entities, relations = self._resolve(self._embed_and_extract(group, report, run), run)
-        self._write_group(group, report, entities, relations)
+        with run.timed("write"):
+            self._write_group(group, report, entities, relations)
         self._remember_embedded(entities, run)
 
     @staticmethod
@@ -321,11 +369,13 @@ class IngestPipeline:
             for start in range(0, len(chunks), size):
                 part = chunks[start : start + size]
                 extractions += self._embed_and_extract([(doc, part)], report, run)
-                self.store.writes.stage_chunks(doc.id, stage, part, batch)
+                with run.timed("write"):
+                    self.store.writes.stage_chunks(doc.id, stage, part, batch)
                 for chunk in part:
                     chunk.embedding = None
             entities, relations = self._resolve(extractions, run)
-            self.store.writes.commit_staged(doc, chunks, stage, batch, entities, relations)
+            with run.timed("write"):
+                self.store.writes.commit_staged(doc, chunks, stage, batch, entities, relations)
         except WriteRejectedError as exc:  # one bad document must not sink the run; an outage does
             report.failures.append(FileFailure(source=doc.source, error=f"{doc.id}: write failed: {exc}"))
             return

@@ -89,6 +89,23 @@ def parse_meta(values: tuple[str, ...]) -> dict[str, Any]:
     return meta
 
 
+# While an ingest embeds chunks beside the parse, each embedding stream must take the GIL back from spaCy
+# after every text; at Python's default 5 ms turn a stream waits longer for it than the text takes to embed.
+# 0.5 ms turns made a 3-novel ingest 8% faster; in `serve` they slowed the searches beside a job, so only the
+# CLI's own ingests (one process, one job) take them (docs/benchmarks.md, issue 28).
+_INGEST_GIL_TURN = 0.0005
+
+
+@contextmanager
+def short_gil_turns() -> Iterator[None]:
+    previous = sys.getswitchinterval()
+    sys.setswitchinterval(min(previous, _INGEST_GIL_TURN))
+    try:
+        yield
+    finally:
+        sys.setswitchinterval(previous)
+
+
 @contextmanager
 def progress_bar(enabled: bool) -> Iterator[Callable[..., None] | None]:
     if not enabled:

@@ -18,6 +18,7 @@ from graphwright.cli.common import (
     progress_bar,
     read_schema,
     schema_option,
+    short_gil_turns,
 )
 from graphwright.cli.render import print_community_run, print_ingest_report
 
@@ -154,7 +155,7 @@ def ingest(
     from graphwright.extraction.examples import read_examples
 
     metadata = parse_meta(meta)
-    with open_graph() as rag, progress_bar(not quiet and not as_json) as progress:
+    with open_graph() as rag, progress_bar(not quiet and not as_json) as progress, short_gil_turns():
         report = rag.ingest(
             list(paths),
             base=base,
@@ -240,7 +241,7 @@ def index(paths: tuple[Path, ...], extractor: str | None, max_cluster_size: int,
       graphwright index examples/space
     """
     with open_graph() as rag:
-        with progress_bar(not quiet) as progress:
+        with progress_bar(not quiet) as progress, short_gil_turns():
             report = rag.ingest(list(paths), extractor=extractor, progress=progress)
         print_ingest_report(report)
         if report.found_nothing:

@@ -6,6 +6,8 @@ still knows the jobs it finished. Each job reports its progress by stage."""
 from __future__ import annotations
 
 import logging
+import os
+import sys
 import threading
 import time
 import uuid
@@ -71,6 +73,19 @@ class Progress:
 Work = Callable[[Progress], dict[str, Any]]
 
 
+def lower_priority(niceness: int) -> None:
+    """Give the calling thread, and the threads it starts (the embedder's streams), `niceness` more than
+    it has. Linux schedules threads, so the priority is this thread's, not the server's; elsewhere the
+    call has no thread to name and the job runs at the server's priority."""
+    if niceness <= 0 or not sys.platform.startswith("linux"):  # elsewhere a thread id is no process id
+        return
+    try:
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + niceness))
+    except OSError as exc:  # a sandbox that forbids it: the job runs at the server's priority
+        log.info("background jobs run at the server's priority (%s)", exc)
+
+
 def _stored(status: str, pid: int, body: str) -> Job:
     job = Job.model_validate_json(body)
     if orphaned(status, pid):  # its process has gone, and no server has started since to say so
@@ -83,9 +98,11 @@ class JobRunner:
     every process sharing the store (more are refused with a BusyError, not queued without end); keeps the
     last `keep` finished jobs to be asked about."""
 
-    def __init__(self, home: Path, keep: int = 200, max_waiting: int = 8) -> None:
+    def __init__(self, home: Path, keep: int = 200, max_waiting: int = 8, niceness: int = 0) -> None:
         self._max_waiting = max_waiting
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphwright-job")
+        self._pool = ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="graphwright-job", initializer=lower_priority, initargs=(niceness,)
+        )
         self._store = JobStore(home / "server" / "jobs.sqlite3")
         self._running: dict[str, Job] = {}  # this process's unfinished jobs, fresher than their stored copy
         self._lock = threading.Lock()

@@ -32,7 +32,7 @@ class Server:
         self.settings = settings
         self._graphs: dict[str, GraphRAG] = {rag.workspace: rag}
         self._graphs_lock = threading.Lock()
-        self.jobs = JobRunner(settings.home, max_waiting=settings.max_queued_jobs)
+        self.jobs = JobRunner(settings.home, max_waiting=settings.max_queued_jobs, niceness=settings.job_niceness)
         # Each server process saves uploads under a folder of its own, so one process's sweep never takes
         # another's files.
         self.uploads_root = settings.home / "uploads"

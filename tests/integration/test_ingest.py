@@ -22,6 +22,10 @@ def test_ingest_counts_match_the_chunker(rag, tmp_path: Path) -> None:
     corpus = write_corpus(tmp_path / "corpus")
     report = rag.ingest([corpus], base=tmp_path)
     assert report.ok, report.failures
+    stages = {"embed chunks", "write"} | (
+        {"extract", "resolve", "embed entities"} if report.extractor != "none" else set()
+    )
+    assert stages <= report.stage_seconds.keys() and all(s >= 0 for s in report.stage_seconds.values()), report
     assert report.documents_written == len(DOCS) + len(RECORDS)
 
     from graphwright.extraction.loaders import load_paths

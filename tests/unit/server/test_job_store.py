@@ -172,3 +172,16 @@ def test_a_killed_holder_never_leaves_the_graph_locked(tmp_path: Path) -> None:
     acquired = threading.Event()
     threading.Thread(target=lambda: GraphWriteLock(path).__enter__() and acquired.set(), daemon=True).start()
     assert acquired.wait(10)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="threads have their own nice value on Linux")
+def test_jobs_run_below_the_server_s_priority_and_leave_it_alone(tmp_path: Path) -> None:
+    import os
+
+    runner = JobRunner(tmp_path, niceness=7)
+    job = runner.submit("ingest", lambda _p: {"nice": os.getpriority(os.PRIO_PROCESS, threading.get_native_id())})
+    finished = _wait(runner, job.id)
+    mine = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    assert finished.result == {"nice": min(19, mine + 7)}, "the job's thread is niced"
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == mine, "the serving thread is not"
+    runner.close()
