@@ -54,6 +54,7 @@ def test_ingest_novels_on_a_small_jsonl(rag, cli_env) -> None:
         cli_env,
     )
     assert "offline ingest of novels" in out and "query latency on that graph" in out
+    assert "where the ingest" in out and "floor s" in out
     assert "most connected entities, 3 novel(s)" in out
 
 
