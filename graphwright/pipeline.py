@@ -12,7 +12,7 @@ import logging
 import time
 import uuid
 from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,7 +47,7 @@ from graphwright.models import (
 class ProgressCallback(Protocol):
     """(stage, done, total, detail): the CLI turns this into rich progress bars; the Python API may pass
     nothing. `detail` is a short live figure, e.g. LLM calls and tokens during extraction. Called from the
-    pipeline's threads too (embedding, writing), so it must be thread-safe."""
+    pipeline's embedding thread too, so it must be thread-safe."""
 
     def __call__(self, stage: str, done: int, total: int, detail: str = "") -> None: ...
 
@@ -131,31 +131,6 @@ def slice_graph(
     return ents, rels
 
 
-class _Writes:
-    """A group's write runs beside the next group's embedding and extraction, at most one at a time: the
-    client waits on Neo4j there, so the cores go to the next group. Its error comes out at the next
-    handover or at the end, and stops the run as it did inline."""
-
-    def __init__(self) -> None:
-        self._pool = ThreadPoolExecutor(1, thread_name_prefix="write")
-        self._pending: Future[None] | None = None
-
-    def submit(self, write: Any, *args: Any) -> None:
-        self.wait()
-        self._pending = self._pool.submit(write, *args)
-
-    def wait(self) -> None:
-        pending, self._pending = self._pending, None
-        if pending is not None:
-            pending.result()
-
-    def close(self) -> None:
-        try:
-            self.wait()
-        finally:
-            self._pool.shutdown()
-
-
 @dataclass
 class _Run:
     """Counters of one ingest across its waves, for progress; and the entity index, loaded once."""
@@ -166,7 +141,6 @@ class _Run:
     embedded: int = 0
     extracted: int = 0
     index: EntityIndex | None = None
-    writes: _Writes = field(default_factory=_Writes)
     seconds: dict[str, float] = field(default_factory=dict)  # busy seconds by stage; overlapped ones both count
 
     @contextmanager
@@ -223,10 +197,7 @@ class IngestPipeline:
         files = list(iter_files(paths, glob, skipped))
         root = base or Path.cwd()
         report.skipped = [source_of(p, root, relative_sources) for p in skipped]
-        try:
-            self._ingest_files(files, root, metadata, text_field, relative_sources, report, run)
-        finally:
-            run.writes.close()  # the last group's write lands (or raises) before the ingest returns
+        self._ingest_files(files, root, metadata, text_field, relative_sources, report, run)
         if report.entities_written:
             run.notify("synonyms", 0, 1)
             with run.timed("synonyms"):
@@ -310,11 +281,10 @@ class IngestPipeline:
         size = self.settings.ingest_group_chunks
         for group in _groups(chunked, size):
             if len(group) == 1 and len(group[0][1]) > size:
-                run.writes.wait()
                 self._ingest_large(*group[0], report, run)
-                run.notify("write", report.documents_written, run.documents)
             else:
                 self._ingest_group(group, report, run)
+            run.notify("write", report.documents_written, run.documents)
 
     def _embed_and_extract(
         self, items: list[tuple[Document, list[Chunk]]], report: IngestReport, run: _Run
@@ -378,18 +348,13 @@ class IngestPipeline:
 
     def _ingest_group(self, group: list[tuple[Document, list[Chunk]]], report: IngestReport, run: _Run) -> None:
         entities, relations = self._resolve(self._embed_and_extract(group, report, run), run)
-        self._remember_embedded(entities, run)  # before the write: the next group resolves against it
-
-        def write() -> None:
-            with run.timed("write"):
-                self._write_group(group, report, entities, relations)
-            run.notify("write", report.documents_written, run.documents)
-
-        run.writes.submit(write)
+        with run.timed("write"):
+            self._write_group(group, report, entities, relations)
+        self._remember_embedded(entities, run)
 
     @staticmethod
     def _remember_embedded(entities: list[Entity], run: _Run) -> None:
-        """Entities given a vector are not embedded again by this run."""
+        """Entities now written with a vector are not embedded again by this run."""
         if run.index is not None:
             run.index.embedded.update(e.id for e in entities if e.embedding is not None)
 
