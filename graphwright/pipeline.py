@@ -293,8 +293,9 @@ class IngestPipeline:
         if self.extractor is None:
             self._embed_chunks(chunks, run)
             return []
-        # The chunks are embedded while they are parsed: the embedder's streams wait on onnxruntime (or an
-        # endpoint) with the GIL released, and the parse keeps the core they leave free busy.
+        # The chunks are embedded while they are parsed: the embedder's streams run in onnxruntime (or wait
+        # on an endpoint) with the GIL released, so the parse fills their gaps; how long a stream then waits
+        # for the GIL back is the switch interval, which the CLI shortens for its ingests (cli/common.py).
         with ThreadPoolExecutor(1, thread_name_prefix="embed") as pool:
             embedding = pool.submit(self._embed_chunks, chunks, run)
             try:
