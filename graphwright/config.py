@@ -123,7 +123,9 @@ class Settings(BaseSettings):
     # The bundled model's runtime: onnx (exported once, fp32, the default), onnx-int8 or torch.
     embedding_runtime: Literal["onnx", "onnx-int8", "torch"] = "onnx"
     embedding_batch_size: int | None = Field(
-        None, ge=1, description="texts per local encoder batch (default: 1 on onnx, one text per stream; 16 on torch)"
+        None,
+        ge=1,
+        description="most texts per encoder batch (default 16; onnx groups texts of one token count, int8 one text)",
     )
     embedding_endpoint_batch: int = Field(64, ge=1, description="texts per request to an embeddings endpoint")
     embedding_device: str = "cpu"

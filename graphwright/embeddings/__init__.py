@@ -38,7 +38,7 @@ def make_embedder(settings: Settings) -> Embedder:
         return OnnxEmbedder(
             Path(settings.model_cache or default_cache_dir()),
             quantized=settings.embedding_runtime == "onnx-int8",
-            batch_size=settings.embedding_batch_size or 1,
+            batch_size=settings.embedding_batch_size or 0,
         )
     return SentenceTransformerEmbedder(
         settings.embedding_model, settings.embedding_batch_size or 16, settings.embedding_device

@@ -12,21 +12,25 @@ from typing import Any
 
 from graphwright.embeddings.onnx_export import bundled_model_dir, ensure_exported
 
+# Most tokens in one batch: short texts (entity names, questions) share a call, a chunk runs alone.
+_BATCH_TOKENS = 256
+
 
 class OnnxEmbedder:
     """Unit-length vectors from the exported model, computed by one single-threaded stream per core over a
-    shared session. Texts go one at a time by default: no padding, so a text's vector never depends on
-    the texts beside it (with int8, padding shifts the dynamic quantisation scale), and on 2 cores two
-    single-threaded streams of single texts beat one two-threaded stream of batches by ~20-50%
-    (`bench/embeddings.py`)."""
+    shared session. Texts of the same token count run together (up to `batch_size`), never padded, so a
+    text's vector does not depend on the texts beside it; on 2 cores two single-threaded streams beat one
+    two-threaded stream of batches by ~20-50% (`bench/embeddings.py`), and grouping short texts (entity
+    names, questions) saves the per-call overhead (~25% on entity texts). int8 runs one text per call: its
+    dynamic quantisation scale spans the whole batch, so a neighbour would shift a text's vector."""
 
-    def __init__(self, cache_dir: Path, quantized: bool = False, batch_size: int = 1, streams: int = 0) -> None:
+    def __init__(self, cache_dir: Path, quantized: bool = False, batch_size: int = 0, streams: int = 0) -> None:
         # fp32 gives torch's vectors (cosine 1.0000, tested), so it keeps the torch embedder's name: a graph
         # embedded by either needs no reembed; int8 vectors differ, so int8 is another model to the graph.
         self.name = "all-MiniLM-L6-v2 (bundled, onnx int8)" if quantized else "all-MiniLM-L6-v2 (bundled)"
         self._cache_dir = cache_dir
         self._quantized = quantized
-        self._batch_size = max(1, batch_size)
+        self._batch_size = 1 if quantized else (batch_size or 16)
         self._streams = streams or min(os.cpu_count() or 1, 8)
 
     @cached_property
@@ -49,7 +53,7 @@ class OnnxEmbedder:
         tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         limit = json.loads((folder / "sentence_bert_config.json").read_text(encoding="utf-8"))["max_seq_length"]
         tokenizer.enable_truncation(int(limit))
-        tokenizer.enable_padding()
+        tokenizer.no_padding()  # a batch holds texts of one length, so nothing is ever padded
         return tokenizer
 
     @cached_property
@@ -63,14 +67,26 @@ class OnnxEmbedder:
         if not texts:
             return []
         session = self._session
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))  # batches of like lengths pad least
-        batches = [order[start : start + self._batch_size] for start in range(0, len(order), self._batch_size)]
+        # Tokenised here, in one thread (the streams run the model), a slice at a time: an Encoding is heavy,
+        # and keeping one per text of a 10k-chunk ingest costs ~250 MB where their ids cost a few.
+        ids_of: list[list[int]] = []
+        for start in range(0, len(texts), 256):
+            ids_of += [item.ids for item in self._tokenizer.encode_batch(texts[start : start + 256])]
+        by_length: dict[int, list[int]] = {}
+        for i, ids in enumerate(ids_of):
+            by_length.setdefault(len(ids), []).append(i)
+        batches = []
+        for length, same in by_length.items():
+            # long texts gain nothing from a batch and a big one grows onnxruntime's arena (RSS 0.5 -> 1 GB)
+            size = max(1, min(self._batch_size, _BATCH_TOKENS // max(1, length)))
+            batches += [same[start : start + size] for start in range(0, len(same), size)]
+        batches.sort(key=lambda b: len(b) * len(ids_of[b[0]]), reverse=True)  # costliest first: even finish
         inputs = []
-        for batch in batches:  # tokenised here, in one thread; the streams only run the model
-            encoded = self._tokenizer.encode_batch([texts[i] for i in batch])
-            ids = np.array([e.ids for e in encoded], dtype=np.int64)
-            mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
-            inputs.append({"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})
+        for batch in batches:
+            array = np.array([ids_of[i] for i in batch], dtype=np.int64)
+            inputs.append(
+                {"input_ids": array, "attention_mask": np.ones_like(array), "token_type_ids": np.zeros_like(array)}
+            )
 
         def run(feed: dict[str, Any]) -> list[list[float]]:
             vectors: list[list[float]] = session.run(None, feed)[0].astype("float32").tolist()

@@ -50,6 +50,13 @@ def test_the_default_is_onnx_built_without_torch_with_the_vectors_of_torch() -> 
     # text's vector must not depend on the texts beside it
     single = np.array([default.embed([t])[0] for t in TEXTS])
     assert np.allclose(single, np.array(default.embed(TEXTS)), atol=1e-6)
+    # texts of one token count run as one batch: each must still get its own vector, in its own place
+    alike = [f"{city} (location): a city" for city in ("Paris", "Rome", "Oslo", "Lima", "Kyiv", "Bern")] * 4
+    assert len({len(e.ids) for e in default._tokenizer.encode_batch(alike)}) < len(set(alike)), "some batch"
+    alike = [f"{t} {i}" if i % 3 else t for i, t in enumerate(alike)]
+    batched = np.array(default.embed(alike))
+    assert np.allclose(batched, np.array([default.embed([t])[0] for t in alike]), atol=1e-6)
+    assert not np.allclose(batched[0], batched[1]), "different texts, different vectors"
     assert default.embed([]) == []
     int8 = make_embedder(Settings(_env_file=None, embedding_runtime="onnx-int8"))
     assert isinstance(int8, OnnxEmbedder) and int8.name == "all-MiniLM-L6-v2 (bundled, onnx int8)"
