@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from graphwright.extraction.nlp_extractor import NLPExtractor, chunk_sentences
-from graphwright.extraction.parser import MODEL, spacy_available
+from graphwright.extraction.parser import load_pipeline, spacy_available
 from graphwright.models import ChunkExtraction
 
 # OntoNotes labels -> our types; dates, amounts and numbers are not entities of the graph.
@@ -37,11 +37,8 @@ class NERExtractor(NLPExtractor):
 
     def __init__(self, with_rules: bool = True, typed_relations: bool = True) -> None:
         super().__init__(typed_relations=typed_relations)
-        import spacy
-
         # One pass gives the names and, when relations are typed, the parse they are read from.
-        excluded = [] if self.typed_relations else ["lemmatizer", "parser", "tagger", "attribute_ruler"]
-        self._nlp: Any = spacy.load(MODEL, exclude=excluded)
+        self._nlp = load_pipeline(ner=True, parse=self.typed_relations)
         self._with_rules = with_rules
         self.name = "ner" if with_rules else "ner-only"
         self._found: dict[str, list[tuple[str, str]]] = {}

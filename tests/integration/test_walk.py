@@ -84,6 +84,17 @@ def test_synonym_lists_are_a_property_filled_for_every_entity(films) -> None:
     assert films.store.writes.link_similar() == 3
     assert films.store.writes.link_similar() == 0
 
+    # Batches run side by side give every entity the list one batch at a time gives it.
+    def lists() -> dict[str, list[str]]:
+        return {
+            r["id"]: r["similar"] for r in films.store.read("MATCH (e:Entity) RETURN e.id AS id, e.similar AS similar")
+        }
+
+    before = lists()
+    _write(films, "MATCH (e:Entity) REMOVE e.similar")
+    assert films.store.writes.link_similar(batch_size=2, workers=3) == len(ids)
+    assert lists() == before
+
     # A list may name an entity deleted since; the walk skips it.
     _write(films, "MATCH (e:Entity) SET e.similar = e.similar + ['e_gone']")
     assert {c.document_id for c in films.search(QUESTION, mode="local", k=5).chunks[:2]} == {"moonfall", "verran"}
