@@ -14,6 +14,8 @@ from graphwright.embeddings.onnx_export import bundled_model_dir, ensure_exporte
 
 # Most tokens in one batch: short texts (entity names, questions) share a call, a chunk runs alone.
 _BATCH_TOKENS = 256
+# Texts tokenised per call: an Encoding is heavy, so only their ids are kept past a slice.
+_TOKENISE_SLICE = 256
 
 
 class OnnxEmbedder:
@@ -70,8 +72,8 @@ class OnnxEmbedder:
         # Tokenised here, in one thread (the streams run the model), a slice at a time: an Encoding is heavy,
         # and keeping one per text of a 10k-chunk ingest costs ~250 MB where their ids cost a few.
         ids_of: list[list[int]] = []
-        for start in range(0, len(texts), 256):
-            ids_of += [item.ids for item in self._tokenizer.encode_batch(texts[start : start + 256])]
+        for start in range(0, len(texts), _TOKENISE_SLICE):
+            ids_of += [item.ids for item in self._tokenizer.encode_batch(texts[start : start + _TOKENISE_SLICE])]
         by_length: dict[int, list[int]] = {}
         for i, ids in enumerate(ids_of):
             by_length.setdefault(len(ids), []).append(i)

@@ -1,6 +1,6 @@
 """spaCy's attribute ruler (the model's tag map: a token's coarse POS, morphology and some lemmas from its
 fine tag and its lower-case form), with the same result in a fraction of the time. Its Matcher tries all
-179 patterns of en_core_web_sm at every token, which made it a third of the offline parse; 160 of them
+179 patterns of en_core_web_sm at every token, which made it a fifth of the offline parse; 160 of them
 ask only for a tag and/or a lower-case form of one token, and those are looked up in tables here. The rest
 (other attributes, regular expressions, two tokens) stay in a Matcher of their own. Every token then gets
 the attributes of every rule that matched it, in the ruler's order (a later rule wins), which is what the
@@ -42,9 +42,8 @@ class AttributeRules:
 
         self._attrs: list[dict[Any, Any]] = list(ruler.attrs)
         self._indices: list[int] = list(ruler.indices)
-        self._by_tag: dict[str, list[int]] = {}
-        self._by_lower: dict[str, list[int]] = {}
-        self._by_both: dict[tuple[str, str], list[int]] = {}
+        # (tag, lower) -> the rules that match it; None where a rule does not test that attribute
+        self._table: dict[tuple[str | None, str | None], list[int]] = {}
         self._matcher = Matcher(ruler.vocab)
         self._vocab = ruler.vocab
         for rule in range(len(self._attrs)):
@@ -53,13 +52,8 @@ class AttributeRules:
             if any(k is None for k in keys):  # the whole rule in the Matcher, its patterns as the ruler has them
                 self._matcher.add(str(rule), patterns)
                 continue
-            for tag, lower in sorted({pair for found in keys for pair in found or []}, key=str):
-                if tag is not None and lower is not None:
-                    self._by_both.setdefault((tag, lower), []).append(rule)
-                elif tag is not None:
-                    self._by_tag.setdefault(tag, []).append(rule)
-                elif lower is not None:
-                    self._by_lower.setdefault(lower, []).append(rule)
+            for pair in {pair for found in keys for pair in found or []}:
+                self._table.setdefault(pair, []).append(rule)
 
     def __call__(self, doc: Any) -> Any:
         from spacy.tokens import Span
@@ -67,9 +61,10 @@ class AttributeRules:
 
         # All matches are found before any is applied (a rule may change a tag another one reads).
         rules_of: dict[int, list[int]] = {}
+        table = self._table
         for token in doc:
             tag, lower = token.tag_, token.lower_
-            found = self._by_tag.get(tag, []) + self._by_lower.get(lower, []) + self._by_both.get((tag, lower), [])
+            found = table.get((tag, None), []) + table.get((None, lower), []) + table.get((tag, lower), [])
             if found:
                 rules_of[token.i] = found
         for match_id, start, end in self._matcher(doc, allow_missing=True, as_spans=False):

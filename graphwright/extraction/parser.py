@@ -28,15 +28,14 @@ class Parser:
         self.nlp = nlp
         ruled = "attribute_ruler" in nlp.pipe_names
         self._rules = AttributeRules(nlp.get_pipe("attribute_ruler")) if ruled else None
-        self._lemmatizer = nlp.get_pipe("lemmatizer") if ruled and "lemmatizer" in nlp.pipe_names else None
+        self._lemmatizer = nlp.get_pipe("lemmatizer") if ruled else None  # load_pipeline keeps or drops both
 
     def pipe(self, texts: Iterable[str], batch_size: int = 256) -> Iterator[Any]:
-        if self._rules is None:
+        if self._rules is None or self._lemmatizer is None:
             yield from self.nlp.pipe(texts, batch_size=batch_size)
             return
         for doc in self.nlp.pipe(texts, batch_size=batch_size, disable=["attribute_ruler", "lemmatizer"]):
-            self._rules(doc)
-            yield doc if self._lemmatizer is None else self._lemmatizer(doc)
+            yield self._lemmatizer(self._rules(doc))
 
     def __call__(self, text: str) -> Any:
         return next(self.pipe([text]))

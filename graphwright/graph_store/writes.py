@@ -54,11 +54,8 @@ class DocumentWrites:
                 )
 
             parts = [ids[start : start + batch_size] for start in range(0, len(ids), batch_size)]
-            if len(parts) == 1:
-                work(parts[0])
-            else:
-                with ThreadPoolExecutor(len(parts)) as pool:
-                    list(pool.map(work, parts))  # every batch's error is raised here
+            with ThreadPoolExecutor(len(parts)) as pool:
+                list(pool.map(work, parts))  # every batch's error is raised here
             done += len(ids)
 
     def document_hashes(self, ids: list[str]) -> dict[str, str]:
