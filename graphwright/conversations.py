@@ -88,6 +88,31 @@ class Conversations:
         if index is None:  # deleted while the question was being answered
             raise NotFoundError(f"no conversation {conversation_id!r}")
 
+    def adopt(self, previous: ConversationOwner) -> int:
+        """Move `previous`'s conversations to this owner, their texts re-sealed under this owner's key; how many
+        moved. Each move applies only while the conversation is still `previous`'s."""
+        if not previous.name or previous.name == self.owner.name:
+            return 0
+        old = Conversations(self.store, self.settings, previous)
+        moved = 0
+        while rows := self.store.conversations.list(previous.name, 0, 100):
+            for row in rows:
+                found = old.get(row["id"])
+                ident = found.id
+                turns = [
+                    {
+                        "index": t.index,
+                        "question": self._seal(ident, t.question),
+                        "answer": self._seal(ident, t.answer),
+                        "standalone": self._seal(ident, t.standalone or ""),
+                    }
+                    for t in found.history
+                ]
+                moved += self.store.conversations.reseal(
+                    ident, previous.name, self.owner.name, self._seal(ident, found.title), turns
+                )
+        return moved
+
     def _info(self, row: dict[str, Any]) -> ConversationInfo:
         return ConversationInfo.model_validate({**row, "title": self._open(row["id"], row["title"])})
 

@@ -69,6 +69,9 @@ def main(verbosity: int) -> None:
     """
     import logging
 
+    from graphwright.private_files import private_umask
+
+    private_umask()  # what the CLI (and the Neo4j it starts) writes under the home is its owner's only
     # The library only logs; the command decides what a person sees. Warnings always, more with -v.
     level = logging.WARNING if not verbosity else logging.INFO if verbosity == 1 else logging.DEBUG
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)

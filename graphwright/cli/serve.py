@@ -48,12 +48,21 @@ def serve(host: str, port: int, log_level: str, workers: int | None) -> None:
     """
     import os
 
+    from graphwright.private_files import tighten
     from graphwright.server import run_server, run_workers
     from graphwright.server.app import create_app
+    from graphwright.server.fingerprints import server_secret
     from graphwright.server.security import KeyRing, ServerConfigError
 
     settings = load_settings()
     workers = workers or os.cpu_count() or 1
+    changed = tighten(settings.home)
+    if changed:
+        make_console(stderr=True).print(
+            f"Made {changed} files and folders under {settings.home} private to their owner "
+            "(they were readable by others)"
+        )
+    server_secret(settings.home)  # made once, before the workers, which all key fingerprints by it
     with open_graph():  # Neo4j reachable, or one clear line now rather than 503s later
         pass
     try:

@@ -42,7 +42,7 @@ class VectorCache:
         import array
 
         path = self._path(text)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
         tmp.write_bytes(array.array("f", vector).tobytes())
         tmp.replace(path)  # atomic: a killed run never leaves half a vector behind

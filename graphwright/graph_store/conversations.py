@@ -3,6 +3,7 @@ deleted and expired; always under their owner, so one key never reads another's.
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 from graphwright.graph_store import queries as q
@@ -34,6 +35,16 @@ class ConversationStore:
 
     def delete(self, conversation_id: str, owner: str) -> bool:
         return bool(self.connection.write(q.DELETE_CONVERSATION, id=conversation_id, owner=owner)[0]["deleted"])
+
+    def reseal(
+        self, conversation_id: str, old: str, owner: str, title: str, turns: builtins.list[dict[str, Any]]
+    ) -> int:
+        """Give `old`'s conversation to `owner` with its texts replaced (re-sealed); 1 if it moved, 0 if it was
+        no longer `old`'s."""
+        rows = self.connection.write(
+            q.RESEAL_CONVERSATION, id=conversation_id, old=old, owner=owner, title=title, turns=turns
+        )
+        return int(rows[0]["moved"]) if rows else 0
 
     def expire(self, days: int) -> int:
         """Delete conversations untouched for `days` days; how many went."""

@@ -3,8 +3,10 @@ Cypher written by a model or a user."""
 
 from __future__ import annotations
 
+import threading
 from typing import cast
 
+from graphwright.errors import BusyError
 from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
 from graphwright.graph_store.read_only import ReadLimits, run_read_only
@@ -28,6 +30,8 @@ from graphwright.text.normalize import RESERVED_RELATIONS
 class GraphReads:
     def __init__(self, connection: Neo4jConnection) -> None:
         self.connection = connection
+        self._cypher_slots: threading.BoundedSemaphore | None = None
+        self._slots_lock = threading.Lock()
 
     # --- linking ------------------------------------------------------------------------------------------
     def entities_by_key(self, keys: list[str]) -> list[KeyedEntityRow]:
@@ -99,8 +103,22 @@ class GraphReads:
 
     # --- read-only Cypher ---------------------------------------------------------------------------------
     def read_only(self, query: str, limits: ReadLimits) -> CypherRows:
-        """Cypher written outside graphwright, run only if every lock of `read_only.py` shows it reads."""
-        return run_read_only(self.connection, query, limits)
+        """Cypher written outside graphwright, run only if every lock of `read_only.py` shows it reads, and only
+        `limits.max_concurrent` at a time (BusyError beyond): a query Neo4j cannot interrupt holds a core, so
+        the cores a caller can hold are capped."""
+        with self._slots_lock:
+            if self._cypher_slots is None:
+                self._cypher_slots = threading.BoundedSemaphore(limits.max_concurrent)
+            slots = self._cypher_slots
+        if not slots.acquire(timeout=1.0):
+            raise BusyError(
+                f"{limits.max_concurrent} read-only Cypher queries are already running here (the limit); try again",
+                retry_after=max(1, int(limits.timeout)),
+            )
+        try:
+            return run_read_only(self.connection, query, limits)
+        finally:
+            slots.release()
 
     def schema_text(self) -> str:
         """The live graph model as a prompt sees it: labels with their properties, relationship types."""

@@ -19,6 +19,7 @@ from neo4j.exceptions import AuthError, ClientError, ServiceUnavailable
 from graphwright.errors import (
     LocalServerError,  # re-exported: they used to live here
 )
+from graphwright.private_files import PRIVATE_UMASK
 
 LAUNCHER_CLASS = "io.graphwright.neo4jlocal.Launcher"
 _LOOPBACK = {"127.0.0.1", "localhost", "::1"}
@@ -154,7 +155,7 @@ class LocalServer:
         java = shutil.which("java", path=os.path.join(os.environ.get("JAVA_HOME", ""), "bin")) or shutil.which("java")
         if java is None:
             raise LocalServerError("Java 17+ is needed to run the local Neo4j (or use docker compose)")
-        self.log_file.parent.mkdir(parents=True, exist_ok=True)
+        self.log_file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         target = self.project_dir / "target"
         classpath = f"{target / 'classes'}{os.pathsep}{target / 'lib' / '*'}"
         cmd = [
@@ -177,7 +178,13 @@ class LocalServer:
         env = {**os.environ, "NEO4J_PASSWORD": self.password}
         with open(self.log_file, "ab") as log:
             proc = subprocess.Popen(
-                cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, start_new_session=True
+                cmd,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                env=env,
+                start_new_session=True,
+                umask=PRIVATE_UMASK,  # the store holds every document's text: owner-only, whoever starts it
             )
         ready = self.home / "ready"
         ready.unlink(missing_ok=True)
@@ -222,7 +229,7 @@ def write_password_file(path: Path) -> None:
     overwritten: a second caller keeps the first password)."""
     import secrets
 
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:

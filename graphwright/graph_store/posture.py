@@ -25,7 +25,23 @@ _WATCHED = (
     "dbms.security.procedures.unrestricted",
     "server.default_listen_address",
     "server.http.listen_address",
+    "db.memory.transaction.max",
+    "db.memory.transaction.total.max",
+    "db.transaction.timeout",
 )
+# Settings whose value 0 (Neo4j's default) means "no limit": one query may then take every byte of the heap
+# or run for ever.
+_LIMITS = {
+    "db.memory.transaction.max": "set db.memory.transaction.max (e.g. half the heap) so one query cannot take it all",
+    "db.memory.transaction.total.max": "set db.memory.transaction.total.max (e.g. 70% of the heap)",
+    "db.transaction.timeout": "set db.transaction.timeout (e.g. 300s) so no transaction runs for ever",
+}
+
+
+def _unlimited(value: str) -> bool:
+    """ "0", "0B", "0s", "0ms", "" -> True."""
+    digits = value.strip().rstrip("BbKkMmGgs").rstrip("m")
+    return not digits or all(c in "0." for c in digits)
 
 
 @dataclass(frozen=True)
@@ -92,6 +108,10 @@ def judge(settings: dict[str, str], file_probe: str, network_probe: str) -> list
                     "" if local else "anything beyond loopback needs a firewall and TLS in front of it",
                 )
             )
+    for name, fix in _LIMITS.items():
+        value = settings.get(name)
+        if value is not None:
+            checks.append(PostureCheck(name, value, not _unlimited(value), fix if _unlimited(value) else ""))
     return checks
 
 

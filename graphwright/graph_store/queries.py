@@ -870,6 +870,17 @@ CALL (c) { MATCH (c)-[:HAS_TURN]->(t:Turn) DETACH DELETE t }
 DETACH DELETE c
 RETURN count(*) AS deleted
 """
+RESEAL_CONVERSATION = """
+MATCH (c:Conversation {id: $id}) WHERE c.owner = $old
+SET c.owner = $owner, c.title = $title
+WITH c
+CALL (c) {
+  UNWIND $turns AS turn
+  MATCH (c)-[:HAS_TURN]->(t:Turn {index: turn.index})
+  SET t.question = turn.question, t.answer = turn.answer, t.standalone = turn.standalone
+}
+RETURN count(c) AS moved
+"""
 EXPIRE_CONVERSATIONS = """
 MATCH (c:Conversation) WHERE c.updated_at < datetime() - duration({days: $days})
 CALL (c) { MATCH (c)-[:HAS_TURN]->(t:Turn) DETACH DELETE t }

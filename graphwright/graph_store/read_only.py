@@ -218,6 +218,7 @@ class ReadLimits:
     max_rows: int = 50
     max_bytes: int = 1_000_000
     timeout: float = 10.0
+    max_concurrent: int = 2
 
 
 # --- lock 1: the text ---------------------------------------------------------------------------------
@@ -345,7 +346,9 @@ def check_text(query: str) -> str:
     if len(query) > MAX_QUERY_CHARS:
         raise CypherRejectedError(f"the query is {len(query)} characters, above the limit of {MAX_QUERY_CHARS}")
     for text in _decodings(query):
-        _check_tokens(list(_tokens(text)))
+        tokens = list(_tokens(text))
+        _check_tokens(tokens)
+        check_cost(tokens)
     return query.strip().rstrip(";").strip()
 
 
@@ -464,9 +467,320 @@ def check_scope(plan: Mapping[str, Any], workspace: Workspace) -> None:
         stack.extend((child, node) for child in node.get("children") or [])
 
 
+# --- lock 2b: queries inside expressions -------------------------------------------------------------
+# A subquery inside an expression (COLLECT { }, COUNT { }, EXISTS { }, a pattern comprehension) that the
+# planner cannot turn into Apply operators is planned as a nested plan *inside* the expression, so it has no
+# operators of its own: Neo4j prints it, as canonical Cypher, in the Details of the operator that evaluates
+# the expression (pattern comprehensions as `COLLECT { MATCH ... }`, node labels moved into the WHERE right
+# after their MATCH, names backtick-quoted wherever they need it). Every read in Cypher is a MATCH pattern or
+# a procedure, so a nested read always shows there as a MATCH clause, a `ResolvedCall(...)` or a LOAD CSV:
+# those are what this lock reads, in the Details of every operator.
+_NESTED_CLAUSE_END = frozenset(
+    {"RETURN", "WITH", "MATCH", "OPTIONAL", "UNWIND", "CALL", "ORDER", "SKIP", "LIMIT", "UNION", "FINISH", "LOAD"}
+)
+_OPENERS, _CLOSERS = "([{", ")]}"
+
+
+def _keyword(tokens: list[_Token], index: int) -> str | None:
+    """The upper-cased word at `index` when it stands as a keyword: not a property, label or type (after `.`
+    or `:`) and not a map key (before `:`)."""
+    token = tokens[index]
+    if token.kind != "word":
+        return None
+    before = tokens[index - 1] if index else None
+    after = tokens[index + 1] if index + 1 < len(tokens) else None
+    if (before is not None and before.kind == "punct" and before.value in ".:") or after == _Token("punct", ":"):
+        return None
+    return token.value.upper()
+
+
+def _depth_step(tokens: list[_Token], index: int) -> int:
+    token = tokens[index]
+    if token.kind == "punct":
+        return 1 if token.value in _OPENERS else -1 if token.value in _CLOSERS else 0
+    word = _keyword(tokens, index)
+    return 1 if word == "CASE" else -1 if word == "END" else 0
+
+
+def _split(tokens: list[_Token], separator: str) -> list[list[_Token]]:
+    """`tokens` cut at the punctuation or keyword `separator` where it stands outside any bracket or CASE."""
+    parts: list[list[_Token]] = [[]]
+    depth = 0
+    for index, token in enumerate(tokens):
+        if depth == 0 and (token == _Token("punct", separator) or _keyword(tokens, index) == separator):
+            parts.append([])
+            continue
+        depth += _depth_step(tokens, index)
+        parts[-1].append(token)
+    return parts
+
+
+def _is_map_key(tokens: list[_Token], colon: int) -> bool:
+    """Whether the `:` at `colon` ends a map key (`{k: v}`, `{a: 1, k: v}`, `n{k: v}`)."""
+    return (
+        colon >= 2
+        and tokens[colon - 1].kind in ("word", "name")
+        and tokens[colon - 2]
+        in (
+            _Token("punct", "{"),
+            _Token("punct", ","),
+        )
+    )
+
+
+def _names_in(tokens: list[_Token], where: str) -> list[str]:
+    """The labels and types a nested clause names; CypherRejectedError for label expressions that match
+    names the clause does not spell out (`!L`, `%`, dynamic `$(...)`, parenthesised expressions)."""
+    names: list[str] = []
+    for index, token in enumerate(tokens):
+        if token != _Token("punct", ":") or _is_map_key(tokens, index):
+            continue
+        if (index and tokens[index - 1] == token) or (index + 1 < len(tokens) and tokens[index + 1] == token):
+            continue  # `::` of a type predicate, not a label
+        at = index + 1
+        while at < len(tokens):
+            name = tokens[at]
+            if name.kind not in ("word", "name"):
+                raise CypherRejectedError(
+                    f"a query inside an expression matches a label expression with {name.value!r}, which can "
+                    f"reach beyond {where}: name the labels of this workspace instead"
+                )
+            names.append(name.value)
+            follow = tokens[at + 1] if at + 1 < len(tokens) else None
+            if follow is None or follow.kind != "punct" or follow.value not in "|&:":
+                break
+            at += 2
+    return names
+
+
+def _part_variables(part: list[_Token]) -> set[str]:
+    return {
+        part[i + 1].value
+        for i, token in enumerate(part[:-1])
+        if token.kind == "punct" and token.value in "([" and part[i + 1].kind in ("word", "name")
+    }
+
+
+def _pinned_inline(part: list[_Token]) -> bool:
+    """Whether a pattern part names a label or type of its own: `(v:L`, `(:L`, `[r:T]`. Not counted in a part
+    that repeats (a quantified group or a variable length may match zero times, binding no labelled element)."""
+    for i in range(1, len(part)):
+        if (
+            part[i].kind == "punct"
+            and part[i].value in "{*+"
+            and part[i - 1].kind == "punct"
+            and part[i - 1].value in ")]"
+        ):
+            return False
+        if part[i] == _Token("punct", "*"):
+            return False
+    for i, token in enumerate(part[:-2]):
+        if token.kind == "punct" and token.value in "([":
+            rest = part[i + 1 : i + 3]
+            if rest[0] == _Token("punct", ":") or (
+                rest[0].kind in ("word", "name") and rest[1] == _Token("punct", ":")
+            ):
+                return True
+    return False
+
+
+def _anchors(conjunct: list[_Token]) -> str | None:
+    """The variable a WHERE conjunct `v:L` (or `v:L:M`, `v:L&M`) pins to a label, else None."""
+    if len(conjunct) < 3 or len(conjunct) % 2 == 0 or conjunct[0].kind not in ("word", "name"):
+        return None
+    for index in range(1, len(conjunct), 2):
+        if conjunct[index].kind != "punct" or conjunct[index].value not in (":", "&") or conjunct[1].value != ":":
+            return None
+        if conjunct[index + 1].kind not in ("word", "name"):
+            return None
+    return conjunct[0].value
+
+
+def _check_nested_match(clause: list[_Token], workspace: Workspace) -> None:
+    """One MATCH clause of a nested query: every name it uses is the workspace's, and every pattern part is
+    pinned to it, by a label or type in the part or by a `v:L` conjunct of the clause's own WHERE (no
+    relationship joins two workspaces, so a part with one pinned element stays in the workspace)."""
+    where = f"workspace {workspace.name!r}"
+    for name in _names_in(clause, where):
+        if not workspace.owns(name):
+            raise CypherRejectedError(
+                f"a query inside an expression names {name!r}, which is not a label or type of {where}"
+            )
+    pattern, *predicate = _split(clause, "WHERE")
+    anchored: set[str] = set()
+    if predicate and not any(word in ("OR", "XOR") for part in predicate for word in _depth0_words(part)):
+        anchored = {v for conjunct in _split(predicate[0], "AND") if (v := _anchors(conjunct))}
+    for part in _split(pattern, ","):
+        pinned = _pinned_inline(part) or bool(_part_variables(part) & anchored)
+        if not pinned:
+            shown = " ".join(t.value for t in part)[:120]
+            raise CypherRejectedError(
+                f"a query inside an expression matches `{shown}` without a label of {where}, so it could read "
+                "any node: give one of its nodes a label of this workspace"
+            )
+
+
+def _depth0_words(tokens: list[_Token]) -> list[str]:
+    words, depth = [], 0
+    for index in range(len(tokens)):
+        if depth == 0 and (word := _keyword(tokens, index)):
+            words.append(word)
+        depth += _depth_step(tokens, index)
+    return words
+
+
+def check_nested(plan: Mapping[str, Any], workspace: Workspace | None) -> None:
+    """Refuse a plan whose expressions hold a LOAD CSV or a procedure call, or (when `workspace` is given) a
+    nested query that could read outside it. CypherRejectedError for Details that cannot be read."""
+    stack = [plan]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.get("children") or [])
+        details = _details(node)
+        if not details:
+            continue
+        try:
+            tokens = list(_tokens(details))
+        except CypherRejectedError as exc:
+            raise CypherRejectedError(f"an operator's expression cannot be read, so it is refused ({exc})") from exc
+        for index in range(len(tokens)):
+            word = _keyword(tokens, index)
+            after = tokens[index + 1] if index + 1 < len(tokens) else None
+            if word == "RESOLVEDCALL" or (word == "CALL" and after is not None and after.kind in ("word", "name")):
+                raise CypherRejectedError(
+                    "a procedure call inside an expression is not allowed: call it at the top level"
+                )
+            if word == "LOAD":
+                raise CypherRejectedError("LOAD CSV is not allowed: queries here are read-only")
+            if word == "MATCH" and workspace is not None:
+                clause, depth = [], 0
+                for at in range(index + 1, len(tokens)):
+                    if depth == 0 and _keyword(tokens, at) in _NESTED_CLAUSE_END:
+                        break
+                    depth += _depth_step(tokens, at)
+                    if depth < 0:
+                        break
+                    clause.append(tokens[at])
+                _check_nested_match(clause, workspace)
+
+
+# --- a bound on one row's work ---------------------------------------------------------------------------
+# Neo4j checks for termination and timeouts between rows, so one expression that loops holds a core past any
+# timeout. Rows (UNWIND, MATCH) stop at the timeout and collected lists count against the transaction's
+# memory limit; what runs inside one row is bounded here: lists from `range()` that an expression iterates
+# have literal bounds and a capped size, `reduce` (whose accumulator can grow with every step, quadratic
+# work in one row) runs only over a path's nodes or relationships or such a range, and no iteration runs
+# inside another (n * m steps in one row).
+MAX_RANGE = 10_000
+MAX_RANGE_PRODUCT = 1_000_000
+_ITERATING_CALLS = frozenset({"reduce", "any", "all", "none", "single"})
+_PATH_LISTS = frozenset({"nodes", "relationships"})
+
+
+def _range_size(tokens: list[_Token], start: int) -> int:
+    """The number of values of `range(...)` whose `(` is at `start`; CypherRejectedError unless its bounds
+    are integer literals."""
+    values: list[int] = []
+    sign, at = 1, start + 1
+    while at < len(tokens):
+        token = tokens[at]
+        if token == _Token("punct", "-"):
+            sign = -sign
+        elif token.kind == "word" and token.value.isdigit() and len(token.value) <= 18:
+            values.append(sign * int(token.value))
+            sign = 1
+            nxt = tokens[at + 1] if at + 1 < len(tokens) else None
+            if nxt == _Token("punct", ")"):
+                break
+            if nxt != _Token("punct", ","):
+                values = []
+                break
+            at += 1
+        else:
+            values = []
+            break
+        at += 1
+    if len(values) not in (2, 3) or (len(values) == 3 and values[2] == 0):
+        raise CypherRejectedError(
+            f"range() takes integer literals here (at most {MAX_RANGE} values), so its work is known before it runs"
+        )
+    first, last, step = values[0], values[1], values[2] if len(values) == 3 else 1
+    return max(0, (last - first) // step + 1)
+
+
+def _word(tokens: list[_Token], index: int) -> str:
+    token = tokens[index] if 0 <= index < len(tokens) else None
+    return token.value.lower() if token is not None and token.kind == "word" else ""
+
+
+def check_cost(tokens: list[_Token]) -> None:
+    """Refuse what could loop for long inside one row (see above)."""
+    product = 1
+    scopes: list[bool] = []  # per open bracket: whether it is an iteration
+    for index, token in enumerate(tokens):
+        word = _word(tokens, index)
+        call = index + 1 < len(tokens) and tokens[index + 1] == _Token("punct", "(")
+        after_dot = index > 0 and tokens[index - 1] == _Token("punct", ".")
+        if word == "range" and call and not after_dot and _word(tokens, index - 1) != "unwind":
+            size = _range_size(tokens, index + 1)
+            if size > MAX_RANGE:
+                raise CypherRejectedError(f"range() of {size} values is above the limit of {MAX_RANGE}")
+            product *= max(size, 1)
+            if product > MAX_RANGE_PRODUCT:
+                raise CypherRejectedError(
+                    f"the query's range() lists multiply to more than {MAX_RANGE_PRODUCT} values, above the limit"
+                )
+        if word == "reduce" and call and not after_dot:
+            # reduce(acc = init, x IN <list> | ...): the list must be a path's or a bounded range.
+            depth, at = 0, index + 1
+            while at < len(tokens):
+                depth += 1 if tokens[at] == _Token("punct", "(") else -1 if tokens[at] == _Token("punct", ")") else 0
+                if depth == 1 and _word(tokens, at) == "in":
+                    break
+                at += 1
+            source = _word(tokens, at + 1)
+            if source not in _PATH_LISTS | {"range"} or tokens[at + 2 : at + 3] != [_Token("punct", "(")]:
+                raise CypherRejectedError(
+                    "reduce() runs here only over nodes(p), relationships(p) or a range() of literals: its "
+                    "accumulator can grow at every step, in one row that no timeout interrupts; aggregate over rows "
+                    "(sum, collect) instead"
+                )
+        if token.kind == "punct" and token.value in "([":
+            iterating = (token.value == "(" and _word(tokens, index - 1) in _ITERATING_CALLS) or (
+                token.value == "[" and _word(tokens, index + 2) == "in" and tokens[index + 1].kind in ("word", "name")
+            )
+            if iterating and any(scopes):
+                raise CypherRejectedError(
+                    "an iteration inside another iteration (a list comprehension, any/all/none/single or reduce in "
+                    "another) is not allowed here: its work multiplies inside one row that no timeout interrupts"
+                )
+            scopes.append(iterating)
+        elif token.kind == "punct" and token.value in ")]" and scopes:
+            scopes.pop()
+
+
 # --- all of them -----------------------------------------------------------------------------------------
-def _record_bytes(record: neo4j.Record) -> int:
-    return len(json.dumps(record.data(), ensure_ascii=False, default=str).encode())
+def plain(value: Any) -> Any:
+    """A value of a result row as JSON can carry it: temporal values as ISO 8601 strings, points as Cypher's
+    `point({...})` text, lists and maps converted inside."""
+    from neo4j import spatial, time
+
+    # Points and durations are tuples: they are tested before lists.
+    if isinstance(value, time.DateTime | time.Date | time.Time | time.Duration):
+        return value.iso_format()
+    if isinstance(value, spatial.Point):
+        axes = ("x", "y", "z") if value.srid not in (4326, 4979) else ("longitude", "latitude", "height")
+        fields = ", ".join(f"{axis}: {coordinate}" for axis, coordinate in zip(axes, value, strict=False))
+        return f"point({{srid: {value.srid}, {fields}}})"
+    if isinstance(value, dict):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(item) for item in value]
+    return value
+
+
+def _record_bytes(row: dict[str, Any]) -> int:
+    return len(json.dumps(row, ensure_ascii=False, default=str).encode())
 
 
 def run_read_only(connection: Neo4jConnection, query: str, limits: ReadLimits) -> CypherRows:
@@ -476,7 +790,10 @@ def run_read_only(connection: Neo4jConnection, query: str, limits: ReadLimits) -
     query_type, plan = connection.explain(q.EXPLAIN_PREFIX + query)
     check_plan(query_type, plan)
     # A workspace registered after this check is empty until something is ingested into it.
-    if plan is not None and (not connection.workspace.is_default or connection.read(q.WORKSPACES)):
+    scoped = plan is not None and (not connection.workspace.is_default or bool(connection.read(q.WORKSPACES)))
+    if plan is not None:
+        check_nested(plan, connection.workspace if scoped else None)
+    if plan is not None and scoped:
         check_scope(plan, connection.workspace)
 
     def work(tx: neo4j.ManagedTransaction) -> CypherRows:
@@ -486,11 +803,12 @@ def run_read_only(connection: Neo4jConnection, query: str, limits: ReadLimits) -
             if len(out.rows) >= limits.max_rows:
                 out.truncated, out.limit = True, f"more than {limits.max_rows} rows"
                 break
-            size += _record_bytes(record)
+            row = plain(record.data())
+            size += _record_bytes(row)
             if size > limits.max_bytes:
                 out.truncated, out.limit = True, f"more than {limits.max_bytes} bytes"
                 break
-            out.rows.append(record.data())
+            out.rows.append(row)
         return out
 
     # Fetch one batch beyond the row cap at most, so a huge result is never streamed to us.

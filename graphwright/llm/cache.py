@@ -41,7 +41,7 @@ class ResponseCache:
 
     def put(self, key: str, result: ChatResult) -> None:
         path = self._path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
         tmp.write_text(
             json.dumps(
@@ -53,4 +53,5 @@ class ResponseCache:
             ),
             encoding="utf-8",
         )
+        tmp.chmod(0o600)  # prompts quote documents: owner-only, whatever the process's umask
         tmp.replace(path)  # atomic: a killed run never leaves half an answer behind

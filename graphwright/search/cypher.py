@@ -27,7 +27,10 @@ _FENCE_RE = re.compile(r"```(?:cypher)?\s*(.*?)```", re.DOTALL | re.IGNORECASE)
 
 def read_limits(settings: Settings) -> ReadLimits:
     return ReadLimits(
-        max_rows=settings.cypher_max_rows, max_bytes=settings.cypher_max_bytes, timeout=settings.cypher_timeout
+        max_rows=settings.cypher_max_rows,
+        max_bytes=settings.cypher_max_bytes,
+        timeout=settings.cypher_timeout,
+        max_concurrent=settings.cypher_max_concurrent,
     )
 
 

@@ -33,6 +33,7 @@ from graphwright.models import (
     WorkspaceInfo,
 )
 from graphwright.server.errors import error_body, status_of
+from graphwright.server.fingerprints import move_legacy_conversations, server_secret
 from graphwright.server.jobs import Job, Progress
 from graphwright.server.ollama import OllamaChatRequest
 from graphwright.server.schemas import (
@@ -130,6 +131,8 @@ def create_app(settings: Settings, rag: GraphRAG | None = None, host: str = "127
     graph = rag or GraphRAG(settings)
     check_key_workspaces(keys, graph)
     server = Server(graph, settings)
+    secret = server_secret(settings.home)
+    _move_legacy_conversations(keys, server, graph, secret)
     mcp = build_mcp(graph, server.graph)
     mcp_app = mcp.streamable_http_app(streamable_http_path="/mcp", stateless_http=True, json_response=True, host=host)
 
@@ -158,7 +161,12 @@ def create_app(settings: Settings, rag: GraphRAG | None = None, host: str = "127
     app.state.server = server  # what the routes share, for an operator's (or a test's) inspection
     app.router.routes.extend(mcp_app.routes)
     app.add_middleware(
-        GuardMiddleware, keys=keys, max_body=settings.max_upload_bytes, hosts=hosts, workspace=graph.workspace
+        GuardMiddleware,
+        keys=keys,
+        max_body=settings.max_upload_bytes,
+        hosts=hosts,
+        workspace=graph.workspace,
+        secret=secret,
     )
     if settings.cors_origins.strip():
         from fastapi.middleware.cors import CORSMiddleware
@@ -226,6 +234,26 @@ def owner(request: Request) -> ConversationOwner:
     """Whose conversations this request sees: its key's (the guard set it), or nobody's without keys."""
     found = getattr(request.state, OWNER_STATE, None)
     return found if isinstance(found, ConversationOwner) else ConversationOwner()
+
+
+def _move_legacy_conversations(keys: KeyRing, server: Server, graph: GraphRAG, secret: bytes) -> None:
+    """Conversations stored under the fingerprints of releases before the server secret move to the new ones
+    (skipped, with a warning, while Neo4j is down: the next start moves them)."""
+    from graphwright.errors import GraphStoreError
+
+    tokens = [k for k, _ in (*keys.write_keys, *keys.read_keys)] + list(keys.admin_keys)
+    if not tokens:
+        return
+    try:
+        graphs = []
+        for name in sorted({graph.workspace, "default", *graph.store.workspaces.names()}):
+            try:
+                graphs.append(server.graph(name))
+            except NotFoundError:
+                continue
+        move_legacy_conversations(graphs, tokens, secret)
+    except GraphStoreError as exc:
+        log.warning("conversations under old key fingerprints not moved (Neo4j: %s); the next start moves them", exc)
 
 
 def check_key_workspaces(keys: KeyRing, graph: GraphRAG) -> None:

@@ -45,10 +45,11 @@ class JobStore:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")  # readers never wait for the job writing its progress
             db.execute(_SCHEMA)
+        path.chmod(0o600)  # jobs name uploaded files and their errors: owner-only, whatever the umask
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -107,7 +108,7 @@ class GraphWriteLock:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         self._threads = threading.Lock()
         self._file: int | None = None
 

@@ -19,6 +19,7 @@ from graphwright.errors import (
 )
 from graphwright.models import ConversationOwner
 from graphwright.server.errors import error_body
+from graphwright.server.fingerprints import owner_of
 
 if TYPE_CHECKING:
     from pydantic import SecretStr
@@ -59,18 +60,6 @@ WORKSPACE_STATE = "graphwright_workspace"
 # What the request's key may do (a Grant; everything on a keyless server).
 GRANT_STATE = "graphwright_grant"
 WORKSPACES_PATH = "/v1/workspaces"
-
-
-def owner_of(token: str) -> ConversationOwner:
-    """Whose conversations a key's are: a stable name that does not reveal the key (what they are stored
-    under) and the key that seals their text, both derived from the key, by different derivations, so the
-    stored name gives nothing of the sealing key."""
-    import hashlib
-    import hmac as hmac_
-
-    name = "key-" + hashlib.sha256(token.encode()).hexdigest()[:24]
-    seal = hmac_.new(b"graphwright conversation seal", token.encode(), hashlib.sha256).digest()
-    return ConversationOwner(name, seal)
 
 
 def split_keys(raw: str | None) -> list[str]:
@@ -280,8 +269,10 @@ class GuardMiddleware:
         max_body: int,
         hosts: HostPolicy | None = None,
         workspace: str = DEFAULT_WORKSPACE,
+        secret: bytes = b"",
     ) -> None:
         self.app = app
+        self.secret = secret  # the server secret that key fingerprints are keyed by
         self.workspace = workspace  # of a request without the `/w/<name>` prefix
         self.keys = keys
         self.max_body = max_body
@@ -319,7 +310,7 @@ class GuardMiddleware:
         state[WORKSPACE_STATE] = workspace
         state[GRANT_STATE] = grant
         state[ROLE_STATE] = role
-        state[OWNER_STATE] = owner_of(token) if role is not None else ConversationOwner()
+        state[OWNER_STATE] = owner_of(token, self.secret) if role is not None else ConversationOwner()
         if self.keys.enabled and needs_key(path):
             if grant is None:
                 why = "missing API key" if "authorization" not in headers else "invalid API key"

@@ -99,5 +99,5 @@ class Server:
         return removed
 
     def new_upload_folder(self) -> Path:
-        self.uploads.mkdir(parents=True, exist_ok=True)
+        self.uploads.mkdir(parents=True, exist_ok=True, mode=0o700)
         return Path(tempfile.mkdtemp(prefix=f"{uuid.uuid4().hex[:8]}-", dir=self.uploads))

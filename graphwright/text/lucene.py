@@ -21,17 +21,74 @@ def has_identifier(text: str) -> bool:
     return False
 
 
-def to_lucene(question: str) -> str:
-    """Plain words for the Lucene parser: specials escaped, operators neutralized, so any question parses."""
-    terms = []
+# Lucene refuses a query of more than 1024 clauses (every analysed token is one), so a question is cut to a
+# budget of tokens well below that, whatever its length or script.
+MAX_QUERY_TOKENS = 256
+# Scripts written without spaces: the analyser makes a token of every character (or pair), so each is a term.
+_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002fa1f]")
+_PIECES = re.compile(r"[^\W_]+")
+# Words that carry little for retrieval; dropped first when a question is over the budget.
+_COMMON = frozenset(
+    "a an and are as at be been but by did do does for from had has have he her his how i if in into is it its "
+    "me my no not of on or our she so than that the their them then there these they this to was we were what "
+    "when where which who whom whose why will with would you your".split()
+)
+
+
+def _terms(question: str) -> list[str]:
+    """The question's terms in order: codes as phrases, words escaped, characters of unspaced scripts alone."""
+    terms: list[str] = []
     for word in question.split():
         core = word.strip(_EDGE_PUNCTUATION)
         if CODE_RE.match(core) and any(ch.isdigit() for ch in core):
             terms.append(f'"{core}"')
+            continue
+        if _UNSPACED.search(word):
+            # Split at each such character, so `北京大学的` is five terms (as the analyser reads it) that
+            # deduplication and the budget can see one by one.
+            for piece in re.split(f"({_UNSPACED.pattern})", word):
+                if piece and (_UNSPACED.fullmatch(piece) or _PIECES.search(piece)):
+                    terms.append(_LUCENE_SPECIAL.sub(r"\\\1", piece))
             continue
         if word in _LUCENE_OPERATORS:
             word = word.lower()
         escaped = _LUCENE_SPECIAL.sub(r"\\\1", word)
         if escaped.strip("\\"):
             terms.append(escaped)
-    return " ".join(terms)
+    return terms
+
+
+def _cost(term: str) -> int:
+    """Lucene clauses a term can become: one per analysed token (at least one)."""
+    return max(1, len(_UNSPACED.findall(term)) + len(_PIECES.findall(_UNSPACED.sub(" ", term))))
+
+
+def _weight(term: str) -> tuple[int, int]:
+    """How informative a term looks without corpus statistics: codes and phrases, then names and numbers
+    (capitals, digits), then other words by length; common words last."""
+    bare = term.strip('"').replace("\\", "")
+    if term.startswith('"'):
+        return (3, len(bare))
+    if bare.lower() in _COMMON:
+        return (0, len(bare))
+    if any(ch.isdigit() for ch in bare) or bare[:1].isupper():
+        return (2, len(bare))
+    return (1, len(bare))
+
+
+def to_lucene(question: str, max_tokens: int = MAX_QUERY_TOKENS) -> str:
+    """Plain words for the Lucene parser: specials escaped, operators neutralized, so any question parses;
+    each term once and, past `max_tokens` analysed tokens, the most informative kept, in the
+    question's order, so a question of any length and script stays under Lucene's clause limit."""
+    terms = list(dict.fromkeys(_terms(question)))  # in order, each once
+    if sum(_cost(t) for t in terms) <= max_tokens:
+        return " ".join(terms)
+    ranked = sorted(range(len(terms)), key=lambda i: _weight(terms[i]), reverse=True)
+    keep: set[int] = set()
+    budget = max_tokens
+    for index in ranked:
+        cost = _cost(terms[index])
+        if cost <= budget:
+            keep.add(index)
+            budget -= cost
+    return " ".join(terms[i] for i in sorted(keep))

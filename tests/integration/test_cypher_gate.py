@@ -266,7 +266,7 @@ def test_ordinary_reads_still_answer(world) -> None:
 
 def test_results_are_capped_by_bytes_as_well_as_rows(rag) -> None:
     rag.settings.cypher_max_bytes = 10_000
-    one = rag.read_cypher("RETURN range(1, 100000) AS big")  # one row, far above the byte cap
+    one = rag.read_cypher("RETURN range(1, 10000) AS big")  # one row, far above the byte cap
     assert one.rows == [] and one.truncated and "bytes" in one.limit
     many = rag.read_cypher("UNWIND range(1, 5000) AS x RETURN x, 'padding padding padding' AS p")
     assert many.truncated and len(many.rows) <= rag.settings.cypher_max_rows
@@ -309,3 +309,173 @@ def test_doctor_reads_the_servers_own_locks(rag, cli_env, tmp_path: Path) -> Non
         assert line in out.stdout
     assert "warn" not in out.stdout
     assert cli_env["NEO4J_PASSWORD"] not in out.stdout + out.stderr
+
+
+# --- queries hidden inside expressions (issue 43) ------------------------------------------------------------
+# A subquery the planner cannot lift into operators (a conditional one, say) is planned inside the expression
+# that holds it; the gate must judge it all the same, in every place an expression can stand.
+SECRET = "canary-b-2f71d0aa-secret"
+HIDDEN_READS = [
+    "COLLECT { MATCH (x:`gate-b__Chunk`) RETURN x.text }",  # another workspace's passage
+    "COLLECT { MATCH (x:Canary) RETURN x.value }",  # a label of no workspace
+    "COLLECT { MATCH (x) RETURN x.text }",  # every node
+    "COLLECT { MATCH (x) WHERE x.text STARTS WITH 'canary' RETURN x.text }",
+    "COLLECT { MATCH (x:!`gate-a__Chunk`) RETURN x.text }",  # everything but the workspace's label
+    "COLLECT { MATCH (x:%) RETURN x.text }",
+    "COLLECT { MATCH (x:`gate-a__Chunk`|`gate-b__Chunk`) RETURN x.text }",
+    "COLLECT { MATCH (x) WHERE rand() < 2 OR x:`gate-a__Chunk` RETURN x.text }",
+    "COLLECT { MATCH (x)-[:`gate-a__NEXT`*0..1]-(y) RETURN x.text }",  # zero hops: no relationship pins x
+    "COLLECT { MATCH (a:`gate-a__Chunk`) CALL () { MATCH (x) RETURN x.text AS t } RETURN t }",
+    "COLLECT { MATCH (w:GraphwrightWorkspace) RETURN w.name }",
+    "COLLECT { CALL db.labels() YIELD label RETURN label }",
+    "[(x:`gate-b__Chunk`)--() | x.text]",
+    "[(x)--() WHERE x.text STARTS WITH 'canary' | x.text]",
+    "COUNT { MATCH (x:`gate-b__Chunk`) WHERE x.text STARTS WITH 'canary' }",
+    "EXISTS { MATCH (x) WHERE x.text STARTS WITH 'canary' }",
+]
+# Every place an expression stands: RETURN, WITH, WHERE, ORDER BY, UNWIND, map and list literals, CASE and
+# function arguments.
+EXPRESSION_PLACES = [
+    "RETURN {e} AS t",
+    "WITH {e} AS t RETURN t",
+    "MATCH (c:`gate-a__Chunk`) WHERE {e} IS NOT NULL RETURN c.id AS t",
+    "MATCH (c:`gate-a__Chunk`) RETURN c.id AS t ORDER BY {e}",
+    "UNWIND {e} AS t RETURN t",
+    "RETURN {{k: {e}}} AS t",
+    "RETURN [1, {e}] AS t",
+    "RETURN CASE WHEN rand() < 2 THEN {e} ELSE null END AS t",
+    "RETURN coalesce({e}, 0) AS t",
+    "RETURN toString({e}) AS t",
+    "MATCH (c:`gate-a__Chunk`) WITH c, {e} AS t RETURN c.id, t",
+]
+
+
+@pytest.fixture
+def scoped(rag, canaries):
+    """Workspace gate-a (the attacker's, one passage), another's secret passage and a :Canary holding the
+    secret, as the database owner wrote them."""
+    if "gate-a" in rag.store.workspaces.names():  # left by a run that was killed
+        rag.delete_workspace("gate-a", yes=True)
+    rag.create_workspace("gate-a")
+    connection = rag.store.connection
+    connection.write("CREATE (:`gate-a__Chunk` {id: 'a1', text: 'alpha passage'})")
+    connection.write("CREATE (:`gate-b__Chunk` {id: 'b1', text: $t})", t=SECRET)
+    connection.write("MATCH (c:Canary) SET c.value = $t, c.text = $t", t=SECRET)
+    yield rag.in_workspace("gate-a")
+    rag.delete_workspace("gate-a", yes=True)  # the registry outlives a reset: other tests expect none
+
+
+def _hidden_breach(outcome: object) -> str | None:
+    if not isinstance(outcome, Exception):
+        return f"a hidden read ran: {str(outcome)[:300]}"
+    if SECRET in str(outcome):
+        return "the secret came back in an error"
+    return None
+
+
+@st.composite
+def hidden_attacks(draw: st.DrawFn) -> str:
+    read = draw(st.sampled_from(HIDDEN_READS))
+    if draw(st.booleans()):  # conditional: the planner cannot lift it into operators
+        read = f"CASE WHEN rand() < {draw(st.integers(2, 9))} THEN {read} ELSE null END"
+    query = draw(st.sampled_from(EXPRESSION_PLACES)).format(e=read)
+    if draw(st.booleans()):
+        query = _recase(query, draw(st.lists(st.booleans(), min_size=1, max_size=8)))
+    return query
+
+
+def _generated_hidden_attacks(graph) -> None:
+    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(query=hidden_attacks())
+    def attack(query: str) -> None:
+        breach = _hidden_breach(_send(graph, query))
+        assert breach is None, f"{breach}\nquery: {query!r}"
+
+    attack()
+
+
+def test_the_reported_hidden_subquery_is_refused(scoped) -> None:
+    """The issue's query, which returned workspace B's passage to a key bound to A, and its twins."""
+    for read in HIDDEN_READS:
+        query = f"RETURN CASE WHEN rand() < 2 THEN {read} ELSE [] END AS t"
+        outcome = _send(scoped, query)
+        assert isinstance(outcome, CypherRejectedError), (query, outcome)
+        assert SECRET not in str(outcome)
+
+
+def test_generated_hidden_reads_are_refused_in_every_expression_place(scoped) -> None:
+    _generated_hidden_attacks(scoped)
+
+
+def test_the_plan_sees_hidden_reads_without_the_text_lock(scoped, canaries, monkeypatch) -> None:
+    """Lock 1 off: the plan's reading of nested queries must refuse each alone, LOAD CSV included."""
+    from graphwright.graph_store import read_only
+
+    monkeypatch.setattr(read_only, "check_text", lambda query: query.strip().rstrip(";").strip())
+    _generated_hidden_attacks(scoped)
+    for source in [*canaries["files"], canaries["url"]]:
+        query = f"RETURN CASE WHEN rand() < 2 THEN COLLECT {{ LOAD CSV FROM '{source}' AS r RETURN r }} END AS t"
+        outcome = _send(scoped, query)
+        assert isinstance(outcome, CypherRejectedError) and "LOAD CSV" in str(outcome), (query, outcome)
+        assert _breached(canaries, outcome) is None
+
+
+def test_nested_reads_of_the_workspace_itself_still_answer(scoped) -> None:
+    """What a nested query may do: read from the workspace's own labels, however Neo4j plans it."""
+    reads = {
+        "RETURN CASE WHEN rand() < 2 THEN COLLECT { MATCH (x:`gate-a__Chunk`) RETURN x.text } END AS t": [
+            ["alpha passage"]
+        ],
+        "MATCH (c:`gate-a__Chunk`) RETURN CASE WHEN rand() < 2 THEN "
+        "[(c)-[:`gate-a__NEXT`*0..1]-(x:`gate-a__Chunk`) | x.id] END AS t": [["a1"]],
+        "MATCH (c:`gate-a__Chunk`) RETURN COUNT { (c)--(:`gate-a__Chunk`) } AS t": [0],
+        "RETURN CASE WHEN rand() < 2 THEN COUNT { MATCH (x:`gate-a__Chunk`) WHERE x.id = 'a1' } END AS t": [1],
+        "MATCH (c:`gate-a__Chunk`) WHERE CASE WHEN rand() < 2 THEN EXISTS { MATCH (y) WHERE y:`gate-a__Chunk` "
+        "AND y.id = c.id } END RETURN c.id AS t": ["a1"],
+    }
+    for query, expected in reads.items():
+        assert [row["t"] for row in scoped.read_cypher(query).rows] == expected, query
+
+
+def test_one_row_that_would_loop_for_hours_is_refused_before_it_runs(rag) -> None:
+    """Neo4j checks its timeout between rows: one expression looping inside a row must not start."""
+    loops = [
+        "RETURN size(reduce(s = '', x IN range(1, 2000000) | s + 'aaaaaaaaaaaaaaaa')) AS n",
+        "WITH range(1, 2000000) AS l RETURN size([x IN l | x]) AS n",
+        "UNWIND range(1, 1000) AS x WITH collect(toString(x)) AS l RETURN reduce(s = '', t IN l | s + t) AS n",
+        "UNWIND range(1, 1000) AS x WITH collect(x) AS l RETURN size([a IN l WHERE any(b IN l WHERE a = b)]) AS n",
+        "RETURN [a IN range(1, 1000) | [b IN range(1, 1000) | a * b]] AS n",
+        "RETURN range(1, toInteger('2000000')) AS n",
+    ]
+    for query in loops:
+        with pytest.raises(CypherRejectedError, match=r"range\(\)|reduce\(\)|iteration"):
+            rag.read_cypher(query)
+    running = rag.store.read(
+        "SHOW TRANSACTIONS YIELD currentQuery WHERE currentQuery CONTAINS 'reduce' AND NOT currentQuery STARTS WITH "
+        "'SHOW' RETURN count(*) AS n"
+    )
+    assert running == [{"n": 0}]
+    rag.store.connection.write("CREATE (:Chunk {id: 'c1'})-[:NEXT]->(:Chunk {id: 'c2'})")
+    ordinary = [
+        "MATCH p = (c:Chunk {id: 'c1'})-[*0..2]-() RETURN reduce(w = 0, r IN relationships(p) | w + 1) AS n",
+        "RETURN reduce(w = 0, x IN range(1, 10) | w + x) AS n",
+        "RETURN [x IN range(1, 100) | x * 2][-1] AS n",
+        "UNWIND range(1, 100000) AS x RETURN count(x) AS n",
+    ]
+    for query in ordinary:
+        assert rag.read_cypher(query).rows, query
+
+
+def test_temporal_and_spatial_values_come_back_as_text(rag) -> None:
+    rows = rag.read_cypher(
+        "RETURN datetime('2026-12-03T10:00:00Z') AS at, date('2026-12-03') AS day, duration('P3D') AS span, "
+        "point({longitude: 1.5, latitude: 2.5}) AS where"
+    ).rows
+    assert rows == [
+        {
+            "at": "2026-12-03T10:00:00.000000000+00:00",
+            "day": "2026-12-03",
+            "span": "P3D",
+            "where": "point({srid: 4326, longitude: 1.5, latitude: 2.5})",
+        }
+    ]

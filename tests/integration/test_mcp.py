@@ -60,6 +60,12 @@ async def exercise(client, rag) -> None:
     assert "paths" in paths and (paths["paths"] or paths["notes"])
     rows = result_data(await client.call_tool("cypher", {"query": "MATCH (d:Document) RETURN count(d) AS n"}))
     assert rows["rows"] == [{"n": before["documents"]}]
+    # Temporal and spatial values as text (they failed to serialize: "Error executing tool cypher").
+    query = "RETURN date('2026-12-03') AS day, duration('PT5M') AS span, point({x: 1.0, y: 2.0}) AS at"
+    when = result_data(await client.call_tool("cypher", {"query": query}))
+    assert when["rows"] == [{"day": "2026-12-03", "span": "PT5M", "at": "point({srid: 7203, x: 1.0, y: 2.0})"}]
+    now = await client.call_tool("cypher", {"query": "RETURN datetime() AS now"})
+    assert not now.is_error and result_data(now)["rows"][0]["now"][:2] == "20"
     stats = result_data(await client.call_tool("stats", {}))
     assert stats["counts"]["documents"] == before["documents"]
     long = await client.call_tool("search", {"question": "x" * 5000})  # the question cap of every way in

@@ -12,7 +12,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "graphwright"
 # Higher layers may import lower ones; units of one layer may not import each other, so there is no cycle.
 LAYERS: list[set[str]] = [
     {"errors"},
-    {"config", "models", "text", "graph_schema"},
+    {"config", "models", "text", "graph_schema", "private_files"},
     {"llm"},
     {"embeddings"},  # its endpoint backend uses the llm package's `openai` client
     {"extraction", "graph_store"},

@@ -20,6 +20,9 @@ def test_a_locked_server_passes() -> None:
         "dbms.security.http_access_control_allow_origin": "http://127.0.0.1:7474",
         "dbms.security.procedures.unrestricted": "",
         "server.default_listen_address": "127.0.0.1",
+        "db.memory.transaction.max": "536870912B",
+        "db.memory.transaction.total.max": "751619276B",
+        "db.transaction.timeout": "5m",
     }
     assert all(c.ok for c in judge(settings, LOCKED_FILE, LOCKED_NET))
 
@@ -29,12 +32,17 @@ def test_an_open_server_is_warned_about_with_what_to_set() -> None:
         "dbms.security.http_access_control_allow_origin": "*",
         "dbms.security.procedures.unrestricted": "apoc.*",
         "server.default_listen_address": "0.0.0.0",
+        "db.memory.transaction.max": "0B",
+        "db.memory.transaction.total.max": "0B",
+        "db.transaction.timeout": "0s",
     }
     checks = {c.name: c for c in judge(settings, "loaded", OPEN_NET)}
     assert not any(c.ok for c in checks.values())
     assert "allow_csv_import_from_file_urls=false" in checks["LOAD CSV from files"].advice
     assert "cypher_ip_blocklist" in checks["LOAD CSV from the network"].advice
     assert "DENY LOAD" in checks["LOAD CSV from the network"].advice
+    assert "db.transaction.timeout" in checks["db.transaction.timeout"].advice
+    assert "half the heap" in checks["db.memory.transaction.max"].advice
 
 
 def test_hidden_settings_are_judged_by_the_probes_alone() -> None:

@@ -15,7 +15,7 @@ import org.neo4j.server.NeoBootstrapper;
  * Starts a real Neo4j Community server (the bootstrapper the official distribution runs: Bolt, HTTP and
  * the Browser) on loopback with authentication on and the store on disk under the given home directory.
  *
- * <p>Usage: {@code Launcher --home DIR [--bolt HOST:PORT] [--http HOST:PORT] [--pagecache SIZE]}.
+ * <p>Usage: {@code Launcher --home DIR [--bolt HOST:PORT] [--http HOST:PORT] [--pagecache SIZE] [--tx-timeout DURATION]}.
  * The password comes from the environment variable NEO4J_PASSWORD, never from the command line, so it
  * does not show in {@code ps}. The user "neo4j" is given that password at every start, so the local
  * server always follows the configured password.
@@ -68,6 +68,12 @@ public final class Launcher {
         settings.put("dbms.security.allow_csv_import_from_file_urls", "false");
         settings.put("internal.dbms.cypher_ip_blocklist", "0.0.0.0/0,::/0");
         settings.put("dbms.security.http_access_control_allow_origin", "http://" + http);
+        // Bounded work: no transaction may hold more than half the heap, all of them together 70% of it
+        // (Neo4j then fails the transaction, not the server), and none runs longer than the timeout.
+        long heap = Runtime.getRuntime().maxMemory();
+        settings.put("db.memory.transaction.max", Long.toString(heap / 2));
+        settings.put("db.memory.transaction.total.max", Long.toString(heap * 7 / 10));
+        settings.put("db.transaction.timeout", args.getOrDefault("--tx-timeout", "300s"));
 
         NeoBootstrapper server = new CommunityBootstrapper();
         int status = server.start(home, confFile, settings, false, false);
@@ -104,7 +110,7 @@ public final class Launcher {
         Map<String, String> out = new HashMap<>();
         for (int i = 0; i < argv.length; i++) {
             if (!argv[i].startsWith("--") || i + 1 >= argv.length) {
-                throw new IOException("usage: Launcher --home DIR [--bolt HOST:PORT] [--http HOST:PORT] [--pagecache SIZE]");
+                throw new IOException("usage: Launcher --home DIR [--bolt HOST:PORT] [--http HOST:PORT] [--pagecache SIZE] [--tx-timeout DURATION]");
             }
             out.put(argv[i], argv[++i]);
         }
