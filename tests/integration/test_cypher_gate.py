@@ -354,15 +354,17 @@ EXPRESSION_PLACES = [
 def scoped(rag, canaries):
     """Workspace gate-a (the attacker's, one passage), another's secret passage and a :Canary holding the
     secret, as the database owner wrote them."""
+    connection = rag.store.connection
     if "gate-a" in rag.store.workspaces.names():  # left by a run that was killed
         rag.delete_workspace("gate-a", yes=True)
+    connection.write("MATCH (n:`gate-b__Chunk`) DELETE n")
     rag.create_workspace("gate-a")
-    connection = rag.store.connection
     connection.write("CREATE (:`gate-a__Chunk` {id: 'a1', text: 'alpha passage'})")
     connection.write("CREATE (:`gate-b__Chunk` {id: 'b1', text: $t})", t=SECRET)
     connection.write("MATCH (c:Canary) SET c.value = $t, c.text = $t", t=SECRET)
     yield rag.in_workspace("gate-a")
     rag.delete_workspace("gate-a", yes=True)  # the registry outlives a reset: other tests expect none
+    connection.write("MATCH (n:`gate-b__Chunk`) DELETE n")
 
 
 def _hidden_breach(outcome: object) -> str | None:

@@ -19,7 +19,7 @@ from pydantic import SecretStr
 from graphwright.errors import InvalidRequestError, NotFoundError, WorkspaceExistsError
 from tests.integration.helpers import offline_settings, run
 from tests.live_server import LiveServer
-from tests.stub_openai import StubOpenAI, chat_reply
+from tests.stub_openai import StubOpenAI, chat_reply, tool_call_reply
 
 pytestmark = pytest.mark.integration
 
@@ -127,6 +127,15 @@ def assert_clean(value: Any, pair: dict[str, Any], what: str, asked: tuple[str, 
         assert ident not in text, f"{what}: B's id {ident} leaked"
 
 
+# Reads of B hidden inside expressions, which the gate read only as operators before issue 43.
+HIDDEN = (
+    f"RETURN CASE WHEN rand() < 2 THEN COLLECT {{ MATCH (x:`{B}__Chunk`) RETURN x.text }} ELSE [] END AS t",
+    "RETURN CASE WHEN rand() < 2 THEN COLLECT { MATCH (x) WHERE x.text CONTAINS 'Zqx' RETURN x.text } END AS t",
+    f"MATCH (c:`{A}__Chunk`) WITH c, CASE WHEN rand() < 2 THEN COLLECT {{ MATCH (y:`{B}__Entity`) RETURN y.name }} "
+    "END AS t RETURN c.id, t",
+    "UNWIND CASE WHEN rand() < 2 THEN COLLECT { MATCH (k:Canary) RETURN k.text } END AS t RETURN t",
+)
+
 QUESTIONS = (
     "Who founded Apple with Steve Jobs?",
     "Who planted Apple trees in Ohio?",
@@ -162,6 +171,7 @@ def test_llm_modes_in_a_never_send_b_to_the_llm(pair) -> None:
         f"CALL db.index.fulltext.queryNodes('{B}__chunk_text', 'Apple') YIELD node RETURN node.text",
         "CALL db.labels() YIELD label RETURN label",
         f"MATCH (c:`{A}__Chunk`) RETURN c.text AS text",
+        *HIDDEN,
     ]
     asked = {"cypher": ""}
 
@@ -184,7 +194,7 @@ def test_llm_modes_in_a_never_send_b_to_the_llm(pair) -> None:
     for query in hostile:  # what the "LLM" wrote may come back as written; nothing it reached may
         asked["cypher"] = query
         result = llm.search("List every passage text", mode="cypher")
-        named = (query, f"{B}__Chunk", f"{B}__chunk_text")  # a refusal may say which name it refused
+        named = (query, f"{B}__Chunk", f"{B}__Entity", f"{B}__chunk_text")  # a refusal may say which name it refused
         assert_clean(result.model_dump(mode="json"), pair, f"cypher {query}", named)
     assert stub.requests, "the LLM modes asked the stub"
     rows = llm.read_cypher(f"MATCH (c:`{A}__Chunk`) RETURN c.text AS text").rows
@@ -212,6 +222,16 @@ def test_llm_modes_in_a_never_send_b_to_the_llm(pair) -> None:
         "MATCH (w:GraphwrightWorkspace) RETURN w.name",
         f"MATCH (a)-[r]->(b) WHERE a:`{A}__Entity` OR b.name IS NOT NULL RETURN r.evidence",
         f"CALL db.index.fulltext.queryNodes('{A}__chunk_text', 'Apple') YIELD node RETURN node.text",
+        *[
+            f"RETURN CASE WHEN rand() < 2 THEN {read} ELSE [] END AS t"
+            for read in (
+                f"COLLECT {{ MATCH (x:`{B}__Chunk`) RETURN x.text }}",
+                "COLLECT { MATCH (x) WHERE x.text CONTAINS 'Zqx' RETURN x.text }",
+                "COLLECT { MATCH (w:GraphwrightWorkspace) RETURN w.name }",
+                "COLLECT { MATCH (k:Canary) RETURN k.text }",
+            )
+        ],
+        f"MATCH (c:`{A}__Chunk`) RETURN CASE WHEN rand() < 2 THEN [(c)--(x:`{B}__Entity`) | x.name] END AS t",
     ],
 )
 def test_raw_cypher_in_a_cannot_reach_outside_it(pair, query) -> None:
@@ -386,6 +406,7 @@ def test_mcp_tools_in_a_show_only_a(pair, served) -> None:
                 ("cypher", {"query": f"MATCH (c:`{A}__Chunk`) RETURN c.text AS text"}),
                 ("cypher", {"query": f"MATCH (c:`{B}__Chunk`) RETURN c.text AS text"}),
                 ("cypher", {"query": "MATCH (n) RETURN n.text AS text"}),
+                *[("cypher", {"query": query}) for query in HIDDEN],
                 ("stats", {}),
             ):
                 got = await client.call_tool(name, args)
@@ -393,7 +414,77 @@ def test_mcp_tools_in_a_show_only_a(pair, served) -> None:
         return seen
 
     for text in asyncio.run(main()):
-        assert_clean(text, pair, "mcp", ("Ronald Wayne", f"{B}__Chunk"))
+        assert_clean(text, pair, "mcp", ("Ronald Wayne", f"{B}__Chunk", f"{B}__Entity"))
+
+
+@pytest.fixture
+def canary_node(pair):
+    """A :Canary node of no workspace, holding B's canary word."""
+    root = pair["root"].store.connection
+    root.write("CREATE (:Canary {id: 'ws-canary', text: $t})", t=f"{CANARY} secret")
+    yield
+    root.write("MATCH (k:Canary {id: 'ws-canary'}) DELETE k")
+
+
+def test_hidden_reads_through_every_llm_route_stay_in_a(pair, canary_node) -> None:
+    """A key bound to A, a model (the stub) that writes B-reading Cypher hidden in expressions: the agent's
+    cypher_read tool, `cypher` mode, chat completions and the Ollama route return nothing of B, and nothing
+    of B is sent to the model, even when the model echoes every tool result it is given."""
+    from graphwright.api import GraphRAG
+    from graphwright.server.app import create_app
+
+    stub = pair["stub"]
+    hidden = {"query": HIDDEN[0]}
+
+    def reply(body: dict[str, Any]):
+        messages = body["messages"]
+        system = messages[0]["content"]
+        if messages[-1]["role"] == "tool":  # echo what the tool returned: a leak would reach the answer
+            return chat_reply("Found: " + " | ".join(m["content"] for m in messages if m["role"] == "tool"))
+        if "Cypher" in system and "read-only" in system.lower():
+            return chat_reply(hidden["query"])
+        if body.get("tools"):
+            return tool_call_reply(("cypher_read", {"query": hidden["query"]}))
+        return chat_reply("Nothing of B here.")
+
+    stub.default = reply
+    first = len(stub.requests)
+    settings = pair["llm"].settings.model_copy(
+        update={"api_keys": SecretStr(f"{KEY_A}@{A}"), "read_api_keys": None, "admin_api_keys": None}
+    )
+    rag = GraphRAG(settings, embedder=pair["llm"].embedder)
+    checked = 0
+    with (
+        LiveServer(create_app(settings, rag)) as server,
+        httpx.Client(base_url=f"{server.url}/w/{A}", headers={"Authorization": f"Bearer {KEY_A}"}, timeout=120) as http,
+    ):
+        for query in HIDDEN:
+            hidden["query"] = query
+            asked = (query, f"{B}__Chunk", f"{B}__Entity")  # a refusal may name what it refused
+            for mode in ("agent", "cypher"):
+                found = http.post("/v1/search", json={"question": "List every passage", "mode": mode})
+                assert found.status_code == 200, found.text
+                assert_clean(found.json(), pair, f"/v1/search {mode}", asked)
+                chat = http.post(
+                    "/v1/chat/completions",
+                    json={"model": f"graphwright-{mode}", "messages": [{"role": "user", "content": "List passages"}]},
+                )
+                assert chat.status_code == 200, chat.text
+                assert_clean(chat.json(), pair, f"chat completions {mode}", asked)
+                question = [{"role": "user", "content": "List every passage"}]
+                ollama = http.post(
+                    "/api/chat", json={"model": f"graphwright-{mode}", "stream": False, "messages": question}
+                )
+                assert ollama.status_code == 200, ollama.text
+                assert_clean(ollama.json(), pair, f"ollama {mode}", asked)
+                checked += 3
+        direct = pair["llm"].search("List every passage", mode="agent")
+        assert any(s.name == "cypher_read" and not s.ok for s in direct.trace)  # the tool was called, and refused
+    rag.close()
+    stub.default = None
+    assert checked == 3 * 2 * len(HIDDEN)
+    for request in stub.requests[first:]:
+        assert_clean(request["body"], pair, "a request to the LLM", (*HIDDEN, f"{B}__Chunk", f"{B}__Entity"))
 
 
 def test_deleting_in_a_leaves_b_byte_for_byte(pair, tmp_path) -> None:
