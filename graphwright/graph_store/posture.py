@@ -31,10 +31,19 @@ _WATCHED = (
 )
 # Settings whose value 0 (Neo4j's default) means "no limit": one query may then take every byte of the heap
 # or run for ever.
-_LIMITS = {
-    "db.memory.transaction.max": "set db.memory.transaction.max (e.g. half the heap) so one query cannot take it all",
-    "db.memory.transaction.total.max": "set db.memory.transaction.total.max (e.g. 70% of the heap)",
-    "db.transaction.timeout": "set db.transaction.timeout (e.g. 300s) so no transaction runs for ever",
+_LIMITS = {  # setting: (the check's name, what to set)
+    "db.memory.transaction.max": (
+        "memory per transaction",
+        "set db.memory.transaction.max (e.g. half the heap) so one query cannot take it all",
+    ),
+    "db.memory.transaction.total.max": (
+        "memory of all transactions",
+        "set db.memory.transaction.total.max (e.g. 70% of the heap)",
+    ),
+    "db.transaction.timeout": (
+        "transaction timeout",
+        "set db.transaction.timeout (e.g. 300s) so no transaction runs for ever",
+    ),
 }
 
 
@@ -108,8 +117,8 @@ def judge(settings: dict[str, str], file_probe: str, network_probe: str) -> list
                     "" if local else "anything beyond loopback needs a firewall and TLS in front of it",
                 )
             )
-    for name, fix in _LIMITS.items():
-        value = settings.get(name)
+    for setting, (name, fix) in _LIMITS.items():
+        value = settings.get(setting)
         if value is not None:
             checks.append(PostureCheck(name, value, not _unlimited(value), fix if _unlimited(value) else ""))
     return checks

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from graphwright.graph_store import Neo4jStore
 from graphwright.graph_store.rows import KeyedEntityRow
 from graphwright.models import EntityRef
-from graphwright.text.lucene import to_lucene
+from graphwright.text.lucene import has_unspaced_script, to_lucene
 from graphwright.text.normalize import normalize_key
 from graphwright.text.stopwords import STOPWORDS
 
@@ -55,6 +55,8 @@ QUESTION_WORDS = (
 _EXACT_BASE = 2.0
 _FUSION_K = 10
 _FUZZY_MIN_CHARS = 5
+_FUZZY_MAX_CHARS = 30  # a longer "word" is no name's misspelling, and its automaton is costly
+_MAX_FUZZY_TERMS = 32
 
 
 @dataclass(frozen=True)
@@ -105,11 +107,18 @@ def name_query(question: str) -> str:
     lucene = to_lucene(question)
     if not lucene:
         return ""
-    fuzzy = [
-        f"{w}~1"
+    words = [
+        w
         for w in dict.fromkeys(question_words(question))
-        if len(w) >= _FUZZY_MIN_CHARS and w.isalpha() and w.lower() not in QUESTION_WORDS
+        if _FUZZY_MIN_CHARS <= len(w) <= _FUZZY_MAX_CHARS
+        and w.isalpha()
+        and not has_unspaced_script(w)
+        and w.lower() not in QUESTION_WORDS
     ]
+    if len(words) > _MAX_FUZZY_TERMS:  # each is an automaton for Lucene to build: the longest (rarest) first
+        longest = set(sorted(words, key=len, reverse=True)[:_MAX_FUZZY_TERMS])
+        words = [w for w in words if w in longest][:_MAX_FUZZY_TERMS]
+    fuzzy = [f"{w}~1" for w in words]
     return f"name:({lucene})" + (f" OR name:({' '.join(fuzzy)})" if fuzzy else "")
 
 

@@ -35,6 +35,11 @@ _COMMON = frozenset(
 )
 
 
+def has_unspaced_script(text: str) -> bool:
+    """Whether `text` holds characters of a script written without spaces (Chinese, Japanese, Korean)."""
+    return bool(_UNSPACED.search(text))
+
+
 def _terms(question: str) -> list[str]:
     """The question's terms in order: codes as phrases, words escaped, characters of unspaced scripts alone."""
     terms: list[str] = []

@@ -567,3 +567,46 @@ def test_graphwright_chat_streams_with_an_llm_and_survives_ctrl_c(live, cli_env,
     assert chat.returncode == 0, errors.decode()
     assert b"(chunk c_" in rest and b"Hubble Space Telescope" in rest, "the chat went on after the stopped answer"
     assert len(live.rag.conversations().list(limit=1000)) == stored, "--no-save stores nothing"
+
+
+def test_key_fingerprints_need_the_server_secret_and_old_conversations_move(live) -> None:
+    """Owner names are HMACs under a 0600 per-install secret: the old guessing check (SHA-256 of a candidate
+    key against the stored name) finds nothing. Conversations stored under the old names move, still
+    readable by their key and re-sealed, at the next start."""
+    import hashlib
+    import stat
+
+    from graphwright.server.app import create_app
+    from graphwright.server.fingerprints import SECRET_FILE, legacy_owner_of, owner_of
+
+    rag = live.rag
+    home = rag.settings.home
+    secret_file = home / SECRET_FILE
+    assert stat.S_IMODE(secret_file.stat().st_mode) == 0o600
+    secret = bytes.fromhex(secret_file.read_text().strip())
+    ident = httpx.post(f"{live.url}/v1/conversations", headers=R, json={"title": "mine"}).json()["id"]
+    stored = rag.read_cypher("MATCH (c:Conversation) RETURN DISTINCT c.owner AS o").rows
+    owners = {row["o"] for row in stored}
+    for key in (READ, WRITE):
+        assert "key-" + hashlib.sha256(key.encode()).hexdigest()[:24] not in owners, "the old guessing check works"
+        assert all(hashlib.sha256(key.encode()).hexdigest()[:16] not in o for o in owners)
+    assert owner_of(READ, secret).name in owners
+    httpx.delete(f"{live.url}/v1/conversations/{ident}", headers=R)
+
+    # A conversation as a release before the secret stored it, with a turn.
+    legacy = rag.conversations(legacy_owner_of(WRITE))
+    old = legacy.create("Hubble, as stored before")
+    legacy.remember(old.id, rag.search(FIRST, mode="vector"))
+    raw = rag.store.read("MATCH (c:Conversation {id: $id}) RETURN c.owner AS o, c.title AS t", id=old.id)[0]
+    assert raw["o"] == legacy_owner_of(WRITE).name and raw["t"].startswith("gw1:")
+    assert old.id not in [c["id"] for c in httpx.get(f"{live.url}/v1/conversations", headers=W).json()]
+    create_app(rag.settings, rag)  # the next start: it moves them
+    moved = httpx.get(f"{live.url}/v1/conversations/{old.id}", headers=W)
+    assert moved.status_code == 200, moved.text
+    assert moved.json()["title"] == "Hubble, as stored before"
+    assert moved.json()["history"][0]["question"] == FIRST
+    after = rag.store.read("MATCH (c:Conversation {id: $id}) RETURN c.owner AS o, c.title AS t", id=old.id)[0]
+    assert after["o"] == owner_of(WRITE, secret).name and after["t"].startswith("gw1:") and after["t"] != raw["t"]
+    assert legacy.list() == []  # nothing left under the old name
+    assert httpx.get(f"{live.url}/v1/conversations/{old.id}", headers=R).status_code == 404  # not the read key's
+    httpx.delete(f"{live.url}/v1/conversations/{old.id}", headers=W)

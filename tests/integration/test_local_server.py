@@ -116,9 +116,21 @@ def test_a_fresh_server_gets_a_generated_password(cli_env, tmp_path: Path) -> No
         }
     )
     secret = tmp_path / "home" / "neo4j-password"
+    # What an older release left readable by others: `db start` tightens it, and says so once.
+    old = tmp_path / "home" / "cache" / "llm" / "answer.json"
+    old.parent.mkdir(parents=True)
+    old.write_text("{}")
+    for path, mode in ((old, 0o644), (old.parent, 0o755), (old.parent.parent, 0o755), (tmp_path / "home", 0o755)):
+        os.chmod(path, mode)
     try:
         started = run(["db", "start", "--timeout", "240"], env, tmp_path)
         assert started.returncode == 0, started.stdout + started.stderr
+        assert "privatetotheirowner" in "".join(started.stdout.split()) and stat.S_IMODE(old.stat().st_mode) == 0o600
+        # Everything Neo4j wrote (its store holds every document's text) is its owner's only.
+        written = [p for p in (tmp_path / "home").rglob("*") if not p.is_symlink()]
+        assert any(p.name.startswith("neostore") for p in written)
+        opened = [str(p) for p in written if stat.S_IMODE(p.stat().st_mode) & 0o077]
+        assert not opened, opened[:5]
         assert "".join(f"Generated a password for this server once, in {secret}".split()) in "".join(
             started.stdout.split()
         )  # rich wraps long lines anywhere
@@ -137,8 +149,11 @@ def test_a_fresh_server_gets_a_generated_password(cli_env, tmp_path: Path) -> No
         assert not any((tmp_path / "home" / "neo4j" / "import").iterdir())
         doctor = run(["doctor"], env, tmp_path)
         assert doctor.returncode == 0 and "warn" not in doctor.stdout, doctor.stdout + doctor.stderr
+        for limit in ("memory per transaction", "memory of all transactions", "transaction timeout"):
+            assert limit in doctor.stdout  # checked, and set: the server bounds every transaction
         again = run(["db", "start"], env, tmp_path)
         assert "already running" in again.stdout and "Generated" not in again.stdout
+        assert "private" not in again.stdout  # said once
         assert secret.read_text().strip() == password
     finally:
         run(["db", "stop"], env, tmp_path)

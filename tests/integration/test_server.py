@@ -329,3 +329,23 @@ def test_cli_query_asks_a_running_server(live, cli_env, monkeypatch) -> None:
     local = runner.invoke(main, ["query", "Which rocket launched Apollo 11?", "--json"])
     assert local.exit_code == 0, local.output
     assert "searching locally" in local.output and '"citations"' in local.output
+
+
+def test_questions_of_any_allowed_length_and_script_search(live) -> None:
+    """Lucene refuses more than 1024 clauses; a long question (10,000 characters through the library, the
+    API's cap of 4,000 over HTTP, Chinese where every character is a term) is cut to its most informative
+    terms instead of failing."""
+    words = " ".join(f"orbit{i} telescope{i % 7}" for i in range(700))
+    english = f"Who built the Hubble Space Telescope mirror? {words}"[:10_000]
+    assert len(english) == 10_000
+    for mode in ("hybrid", "local", "auto"):
+        result = live.rag.search(english, mode=mode, k=5)
+        assert result.chunks, mode
+    chinese = ("哈勃太空望远镜的主镜是谁制造的？它在一九九零年发射，" * 150)[:3_990]
+    mixed = ("Hubble 望远镜 mirror 镜片 " + "".join(chr(0x4E00 + i) for i in range(3_000)))[:3_990]
+    for question in (chinese, mixed, english[:3_990]):
+        for mode in ("hybrid", "local", "auto"):
+            found = httpx.post(
+                f"{live.url}/v1/search", json={"question": question, "mode": mode, "k": 5}, headers=W, timeout=120
+            )
+            assert found.status_code == 200, (mode, found.text[:300])

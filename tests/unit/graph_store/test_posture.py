@@ -41,8 +41,9 @@ def test_an_open_server_is_warned_about_with_what_to_set() -> None:
     assert "allow_csv_import_from_file_urls=false" in checks["LOAD CSV from files"].advice
     assert "cypher_ip_blocklist" in checks["LOAD CSV from the network"].advice
     assert "DENY LOAD" in checks["LOAD CSV from the network"].advice
-    assert "db.transaction.timeout" in checks["db.transaction.timeout"].advice
-    assert "half the heap" in checks["db.memory.transaction.max"].advice
+    assert "db.transaction.timeout" in checks["transaction timeout"].advice
+    assert "half the heap" in checks["memory per transaction"].advice
+    assert "db.memory.transaction.total.max" in checks["memory of all transactions"].advice
 
 
 def test_hidden_settings_are_judged_by_the_probes_alone() -> None:
