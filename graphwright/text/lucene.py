@@ -40,15 +40,16 @@ def has_unspaced_script(text: str) -> bool:
     return bool(_UNSPACED.search(text))
 
 
-def _terms(question: str) -> list[str]:
-    """The question's terms in order: codes as phrases, words escaped, characters of unspaced scripts alone."""
+def _terms(question: str, split_unspaced: bool = False) -> list[str]:
+    """The question's terms in order: codes as phrases, words escaped, and with `split_unspaced` each character
+    of an unspaced script a term of its own."""
     terms: list[str] = []
     for word in question.split():
         core = word.strip(_EDGE_PUNCTUATION)
         if CODE_RE.match(core) and any(ch.isdigit() for ch in core):
             terms.append(f'"{core}"')
             continue
-        if _UNSPACED.search(word):
+        if split_unspaced and _UNSPACED.search(word):
             # Split at each such character, so `北京大学的` is five terms (as the analyser reads it) that
             # deduplication and the budget can see one by one.
             for piece in re.split(f"({_UNSPACED.pattern})", word):
@@ -82,12 +83,15 @@ def _weight(term: str) -> tuple[int, int]:
 
 
 def to_lucene(question: str, max_tokens: int = MAX_QUERY_TOKENS) -> str:
-    """Plain words for the Lucene parser: specials escaped, operators neutralized, so any question parses;
-    each term once and, past `max_tokens` analysed tokens, the most informative kept, in the
-    question's order, so a question of any length and script stays under Lucene's clause limit."""
-    terms = list(dict.fromkeys(_terms(question)))  # in order, each once
+    """Plain words for the Lucene parser: specials escaped, operators neutralized, so any question parses.
+    A question of more than `max_tokens` analysed tokens is cut, so that one of any length and script stays
+    under Lucene's clause limit: its terms (each character of an unspaced script alone) taken once each, the
+    most informative kept, in the question's order. A question within the budget is searched exactly as
+    written, so no ranking changes below it."""
+    terms = _terms(question)
     if sum(_cost(t) for t in terms) <= max_tokens:
         return " ".join(terms)
+    terms = list(dict.fromkeys(_terms(question, split_unspaced=True)))  # in order, each once
     ranked = sorted(range(len(terms)), key=lambda i: _weight(terms[i]), reverse=True)
     keep: set[int] = set()
     budget = max_tokens

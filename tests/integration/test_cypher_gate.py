@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import http.server
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -481,3 +482,24 @@ def test_temporal_and_spatial_values_come_back_as_text(rag) -> None:
             "where": "point({srid: 4326, longitude: 1.5, latitude: 2.5})",
         }
     ]
+
+
+def test_user_cypher_runs_only_so_many_at_once(rag) -> None:
+    """A query Neo4j cannot interrupt holds a core: past the cap, a caller is told to come back (429 over
+    HTTP), and the slot is free again once the running query ends."""
+    import threading
+
+    from graphwright.errors import BusyError
+
+    rag.settings.cypher_max_concurrent = 1
+    rag.settings.cypher_timeout = 3.0
+    slow = "UNWIND range(1, 1000000000) AS x WITH x WHERE x % 7 = 123 RETURN count(x) AS n"
+    outcome: list[object] = []
+    worker = threading.Thread(target=lambda: outcome.append(_send(rag, slow)))
+    worker.start()
+    time.sleep(1.0)  # the slow query holds the one slot
+    with pytest.raises(BusyError, match="already running"):
+        rag.read_cypher("RETURN 1 AS x")
+    worker.join(30)
+    assert isinstance(outcome[0], QueryRejectedError)  # stopped by the timeout, between rows
+    assert rag.read_cypher("RETURN 1 AS x").rows == [{"x": 1}]
