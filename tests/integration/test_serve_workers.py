@@ -3,8 +3,11 @@ one is answered for by both, the graph is written by one of them at a time, and 
 
 from __future__ import annotations
 
+import os
+import stat
 import subprocess
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -16,6 +19,11 @@ pytestmark = pytest.mark.integration
 def two_workers(rag, cli_env):
     from bench.serve import start_server  # the bench's launcher: `graphwright serve` until /healthz answers
 
+    # What an older release left readable by others under the home: `serve` tightens it and says so.
+    old = Path(cli_env["GRAPHWRIGHT_HOME"]) / "cache" / "llm" / "old.json"
+    old.parent.mkdir(parents=True)
+    old.write_text("{}")
+    os.chmod(old, 0o644)
     process, url = start_server(cli_env, workers=2)
     try:
         yield url, process
@@ -58,3 +66,18 @@ def test_every_worker_answers_for_every_job(two_workers) -> None:
             f"{url}/v1/search", json={"question": "Who wrote about the Analytical Engine?", "mode": "local"}, timeout=60
         )
         assert found.status_code == 200 and found.json()["chunks"], found.text
+
+
+def test_serve_keeps_its_home_private(two_workers, cli_env) -> None:
+    """The home made private at start (said once), the server secret made before the workers, owner-only, and
+    what the workers write (the job database) owner-only too."""
+    url, process = two_workers
+    home = Path(cli_env["GRAPHWRIGHT_HOME"])
+    body = {"documents": [{"id": "p1", "text": "Grace Hopper wrote the first compiler."}]}
+    assert httpx.post(f"{url}/v1/documents", json=body, timeout=30).status_code == 202
+    assert stat.S_IMODE((home / "server-secret").stat().st_mode) == 0o600
+    opened = [str(p) for p in home.rglob("*") if not p.is_symlink() and stat.S_IMODE(p.stat().st_mode) & 0o077]
+    assert not opened, opened
+    process.terminate()
+    _, errors = process.communicate(timeout=60)
+    assert "privatetotheirowner" in "".join(errors.split()), errors[-500:]
