@@ -341,13 +341,14 @@ class GraphRAG:
         """Stored documents by id, a page at a time."""
         return [DocumentInfo(**row) for row in self.store.retrieval.list_documents(offset, limit)]
 
-    def read_cypher(self, query: str) -> CypherRows:
+    def read_cypher(self, query: str, *, caller: str = "") -> CypherRows:
         """Run a Cypher query only if it is provably read-only (the locks of `graph_store/read_only.py`: its
-        text, Neo4j's plan, a READ transaction), within the row, byte and time limits of the settings.
+        text, Neo4j's plan, a READ transaction), within the row, byte and time limits of the settings, and
+        at most `cypher_max_concurrent` at once for one `caller` (a key's fingerprint; BusyError past it).
         CypherRejectedError says which lock refused it."""
         from graphwright.search.cypher import run_read_only
 
-        return run_read_only(self.store, query, self.settings)
+        return run_read_only(self.store, query, self.settings, caller=caller)
 
     def health(self) -> Health:
         """Neo4j reachable and every index online; never raises for a database that is down."""
@@ -618,6 +619,7 @@ class GraphRAG:
             source=source,
             target=target,
             hyde=hyde,
+            caller=owner.name if isinstance(owner, ConversationOwner) else owner,
         )
 
     def _filters(self, where: list[str] | list[MetadataFilter] | None) -> list[MetadataFilter]:

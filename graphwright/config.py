@@ -197,7 +197,9 @@ class Settings(BaseSettings):
     cypher_max_bytes: int = Field(1_000_000, ge=1, description="bytes (as JSON) a read-only Cypher result may hold")
     cypher_timeout: float = Field(10.0, gt=0, description="seconds a read-only Cypher query may run")
     cypher_max_concurrent: int = Field(
-        2, ge=1, description="read-only Cypher queries one server process runs at once per workspace (more: 429)"
+        2,
+        ge=1,
+        description="read-only Cypher queries one key runs at once per workspace in a server process (more: 429)",
     )
 
     # `graphwright serve`: bearer keys (comma-separated; required off loopback), read-only keys that can

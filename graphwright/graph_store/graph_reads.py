@@ -30,7 +30,7 @@ from graphwright.text.normalize import RESERVED_RELATIONS
 class GraphReads:
     def __init__(self, connection: Neo4jConnection) -> None:
         self.connection = connection
-        self._cypher_slots: threading.BoundedSemaphore | None = None
+        self._cypher_slots: dict[str, threading.BoundedSemaphore] = {}  # per caller
         self._slots_lock = threading.Lock()
 
     # --- linking ------------------------------------------------------------------------------------------
@@ -102,17 +102,18 @@ class GraphReads:
         return cast(list[EntitySourceRow], self.connection.read(q.ENTITY_SOURCES, id=entity_id, limit=limit))
 
     # --- read-only Cypher ---------------------------------------------------------------------------------
-    def read_only(self, query: str, limits: ReadLimits) -> CypherRows:
+    def read_only(self, query: str, limits: ReadLimits, caller: str = "") -> CypherRows:
         """Cypher written outside graphwright, run only if every lock of `read_only.py` shows it reads, and only
-        `limits.max_concurrent` at a time (BusyError beyond): a query Neo4j cannot interrupt holds a core, so
-        the cores a caller can hold are capped."""
+        `limits.max_concurrent` at a time for one `caller` (a key's fingerprint; "" is everyone without a
+        key): a query Neo4j cannot interrupt holds a core, so one key cannot hold them all (BusyError)."""
         with self._slots_lock:
-            if self._cypher_slots is None:
-                self._cypher_slots = threading.BoundedSemaphore(limits.max_concurrent)
-            slots = self._cypher_slots
+            slots = self._cypher_slots.get(caller)
+            if slots is None:
+                slots = self._cypher_slots[caller] = threading.BoundedSemaphore(limits.max_concurrent)
         if not slots.acquire(timeout=1.0):
             raise BusyError(
-                f"{limits.max_concurrent} read-only Cypher queries are already running here (the limit); try again",
+                f"{limits.max_concurrent} read-only Cypher queries of this caller are already running here (the "
+                "limit); try again",
                 retry_after=max(1, int(limits.timeout)),
             )
         try:

@@ -80,9 +80,16 @@ class Agent:
     graph; everything goes through the `SearchContext`, never through `GraphRAG`."""
 
     def __init__(
-        self, ctx: SearchContext, llm: ToolCallingLLM, max_steps: int, max_tool_chars: int, max_tool_calls: int = 12
+        self,
+        ctx: SearchContext,
+        llm: ToolCallingLLM,
+        max_steps: int,
+        max_tool_chars: int,
+        max_tool_calls: int = 12,
+        caller: str = "",
     ) -> None:
         self.ctx = ctx
+        self.caller = caller  # whose share of concurrent user Cypher its cypher_read calls take
         self.llm = llm
         self.max_steps = max_steps
         self.max_tool_chars = max_tool_chars
@@ -195,7 +202,7 @@ class Agent:
         }
 
     def _cypher(self, args: CypherArgs) -> dict[str, Any]:
-        found = run_read_only(self.ctx.store, args.query, self.ctx.settings)
+        found = run_read_only(self.ctx.store, args.query, self.ctx.settings, caller=self.caller)
         return {"rows": found.rows, "truncated": found.truncated, **({"limit": found.limit} if found.limit else {})}
 
     def call(self, call: ToolCall) -> tuple[str, str, bool]:
@@ -293,7 +300,14 @@ class AgentMode(SearchMode):
         settings, llm = ctx.settings, ctx.require_llm()
         if not isinstance(llm, ToolCallingLLM):  # the engine refuses this before; a direct caller gets it here
             raise LLMRequiredError(f"mode 'agent' needs an LLM that calls tools; {type(llm).__name__} has none")
-        agent = Agent(ctx, llm, settings.agent_max_steps, settings.agent_tool_chars, settings.agent_max_tool_calls)
+        agent = Agent(
+            ctx,
+            llm,
+            settings.agent_max_steps,
+            settings.agent_tool_chars,
+            settings.agent_max_tool_calls,
+            caller=query.caller,
+        )
         text, trace, notes = agent.run(query.question)
         found = agent.seen
         found.trace, found.notes = trace, [*found.notes, *notes]

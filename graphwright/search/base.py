@@ -58,6 +58,9 @@ class SearchQuery(BaseModel):
     history: list[ChatTurn] = Field(default_factory=list)
     carried: list[EntityRef] = Field(default_factory=list)
     carried_names: list[str] = Field(default_factory=list)
+    # Who asked: the fingerprint of the caller's key ("" for no key). User Cypher a mode runs (Text2Cypher,
+    # the agent's cypher_read) counts against that caller's share of concurrent queries.
+    caller: str = ""
 
     @property
     def text(self) -> str:

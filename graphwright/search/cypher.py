@@ -34,10 +34,10 @@ def read_limits(settings: Settings) -> ReadLimits:
     )
 
 
-def run_read_only(store: Neo4jStore, query: str, settings: Settings) -> CypherRows:
+def run_read_only(store: Neo4jStore, query: str, settings: Settings, *, caller: str = "") -> CypherRows:
     """The gate with the limits of `settings`: CypherRejectedError for its locks, QueryRejectedError for
-    what Neo4j refuses."""
-    return store.graph.read_only(query, read_limits(settings))
+    what Neo4j refuses; BusyError when `caller` already runs as many as the settings allow at once."""
+    return store.graph.read_only(query, read_limits(settings), caller=caller)
 
 
 def extract_query(text: str) -> str:
@@ -60,7 +60,7 @@ class Text2Cypher:
         self.llm = llm
         self.settings = settings
 
-    def run(self, question: str) -> CypherRun:
+    def run(self, question: str, caller: str = "") -> CypherRun:
         messages = [
             {"role": "system", "content": render("cypher_system")},
             {"role": "user", "content": f"Schema:\n{graph_model_text(self.store)}\n\nQuestion: {question}"},
@@ -69,7 +69,7 @@ class Text2Cypher:
         for attempt in range(2):  # the first try and one repair
             query = extract_query(self.llm.chat(messages, use_cache=False).text)
             try:
-                found = run_read_only(self.store, query, self.settings)
+                found = run_read_only(self.store, query, self.settings, caller=caller)
                 return CypherRun(query=query, rows=found.rows, truncated=found.truncated, attempts=attempts)
             except (CypherRejectedError, QueryRejectedError) as exc:
                 attempts.append({"query": query, "error": str(exc)})
@@ -93,7 +93,7 @@ class CypherMode(SearchMode):
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
         settings = ctx.settings
-        run = Text2Cypher(ctx.store, ctx.require_llm(), settings).run(query.question)
+        run = Text2Cypher(ctx.store, ctx.require_llm(), settings).run(query.question, caller=query.caller)
         trace = [
             TraceStep(
                 step=i,

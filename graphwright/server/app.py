@@ -538,10 +538,10 @@ def _routes(app: FastAPI, server: Server) -> None:
         from graphwright.server.ollama import chat, chat_lines
 
         if body.stream:
-            lines = chat_lines(server, body, workspace_of(request))
+            lines = chat_lines(server, body, workspace_of(request), owner(request))
             first = next(lines)
             return _event_stream(first, lines, media_type="application/x-ndjson")
-        return chat(server, body, workspace_of(request))
+        return chat(server, body, workspace_of(request), owner(request))
 
     @app.get("/v1/models", tags=["openai"])
     def models() -> dict[str, Any]:
@@ -561,10 +561,10 @@ def _routes(app: FastAPI, server: Server) -> None:
         from graphwright.server.chat import chat_completion, chat_stream
 
         if body.stream:
-            frames = chat_stream(server, body, workspace_of(request))
+            frames = chat_stream(server, body, workspace_of(request), owner(request))
             first = next(frames)
             return _event_stream(first, frames)
-        return chat_completion(server, body, workspace_of(request))
+        return chat_completion(server, body, workspace_of(request), owner(request))
 
 
 def _event_stream(first: bytes, rest: Iterator[bytes], media_type: str = "text/event-stream") -> StreamingResponse:

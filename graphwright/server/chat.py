@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from graphwright.errors import GraphwrightError, InvalidRequestError
-from graphwright.models import MAX_TURN_CHARS, AnswerDelta, ChatTurn, SearchResult
+from graphwright.models import MAX_TURN_CHARS, AnswerDelta, ChatTurn, ConversationOwner, SearchResult
 from graphwright.search.registry import MODE_NAMES
 from graphwright.server.errors import error_body, status_of
 from graphwright.server.schemas import ChatCitations, ChatRequest, check_question
@@ -83,9 +83,11 @@ def _extras(server: Server, result: SearchResult, workspace: str) -> dict[str, A
     return ChatCitations(mode=result.mode, citations=result.citations, browser_url=served.browser_url).model_dump()
 
 
-def chat_completion(server: Server, body: ChatRequest, workspace: str = "default") -> dict[str, Any]:
+def chat_completion(
+    server: Server, body: ChatRequest, workspace: str = "default", owner: ConversationOwner | None = None
+) -> dict[str, Any]:
     question, options = search_args(body)
-    result = server.graph(workspace).search(question, **options)
+    result = server.graph(workspace).search(question, **options, owner=owner or ConversationOwner())
     prompt, completion = result.token_usage.get("prompt_tokens", 0), result.token_usage.get("completion_tokens", 0)
     return {
         "id": f"chatcmpl-{uuid.uuid4().hex}",
@@ -104,10 +106,12 @@ def chat_completion(server: Server, body: ChatRequest, workspace: str = "default
     }
 
 
-def chat_stream(server: Server, body: ChatRequest, workspace: str = "default") -> Iterator[bytes]:
+def chat_stream(
+    server: Server, body: ChatRequest, workspace: str = "default", owner: ConversationOwner | None = None
+) -> Iterator[bytes]:
     """chat.completion.chunk events: the answer's pieces as they come, then the sources, then [DONE]."""
     question, options = search_args(body)
-    events = server.graph(workspace).search_stream(question, **options)
+    events = server.graph(workspace).search_stream(question, **options, owner=owner or ConversationOwner())
     ident, created = f"chatcmpl-{uuid.uuid4().hex}", int(time.time())
 
     def chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> bytes:

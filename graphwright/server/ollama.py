@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from graphwright.errors import GraphwrightError
-from graphwright.models import AnswerDelta, SearchResult
+from graphwright.models import AnswerDelta, ConversationOwner, SearchResult
 from graphwright.search.registry import MODE_NAMES
 from graphwright.server.chat import search_args, sources
 from graphwright.server.schemas import ChatMessage, ChatRequest
@@ -79,19 +79,23 @@ def _done(model: str, started: float, content: str = "") -> dict[str, Any]:
     }
 
 
-def chat(server: Server, body: OllamaChatRequest, workspace: str = "default") -> dict[str, Any]:
+def chat(
+    server: Server, body: OllamaChatRequest, workspace: str = "default", owner: ConversationOwner | None = None
+) -> dict[str, Any]:
     started = time.perf_counter()
     question, options = search_args(body.as_chat())
-    result = server.graph(workspace).search(question, **options)
+    result = server.graph(workspace).search(question, **options, owner=owner or ConversationOwner())
     return _done(body.model, started, result.answer + sources(result))
 
 
-def chat_lines(server: Server, body: OllamaChatRequest, workspace: str = "default") -> Iterator[bytes]:
+def chat_lines(
+    server: Server, body: OllamaChatRequest, workspace: str = "default", owner: ConversationOwner | None = None
+) -> Iterator[bytes]:
     """NDJSON: a line a piece of the answer, its sources, then the `done` line; an error after the first
     line is an `{"error": ...}` line, as Ollama sends one."""
     started = time.perf_counter()
     question, options = search_args(body.as_chat())
-    events = server.graph(workspace).search_stream(question, **options)
+    events = server.graph(workspace).search_stream(question, **options, owner=owner or ConversationOwner())
 
     def line(data: dict[str, Any]) -> bytes:
         return (json.dumps(data, ensure_ascii=False) + "\n").encode()

@@ -484,9 +484,9 @@ def test_temporal_and_spatial_values_come_back_as_text(rag) -> None:
     ]
 
 
-def test_user_cypher_runs_only_so_many_at_once(rag) -> None:
-    """A query Neo4j cannot interrupt holds a core: past the cap, a caller is told to come back (429 over
-    HTTP), and the slot is free again once the running query ends."""
+def test_user_cypher_runs_only_so_many_at_once_per_caller(rag) -> None:
+    """A query Neo4j cannot interrupt holds a core: past the cap, a caller (a key's fingerprint) is told to
+    come back (429 over HTTP) while another caller still runs; the slot is free again once the query ends."""
     import threading
 
     from graphwright.errors import BusyError
@@ -495,11 +495,19 @@ def test_user_cypher_runs_only_so_many_at_once(rag) -> None:
     rag.settings.cypher_timeout = 3.0
     slow = "UNWIND range(1, 1000000000) AS x WITH x WHERE x % 7 = 123 RETURN count(x) AS n"
     outcome: list[object] = []
-    worker = threading.Thread(target=lambda: outcome.append(_send(rag, slow)))
+
+    def hold() -> None:
+        try:
+            outcome.append(rag.read_cypher(slow, caller="key-a"))
+        except (CypherRejectedError, QueryRejectedError) as exc:
+            outcome.append(exc)
+
+    worker = threading.Thread(target=hold)
     worker.start()
-    time.sleep(1.0)  # the slow query holds the one slot
+    time.sleep(1.0)  # the slow query holds key-a's one slot
     with pytest.raises(BusyError, match="already running"):
-        rag.read_cypher("RETURN 1 AS x")
+        rag.read_cypher("RETURN 1 AS x", caller="key-a")
+    assert rag.read_cypher("RETURN 2 AS x", caller="key-b").rows == [{"x": 2}]  # another key is not held up
     worker.join(30)
     assert isinstance(outcome[0], QueryRejectedError)  # stopped by the timeout, between rows
-    assert rag.read_cypher("RETURN 1 AS x").rows == [{"x": 1}]
+    assert rag.read_cypher("RETURN 1 AS x", caller="key-a").rows == [{"x": 1}]
