@@ -31,6 +31,18 @@ def make_console(stderr: bool = False) -> Console:
     return Console(stderr=stderr, highlight=False)
 
 
+def tighten_home(home: Path, console: Console) -> None:
+    """Take group and other access off a home an older release left readable, and say so (once: the next
+    start finds nothing to change)."""
+    from graphwright.private_files import tighten
+
+    changed = tighten(home)
+    if changed:
+        console.print(
+            f"Made {changed} files and folders under {home} private to their owner (they were readable by others)"
+        )
+
+
 def load_settings() -> Settings:
     from pydantic import ValidationError
 

@@ -6,13 +6,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from graphwright.cli.common import exit_partial, fail, load_settings, make_console, open_graph
+from graphwright.cli.common import exit_partial, fail, load_settings, make_console, open_graph, tighten_home
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
-    from rich.console import Console
-
     from graphwright.config import Settings
     from graphwright.graph_store.local_server import LocalServer
 
@@ -33,17 +29,6 @@ def _local_server(settings: Settings) -> LocalServer:
         )
     except LocalServerError as exc:
         fail(str(exc))
-
-
-def _tighten_home(home: Path, console: Console) -> None:
-    """Take group and other access off an older home (said once: the next start finds nothing to change)."""
-    from graphwright.private_files import tighten
-
-    changed = tighten(home)
-    if changed:
-        console.print(
-            f"Made {changed} files and folders under {home} private to their owner (they were readable by others)"
-        )
 
 
 @click.group()
@@ -76,7 +61,7 @@ def db_start(timeout: float) -> None:
         write_password_file(settings.password_file)
         settings, generated = load_settings(), True
         server = _local_server(settings)
-    _tighten_home(settings.home, console)
+    tighten_home(settings.home, console)
     try:
         already = server.pid()
         with console.status("Starting Neo4j (the first start fetches it with Maven)..."):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from graphwright.cli.common import fail, load_settings, make_console, open_graph
+from graphwright.cli.common import fail, load_settings, make_console, open_graph, tighten_home
 
 
 @click.command()
@@ -48,7 +48,6 @@ def serve(host: str, port: int, log_level: str, workers: int | None) -> None:
     """
     import os
 
-    from graphwright.private_files import tighten
     from graphwright.server import run_server, run_workers
     from graphwright.server.app import create_app
     from graphwright.server.fingerprints import server_secret
@@ -56,12 +55,7 @@ def serve(host: str, port: int, log_level: str, workers: int | None) -> None:
 
     settings = load_settings()
     workers = workers or os.cpu_count() or 1
-    changed = tighten(settings.home)
-    if changed:
-        make_console(stderr=True).print(
-            f"Made {changed} files and folders under {settings.home} private to their owner "
-            "(they were readable by others)"
-        )
+    tighten_home(settings.home, make_console(stderr=True))
     server_secret(settings.home)  # made once, before the workers, which all key fingerprints by it
     with open_graph():  # Neo4j reachable, or one clear line now rather than 503s later
         pass
