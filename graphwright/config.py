@@ -94,9 +94,23 @@ class Settings(BaseSettings):
     openai_api_key: SecretStr | None = Field(None, validation_alias=_alias("OPENAI_API_KEY", "openai_api_key"))
     openai_base_url: str | None = Field(None, validation_alias=_alias("OPENAI_BASE_URL", "openai_base_url"))
     llm_model: str = "gpt-4o-mini"
-    llm_timeout: float = 60.0
-    llm_max_retries: int = 3
+    # A call waits this long for its first token (the queue and the prompt's reading), then at most
+    # llm_idle_timeout between tokens: a long answer still arriving is never cut off.
+    llm_timeout: float = Field(60.0, gt=0, description="seconds to the first token of a reply")
+    llm_idle_timeout: float = Field(30.0, gt=0, description="seconds between two tokens of a reply")
+    llm_max_retries: int = Field(3, ge=0)
     llm_temperature: float = 0.0
+    # Token caps per task, over llm/tasks.py's: "extract=1500,answer=900"
+    llm_max_tokens: str = ""
+    # auto: a JSON schema, else JSON mode, else the prompt alone, as the endpoint is found to take them
+    llm_structured: Literal["auto", "off"] = "auto"
+    # auto: the endpoint's tool calling, or a plain-text tool protocol when it has none; text: always that
+    llm_tools: Literal["auto", "text"] = "auto"
+    # user: fold system prompts into the first user turn, for chat templates that drop them (Gemma's
+    # `--chat_format gemma` in llama-cpp-python's server does)
+    llm_system_role: Literal["system", "user"] = "system"
+    # Stop a run cleanly once its LLM calls cost this much (needs the prices below); it resumes where it stopped
+    llm_max_cost: float | None = Field(None, gt=0)
 
     # The knowledge base commands and the library use (`graphwright workspace create NAME` makes one); the
     # default is the graph as it always was.

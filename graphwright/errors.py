@@ -17,7 +17,11 @@
     ├── CypherRejectedError (also ValueError)   a query that is not provably read-only
     ├── LLMError                                the LLM endpoint failed after retries or answered nothing usable
     │   ├── LLMNotConfiguredError               an LLM client asked for with no endpoint or key
-    │   └── LLMEmptyAnswerError                 the endpoint answered with no text
+    │   ├── LLMEmptyAnswerError                 the endpoint answered with no text
+    │   ├── LLMTimeoutError                     no first token, or no next token, in the time allowed
+    │   ├── LLMUnreachableError                 no connection to the endpoint
+    │   ├── LLMStatusError                      an HTTP error from the endpoint (its .status)
+    │   └── LLMBudgetError                      the run's --max-cost is spent
     ├── EmbeddingError                          the bundled model is missing, or the endpoint failed or answered wrongly
     ├── JSONRepairError (also ValueError)       an LLM reply with no readable JSON object
     ├── PromptError                             a prompt file missing or filled with the wrong values
@@ -52,9 +56,13 @@ __all__ = [
     "GraphwrightError",
     "InvalidRequestError",
     "JSONRepairError",
+    "LLMBudgetError",
     "LLMEmptyAnswerError",
     "LLMError",
     "LLMNotConfiguredError",
+    "LLMStatusError",
+    "LLMTimeoutError",
+    "LLMUnreachableError",
     "LLMRequiredError",
     "LoadError",
     "LocalServerError",
@@ -163,6 +171,26 @@ class LLMNotConfiguredError(LLMError):
 
 class LLMEmptyAnswerError(LLMError):
     """The endpoint answered, but with no text: worth asking once more."""
+
+
+class LLMTimeoutError(LLMError):
+    """The endpoint sent no first token, or no next token, within the time allowed."""
+
+
+class LLMUnreachableError(LLMError):
+    """No connection to the endpoint could be made (or it was cut before any answer)."""
+
+
+class LLMStatusError(LLMError):
+    """The endpoint answered with an HTTP error (after the retries a 429 or 5xx gets)."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class LLMBudgetError(LLMError):
+    """A run's --max-cost is spent: no further call is made; what was done is kept and the run resumes later."""
 
 
 class FormatError(GraphwrightError, ValueError):

@@ -105,6 +105,8 @@ class IngestReport(BaseModel):
     relations_written: int = 0
     extractor: str = "none"
     extraction_failures: list[FileFailure] = Field(default_factory=list)
+    # Chunks whose LLM reply stayed unusable, given the offline extractor's graph instead, by reason
+    extraction_fallbacks: dict[str, int] = Field(default_factory=dict)
     llm_usage: dict[str, float] = Field(default_factory=dict)
     embedding_usage: dict[str, float] = Field(default_factory=dict)  # endpoint embedder: calls, tokens, cached
     communities: dict[str, int] = Field(default_factory=dict)  # kept/rewritten/created/removed, when updated
@@ -397,6 +399,8 @@ class ChunkExtraction(BaseModel):
     entities: list[ExtractedEntity] = Field(default_factory=list)
     relations: list[ExtractedRelation] = Field(default_factory=list)
     error: str | None = None
+    # Set when the LLM's reply stayed unusable and the offline extractor's graph stands in: the reason
+    fallback: str | None = None
 
 
 class Entity(BaseModel):

@@ -400,6 +400,10 @@ class IngestPipeline:
     ) -> None:
         """A chunk whose extraction failed is reported, and its document marked incomplete, so the next
         ingest retries it (cached LLM answers make the rest free) instead of skipping it as unchanged."""
+        for extraction in extractions:
+            if extraction.fallback:
+                reason = "offline graph: " + extraction.fallback.partition(":")[0]
+                report.extraction_fallbacks[reason] = report.extraction_fallbacks.get(reason, 0) + 1
         failed = {x.chunk_id: x.error for x in extractions if x.error}
         if not failed:
             return

@@ -51,6 +51,9 @@ def print_ingest_report(report: IngestReport) -> None:
     if report.schema_checks:
         checks = ", ".join(f"{n} {reason}" for reason, n in sorted(report.schema_checks.items()))
         console.print(f"Graph schema: {checks}")
+    if report.extraction_fallbacks:
+        fallbacks = ", ".join(f"{n} chunks ({reason})" for reason, n in sorted(report.extraction_fallbacks.items()))
+        console.print(f"[yellow]LLM replies unusable, offline extractor used:[/] {fallbacks}")
     for failure in report.extraction_failures:
         console.print(f"[yellow]extraction failed:[/] {failure.source}: {failure.error}")
     for warning in report.warnings:

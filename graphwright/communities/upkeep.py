@@ -37,6 +37,28 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 _CONTEXT_BATCH = 200
+_TEXT = {"type": "string"}
+REPORT_SCHEMA = {  # an LLM report, where the endpoint has structured output (the prompt asks for the same)
+    "name": "community_report",
+    "schema": {
+        "type": "object",
+        "properties": {
+            "title": _TEXT,
+            "summary": _TEXT,
+            "findings": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"summary": _TEXT, "explanation": _TEXT},
+                    "required": ["summary", "explanation"],
+                },
+            },
+            "rating": {"type": "number"},
+            "rating_explanation": _TEXT,
+        },
+        "required": ["title", "summary", "findings", "rating"],
+    },
+}
 Progress = Callable[[str, int, int], None]
 
 
@@ -354,7 +376,7 @@ class CommunityBuilder:
         prompt = llm_report_prompt(members, relations, children)
         messages = [{"role": "user", "content": prompt}]
         try:
-            reply = llm.chat(messages).text
+            reply = llm.chat(messages, task="community_report", schema=REPORT_SCHEMA).text
             return parse_llm_report(parse_json_object(reply), relations)
         except (LLMError, JSONRepairError):
             llm.forget(messages)  # ask again next time instead of replaying an unusable answer

@@ -1,8 +1,11 @@
 """Entities and typed relations from an LLM, one call per chunk (plus gleaning passes), in parallel.
 
-No JSON mode is required: replies are parsed leniently (prose, fences, think-tags, trailing commas, cut-off
-output), validated with pydantic, re-asked once when unreadable, and otherwise recorded as a failed chunk.
-Answers are cached on disk by the client, so re-indexing unchanged text makes no calls.
+The reply is asked for under a JSON schema where the endpoint takes one (structured output); without one
+it is parsed leniently (prose, fences, think-tags, trailing commas, cut-off output), validated with pydantic
+and re-asked once when unreadable. A chunk whose reply stays unusable gets the offline extractor's graph,
+counted as a fallback; one the endpoint could not answer (down, refused, out of budget) is a failed chunk,
+and its document is retried by the next ingest. Answers are cached on disk by the client, so re-indexing
+unchanged text makes no calls.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from typing import Any
 from pydantic import AliasChoices, BaseModel, Field, ValidationError, field_validator
 
 from graphwright.config import Settings
+from graphwright.errors import LLMBudgetError
+from graphwright.extraction.base import Extractor
 from graphwright.extraction.examples import SimilarExamples
 from graphwright.graph_schema import GraphSchema
 from graphwright.llm import LLM, LLMEmptyAnswerError, LLMError, MeteredLLM
@@ -88,13 +93,48 @@ def _validate(data: dict[str, Any]) -> _LLMGraph:
 
 _MAX_SHOTS = 4
 
+# What a reply must look like, for endpoints with structured output (the prompt asks for the same)
+_STRING = {"type": "string"}
+GRAPH_SCHEMA = {
+    "name": "entity_graph",
+    "schema": {
+        "type": "object",
+        "properties": {
+            "entities": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"name": _STRING, "type": _STRING, "description": _STRING},
+                    "required": ["name", "type"],
+                },
+            },
+            "relations": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "source": _STRING,
+                        "type": _STRING,
+                        "target": _STRING,
+                        "description": _STRING,
+                        "strength": {"type": "number"},
+                    },
+                    "required": ["source", "type", "target"],
+                },
+            },
+        },
+        "required": ["entities", "relations"],
+    },
+}
+
 
 class LLMExtractor:
     name = "llm"
 
-    def __init__(self, llm: LLM, settings: Settings) -> None:
+    def __init__(self, llm: LLM, settings: Settings, fallback: Extractor | None = None) -> None:
         self.llm = MeteredLLM(llm)  # this extractor's calls and tokens, for progress and the report
         self.settings = settings
+        self.fallback = fallback  # the offline extractor, for a chunk whose reply stays unusable
         self.system = render(
             "extract_system", entity_types=", ".join(t.lower() for t in settings.entity_type_list), schema=""
         )
@@ -130,7 +170,7 @@ class LLMExtractor:
     def summarize(self, name: str, descriptions: list[str]) -> str:
         """One description from several (resolution calls this when an entity has more than one)."""
         body = render("summarize", name=name, descriptions="\n".join(f"- {d}" for d in descriptions))
-        return self.llm.chat([{"role": "user", "content": body}]).text.strip()
+        return self.llm.chat([{"role": "user", "content": body}], task="summarize").text.strip()
 
     def extract_many(
         self, chunks: list[tuple[str, str]], on_done: Callable[[int], None] | None = None
@@ -148,14 +188,22 @@ class LLMExtractor:
             return result
 
         with ThreadPoolExecutor(max_workers=self.settings.llm_concurrency) as pool:
-            return list(pool.map(one, chunks))
+            done = list(pool.map(one, chunks))
+        budget = next((x for x in done if x.error and x.error.startswith(LLMBudgetError.__name__)), None)
+        if budget is not None:  # the run stops here, whole groups only; the answers so far are cached
+            raise LLMBudgetError(budget.error.partition(": ")[2] if budget.error else "budget reached")
+        return done
 
-    def _ask(self, messages: list[dict[str, str]]) -> tuple[_LLMGraph, str]:
+    def _ask(self, messages: list[dict[str, str]], task: str) -> tuple[_LLMGraph, str]:
         """One question; an unreadable reply is re-asked once with the parse error."""
         reply = ""
         try:
-            reply = self.llm.chat(messages).text
-            return _validate(parse_json_object(reply)), reply
+            result = self.llm.chat(messages, task=task, schema=GRAPH_SCHEMA)
+            reply = result.text
+            try:
+                return _validate(parse_json_object(reply)), reply
+            except JSONRepairError as exc:
+                raise JSONRepairError(f"{exc}{result.cut_note()}") from exc
         except (JSONRepairError, LLMError) as first:
             if isinstance(first, LLMError) and not isinstance(first, LLMEmptyAnswerError):
                 raise
@@ -165,33 +213,45 @@ class LLMExtractor:
                 {"role": "assistant", "content": reply or "(empty)"},
                 {"role": "user", "content": render("repair", error=first)},
             ]
+            result = self.llm.chat(retry, task="repair", schema=GRAPH_SCHEMA)
             try:
-                reply = self.llm.chat(retry).text
-                return _validate(parse_json_object(reply)), reply
-            except JSONRepairError:
+                return _validate(parse_json_object(result.text)), result.text
+            except JSONRepairError as exc:
                 self.llm.forget(retry)
-                raise
+                raise JSONRepairError(f"{exc}{result.cut_note()}") from exc
 
     def extract(self, chunk_id: str, text: str) -> ChunkExtraction:
+        try:
+            return self._extract(chunk_id, text)
+        except (JSONRepairError, LLMEmptyAnswerError) as exc:  # the model's reply, not the endpoint: fall back
+            reason = "unreadable reply" if isinstance(exc, JSONRepairError) else "empty reply"
+            if self.fallback is None:
+                return ChunkExtraction(chunk_id=chunk_id, error=f"{type(exc).__name__}: {exc}")
+            found = self.fallback.extract_many([(chunk_id, text)])[0]
+            return found.model_copy(update={"fallback": f"{reason}: {exc}"[:300]})
+        except LLMError as exc:
+            return ChunkExtraction(chunk_id=chunk_id, error=f"{type(exc).__name__}: {exc}")
+
+    def _extract(self, chunk_id: str, text: str) -> ChunkExtraction:
         messages = [
             {"role": "system", "content": self.system},
             *self._shots(text),
             {"role": "user", "content": render("extract_user", text=text)},
         ]
-        try:
-            graph, reply = self._ask(messages)
-            for _ in range(self.settings.llm_gleanings):
-                messages = [
-                    *messages,
-                    {"role": "assistant", "content": reply},
-                    {"role": "user", "content": render("glean")},
-                ]
-                more, reply = self._ask(messages)
-                if not more.entities and not more.relations:
-                    break
-                graph = _merge(graph, more)
-        except (JSONRepairError, LLMError) as exc:
-            return ChunkExtraction(chunk_id=chunk_id, error=f"{type(exc).__name__}: {exc}")
+        graph, reply = self._ask(messages, "extract")
+        for _ in range(self.settings.llm_gleanings):
+            messages = [
+                *messages,
+                {"role": "assistant", "content": reply},
+                {"role": "user", "content": render("glean")},
+            ]
+            try:
+                more, reply = self._ask(messages, "glean")
+            except (JSONRepairError, LLMEmptyAnswerError):  # the first pass stands
+                break
+            if not more.entities and not more.relations:
+                break
+            graph = _merge(graph, more)
         return ChunkExtraction(
             chunk_id=chunk_id,
             entities=[

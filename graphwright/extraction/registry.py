@@ -54,7 +54,7 @@ def make_llm_extractor(settings: Settings, llm: LLM | None) -> Extractor:
         )
     from graphwright.extraction.llm_extractor import LLMExtractor
 
-    return LLMExtractor(llm, settings)
+    return LLMExtractor(llm, settings, fallback=make_nlp(settings, None))
 
 
 def make_auto(settings: Settings, llm: LLM | None) -> Extractor:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 Message = dict[str, Any]
+JSONSchema = dict[str, Any]  # {"name": ..., "schema": {...}}: what a structured reply must look like
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,16 @@ class ChatResult:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cached: bool = False
+    finish_reason: str | None = None  # "length": the reply stopped at its task's token cap
+    max_tokens: int | None = None  # the cap it was asked under
+
+    @property
+    def capped(self) -> bool:
+        return self.finish_reason == "length"
+
+    def cut_note(self) -> str:
+        """Why a reply may be unusable, for an error message: it stopped at its cap."""
+        return f" (the reply stopped at the {self.max_tokens}-token cap)" if self.capped and self.max_tokens else ""
 
     @property
     def usage(self) -> Usage:
@@ -108,12 +119,23 @@ class StreamingLLM(Protocol):
 @runtime_checkable
 class LLM(Protocol):
     """A chat model. `chat` may answer from a cache (`use_cache`); `forget` drops a cached answer the
-    caller could not use. Tool calling (the agent) and streaming are capabilities of their own."""
+    caller could not use. `task` names what the call is for (`llm.tasks`: its token cap); `schema`, a JSON
+    schema the reply must follow, asks for structured output where the endpoint has it (the prompt asks for
+    the same JSON, so an LLM without it still answers). Tool calling (the agent) and streaming are
+    capabilities of their own."""
 
     @property
     def model(self) -> str: ...
 
-    def chat(self, messages: list[Message], temperature: float | None = None, use_cache: bool = True) -> ChatResult: ...
+    def chat(
+        self,
+        messages: list[Message],
+        temperature: float | None = None,
+        use_cache: bool = True,
+        *,
+        task: str = "answer",
+        schema: JSONSchema | None = None,
+    ) -> ChatResult: ...
 
     def forget(self, messages: list[Message], temperature: float | None = None) -> None: ...
 
@@ -148,8 +170,16 @@ class MeteredLLM:
     def model(self) -> str:
         return self.inner.model
 
-    def chat(self, messages: list[Message], temperature: float | None = None, use_cache: bool = True) -> ChatResult:
-        result = self.inner.chat(messages, temperature, use_cache)
+    def chat(
+        self,
+        messages: list[Message],
+        temperature: float | None = None,
+        use_cache: bool = True,
+        *,
+        task: str = "answer",
+        schema: JSONSchema | None = None,
+    ) -> ChatResult:
+        result = self.inner.chat(messages, temperature, use_cache, task=task, schema=schema)
         self._add(result.usage)
         return result
 

@@ -25,6 +25,9 @@ class ResponseCache:
         payload = json.dumps({"m": model, "t": temperature, "msgs": messages}, sort_keys=True, ensure_ascii=False)
         return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
+    def has(self, key: str) -> bool:
+        return self._path(key).is_file()
+
     def get(self, key: str) -> ChatResult | None:
         try:
             data = json.loads(self._path(key).read_text(encoding="utf-8"))
@@ -34,6 +37,8 @@ class ResponseCache:
             text=data["text"],
             prompt_tokens=data.get("prompt_tokens", 0),
             completion_tokens=data.get("completion_tokens", 0),
+            finish_reason=data.get("finish_reason"),
+            max_tokens=data.get("max_tokens"),
         )
 
     def forget(self, key: str) -> None:
@@ -49,6 +54,8 @@ class ResponseCache:
                     "text": result.text,
                     "prompt_tokens": result.prompt_tokens,
                     "completion_tokens": result.completion_tokens,
+                    "finish_reason": result.finish_reason,
+                    "max_tokens": result.max_tokens,
                 }
             ),
             encoding="utf-8",

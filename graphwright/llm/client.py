@@ -1,27 +1,66 @@
 """The one OpenAI-compatible client (OpenAI, Azure, Ollama, vLLM, llama.cpp, ...). Nothing else imports
-`openai`. Retries with exponential backoff on 429, 5xx and timeouts are the client's own (max_retries)."""
+`openai`.
+
+Every call is bounded: its task's token cap goes out as `max_tokens`, and the reply is streamed so a call
+stops when no token comes (`watchdog.py`), not after a fixed time for the whole reply. A stream that is cut
+tells the server to stop generating, so a retry never queues behind a reply no one will read. Retries (429,
+5xx, timeouts, lost connections) are this module's own, with backoff and the server's Retry-After. Structured
+output is asked for as the endpoint takes it, learned once (`endpoint.py`); calls are paced to how many the
+endpoint serves at once (`pacing.py`); a run's spending can be capped (`llm_max_cost`)."""
 
 from __future__ import annotations
 
 import json
 import logging
+import random
 import re
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, TypeVar
 
 from graphwright.config import Settings
 from graphwright.errors import (  # re-exported: they used to live here
+    InvalidRequestError,
+    JSONRepairError,
+    LLMBudgetError,
     LLMEmptyAnswerError,
     LLMError,
     LLMNotConfiguredError,
+    LLMStatusError,
+    LLMTimeoutError,
+    LLMUnreachableError,
 )
-from graphwright.llm.base import ChatDelta, ChatResult, Message, Tool, ToolCall, ToolTurn, Usage
+from graphwright.llm.base import ChatDelta, ChatResult, JSONSchema, Message, Tool, ToolCall, ToolTurn, Usage
 from graphwright.llm.cache import ResponseCache
+from graphwright.llm.endpoint import STRUCTURED_RUNGS, EndpointMemory, Structured
+from graphwright.llm.pacing import Pacer, Slot
+from graphwright.llm.tasks import max_tokens, parse_caps
+from graphwright.llm.tokens import estimate_prompt
+from graphwright.llm.watchdog import Watchdog
 
 log = logging.getLogger(__name__)
 
 _THINK_RE = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
+_UNSUPPORTED = (400, 404, 415, 422, 501)  # how servers refuse a parameter they do not take
+_T = TypeVar("_T")
+
+
+@dataclass
+class _Reply:
+    """A streamed reply as it arrives."""
+
+    pieces: list[str] = field(default_factory=list)
+    refusal: str = ""
+    finish: str | None = None
+    tokens: int = 0  # content pieces: one token each on llama.cpp, Ollama, vLLM and OpenAI streams
+    usage: Usage | None = None  # as the endpoint reported it, when it does
+
+    @property
+    def text(self) -> str:
+        return "".join(self.pieces)
 
 
 @dataclass
@@ -30,104 +69,136 @@ class LLMClient:
 
     settings: Settings
     cache: ResponseCache | None = None
+    spent: Usage = field(default_factory=Usage, init=False)  # every call this client made (cached ones too)
+    fallbacks: dict[str, int] = field(default_factory=dict, init=False)  # what was downgraded, by reason
 
     def __post_init__(self) -> None:
         if self.cache is None and self.settings.llm_cache:
             self.cache = ResponseCache(self.settings.home / "cache" / "llm")
         if not self.settings.llm_configured:
             raise LLMNotConfiguredError("no LLM configured: set OPENAI_API_KEY and/or OPENAI_BASE_URL")
-        from openai import OpenAI
+        parse_caps(self.settings.llm_max_tokens)  # a typo in a cap is refused now, not at the 500th call
+        if self.settings.llm_max_cost is not None and not (
+            self.settings.llm_price_input or self.settings.llm_price_output
+        ):
+            raise InvalidRequestError(
+                "--max-cost needs prices: set GRAPHWRIGHT_LLM_PRICE_INPUT and/or GRAPHWRIGHT_LLM_PRICE_OUTPUT "
+                "(per million tokens)"
+            )
+        from openai import OpenAI, Timeout
 
         key = self.settings.openai_api_key.get_secret_value() if self.settings.openai_api_key else "not-needed"
+        first = self.settings.llm_timeout
         self._client = OpenAI(
             api_key=key,
             base_url=self.settings.openai_base_url,
-            timeout=self.settings.llm_timeout,
-            max_retries=self.settings.llm_max_retries,
+            # read: the wait for the response's headers and between raw reads; the watchdog bounds tokens
+            timeout=Timeout(first, connect=min(first, 10.0)),
+            max_retries=0,  # ours: a retry must not re-send while the server may still be generating
         )
+        memory_file = self.settings.home / "cache" / "llm-endpoints.json" if self.settings.llm_cache else None
+        self.memory = EndpointMemory(memory_file, self.settings.openai_base_url, self.settings.llm_model)
+        self.pacer = Pacer(self.settings.llm_concurrency, self.memory.traits.width)
+        self._watchdog = Watchdog()
+        self._lock = threading.Lock()
 
-    def forget(self, messages: list[Message], temperature: float | None = None) -> None:
-        """Drop a cached answer the caller found unusable, so the next run asks again."""
-        if self.cache is not None:
-            temp = self.settings.llm_temperature if temperature is None else temperature
-            self.cache.forget(ResponseCache.key(self.settings.llm_model, messages, temp))
+    # -- the LLM protocol ------------------------------------------------------------------------------------
 
     @property
     def model(self) -> str:
         return self.settings.llm_model
 
-    def chat(self, messages: list[Message], temperature: float | None = None, use_cache: bool = True) -> ChatResult:
+    def forget(self, messages: list[Message], temperature: float | None = None) -> None:
+        """Drop a cached answer the caller found unusable, so the next run asks again."""
+        if self.cache is not None:
+            self.cache.forget(self.cache_key(messages, temperature))
+
+    def cache_key(self, messages: list[Message], temperature: float | None = None) -> str:
+        """The key of the answer to `messages` (a reply asked for under a schema is the same answer)."""
         temp = self.settings.llm_temperature if temperature is None else temperature
+        return ResponseCache.key(self.settings.llm_model, self._roles(messages), temp)
+
+    def chat(
+        self,
+        messages: list[Message],
+        temperature: float | None = None,
+        use_cache: bool = True,
+        *,
+        task: str = "answer",
+        schema: JSONSchema | None = None,
+    ) -> ChatResult:
+        temp = self.settings.llm_temperature if temperature is None else temperature
+        if self.settings.llm_structured == "off":
+            schema = None
         cache = self.cache if use_cache else None
-        key = ResponseCache.key(self.settings.llm_model, messages, temp)
+        key = self.cache_key(messages, temp)
         if cache is not None:
             cached = cache.get(key)
             if cached is not None:
                 cached.cached = True
+                self._count(Usage(cached=1))
                 return cached
-        response = self._create(messages=messages, temperature=temp)
-        refusal = getattr(response.choices[0].message, "refusal", None) if response.choices else None
-        if refusal:  # said plainly, and never cached: the next run asks again
-            raise LLMError(f"LLM refused: {refusal[:200]}")
-        if not response.choices or response.choices[0].message.content is None:
-            raise LLMEmptyAnswerError("LLM returned an empty answer")
+        cap = max_tokens(task, self.settings.llm_max_tokens)
+        reply = self._generate(self._roles(messages), temp, cap, task, schema)
+        if reply.refusal:  # said plainly, and never cached: the next run asks again
+            raise LLMError(f"LLM refused: {reply.refusal[:200]}")
         # Reasoning models (DeepSeek-R1, Qwen3 ...) wrap their thinking in tags; keep only the answer.
-        text = _THINK_RE.sub("", response.choices[0].message.content).strip()
+        text = _THINK_RE.sub("", reply.text).strip()
         if not text:
             raise LLMEmptyAnswerError("LLM returned an empty answer")
-        usage = _usage(response)
-        result = ChatResult(text=text, prompt_tokens=usage.prompt_tokens, completion_tokens=usage.completion_tokens)
+        usage = reply.usage or Usage(1)
+        result = ChatResult(
+            text=text,
+            prompt_tokens=usage.prompt_tokens,
+            completion_tokens=usage.completion_tokens,
+            finish_reason=reply.finish,
+            max_tokens=cap,
+        )
         if cache is not None:
             cache.put(key, result)
         return result
 
-    def chat_stream(self, messages: list[Message], temperature: float | None = None) -> Iterator[ChatDelta]:
-        """The answer as the endpoint generates it, never cached; the last delta carries the usage (when the
-        endpoint reports it). Reasoning tags are dropped as they pass."""
-        import openai
-
+    def chat_stream(
+        self, messages: list[Message], temperature: float | None = None, *, task: str = "answer"
+    ) -> Iterator[ChatDelta]:
+        """The answer as the endpoint generates it, never cached; the last delta carries the usage. Reasoning
+        tags are dropped as they pass. Not retried once text was sent (it cannot be taken back)."""
         temp = self.settings.llm_temperature if temperature is None else temperature
-        stream = self._create(messages=messages, temperature=temp, stream=True, stream_options={"include_usage": True})
-        thinking, usage, sent = False, Usage(1), False
-        try:
-            for chunk in stream:
-                if chunk.usage is not None:
-                    usage = _usage(chunk)
-                for choice in chunk.choices or []:
-                    piece = (choice.delta.content or "") if choice.delta else ""
-                    text, thinking = _drop_thinking(piece, thinking)
-                    if text:
-                        sent = True
-                        yield ChatDelta(text=text)
-        except openai.APIError as exc:  # the connection failed after the first bytes
-            raise LLMError(f"LLM stream broke off: {exc.__class__.__name__}") from exc
-        finally:
-            stream.close()  # a client that went away stops the generation upstream too
+        cap = max_tokens(task, self.settings.llm_max_tokens)
+        kwargs = {"messages": self._roles(messages), "temperature": temp, "max_tokens": cap}
+        self._check_budget()
+        thinking, sent = False, False
+        with self.pacer.slot() as slot:
+            reply = _Reply()
+            for piece in self._stream(kwargs, cap, slot, reply):
+                text, thinking = _drop_thinking(piece, thinking)
+                if text:
+                    sent = True
+                    yield ChatDelta(text=text)
+        self._settle(reply, kwargs, task)
         if not sent:
             raise LLMEmptyAnswerError("LLM returned an empty answer")
-        yield ChatDelta(usage=usage)
-
-    def _create(self, **kwargs: Any) -> Any:  # openai's ChatCompletion
-        import openai
-
-        try:
-            log.debug("LLM call: %d messages to %s", len(kwargs.get("messages", [])), self.settings.llm_model)
-            response = self._client.chat.completions.create(model=self.settings.llm_model, **kwargs)
-        except openai.APIStatusError as exc:
-            log.warning("LLM endpoint answered HTTP %s after retries", exc.status_code)
-            raise LLMError(f"LLM endpoint answered HTTP {exc.status_code} after retries: {exc.message}") from exc
-        except openai.APIConnectionError as exc:  # includes timeouts
-            log.warning("LLM endpoint unreachable after retries: %s", exc.__class__.__name__)
-            raise LLMError(f"LLM endpoint unreachable after retries: {exc}") from exc
-        return response
+        yield ChatDelta(usage=reply.usage)
 
     def chat_tools(self, messages: list[Message], tools: Sequence[Tool]) -> ToolTurn:
-        """One turn with OpenAI tool calling; never cached (each turn depends on live tool results)."""
+        """One turn with tool calling; never cached (each turn depends on live tool results). An endpoint
+        without tool calling gets a plain-text protocol: a JSON object naming the tool, or the answer."""
+        if self.settings.llm_tools == "text" or self.memory.traits.tools == "text":
+            return self._text_tools(messages, tools)
         schemas = [
             {"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}}
             for t in tools
         ]
-        response = self._create(messages=messages, tools=schemas, temperature=self.settings.llm_temperature)
+        cap = max_tokens("agent_step", self.settings.llm_max_tokens)
+        kwargs = {"messages": self._roles(messages), "tools": schemas, "temperature": self.settings.llm_temperature}
+        try:
+            response = self._retrying(lambda slot: self._create(kwargs | {"max_tokens": cap}))
+        except LLMStatusError as exc:
+            if exc.status not in _UNSUPPORTED:
+                raise
+            self.memory.learn(tools="text")
+            self._fell_back("tools: plain-text protocol")
+            return self._text_tools(messages, tools)
         if not response.choices:
             raise LLMError("LLM returned no choices")
         message = response.choices[0].message
@@ -152,10 +223,242 @@ class LLMClient:
                 }
                 for c in message.tool_calls
             ]
-        return ToolTurn(content=content, tool_calls=calls, message=kept, usage=_usage(response))
+        usage = _usage(response)
+        self._count(usage)
+        return ToolTurn(content=content, tool_calls=calls, message=kept, usage=usage)
 
     def tool_result(self, call: ToolCall, output: str) -> Message:
+        if call.id.startswith("text_"):  # the plain-text protocol: the result is the next user turn
+            return {"role": "user", "content": f"Result of {call.name}:\n{output}"}
         return {"role": "tool", "tool_call_id": call.id, "content": output}
+
+    # -- bounded, structured, paced calls --------------------------------------------------------------------
+
+    def _generate(
+        self, messages: list[Message], temperature: float, cap: int, task: str, schema: JSONSchema | None
+    ) -> _Reply:
+        while True:
+            rung = self.memory.traits.structured if schema is not None else "prompt"
+            kwargs: dict[str, Any] = {"messages": messages, "temperature": temperature, "max_tokens": cap}
+            fmt = _response_format(rung, schema)
+            if fmt is not None:
+                kwargs["response_format"] = fmt
+            # The first structured call is a probe: an error then is the format refused (llama-cpp-python's
+            # server answers a json_schema it does not know with HTTP 500), not worth retrying.
+            probing = fmt is not None and not self.memory.traits.structured_ok
+            try:
+                reply = self._retrying(partial(self._collect, kwargs, cap), probe=probing)
+            except LLMStatusError as exc:
+                if fmt is None or exc.status == 429 or not (probing or exc.status in _UNSUPPORTED):
+                    raise
+                lower = STRUCTURED_RUNGS[STRUCTURED_RUNGS.index(rung) + 1]
+                log.info("LLM endpoint refused response_format %s (HTTP %s); trying %s", rung, exc.status, lower)
+                self.memory.learn(structured=lower)
+                self._fell_back(f"structured output: {rung} refused")
+                continue
+            if probing:
+                self.memory.learn(structured_ok=True)
+            self._settle(reply, kwargs, task)
+            return reply
+
+    def _collect(self, kwargs: dict[str, Any], cap: int, slot: Slot) -> _Reply:
+        reply = _Reply()
+        for _ in self._stream(kwargs, cap, slot, reply):
+            pass
+        return reply
+
+    def _stream(self, kwargs: dict[str, Any], cap: int, slot: Slot, reply: _Reply) -> Iterator[str]:
+        """The reply's text pieces as they come, `reply` filled as they do; a quiet stream is stopped."""
+        extra = {"stream_options": {"include_usage": True}} if self.memory.traits.stream_options else {}
+        watch = self._watchdog.watch(self.settings.llm_timeout, self.settings.llm_idle_timeout)
+        try:
+            try:
+                stream = self._create(kwargs | extra, stream=True)
+            except LLMStatusError as exc:
+                if not extra or exc.status not in _UNSUPPORTED or "response_format" in kwargs:
+                    raise
+                self.memory.learn(stream_options=False)  # then its usage is counted here
+                stream = self._create(kwargs, stream=True)
+            watch.attach(stream.response)
+            try:
+                for chunk in stream:
+                    if chunk.usage is not None:
+                        reply.usage = _usage(chunk)
+                    for choice in chunk.choices or []:
+                        delta = choice.delta
+                        piece = (delta.content or "") if delta else ""
+                        refusal = getattr(delta, "refusal", None) if delta else None
+                        if refusal:
+                            reply.refusal += refusal
+                        if choice.finish_reason:
+                            reply.finish = choice.finish_reason
+                        if piece:
+                            reply.tokens += 1
+                            watch.tick()
+                            slot.token()
+                            reply.pieces.append(piece)
+                            yield piece
+                    if reply.tokens > cap + 16:  # an endpoint that ignores max_tokens is stopped here
+                        reply.finish = "length"
+                        break
+            except Exception as exc:  # openai's, or its HTTP library's (httpx or httpx2 by version): the wire broke
+                if watch.expired:
+                    raise LLMTimeoutError(watch.expired) from exc
+                raise LLMUnreachableError(
+                    f"the reply broke off after {reply.tokens} tokens: {exc.__class__.__name__}"
+                ) from exc
+            finally:
+                stream.close()  # a reader that went away stops the generation upstream too
+            if watch.expired:
+                raise LLMTimeoutError(watch.expired)
+        finally:
+            self._watchdog.done(watch)
+
+    def _create(self, kwargs: dict[str, Any], stream: bool = False) -> Any:  # openai's ChatCompletion or Stream
+        """One request; the endpoint's answer as an error of ours that says what happened."""
+        import openai
+
+        try:
+            log.debug("LLM call: %d messages to %s", len(kwargs.get("messages", [])), self.settings.llm_model)
+            return self._client.chat.completions.create(model=self.settings.llm_model, stream=stream, **kwargs)
+        except openai.APIStatusError as exc:
+            error = LLMStatusError(f"refused: HTTP {exc.status_code}: {str(exc.message)[:300]}", exc.status_code)
+            error.retry_after = _retry_after(exc.response)  # type: ignore[attr-defined]
+            raise error from exc
+        except openai.APITimeoutError as exc:
+            raise LLMTimeoutError(f"no reply within {self.settings.llm_timeout:.0f} s") from exc
+        except openai.APIConnectionError as exc:
+            cause = exc.__cause__ or exc
+            raise LLMUnreachableError(
+                f"unreachable: {self.settings.openai_base_url or 'api.openai.com'}: {cause.__class__.__name__}"
+            ) from exc
+
+    def _retrying(self, call: Callable[[Slot], _T], *, probe: bool = False) -> _T:
+        """`call` in a paced slot, again after a 429, a 5xx, a timeout or a lost connection (with backoff, the
+        server's Retry-After first); the last error says how many attempts were made. A probe's HTTP error
+        (other than 429) is raised at once."""
+        attempts = self.settings.llm_max_retries + 1
+        last: LLMError | None = None
+        for attempt in range(attempts):
+            self._check_budget()
+            try:
+                with self.pacer.slot() as slot:
+                    result = call(slot)
+                self._remember_width()
+                return result
+            except (LLMTimeoutError, LLMUnreachableError) as exc:
+                last = exc
+                wait = 0.5 * 2**attempt
+            except LLMStatusError as exc:
+                if exc.status != 429 and (exc.status < 500 or probe):
+                    raise
+                last = exc
+                wait = getattr(exc, "retry_after", None) or 0.5 * 2**attempt
+            log.warning("LLM call failed (%s), attempt %d of %d", last, attempt + 1, attempts)
+            if attempt + 1 < attempts:
+                time.sleep(min(wait, 30.0) * (0.8 + 0.4 * random.random()))  # jitter: retries do not align
+        assert last is not None
+        again = type(last)(f"{last} ({attempts} attempts)", last.status) if isinstance(last, LLMStatusError) else None
+        raise again or type(last)(f"{last} ({attempts} attempts)")
+
+    def _settle(self, reply: _Reply, kwargs: dict[str, Any], task: str) -> None:
+        """Usage of a finished reply: the endpoint's, else counted here (the pieces; the prompt estimated)."""
+        if reply.usage is None or not (reply.usage.prompt_tokens or reply.usage.completion_tokens):
+            reply.usage = Usage(1, estimate_prompt(kwargs["messages"]), reply.tokens)
+        self.memory.record(task, reply.usage.completion_tokens)
+        self._count(reply.usage)
+
+    def _count(self, usage: Usage) -> None:
+        with self._lock:
+            self.spent += usage
+
+    def _check_budget(self) -> None:
+        budget = self.settings.llm_max_cost
+        if budget is None:
+            return
+        cost = self.spent.report(self.settings.llm_price_input, self.settings.llm_price_output).get("cost", 0.0)
+        if cost >= budget:
+            raise LLMBudgetError(f"--max-cost {budget:g} reached ({cost:.4f} spent): stopped before the next call")
+
+    def _remember_width(self) -> None:
+        width = self.pacer.learned_width
+        if width is not None and width != self.memory.traits.width:
+            self.memory.learn(width=width)
+
+    def _fell_back(self, reason: str) -> None:
+        with self._lock:
+            self.fallbacks[reason] = self.fallbacks.get(reason, 0) + 1
+
+    def _roles(self, messages: list[Message]) -> list[Message]:
+        """System prompts folded into the first user turn when the endpoint's template drops them."""
+        if self.settings.llm_system_role == "system" or not any(m.get("role") == "system" for m in messages):
+            return messages
+        system = "\n\n".join(str(m.get("content") or "") for m in messages if m.get("role") == "system")
+        rest = [m for m in messages if m.get("role") != "system"]
+        for i, message in enumerate(rest):
+            if message.get("role") == "user":
+                folded = {**message, "content": f"{system}\n\n{message.get('content') or ''}"}
+                return [*rest[:i], folded, *rest[i + 1 :]]
+        return [{"role": "user", "content": system}, *rest]
+
+    def _text_tools(self, messages: list[Message], tools: Sequence[Tool]) -> ToolTurn:
+        from graphwright.llm.json_repair import parse_json_object
+        from graphwright.llm.prompts import render
+
+        listing = "\n".join(f"- {t.name}: {t.description} Arguments: {json.dumps(t.parameters)}" for t in tools)
+        asked = [*messages, {"role": "system", "content": render("tools_text", tools=listing)}]
+        schema = {
+            "name": "agent_step",
+            "schema": {
+                "type": "object",
+                "properties": {
+                    "tool": {"type": "string", "enum": [t.name for t in tools]},
+                    "arguments": {"type": "object"},
+                    "answer": {"type": "string"},
+                },
+            },
+        }
+        result = self.chat(asked, use_cache=False, task="agent_step", schema=schema)
+        kept = {"role": "assistant", "content": result.text}
+        try:
+            data = parse_json_object(result.text)
+        except JSONRepairError:
+            data = {"answer": result.text}
+        name = data.get("tool")
+        if isinstance(name, str) and name in {t.name for t in tools}:
+            arguments = data.get("arguments")
+            call = ToolCall(
+                id=f"text_{len(messages)}",
+                name=name,
+                arguments=arguments if isinstance(arguments, dict) else {},
+                error=None if isinstance(arguments, dict) else "arguments are not a JSON object",
+            )
+            return ToolTurn(content="", tool_calls=[call], message=kept, usage=result.usage)
+        answer = data.get("answer")
+        return ToolTurn(
+            content=answer if isinstance(answer, str) and answer.strip() else result.text,
+            tool_calls=[],
+            message=kept,
+            usage=result.usage,
+        )
+
+
+def _response_format(rung: Structured, schema: JSONSchema | None) -> dict[str, Any] | None:
+    if schema is None or rung == "prompt":
+        return None
+    if rung == "schema":
+        return {"type": "json_schema", "json_schema": {"name": schema["name"], "schema": schema["schema"]}}
+    if rung == "json+schema":
+        return {"type": "json_object", "schema": schema["schema"]}
+    return {"type": "json_object"}
+
+
+def _retry_after(response: Any) -> float | None:
+    try:
+        value = float(response.headers.get("retry-after", ""))
+    except (AttributeError, TypeError, ValueError):
+        return None
+    return value if value >= 0 else None
 
 
 def _drop_thinking(piece: str, thinking: bool) -> tuple[str, bool]:

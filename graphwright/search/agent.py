@@ -24,10 +24,10 @@ from graphwright.errors import (
     ToolFailedError,  # re-exported: they used to live here
 )
 from graphwright.graph_store.rows import ChunkRow
-from graphwright.llm import Tool, ToolCall, ToolCallingLLM
+from graphwright.llm import LLMError, Tool, ToolCall, ToolCallingLLM
 from graphwright.llm.prompts import render
 from graphwright.models import TraceStep
-from graphwright.search.answer import cited_ids, graph_citations
+from graphwright.search.answer import cited_ids, graph_citations, retrieval_answer
 from graphwright.search.base import SearchContext, SearchMode, SearchQuery, ToolArgs
 from graphwright.search.calculator import CalculationError, calculate
 from graphwright.search.cypher import CypherRejectedError, run_read_only
@@ -242,7 +242,11 @@ class Agent:
         tools = self.tool_list()
         calls = 0
         for _ in range(self.max_steps):
-            turn = self.llm.chat_tools(messages, tools)
+            try:
+                turn = self.llm.chat_tools(messages, tools)
+            except LLMError as exc:  # stop here and answer with what the tools found so far
+                notes.append(f"the LLM failed at step {len(trace) + 1} ({exc}); answering with what was found")
+                break
             messages.append(turn.message)
             if not turn.tool_calls:
                 return turn.content or "I don't know.", trace, notes
@@ -271,7 +275,11 @@ class Agent:
         else:
             notes.append(f"stopped at the limit of {self.max_steps} tool rounds")
         messages.append({"role": "user", "content": render("agent_limit")})
-        return self.llm.chat(messages, use_cache=False).text, trace, notes
+        try:
+            return self.llm.chat(messages, use_cache=False, task="answer").text, trace, notes
+        except LLMError as exc:  # the passages the tools found, as the offline answer
+            notes.append(f"the LLM's final answer failed ({exc}); this is the offline answer from what was found")
+            return retrieval_answer(self.seen.chunks).text, trace, notes
 
 
 def _unseen(have: list[T], more: list[T], key: Callable[[T], str]) -> list[T]:

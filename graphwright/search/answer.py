@@ -63,7 +63,8 @@ class AnswerPrompt:
     finish: Callable[[str], Answer]
 
     def ask(self, llm: LLM) -> Answer:
-        return self.finish(llm.chat(self.messages, use_cache=False).text)  # a retried question: a fresh answer
+        # not cached: a question asked again gets a fresh answer
+        return self.finish(llm.chat(self.messages, use_cache=False, task="answer").text)
 
     def with_history(self, turns: list[ChatTurn]) -> AnswerPrompt:
         """The prompt with the conversation's recent turns between its instructions and the question, so

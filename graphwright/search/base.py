@@ -161,11 +161,15 @@ class SearchMode(ABC):
     def answer(self, query: SearchQuery, found: Retrieval, ctx: SearchContext) -> Answer:
         """From the retrieval itself offline; from the LLM, citing ids, when there is one."""
         if ctx.llm is None:
-            if self.answer_style == "graph":
-                return offline_graph_answer(self.name, found, query.k)
-            return retrieval_answer(found.chunks)
+            return self.offline_answer(query, found)
         prompt = self.answer_prompt(query, found)
         return prompt.with_history(query.history).ask(ctx.llm) if prompt else not_in_context()
+
+    def offline_answer(self, query: SearchQuery, found: Retrieval) -> Answer:
+        """The answer without an LLM: the retrieval's passages, or its graph lines."""
+        if self.answer_style == "graph":
+            return offline_graph_answer(self.name, found, query.k)
+        return retrieval_answer(found.chunks)
 
     def answer_prompt(self, query: SearchQuery, found: Retrieval) -> AnswerPrompt | None:
         """What the LLM answers from (None: nothing to answer from); the server streams this answer."""

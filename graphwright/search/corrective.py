@@ -25,6 +25,17 @@ from graphwright.text.sentences import split_sentences
 
 Retrieve = Callable[[str], list[RetrievedChunk]]
 _WORD_RE = re.compile(r"\w+")
+GRADE_SCHEMA = {  # the grade's reply, where the endpoint has structured output (the prompt asks for the same)
+    "name": "grade",
+    "schema": {
+        "type": "object",
+        "properties": {
+            "score": {"type": "number"},
+            "relevant_sentences": {"type": "array", "items": {"type": "string"}},
+        },
+        "required": ["score", "relevant_sentences"],
+    },
+}
 
 
 @dataclass
@@ -57,7 +68,7 @@ def llm_grade(question: str, chunks: list[RetrievedChunk], llm: LLM) -> Grade:
         {"role": "system", "content": render("corrective_grade")},
         {"role": "user", "content": f"Passages:\n\n{build_context(chunks)}\n\nQuestion: {question}"},
     ]
-    data = parse_json_object(llm.chat(messages, use_cache=False).text)
+    data = parse_json_object(llm.chat(messages, use_cache=False, task="grade", schema=GRADE_SCHEMA).text)
     score = min(max(float(data.get("score", 0.0)), 0.0), 1.0)
     return Grade(score, [str(s) for s in data.get("relevant_sentences") or [] if str(s).strip()])
 

@@ -67,7 +67,7 @@ class Text2Cypher:
         ]
         attempts: list[dict[str, str]] = []
         for attempt in range(2):  # the first try and one repair
-            query = extract_query(self.llm.chat(messages, use_cache=False).text)
+            query = extract_query(self.llm.chat(messages, use_cache=False, task="cypher").text)
             try:
                 found = run_read_only(self.store, query, self.settings, caller=caller)
                 return CypherRun(query=query, rows=found.rows, truncated=found.truncated, attempts=attempts)

@@ -7,13 +7,13 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from graphwright.errors import InvalidRequestError, LLMRequiredError
+from graphwright.errors import InvalidRequestError, LLMError, LLMRequiredError
 from graphwright.llm import MeteredLLM, ToolCallingLLM
 from graphwright.llm.prompts import render
 from graphwright.models import AnswerDelta, Evidence, SearchEvent, SearchResult, TraceStep, check_history_size
 from graphwright.search import followup
 from graphwright.search.base import SearchContext, SearchMode, SearchQuery
-from graphwright.search.evidence import Retrieval
+from graphwright.search.evidence import Answer, Retrieval
 from graphwright.search.linking import EntityLinker
 from graphwright.search.registry import MODE_NAMES, get_mode, modes_where
 
@@ -75,25 +75,40 @@ class SearchEngine:
                 trace.append(step)
         ctx = self._context(meter)
         started = time.perf_counter()
-        found = chosen.retrieve(query, ctx)
+        try:
+            found = chosen.retrieve(query, ctx)
+        except LLMError as exc:  # degrade, never fail: the offline retrieval answers, and says why
+            found = self._offline(query, exc)
         timings["retrieve_ms"] = _ms(started)
         log.debug("%s search: %d chunks in %.0f ms", query.mode, len(found.chunks), timings["retrieve_ms"])
         evidence = found.evidence()
         evidence["trace"] = [*trace, *found.trace]
-        evidence["notes"] = [*notes, *found.notes]
+        answer_notes: list[str] = [*notes, *found.notes]  # the answer's own notes join as it is written
+        evidence["notes"] = answer_notes
         if stream:
             yield Evidence.model_validate(evidence)
         started = time.perf_counter()
         prompt = chosen.answer_prompt(query, found) if stream and meter is not None and found.answer is None else None
         if prompt is not None and meter is not None:
-            pieces = []
-            for delta in meter.chat_stream(prompt.with_history(query.history).messages):
-                if delta.text:
-                    pieces.append(delta.text)
-                    yield AnswerDelta(text=delta.text)
-            answer = prompt.finish("".join(pieces).strip())
+            pieces: list[str] = []
+            try:
+                for delta in meter.chat_stream(prompt.with_history(query.history).messages):
+                    if delta.text:
+                        pieces.append(delta.text)
+                        yield AnswerDelta(text=delta.text)
+                answer = prompt.finish("".join(pieces).strip())
+            except LLMError as exc:
+                if pieces:  # what was sent stands; the reader is told it is cut short
+                    answer_notes.append(f"the LLM's answer broke off: {exc}")
+                    answer = prompt.finish("".join(pieces).strip())
+                else:
+                    answer = self._offline_answer(chosen, query, found, exc, answer_notes)
+                    yield AnswerDelta(text=answer.text)
         else:
-            answer = found.answer or chosen.answer(query, found, ctx)
+            try:
+                answer = found.answer or chosen.answer(query, found, ctx)
+            except LLMError as exc:
+                answer = self._offline_answer(chosen, query, found, exc, answer_notes)
             if stream:
                 yield AnswerDelta(text=answer.text)
         timings["answer_ms"] = _ms(started)
@@ -107,6 +122,25 @@ class SearchEngine:
             token_usage=meter.usage.as_dict() if meter else {},
             **evidence,
         )
+
+    def _offline(self, query: SearchQuery, error: LLMError) -> Retrieval:
+        """Hybrid retrieval and its offline answer, for a mode whose LLM failed while it retrieved."""
+        mode = get_mode("hybrid")
+        if query.embedding is None:
+            query.embedding = self.embedder.embed([query.text])[0]
+        ctx = self._context(None)
+        found = mode.retrieve(query, ctx)
+        found.answer = mode.answer(query, found, ctx)
+        found.mode = "hybrid"
+        found.notes.append(f"the LLM failed ({error}); answered offline from hybrid retrieval")
+        return found
+
+    @staticmethod
+    def _offline_answer(
+        mode: SearchMode, query: SearchQuery, found: Retrieval, error: LLMError, notes: list[str]
+    ) -> Answer:
+        notes.append(f"the LLM's answer failed ({error}); this is the offline answer from the retrieval")
+        return mode.offline_answer(query, found)
 
     def _follow_up(self, query: SearchQuery, llm: LLM | None) -> tuple[list[str], TraceStep]:
         """Read the conversation into `query` once, for every mode: with an LLM, the question rewritten to
@@ -194,7 +228,11 @@ class SearchEngine:
     def _hyde(self, question: str, embedding: list[float], llm: LLM) -> tuple[list[float], TraceStep]:
         """HyDE: embed a passage the LLM imagines as the answer, averaged with the question's own vector,
         so the search looks for text shaped like an answer without forgetting what was asked."""
-        passage = llm.chat([{"role": "system", "content": render("hyde")}, {"role": "user", "content": question}]).text
+        messages = [{"role": "system", "content": render("hyde")}, {"role": "user", "content": question}]
+        try:
+            passage = llm.chat(messages, task="hyde").text
+        except LLMError as exc:  # the question's own vector searches alone
+            return embedding, TraceStep(step=0, kind="hyde", name="hyde", summary=f"skipped: {exc}", ok=False)
         imagined = self.embedder.embed([passage])[0]
         mixed = [a + b for a, b in zip(embedding, imagined)]
         norm = sum(x * x for x in mixed) ** 0.5 or 1.0

@@ -18,7 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from graphwright.errors import LLMEmptyAnswerError
+from graphwright.errors import LLMError
 from graphwright.llm import LLM
 from graphwright.llm.prompts import render
 from graphwright.models import ChatTurn, EntityRef
@@ -170,9 +170,10 @@ def rewrite(llm: LLM, question: str, history: list[ChatTurn]) -> str | None:
             [
                 {"role": "system", "content": render("followup_rewrite")},
                 {"role": "user", "content": f"Conversation:\n{transcript}\n\nLast question: {question}"},
-            ]
+            ],
+            task="followup_rewrite",
         ).text
-    except LLMEmptyAnswerError:
+    except LLMError:  # empty, or the endpoint failed: the offline reading carries the entities instead
         return None
     lines = [line.strip() for line in reply.strip().splitlines() if line.strip()]
     if not lines or len(lines[0]) > _MAX_REWRITE_CHARS:

@@ -37,6 +37,27 @@ THEMATIC_RE = re.compile(
 _CANDIDATES = 60
 _OVERLAP_SKIP = 0.6
 _CHUNKS_PER_REPORT = 2  # share of a community's members already covered by chosen reports
+POINTS_SCHEMA = {  # a map step's reply, where the endpoint has structured output (the prompt asks for the same)
+    "name": "points",
+    "schema": {
+        "type": "object",
+        "properties": {
+            "points": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "description": {"type": "string"},
+                        "score": {"type": "number"},
+                        "reports": {"type": "array", "items": {"type": "string"}},
+                    },
+                    "required": ["description", "score", "reports"],
+                },
+            }
+        },
+        "required": ["points"],
+    },
+}
 
 
 @dataclass
@@ -190,14 +211,17 @@ class GlobalSearch:
                 {"role": "user", "content": f"Reports:\n\n{reports}\n\nQuestion: {question}"},
             ]
             try:
-                return parse_points(llm.chat(messages).text, known)
+                return parse_points(llm.chat(messages, task="global_map", schema=POINTS_SCHEMA).text, known)
             except (LLMError, JSONRepairError) as exc:
                 notes.append(f"map batch of {len(group)} reports failed: {exc}")
                 return []
 
+        failed_before = len(notes)
         with ThreadPoolExecutor(max_workers=self.settings.llm_concurrency) as pool:
             results = list(pool.map(one, groups))
-        notes.append(f"map: {len(groups)} batches, {sum(len(r) for r in results)} points")
+        failed = len(notes) - failed_before  # each failed batch left its note; the answer uses the rest
+        summary = f"map: {len(groups)} batches, {sum(len(r) for r in results)} points"
+        notes.append(summary + (f"; {failed} of {len(groups)} batches failed" if failed else ""))
         return sorted((p for r in results for p in r), key=lambda p: -p.score)
 
     def reduce(self, question: str, points: list[Point], llm: LLM) -> str:
@@ -213,7 +237,7 @@ class GlobalSearch:
             {"role": "system", "content": render("global_reduce")},
             {"role": "user", "content": "Key points:\n" + "\n".join(lines) + f"\n\nQuestion: {question}"},
         ]
-        return llm.chat(messages, use_cache=False).text
+        return llm.chat(messages, use_cache=False, task="global_reduce").text
 
 
 class GlobalMode(GraphMode):

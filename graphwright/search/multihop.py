@@ -36,7 +36,7 @@ def substitute(question: str, answers: list[str]) -> str:
 def decompose(question: str, llm: LLM, max_hops: int) -> list[str]:
     messages = [{"role": "system", "content": render("multihop_decompose")}, {"role": "user", "content": question}]
     try:
-        data = parse_json_object(llm.chat(messages).text)
+        data = parse_json_object(llm.chat(messages, task="decompose").text)
         subs = [str(s).strip() for s in data.get("sub_questions") or [] if str(s).strip()]
     except JSONRepairError:
         subs = []
@@ -79,7 +79,7 @@ def answer_multihop(
             f"{build_context(list(evidence.values()))}\n\nQuestion: {question}",
         },
     ]
-    return llm.chat(messages, use_cache=False).text, list(evidence.values()), trace
+    return llm.chat(messages, use_cache=False, task="synthesize").text, list(evidence.values()), trace
 
 
 class MultihopMode(SearchMode):

@@ -30,6 +30,15 @@ CONNECTION_RE = re.compile(
 )
 _NUMBER_RE = re.compile(r"\b\d[\d,.]*\b")
 _QUOTED_RE = re.compile(r"[\"“][^\"”]+[\"”]")
+# The reply asked for where the endpoint has structured output (the prompt asks for the same)
+ROUTE_SCHEMA = {
+    "name": "route",
+    "schema": {
+        "type": "object",
+        "properties": {"mode": {"type": "string"}, "why": {"type": "string"}},
+        "required": ["mode"],
+    },
+}
 
 
 @dataclass(frozen=True)
@@ -69,7 +78,7 @@ def route(question: str, named: int, llm: LLM | None = None) -> tuple[Route, str
         {"role": "user", "content": question},
     ]
     try:
-        data = parse_json_object(llm.chat(messages).text)
+        data = parse_json_object(llm.chat(messages, task="router", schema=ROUTE_SCHEMA).text)
     except (LLMError, JSONRepairError) as exc:
         return fallback, f"LLM router failed ({exc}); used the rules"
     mode = str(data.get("mode") or "").strip().lower()

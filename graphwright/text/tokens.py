@@ -13,5 +13,23 @@ def count_tokens(text: str) -> int:
     return len(_TOKEN_RE.findall(text))
 
 
+_SUBWORD_RE = re.compile(rf"[{_CJK}]|[A-Za-z]+|\d{{1,3}}|[^\W{_CJK}\d]+|[^\w\s]+|\S")
+
+
+def estimate_subword_tokens(text: str) -> int:
+    """About how many tokens an LLM's subword tokenizer (BPE, SentencePiece) makes of `text`: a word up to
+    6 letters is one, a longer one one more per 6 letters further, numbers per 3 digits, a run of punctuation
+    one per 2 marks (tokenizers merge `": [{"`), each CJK character one."""
+    count = 0
+    for piece in _SUBWORD_RE.findall(text):
+        if piece[0].isalpha() and len(piece) > 1:
+            count += 1 + (len(piece) - 1) // 6
+        elif not piece[0].isalnum():
+            count += (len(piece) + 1) // 2
+        else:
+            count += 1
+    return count
+
+
 def jaccard(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b) if a or b else 0.0
