@@ -124,15 +124,19 @@ class StubOpenAI:
 
             def stream(self, payload: dict[str, Any]) -> None:
                 """A chat completion as OpenAI streams it: the content word by word, then the usage."""
-                content = payload["choices"][0]["message"].get("content") or ""
+                message = payload["choices"][0]["message"]
+                content = message.get("content") or ""
                 pieces = [w + " " for w in content.split(" ")]
                 pieces[-1] = pieces[-1][:-1]
+                pieces = [p for p in pieces if p]
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.end_headers()
                 base = {"id": "chatcmpl-stub", "object": "chat.completion.chunk", "created": 0, "model": "stub-model"}
                 frames = [{**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}}]}]
                 frames += [{**base, "choices": [{"index": 0, "delta": {"content": p}}]} for p in pieces]
+                if message.get("refusal"):  # as OpenAI streams one: in the delta's `refusal`
+                    frames.append({**base, "choices": [{"index": 0, "delta": {"refusal": message["refusal"]}}]})
                 frames.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
                 frames.append({**base, "choices": [], "usage": payload.get("usage")})
                 try:

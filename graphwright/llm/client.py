@@ -243,13 +243,15 @@ class LLMClient:
             fmt = _response_format(rung, schema)
             if fmt is not None:
                 kwargs["response_format"] = fmt
-            # The first structured call is a probe: an error then is the format refused (llama-cpp-python's
-            # server answers a json_schema it does not know with HTTP 500), not worth retrying.
+            # Until a structured call succeeds, an error naming the format is the format refused (llama-cpp-
+            # python's server answers a json_schema it does not know with HTTP 500): no retry, the next rung.
             probing = fmt is not None and not self.memory.traits.structured_ok
             try:
-                reply = self._retrying(partial(self._collect, kwargs, cap), probe=probing)
+                reply = self._retrying(
+                    partial(self._collect, kwargs, cap), give_up=_refuses_format if probing else None
+                )
             except LLMStatusError as exc:
-                if fmt is None or exc.status == 429 or not (probing or exc.status in _UNSUPPORTED):
+                if fmt is None or not (exc.status in _UNSUPPORTED or (probing and _refuses_format(exc))):
                     raise
                 lower = STRUCTURED_RUNGS[STRUCTURED_RUNGS.index(rung) + 1]
                 log.info("LLM endpoint refused response_format %s (HTTP %s); trying %s", rung, exc.status, lower)
@@ -333,10 +335,10 @@ class LLMClient:
                 f"unreachable: {self.settings.openai_base_url or 'api.openai.com'}: {cause.__class__.__name__}"
             ) from exc
 
-    def _retrying(self, call: Callable[[Slot], _T], *, probe: bool = False) -> _T:
+    def _retrying(self, call: Callable[[Slot], _T], *, give_up: Callable[[LLMStatusError], bool] | None = None) -> _T:
         """`call` in a paced slot, again after a 429, a 5xx, a timeout or a lost connection (with backoff, the
-        server's Retry-After first); the last error says how many attempts were made. A probe's HTTP error
-        (other than 429) is raised at once."""
+        server's Retry-After first); the last error says how many attempts were made. An HTTP error `give_up`
+        accepts is raised at once."""
         attempts = self.settings.llm_max_retries + 1
         last: LLMError | None = None
         for attempt in range(attempts):
@@ -350,7 +352,7 @@ class LLMClient:
                 last = exc
                 wait = 0.5 * 2**attempt
             except LLMStatusError as exc:
-                if exc.status != 429 and (exc.status < 500 or probe):
+                if exc.status != 429 and (exc.status < 500 or (give_up is not None and give_up(exc))):
                     raise
                 last = exc
                 wait = getattr(exc, "retry_after", None) or 0.5 * 2**attempt
@@ -451,6 +453,12 @@ def _response_format(rung: Structured, schema: JSONSchema | None) -> dict[str, A
     if rung == "json+schema":
         return {"type": "json_object", "schema": schema["schema"]}
     return {"type": "json_object"}
+
+
+def _refuses_format(error: LLMStatusError) -> bool:
+    """An error that names the structured-output parameter: the endpoint does not take that format."""
+    text = str(error).lower()
+    return error.status in _UNSUPPORTED or any(w in text for w in ("response_format", "json_schema", "json_object"))
 
 
 def _retry_after(response: Any) -> float | None:

@@ -80,7 +80,13 @@ class EchoLLM:
         self.settings = settings
 
     def chat(
-        self, messages: list[dict[str, Any]], temperature: float | None = None, use_cache: bool = True
+        self,
+        messages: list[dict[str, Any]],
+        temperature: float | None = None,
+        use_cache: bool = True,
+        *,
+        task: str = "answer",
+        schema: dict[str, Any] | None = None,
     ) -> ChatResult:
         return ChatResult(text=str(messages[-1]["content"]))
 

@@ -51,7 +51,13 @@ class CountingLLM:
     model = "m"
 
     def chat(
-        self, messages: list[dict[str, Any]], temperature: float | None = None, use_cache: bool = True
+        self,
+        messages: list[dict[str, Any]],
+        temperature: float | None = None,
+        use_cache: bool = True,
+        *,
+        task: str = "answer",
+        schema: dict[str, Any] | None = None,
     ) -> ChatResult:
         return ChatResult(text="x", prompt_tokens=10, completion_tokens=2, cached=messages[0]["content"] == "hit")
 
@@ -114,7 +120,13 @@ class FakeChatOnly:
     model = "m"
 
     def chat(
-        self, messages: list[dict[str, Any]], temperature: float | None = None, use_cache: bool = True
+        self,
+        messages: list[dict[str, Any]],
+        temperature: float | None = None,
+        use_cache: bool = True,
+        *,
+        task: str = "answer",
+        schema: dict[str, Any] | None = None,
     ) -> ChatResult:
         return ChatResult(text="x")
 

@@ -124,7 +124,7 @@ class ScriptedLLM:
     def __init__(self, reply: str) -> None:
         self.reply, self.messages = reply, []
 
-    def chat(self, messages: list, temperature: float | None = None, use_cache: bool = True) -> ChatResult:
+    def chat(self, messages: list, temperature: float | None = None, use_cache: bool = True, **_: Any) -> ChatResult:
         self.messages.append(messages)
         return ChatResult(text=self.reply)
 

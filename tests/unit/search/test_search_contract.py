@@ -36,7 +36,13 @@ class FakeLLM:
     model = "fake"
 
     def chat(
-        self, messages: list[dict[str, Any]], temperature: float | None = None, use_cache: bool = True
+        self,
+        messages: list[dict[str, Any]],
+        temperature: float | None = None,
+        use_cache: bool = True,
+        *,
+        task: str = "answer",
+        schema: dict[str, Any] | None = None,
     ) -> ChatResult:
         return ChatResult(text="an imagined passage", prompt_tokens=7, completion_tokens=3)
 
@@ -209,7 +215,7 @@ def test_a_mode_that_needs_tools_is_refused_for_an_llm_without_them() -> None:
     class NoTools:
         model = "no-tools"
 
-        def chat(self, messages, temperature=None, use_cache=True):
+        def chat(self, messages, temperature=None, use_cache=True, *, task="answer", schema=None):
             return ChatResult(text="x")
 
         def forget(self, messages, temperature=None):
