@@ -11,6 +11,7 @@ unchanged text makes no calls.
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -69,6 +70,30 @@ class _LLMRelation(ExtractedRelation):
 class _LLMGraph(BaseModel):
     entities: list[_LLMEntity] = Field(default_factory=list)
     relations: list[_LLMRelation] = Field(default_factory=list)
+
+
+class UngroundedReplyError(ValueError):
+    """A reply whose every entity and relation names something the text does not mention (a small model
+    copying the prompt's `"name": "..."` template, or inventing)."""
+
+
+_WORD_RE = re.compile(r"\w+")
+
+
+def _grounded(graph: _LLMGraph, text: str) -> tuple[_LLMGraph, int]:
+    """The items whose names the text mentions (a name, or one of its words, found in it), and how many were
+    dropped. Lenient on purpose: "Bezos" grounds "Jeff Bezos", so a model's fuller name is kept."""
+    lowered = " ".join(text.lower().split())
+    words = set(_WORD_RE.findall(lowered))
+
+    def mentioned(name: str) -> bool:
+        name = " ".join(name.lower().split())
+        return bool(name) and (name in lowered or any(w in words for w in _WORD_RE.findall(name) if len(w) > 1))
+
+    entities = [e for e in graph.entities if mentioned(e.name)]
+    relations = [r for r in graph.relations if mentioned(r.source) and mentioned(r.target)]
+    dropped = len(graph.entities) - len(entities) + len(graph.relations) - len(relations)
+    return _LLMGraph(entities=entities, relations=relations), dropped
 
 
 def _validate(data: dict[str, Any]) -> _LLMGraph:
@@ -223,8 +248,14 @@ class LLMExtractor:
     def extract(self, chunk_id: str, text: str) -> ChunkExtraction:
         try:
             return self._extract(chunk_id, text)
-        except (JSONRepairError, LLMEmptyAnswerError) as exc:  # the model's reply, not the endpoint: fall back
-            reason = "unreadable reply" if isinstance(exc, JSONRepairError) else "empty reply"
+        except (JSONRepairError, LLMEmptyAnswerError, UngroundedReplyError) as exc:  # the model's reply: fall back
+            reason = (
+                "unreadable reply"
+                if isinstance(exc, JSONRepairError)
+                else "empty reply"
+                if isinstance(exc, LLMEmptyAnswerError)
+                else "ungrounded reply"
+            )
             if self.fallback is None:
                 return ChunkExtraction(chunk_id=chunk_id, error=f"{type(exc).__name__}: {exc}")
             found = self.fallback.extract_many([(chunk_id, text)])[0]
@@ -239,6 +270,9 @@ class LLMExtractor:
             {"role": "user", "content": render("extract_user", text=text)},
         ]
         graph, reply = self._ask(messages, "extract")
+        graph, dropped = _grounded(graph, text)
+        if dropped and not graph.entities and not graph.relations:
+            raise UngroundedReplyError(f"none of its {dropped} entities and relations is named in the text")
         for _ in range(self.settings.llm_gleanings):
             messages = [
                 *messages,
@@ -249,6 +283,7 @@ class LLMExtractor:
                 more, reply = self._ask(messages, "glean")
             except (JSONRepairError, LLMEmptyAnswerError):  # the first pass stands
                 break
+            more, _ = _grounded(more, text)
             if not more.entities and not more.relations:
                 break
             graph = _merge(graph, more)
