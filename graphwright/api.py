@@ -21,6 +21,7 @@ from graphwright.llm.registry import make_llm
 from graphwright.models import (
     ChatTurn,
     ConversationOwner,
+    CostEstimate,
     CypherRows,
     DocumentInfo,
     EntityProfile,
@@ -304,6 +305,69 @@ class GraphRAG:
         if removed is not None and update_communities and self.store.communities.community_levels():
             self.build_communities(budget=self.settings.report_budget)
         return removed
+
+    def estimate_ingest(
+        self,
+        paths: list[str | Path],
+        *,
+        base: str | Path | None = None,
+        glob: str | None = None,
+        text_field: str | None = None,
+        extractor: str | None = None,
+        schema: GraphSchema | None = None,
+        examples: list[ExtractionExample] | None = None,
+        communities: bool = False,
+    ) -> CostEstimate:
+        """What `ingest` (and with `communities`, `index`) would ask of the LLM, before any call: the files are
+        read and chunked as an ingest does, unchanged documents skipped, cached answers counted as free.
+        Nothing is embedded or written."""
+        from graphwright.extraction.llm_extractor import LLMExtractor
+        from graphwright.extraction.registry import make_extractor
+        from graphwright.llm import estimate
+        from graphwright.llm.client import LLMClient
+        from graphwright.llm.prompts import render
+        from graphwright.llm.tokens import estimate_prompt
+
+        chosen = make_extractor(self.settings, extractor, self.llm)
+        if examples and isinstance(chosen, LearnsFromExamples):
+            chosen.use_examples(examples)
+        pipeline = IngestPipeline(self.settings, self.store, self.embedder, chosen, self._schema_for_run(schema))
+        documents, chunks = pipeline.plan(
+            [Path(p) for p in paths], Path(base) if base else None, None, glob, text_field
+        )
+        result = CostEstimate(documents=documents, chunks=len(chunks))
+        llm = chosen.llm.inner if isinstance(chosen, LLMExtractor) else self.llm
+        if not isinstance(llm, LLMClient):
+            result.notes.append("no LLM calls: the extractor is offline" if self.llm is None else "not an endpoint")
+            return result
+        if isinstance(chosen, LLMExtractor):
+            first = estimate.stage(llm, "extract", "extract", [chosen.prompt(text) for _, text in chunks])
+            result.stages.append(first)
+            glean = estimate.learned_rate(llm, "glean", "extract")
+            result.stages.append(
+                estimate.follow_on(
+                    llm,
+                    "glean",
+                    "glean",
+                    first,
+                    glean if glean is not None else float(self.settings.llm_gleanings),
+                    estimate_prompt([{"role": "user", "content": render("glean")}]),
+                    "rate of past runs" if glean is not None else "every gleaning pass (at most)",
+                )
+            )
+            for task in ("repair", "summarize"):
+                rate = estimate.learned_rate(llm, task, "extract")
+                if rate is None:
+                    result.notes.append(f"{task}: not estimated until this endpoint's rate was measured")
+                    continue
+                extra = 0 if task == "repair" else -first.prompt_tokens // max(first.calls, 1) + 120
+                result.stages.append(estimate.follow_on(llm, task, task, first, rate, extra, "rate of past runs"))
+        if communities:
+            result.notes.append(
+                "community reports: one LLM call per community (the graph's size decides how many), "
+                f"at most GRAPHWRIGHT_REPORT_BUDGET ({self.settings.report_budget}); not in these figures"
+            )
+        return estimate.priced(result, self.settings.llm_price_input, self.settings.llm_price_output)
 
     def build_communities(
         self,

@@ -464,3 +464,38 @@ class EntityProfile(BaseModel):
     relations: list[RelationRef] = Field(default_factory=list)
     sources: list[dict[str, Any]] = Field(default_factory=list)  # document_id, chunks, mentions, chunk_ids
     communities: list[dict[str, Any]] = Field(default_factory=list)  # id, level, title
+
+
+class StageCost(BaseModel):
+    """What one stage of a run would ask of the LLM: calls (those answered from the cache apart) and tokens.
+    `basis` says where the completion figure comes from (this endpoint's past replies, or a typical size)."""
+
+    stage: str
+    task: str
+    calls: int = 0
+    cached: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    basis: str = ""
+
+
+class CostEstimate(BaseModel):
+    """A dry run's forecast: per stage, then in total, with a price when GRAPHWRIGHT_LLM_PRICE_* are set."""
+
+    stages: list[StageCost] = Field(default_factory=list)
+    documents: int = 0
+    chunks: int = 0
+    cost: float | None = None
+    notes: list[str] = Field(default_factory=list)
+
+    @property
+    def calls(self) -> int:
+        return sum(s.calls for s in self.stages)
+
+    @property
+    def prompt_tokens(self) -> int:
+        return sum(s.prompt_tokens for s in self.stages)
+
+    @property
+    def completion_tokens(self) -> int:
+        return sum(s.completion_tokens for s in self.stages)

@@ -171,6 +171,7 @@ class IngestPipeline:
         types = settings.entity_type_list
         if schema is not None and schema.node_types:  # the schema's types replace the configured ones
             types = schema_entity_types(schema)
+        self._plan: list[tuple[str, str]] | None = None  # a dry run's chunks to extract
         self.resolver = Resolver(
             types,
             settings.resolution_threshold,
@@ -208,6 +209,23 @@ class IngestPipeline:
         report.seconds = time.perf_counter() - started
         report.stage_seconds = {stage: round(seconds, 3) for stage, seconds in run.seconds.items()}
         return report
+
+    def plan(
+        self,
+        paths: list[Path],
+        base: Path | None = None,
+        metadata: dict[str, Any] | None = None,
+        glob: str | None = None,
+        text_field: str | None = None,
+    ) -> tuple[int, list[tuple[str, str]]]:
+        """A dry run: the documents an ingest would write and the (chunk id, text) it would extract, read and
+        chunked exactly as `ingest` does (unchanged documents skipped); nothing is embedded or written."""
+        self._plan = []
+        try:
+            report = self.ingest(paths, base, metadata, glob, text_field)
+            return report.documents_written, self._plan
+        finally:
+            self._plan = None
 
     def _ingest_files(
         self,
@@ -276,6 +294,10 @@ class IngestPipeline:
         run.documents += len(chunked)
         run.chunks += sum(len(c) for _, c in chunked)
         run.notify("chunk", run.documents, run.documents)
+        if self._plan is not None:  # a dry run: what would be extracted; nothing embedded or written
+            self._plan.extend((c.id, c.text) for _, cs in chunked for c in cs)
+            report.documents_written += len(chunked)
+            return
         if self.extractor is not None and chunked and run.index is None:
             run.index = EntityIndex.from_rows(self.store.graph.entity_catalog())
         size = self.settings.ingest_group_chunks

@@ -137,7 +137,8 @@ class StubOpenAI:
                 frames += [{**base, "choices": [{"index": 0, "delta": {"content": p}}]} for p in pieces]
                 if message.get("refusal"):  # as OpenAI streams one: in the delta's `refusal`
                     frames.append({**base, "choices": [{"index": 0, "delta": {"refusal": message["refusal"]}}]})
-                frames.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+                finish = payload["choices"][0].get("finish_reason") or "stop"
+                frames.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
                 frames.append({**base, "choices": [], "usage": payload.get("usage")})
                 try:
                     for frame in frames:

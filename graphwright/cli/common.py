@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from graphwright.api import GraphRAG
     from graphwright.config import Settings
     from graphwright.graph_schema import GraphSchema
+    from graphwright.models import CostEstimate
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -66,12 +67,15 @@ def exit_partial() -> NoReturn:
 
 
 @contextmanager
-def open_graph() -> Iterator[GraphRAG]:
-    """A GraphRAG whose known failures (Neo4j down, schema mismatch, LLM) end in one clear line."""
+def open_graph(max_cost: float | None = None) -> Iterator[GraphRAG]:
+    """A GraphRAG whose known failures (Neo4j down, schema mismatch, LLM) end in one clear line; `max_cost`
+    (--max-cost) caps what its LLM calls may spend."""
     from graphwright.api import GraphRAG
     from graphwright.errors import GraphwrightError, InvalidRequestError
 
     settings = load_settings()
+    if max_cost is not None:
+        settings = settings.model_copy(update={"llm_max_cost": max_cost})
     try:
         rag = GraphRAG(settings)  # a workspace that does not exist stops here
     except InvalidRequestError:
@@ -195,3 +199,39 @@ def read_schema(path: Path | None) -> GraphSchema | None:
     from graphwright.graph_schema import GraphSchema
 
     return GraphSchema.from_file(path)
+
+
+def cost_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--dry-run and --max-cost, for the commands that may call an LLM many times."""
+    command = click.option(
+        "--max-cost",
+        type=click.FloatRange(min=0, min_open=True),
+        help="Stop cleanly once the LLM calls cost this much (needs GRAPHWRIGHT_LLM_PRICE_INPUT/OUTPUT); "
+        "run again to resume: answers already paid for come from the cache.",
+    )(command)
+    return click.option(
+        "--dry-run",
+        is_flag=True,
+        help="Print the LLM calls and tokens per stage this run would make (cached answers free), then stop.",
+    )(command)
+
+
+def print_estimate(estimate: CostEstimate) -> None:
+    """A dry run's table: stage, calls, cached, prompt and completion tokens, and where the reply sizes come from."""
+    from rich.table import Table
+
+    table = Table("stage", "calls", "cached", "prompt tokens", "completion tokens", "replies sized by")
+    for s in estimate.stages:
+        table.add_row(s.stage, str(s.calls), str(s.cached), f"{s.prompt_tokens:,}", f"{s.completion_tokens:,}", s.basis)
+    table.add_row(
+        "total", str(estimate.calls), "", f"{estimate.prompt_tokens:,}", f"{estimate.completion_tokens:,}", ""
+    )
+    console = make_console()
+    console.print(
+        f"Dry run: {estimate.documents} documents to ingest ({estimate.chunks} chunks); nothing was called or written"
+    )
+    console.print(table)
+    if estimate.cost is not None:
+        console.print(f"Estimated cost: {estimate.cost:.4f} (at GRAPHWRIGHT_LLM_PRICE_INPUT/OUTPUT per 1M tokens)")
+    for note in estimate.notes:
+        console.print(f"[dim]{note}[/]")

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from graphwright.cli.common import (
+    cost_options,
     examples_option,
     exit_partial,
     extractor_option,
@@ -15,6 +16,7 @@ from graphwright.cli.common import (
     make_console,
     open_graph,
     parse_meta,
+    print_estimate,
     progress_bar,
     read_schema,
     schema_option,
@@ -132,6 +134,7 @@ def _settle_ingest(report: IngestReport, paths: tuple[Path, ...]) -> None:
 @examples_option()
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@cost_options
 def ingest(
     paths: tuple[Path, ...],
     glob_pattern: str | None,
@@ -143,6 +146,8 @@ def ingest(
     examples_file: Path | None,
     quiet: bool,
     as_json: bool,
+    dry_run: bool,
+    max_cost: float | None,
 ) -> None:
     """Ingest files or folders (idempotent by content hash): the types below, each by its loader.
 
@@ -151,11 +156,26 @@ def ingest(
       graphwright ingest examples/space --meta collection=space
       graphwright ingest notes/ --glob '*.md' --extractor nlp
       graphwright ingest reports/ --schema company.yaml
+      graphwright ingest docs/ --extractor llm --dry-run     # the LLM calls and tokens it would take
     """
     from graphwright.extraction.examples import read_examples
 
     metadata = parse_meta(meta)
-    with open_graph() as rag, progress_bar(not quiet and not as_json) as progress, short_gil_turns():
+    examples = read_examples(examples_file) if examples_file else None
+    if dry_run:
+        with open_graph() as rag:
+            estimate = rag.estimate_ingest(
+                list(paths),
+                base=base,
+                glob=glob_pattern,
+                text_field=text_field,
+                extractor=extractor,
+                schema=read_schema(schema_file),
+                examples=examples,
+            )
+        click.echo(estimate.model_dump_json(indent=2)) if as_json else print_estimate(estimate)
+        return
+    with open_graph(max_cost) as rag, progress_bar(not quiet and not as_json) as progress, short_gil_turns():
         report = rag.ingest(
             list(paths),
             base=base,
@@ -164,7 +184,7 @@ def ingest(
             text_field=text_field,
             extractor=extractor,
             schema=read_schema(schema_file),
-            examples=read_examples(examples_file) if examples_file else None,
+            examples=examples,
             progress=progress,
         )
     if as_json:
@@ -232,15 +252,29 @@ def import_graph(file: Path, report_file: Path | None, schema_file: Path | None)
 @click.option("--max-cluster-size", default=10, show_default=True, type=click.IntRange(2, 100_000))
 @click.option("--seed", default=42, show_default=True)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
-def index(paths: tuple[Path, ...], extractor: str | None, max_cluster_size: int, seed: int, quiet: bool) -> None:
+@cost_options
+def index(
+    paths: tuple[Path, ...],
+    extractor: str | None,
+    max_cluster_size: int,
+    seed: int,
+    quiet: bool,
+    dry_run: bool,
+    max_cost: float | None,
+) -> None:
     """Ingest and then build communities, in one go. Communities are built over what went in even when some
     files failed; the exit code then is 1.
 
     \b
     Example:
       graphwright index examples/space
+      graphwright index examples/space --extractor llm --dry-run
     """
-    with open_graph() as rag:
+    if dry_run:
+        with open_graph() as rag:
+            print_estimate(rag.estimate_ingest(list(paths), extractor=extractor, communities=True))
+        return
+    with open_graph(max_cost) as rag:
         with progress_bar(not quiet) as progress, short_gil_turns():
             report = rag.ingest(list(paths), extractor=extractor, progress=progress)
         print_ingest_report(report)

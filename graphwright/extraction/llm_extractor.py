@@ -263,12 +263,16 @@ class LLMExtractor:
         except LLMError as exc:
             return ChunkExtraction(chunk_id=chunk_id, error=f"{type(exc).__name__}: {exc}")
 
-    def _extract(self, chunk_id: str, text: str) -> ChunkExtraction:
-        messages = [
+    def prompt(self, text: str) -> list[dict[str, str]]:
+        """The first question asked of a chunk (a dry run counts these)."""
+        return [
             {"role": "system", "content": self.system},
             *self._shots(text),
             {"role": "user", "content": render("extract_user", text=text)},
         ]
+
+    def _extract(self, chunk_id: str, text: str) -> ChunkExtraction:
+        messages = self.prompt(text)
         graph, reply = self._ask(messages, "extract")
         graph, dropped = _grounded(graph, text)
         if dropped and not graph.entities and not graph.relations:

@@ -113,6 +113,14 @@ class LLMClient:
         if self.cache is not None:
             self.cache.forget(self.cache_key(messages, temperature))
 
+    def is_cached(self, messages: list[Message], temperature: float | None = None) -> bool:
+        """Whether `chat` would answer `messages` from the cache (a dry run counts such calls as free)."""
+        return self.cache is not None and self.cache.has(self.cache_key(messages, temperature))
+
+    def roles(self, messages: list[Message]) -> list[Message]:
+        """The messages as they are sent (system prompts folded in when the endpoint drops them)."""
+        return self._roles(messages)
+
     def cache_key(self, messages: list[Message], temperature: float | None = None) -> str:
         """The key of the answer to `messages` (a reply asked for under a schema is the same answer)."""
         temp = self.settings.llm_temperature if temperature is None else temperature
@@ -284,6 +292,7 @@ class LLMClient:
             watch.attach(stream.response)
             try:
                 for chunk in stream:
+                    watch.tick(token=False)
                     if chunk.usage is not None:
                         reply.usage = _usage(chunk)
                     for choice in chunk.choices or []:
@@ -380,7 +389,10 @@ class LLMClient:
             return
         cost = self.spent.report(self.settings.llm_price_input, self.settings.llm_price_output).get("cost", 0.0)
         if cost >= budget:
-            raise LLMBudgetError(f"--max-cost {budget:g} reached ({cost:.4f} spent): stopped before the next call")
+            raise LLMBudgetError(
+                f"--max-cost {budget:g} reached ({cost:.4f} spent): stopped before the next call; run the same "
+                "command again to resume (the answers paid for come from the cache)"
+            )
 
     def _remember_width(self) -> None:
         width = self.pacer.learned_width

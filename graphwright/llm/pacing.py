@@ -16,8 +16,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-_QUEUED_FACTOR = 2.0  # a first token this many times slower than alone, plus the slack, was queued
-_QUEUED_SLACK = 1.0  # seconds
+_QUEUED_FACTOR = 3.0  # a first token this many times slower than alone, plus the slack, was queued
+_QUEUED_SLACK = 0.5  # seconds: a cloud endpoint's jitter is not a queue
+_QUEUED_SEEN = 2  # queued calls seen before the width is believed (one may be a hiccup: it only halves)
 
 
 @dataclass
@@ -37,10 +38,12 @@ class Slot:
 class Pacer:
     most: int  # the configured concurrency: never more
     width: int | None = None  # the server's width learned before (None: not known)
+    slack: float = _QUEUED_SLACK
     limit: int = field(init=False)
     ceiling: int = field(init=False)
     _flight: int = field(default=0, init=False)
     _clean: int = field(default=0, init=False)
+    _queued: int = field(default=0, init=False)
     _alone: deque[float] = field(default_factory=lambda: deque(maxlen=8), init=False)
     _cond: threading.Condition = field(default_factory=threading.Condition, init=False)
 
@@ -75,10 +78,14 @@ class Pacer:
             return
         if slot.crowd == 1:
             self._alone.append(slot.first_token)
-        elif self._alone and slot.first_token > _QUEUED_FACTOR * max(self._alone) + _QUEUED_SLACK:
-            self.ceiling = max(1, slot.crowd - 1)  # this many at once made one wait: the server's width
-            self.limit = min(self.limit, self.ceiling)
+        elif self._alone and slot.first_token > _QUEUED_FACTOR * max(self._alone) + self.slack:
+            self._queued += 1
             self._clean = 0
+            if self._queued >= _QUEUED_SEEN:  # this many at once made calls wait: the server's width
+                self.ceiling = max(1, min(self.ceiling, slot.crowd - 1))
+                self.limit = min(self.limit, self.ceiling)
+            else:
+                self.limit = max(1, self.limit // 2)
             return
         self._clean += 1
         if self._clean >= self.limit and self.limit < self.ceiling:

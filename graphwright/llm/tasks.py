@@ -35,6 +35,30 @@ MAX_TOKENS = MappingProxyType(
 )
 TASKS: tuple[str, ...] = tuple(MAX_TOKENS)
 
+# task -> the completion tokens a capable model's reply usually has: a dry run's figure until this endpoint's
+# own replies were measured (then their mean is used, and the estimate says so)
+TYPICAL_TOKENS = MappingProxyType(
+    {
+        "extract": 350,
+        "glean": 120,
+        "repair": 350,
+        "summarize": 60,
+        "community_report": 450,
+        "global_map": 150,
+        "global_reduce": 300,
+        "answer": 200,
+        "followup_rewrite": 20,
+        "router": 20,
+        "grade": 40,
+        "corrective_rewrite": 20,
+        "agent_step": 80,
+        "hyde": 120,
+        "cypher": 80,
+        "decompose": 60,
+        "synthesize": 250,
+    }
+)
+
 
 def parse_caps(text: str) -> dict[str, int]:
     """`extract=1500,answer=900` as a mapping; a name that is no task, or a cap that is no positive number,

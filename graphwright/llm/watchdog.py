@@ -21,6 +21,7 @@ class Watch:
         self.first, self.idle = first, idle
         self.started = self.last = time.monotonic()
         self.tokens = 0
+        self.pieces = 0
         self.expired: str | None = None  # why it was stopped
         self._sock: socket.socket | None = None
         self._response: Any = None
@@ -32,14 +33,16 @@ class Watch:
         sock = stream.get_extra_info("socket") if stream is not None else None
         self._sock = sock if isinstance(sock, socket.socket) else None
 
-    def tick(self) -> None:
-        self.tokens += 1
+    def tick(self, token: bool = True) -> None:
+        """A piece of the stream arrived (`token`: one with text); any piece shows the reply is alive."""
+        self.pieces += 1
+        self.tokens += token
         self.last = time.monotonic()
 
     def due(self, now: float) -> str | None:
-        if self.tokens == 0 and now - self.started > self.first:
+        if self.pieces == 0 and now - self.started > self.first:
             return f"no reply within {self.first:.0f} s"
-        if self.tokens and now - self.last > self.idle:
+        if self.pieces and now - self.last > self.idle:
             return f"no token for {self.idle:.0f} s after {self.tokens} tokens"
         return None
 

@@ -1,0 +1,255 @@
+"""The OpenAI-compatible client against a real HTTP stub: every call carries its task's token cap, a quiet
+stream is cut by the idle timeout (and the server sees the reader leave), errors say what happened,
+structured output steps down as the endpoint refuses it and remembers where it stopped, tool calling falls
+back to a plain-text protocol, a budget stops the next call, and calls are paced to the server's width."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from graphwright.config import Settings
+from graphwright.errors import (
+    InvalidRequestError,
+    LLMBudgetError,
+    LLMStatusError,
+    LLMTimeoutError,
+    LLMUnreachableError,
+)
+from graphwright.llm import Tool
+from graphwright.llm.client import LLMClient
+from graphwright.llm.pacing import Pacer
+from graphwright.llm.tasks import MAX_TOKENS, max_tokens, parse_caps
+from graphwright.text.tokens import estimate_subword_tokens
+from tests.stub_openai import StubOpenAI, chat_reply, error_reply, hang
+
+SCHEMA = {"name": "x", "schema": {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}}
+
+
+def client(stub: StubOpenAI, tmp_path: Path, **overrides: Any) -> LLMClient:
+    given = {
+        "openai_base_url": stub.base_url,
+        "llm_model": "stub-model",
+        "llm_max_retries": 1,
+        "llm_timeout": 2.0,
+        "llm_idle_timeout": 1.0,
+        "home": tmp_path,
+        **overrides,
+    }
+    settings = Settings(**given)
+    return LLMClient(settings)
+
+
+def ask(llm: LLMClient, text: str = "q", **kwargs: Any) -> Any:
+    return llm.chat([{"role": "user", "content": text}], use_cache=False, **kwargs)
+
+
+def test_every_call_sends_its_tasks_token_cap_and_overrides_apply(stub: StubOpenAI, tmp_path: Path) -> None:
+    stub.default = chat_reply("fine")
+    llm = client(stub, tmp_path, llm_max_tokens="answer=111")
+    ask(llm, task="router")
+    ask(llm, task="answer")
+    ask(llm, task="extract")
+    assert [r["body"]["max_tokens"] for r in stub.requests] == [MAX_TOKENS["router"], 111, MAX_TOKENS["extract"]]
+    assert all(r["body"]["stream"] is True for r in stub.requests)  # streamed: an idle stream can be cut
+    with pytest.raises(InvalidRequestError, match="no task 'anwser'"):
+        parse_caps("anwser=5")
+    with pytest.raises(InvalidRequestError, match="positive"):
+        max_tokens("answer", "answer=0")
+
+
+def test_a_reply_cut_at_its_cap_says_so(stub: StubOpenAI, tmp_path: Path) -> None:
+    def capped(body: dict[str, Any]) -> Any:
+        status, payload = chat_reply('{"a": "long')
+        payload["choices"][0]["finish_reason"] = "length"
+        return status, payload
+
+    stub.default = capped
+    result = ask(client(stub, tmp_path), task="router")
+    assert result.capped and "64-token cap" in result.cut_note()
+
+
+def test_an_endpoint_that_ignores_the_cap_is_stopped_by_the_client(stub: StubOpenAI, tmp_path: Path) -> None:
+    stub.default = chat_reply(" ".join(["word"] * 400))
+    result = ask(client(stub, tmp_path), task="router")  # 64 tokens asked, 400 sent
+    assert result.capped and len(result.text.split()) <= MAX_TOKENS["router"] + 17
+
+
+def test_a_quiet_stream_is_cut_by_the_idle_timeout_and_the_server_sees_it(stub: StubOpenAI, tmp_path: Path) -> None:
+    stub.default = chat_reply("one two three four five")
+    stub.stream_delay = 2.5  # the stream opens, then silence longer than the idle timeout (1 s)
+    llm = client(stub, tmp_path, llm_max_retries=0)
+    started = time.monotonic()
+    with pytest.raises(LLMTimeoutError, match=r"no token for 1 s after 0 tokens \(1 attempts\)"):
+        ask(llm)
+    took = time.monotonic() - started
+    assert took < 4.5, took  # cut on silence, not after the whole reply (5 pieces x 2.5 s)
+    time.sleep(3)
+    assert stub.streams_broken == 1  # the reader left: a server that checks stops generating
+
+
+def test_a_slow_but_steady_reply_is_not_cut(stub: StubOpenAI, tmp_path: Path) -> None:
+    stub.default = chat_reply(" ".join(f"w{i}" for i in range(8)))
+    stub.stream_delay = 0.4  # 3.6 s in all: longer than the first-token timeout, never idle 1 s
+    assert ask(client(stub, tmp_path)).text.split()[-1] == "w7"
+
+
+def test_no_first_token_is_a_timeout_that_names_the_wait(stub: StubOpenAI, tmp_path: Path) -> None:
+    stub.default = hang(3.0)
+    with pytest.raises(LLMTimeoutError, match=r"no reply within 2 s \(2 attempts\)"):
+        ask(client(stub, tmp_path))
+    assert len(stub.requests) == 2
+
+
+def test_errors_name_what_happened(stub: StubOpenAI, tmp_path: Path) -> None:
+    stub.default = error_reply(429, "slow down", retry_after=0)
+    with pytest.raises(LLMStatusError, match=r"refused: HTTP 429.*\(2 attempts\)") as caught:
+        ask(client(stub, tmp_path))
+    assert caught.value.status == 429
+    stub.default = error_reply(400, "bad request")
+    with pytest.raises(LLMStatusError, match="refused: HTTP 400"):
+        ask(client(stub, tmp_path))
+    dead = Settings(openai_base_url="http://127.0.0.1:9/v1", llm_max_retries=0, home=tmp_path)
+    with pytest.raises(LLMUnreachableError, match="unreachable: http://127.0.0.1:9/v1"):
+        ask(LLMClient(dead))
+
+
+def test_structured_output_steps_down_as_refused_and_remembers(stub: StubOpenAI, tmp_path: Path) -> None:
+    def server(body: dict[str, Any]) -> Any:  # takes JSON mode with a schema, as llama-cpp-python's does
+        fmt = body.get("response_format")
+        if fmt and fmt["type"] == "json_schema":
+            return error_reply(500, "Input should be 'text' or 'json_object' (response_format.type)")
+        return chat_reply('{"a": "b"}')
+
+    stub.default = server
+    llm = client(stub, tmp_path)
+    assert json.loads(ask(llm, schema=SCHEMA).text) == {"a": "b"}
+    sent = [r["body"].get("response_format", {}).get("type") for r in stub.requests]
+    assert sent == ["json_schema", "json_object"]  # the 500 naming the format was not retried
+    assert stub.requests[1]["body"]["response_format"]["schema"] == SCHEMA["schema"]
+    assert llm.fallbacks == {"structured output: schema refused": 1}
+    again = client(stub, tmp_path)  # a new client, a later run: learned, no probe
+    ask(again, schema=SCHEMA)
+    assert stub.requests[-1]["body"]["response_format"]["type"] == "json_object"
+    assert len(stub.requests) == 3
+
+
+def test_structured_output_ends_at_the_prompt_alone(stub: StubOpenAI, tmp_path: Path) -> None:
+    stub.default = lambda body: (
+        error_reply(400, "response_format is not supported") if "response_format" in body else chat_reply('{"a": 1}')
+    )
+    llm = client(stub, tmp_path)
+    assert ask(llm, schema=SCHEMA).text == '{"a": 1}'
+    assert len(stub.requests) == 4 and "response_format" not in stub.requests[-1]["body"]
+    assert llm.memory.traits.structured == "prompt"
+    ask(llm, schema=SCHEMA)
+    assert len(stub.requests) == 5
+
+
+def test_a_transient_500_does_not_downgrade_structured_output(stub: StubOpenAI, tmp_path: Path) -> None:
+    stub.script.append(error_reply(500, "out of memory, try again"))
+    stub.default = chat_reply('{"a": "b"}')
+    llm = client(stub, tmp_path)
+    ask(llm, schema=SCHEMA)
+    assert [r["body"]["response_format"]["type"] for r in stub.requests] == ["json_schema", "json_schema"]
+    assert llm.memory.traits.structured == "schema" and llm.memory.traits.structured_ok
+
+
+def test_tools_fall_back_to_a_plain_text_protocol(stub: StubOpenAI, tmp_path: Path) -> None:
+    replies = iter(
+        [
+            error_reply(400, "tools are not supported by this model"),
+            chat_reply('{"tool": "lookup", "arguments": {"name": "Ada"}}'),
+            chat_reply('{"answer": "Ada wrote the first program [1]."}'),
+        ]
+    )
+    stub.default = lambda body: next(replies)
+    llm = client(stub, tmp_path)
+    tools = [Tool("lookup", "find a name", {"type": "object", "properties": {"name": {"type": "string"}}})]
+    messages: list[dict[str, Any]] = [{"role": "user", "content": "who?"}]
+    turn = llm.chat_tools(messages, tools)
+    assert [(c.name, c.arguments) for c in turn.tool_calls] == [("lookup", {"name": "Ada"})]
+    assert "tools" not in stub.requests[1]["body"] and '"tool"' in stub.requests[1]["body"]["messages"][-1]["content"]
+    messages += [turn.message, llm.tool_result(turn.tool_calls[0], "Ada Lovelace, 1815-1852")]
+    assert messages[-1] == {"role": "user", "content": "Result of lookup:\nAda Lovelace, 1815-1852"}
+    final = llm.chat_tools(messages, tools)
+    assert not final.tool_calls and final.content == "Ada wrote the first program [1]."
+    assert llm.memory.traits.tools == "text"
+
+
+def test_system_prompts_fold_into_the_first_user_turn_when_asked(stub: StubOpenAI, tmp_path: Path) -> None:
+    stub.default = chat_reply("ok")
+    llm = client(stub, tmp_path, llm_system_role="user")
+    llm.chat([{"role": "system", "content": "RULES"}, {"role": "user", "content": "question"}], use_cache=False)
+    assert stub.requests[0]["body"]["messages"] == [{"role": "user", "content": "RULES\n\nquestion"}]
+
+
+def test_the_budget_stops_the_next_call_and_needs_prices(stub: StubOpenAI, tmp_path: Path) -> None:
+    with pytest.raises(InvalidRequestError, match="needs prices"):
+        client(stub, tmp_path, llm_max_cost=1.0)
+    stub.default = chat_reply("ok", prompt_tokens=1000, completion_tokens=1000)
+    llm = client(stub, tmp_path, llm_max_cost=0.003, llm_price_input=1.0, llm_price_output=1.0)
+    ask(llm)  # 0.002 spent
+    ask(llm)  # 0.004: over, but this call was already allowed
+    with pytest.raises(LLMBudgetError, match="resume"):
+        ask(llm)
+    assert len(stub.requests) == 2
+
+
+def test_usage_is_counted_when_a_stream_reports_none(stub: StubOpenAI, tmp_path: Path) -> None:
+    def no_usage(body: dict[str, Any]) -> Any:
+        status, payload = chat_reply("three words here")
+        payload["usage"] = None
+        return status, payload
+
+    stub.default = no_usage
+    result = ask(client(stub, tmp_path))
+    assert result.completion_tokens == 3 and result.prompt_tokens > 0
+
+
+def test_the_pacer_narrows_to_a_one_request_server_and_widens_for_a_wide_one() -> None:
+    def run(pacer: Pacer, serve: threading.Semaphore, calls: int) -> int:
+        most = 0
+        lock = threading.Lock()
+        active = 0
+
+        def one() -> None:
+            nonlocal most, active
+            with pacer.slot() as slot:
+                with lock:
+                    active += 1
+                    most = max(most, active)
+                with serve:  # the server: a queue of its width
+                    time.sleep(0.02)
+                    slot.token()
+                    time.sleep(0.08)
+                with lock:
+                    active -= 1
+
+        threads = [threading.Thread(target=one) for _ in range(calls)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return most
+
+    narrow = Pacer(most=4, slack=0.02)
+    run(narrow, threading.Semaphore(1), 24)
+    assert narrow.limit == 1 and narrow.learned_width == 1  # a call queued at 2: the width is 1
+    wide = Pacer(most=4, slack=0.02)
+    run(wide, threading.Semaphore(4), 40)
+    assert wide.limit == 4 and wide.learned_width is None
+    assert Pacer(most=4, width=1).limit == 1  # remembered from an earlier run
+
+
+def test_token_estimate_is_close_on_prose_and_json() -> None:
+    # counts from Gemma 3's tokenizer (llama.cpp's /extras/tokenize)
+    assert estimate_subword_tokens("Jeff Bezos founded Blue Origin in 2000. It is based in Kent, Washington.") in range(
+        17, 23
+    )
+    assert estimate_subword_tokens('{"entities": [{"name": "x"}]}') in range(8, 14)
