@@ -60,10 +60,13 @@ class ChatResult:
 
     @property
     def capped(self) -> bool:
-        return self.finish_reason == "length"
+        """The reply was cut: at its token cap, or where it started repeating itself."""
+        return self.finish_reason in ("length", "repetition")
 
     def cut_note(self) -> str:
-        """Why a reply may be unusable, for an error message: it stopped at its cap."""
+        """Why a reply may be unusable, for an error message: where it was cut."""
+        if self.finish_reason == "repetition":
+            return " (the reply was stopped where it began repeating itself)"
         return f" (the reply stopped at the {self.max_tokens}-token cap)" if self.capped and self.max_tokens else ""
 
     @property

@@ -312,6 +312,9 @@ class LLMClient:
                     if reply.tokens > cap + 16:  # an endpoint that ignores max_tokens is stopped here
                         reply.finish = "length"
                         break
+                    if reply.tokens % 16 == 0 and looping(reply.text):  # a small model stuck in a loop
+                        reply.finish = "repetition"
+                        break
             except Exception as exc:  # openai's, or its HTTP library's (httpx or httpx2 by version): the wire broke
                 if watch.expired:
                     raise LLMTimeoutError(watch.expired) from exc
@@ -465,6 +468,26 @@ def _response_format(rung: Structured, schema: JSONSchema | None) -> dict[str, A
     if rung == "json+schema":
         return {"type": "json_object", "schema": schema["schema"]}
     return {"type": "json_object"}
+
+
+_LOOP_PERIODS = range(6, 241)  # characters in the repeated unit: a word or two, up to a whole JSON item
+_LOOP_REPEATS = 4
+
+
+def looping(text: str) -> bool:
+    """Whether `text` ends in one unit said over and over (4 times running, exactly): a reply that only
+    repeats itself adds nothing, so it is stopped there, as a cap would stop it, instead of running on to
+    the cap (small local models loop inside JSON arrays)."""
+    tail = text[-_LOOP_REPEATS * _LOOP_PERIODS.stop :]
+    for period in _LOOP_PERIODS:
+        if len(tail) < _LOOP_REPEATS * period:
+            break
+        unit = tail[-period:]
+        if period * _LOOP_REPEATS < 60 or not any(c.isalnum() for c in unit):  # rules, tables, indentation
+            continue
+        if all(tail[-(i + 1) * period : len(tail) - i * period] == unit for i in range(1, _LOOP_REPEATS)):
+            return True
+    return False
 
 
 def _refuses_format(error: LLMStatusError) -> bool:

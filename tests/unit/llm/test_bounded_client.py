@@ -22,7 +22,7 @@ from graphwright.errors import (
     LLMUnreachableError,
 )
 from graphwright.llm import Tool
-from graphwright.llm.client import LLMClient
+from graphwright.llm.client import LLMClient, looping
 from graphwright.llm.pacing import Pacer
 from graphwright.llm.tasks import MAX_TOKENS, max_tokens, parse_caps
 from graphwright.text.tokens import estimate_subword_tokens
@@ -82,14 +82,16 @@ def test_an_endpoint_that_ignores_the_cap_is_stopped_by_the_client(stub: StubOpe
 
 def test_a_quiet_stream_is_cut_by_the_idle_timeout_and_the_server_sees_it(stub: StubOpenAI, tmp_path: Path) -> None:
     stub.default = chat_reply("one two three four five")
-    stub.stream_delay = 2.5  # the stream opens, then silence longer than the idle timeout (1 s)
+    stub.stream_delay = 1.5  # the stream opens, then silence longer than the idle timeout (1 s)
     llm = client(stub, tmp_path, llm_max_retries=0)
     started = time.monotonic()
     with pytest.raises(LLMTimeoutError, match=r"no token for 1 s after 0 tokens \(1 attempts\)"):
         ask(llm)
     took = time.monotonic() - started
-    assert took < 4.5, took  # cut on silence, not after the whole reply (5 pieces x 2.5 s)
-    time.sleep(3)
+    assert took < 2.5, took  # cut on silence, not after the whole reply (5 pieces x 1.5 s)
+    deadline = time.monotonic() + 8
+    while stub.streams_broken == 0 and time.monotonic() < deadline:  # its next writes find the reader gone
+        time.sleep(0.1)
     assert stub.streams_broken == 1  # the reader left: a server that checks stops generating
 
 
@@ -253,3 +255,20 @@ def test_token_estimate_is_close_on_prose_and_json() -> None:
         17, 23
     )
     assert estimate_subword_tokens('{"entities": [{"name": "x"}]}') in range(8, 14)
+
+
+def test_a_reply_that_loops_is_stopped_where_it_starts_repeating(stub: StubOpenAI, tmp_path: Path) -> None:
+    item = '{"name": "Jeff Bezos", "type": "PERSON"}, '
+    stub.default = chat_reply('{"entities": [' + item * 200)
+    result = ask(client(stub, tmp_path), task="extract")
+    assert result.finish_reason == "repetition" and "repeating itself" in result.cut_note()
+    assert result.text.count("Jeff Bezos") < 20  # not the 200 the stream would have sent
+    assert not looping("| --- " * 20) and not looping(" " * 300)  # tables and indentation are not loops
+
+
+def test_a_streamed_answer_carries_its_cap_and_its_usage(stub: StubOpenAI, tmp_path: Path) -> None:
+    stub.default = chat_reply("SpaceX builds it.", prompt_tokens=30, completion_tokens=4)
+    pieces = list(client(stub, tmp_path).chat_stream([{"role": "user", "content": "q"}]))
+    assert "".join(p.text for p in pieces) == "SpaceX builds it."
+    assert pieces[-1].usage is not None and pieces[-1].usage.prompt_tokens == 30
+    assert stub.requests[0]["body"]["max_tokens"] == MAX_TOKENS["answer"]
