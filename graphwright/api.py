@@ -369,6 +369,24 @@ class GraphRAG:
             )
         return estimate.priced(result, self.settings.llm_price_input, self.settings.llm_price_output)
 
+    def estimate_communities(
+        self, max_cluster_size: int = 10, seed: int = 42, *, full: bool = False, budget: int | None = None
+    ) -> CostEstimate:
+        """What `build_communities` would ask of the LLM: detection and the report plan as a build makes
+        them, each LLM report's prompt counted, cached answers free. Nothing is written."""
+        from graphwright.communities.upkeep import CommunityBuilder
+        from graphwright.llm import estimate
+        from graphwright.llm.client import LLMClient
+
+        result = CostEstimate()
+        if not isinstance(self.llm, LLMClient):
+            result.notes.append("no LLM calls: reports are extractive offline")
+            return result
+        builder = CommunityBuilder(self.store, self.embedder, self.settings, self.llm)
+        prompts = builder.report_prompts(max_cluster_size, seed, full=full, budget=budget)
+        result.stages.append(estimate.stage(self.llm, "community reports", "community_report", prompts))
+        return estimate.priced(result, self.settings.llm_price_input, self.settings.llm_price_output)
+
     def build_communities(
         self,
         max_cluster_size: int = 10,

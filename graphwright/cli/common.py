@@ -227,9 +227,8 @@ def print_estimate(estimate: CostEstimate) -> None:
         "total", str(estimate.calls), "", f"{estimate.prompt_tokens:,}", f"{estimate.completion_tokens:,}", ""
     )
     console = make_console()
-    console.print(
-        f"Dry run: {estimate.documents} documents to ingest ({estimate.chunks} chunks); nothing was called or written"
-    )
+    what = f"{estimate.documents} documents to ingest ({estimate.chunks} chunks); " if estimate.documents else ""
+    console.print(f"Dry run: {what}nothing was called or written")
     console.print(table)
     if estimate.cost is not None:
         console.print(f"Estimated cost: {estimate.cost:.4f} (at GRAPHWRIGHT_LLM_PRICE_INPUT/OUTPUT per 1M tokens)")

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from graphwright.cli.common import fail, make_console, open_graph, progress_bar
+from graphwright.cli.common import cost_options, fail, make_console, open_graph, print_estimate, progress_bar
 from graphwright.cli.render import print_community_run
 
 
@@ -42,6 +42,7 @@ def communities() -> None:
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
 @click.option("--json", "as_json", is_flag=True, help="Print the run's figures as JSON.")
+@cost_options
 def communities_build(
     max_cluster_size: int,
     seed: int,
@@ -49,6 +50,8 @@ def communities_build(
     budget: int | None = None,
     quiet: bool = False,
     as_json: bool = False,
+    dry_run: bool = False,
+    max_cost: float | None = None,
 ) -> None:
     """Detect communities and write a report for each new or changed one.
 
@@ -56,10 +59,16 @@ def communities_build(
     Example:
       graphwright communities build --max-cluster-size 10 --seed 42
       graphwright communities build --full --budget 200 -q --json
+      graphwright communities build --dry-run     # the LLM report calls and tokens it would take
     """
     import dataclasses
 
-    with open_graph() as rag, progress_bar(not quiet and not as_json) as progress:
+    if dry_run:
+        with open_graph() as rag:
+            estimate = rag.estimate_communities(max_cluster_size, seed, full=full, budget=budget)
+        click.echo(estimate.model_dump_json(indent=2)) if as_json else print_estimate(estimate)
+        return
+    with open_graph(max_cost) as rag, progress_bar(not quiet and not as_json) as progress:
         run = rag.build_communities(max_cluster_size, seed, progress, full=full, budget=budget)
     if as_json:
         click.echo(json.dumps(dataclasses.asdict(run), indent=2))

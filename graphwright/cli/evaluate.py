@@ -8,12 +8,14 @@ from pathlib import Path
 import click
 
 from graphwright.cli.common import (
+    cost_options,
     examples_option,
     extractor_option,
     fail,
     load_settings,
     make_console,
     open_graph,
+    print_estimate,
     progress_bar,
     schema_option,
 )
@@ -53,6 +55,7 @@ def int_list(ctx: click.Context, param: click.Parameter, value: str) -> list[int
 @click.option("--no-llm", is_flag=True, help="Score retrieval only, even when an LLM is configured.")
 @click.option("--json", "json_out", type=click.Path(path_type=Path), default=None, help="Write the report as JSON.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
+@cost_options
 def eval_command(
     dataset: Path,
     modes: str,
@@ -64,6 +67,8 @@ def eval_command(
     no_llm: bool,
     json_out: Path | None,
     quiet: bool,
+    dry_run: bool,
+    max_cost: float | None,
 ) -> None:
     """Score search modes on a question set: passage Recall@k, MRR, keyword recall, and answer EM/F1
     when an LLM answers. DATASET is a JSONL file ({question, gold_doc_ids | gold_titles,
@@ -73,6 +78,7 @@ def eval_command(
     Examples:
       graphwright eval questions.jsonl --modes vector,hybrid --k 1,3
       graphwright eval ../shared/eval/hotpotqa-dev --load-corpus --peers --json eval.json
+      graphwright eval ../shared/eval/2wiki-101 --modes hybrid --dry-run   # the LLM answers' calls and tokens
     """
     from rich.console import Console
 
@@ -95,7 +101,13 @@ def eval_command(
     if limit:
         data.questions = data.questions[:limit]
     console = Console(width=max(make_console().width, 150), highlight=False)  # tables wider than a pipe's 80
-    with open_graph() as rag:
+    if dry_run:
+        from graphwright.evaluation.runner import estimate
+
+        with open_graph() as rag:
+            print_estimate(estimate(rag, rag.settings, data, chosen, ks, generate=not no_llm))
+        return
+    with open_graph(max_cost) as rag:
         notes = []
         if load_corpus:
             notes += ingest_corpus(rag, data, extractor, bool(set(chosen) & set(modes_where("uses_graph"))))

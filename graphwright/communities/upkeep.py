@@ -118,35 +118,8 @@ class CommunityBuilder:
         run = CommunityRun(full=full)
         tell = progress or (lambda stage, done, total: None)
         tell("detect", 0, 1)
-        started = time.perf_counter()
-        edges = self.store.communities.entity_edges()
-        existing = {row["id"]: row for row in self.store.communities.community_catalog()}
-        previous = (
-            []
-            if full
-            else [
-                PreviousCommunity(r["id"], r["level"], tuple(r["members"] or []), r["parent"], r["graph_hash"])
-                for r in existing.values()
-            ]
-        )
-        detected = detect(edges, max_cluster_size, seed, previous)
-        connected = {n for a, b, _ in edges for n in (a, b)}
-        run.isolated_entities = len(set(self.store.communities.entity_ids()) - connected)
-        run.modularity = modularity(edges, {m: c.id for c in detected if c.level == 0 for m in c.members})
-        run.detect_seconds = time.perf_counter() - started
+        detected, existing, created, removed = self._detect(max_cluster_size, seed, full, run)
         tell("detect", 1, 1)
-
-        new_ids = {c.id for c in detected}
-        created = [c for c in detected if c.id not in existing]
-        removed = [existing[cid] for cid in existing if cid not in new_ids]
-        run.kept, run.removed = len(detected) - len(created), len(removed)
-        old_by_level: dict[int, list[set[str]]] = {}
-        for row in removed:
-            old_by_level.setdefault(row["level"], []).append(set(row["members"] or []))
-        run.rewritten = sum(
-            1 for c in created if any(jaccard(set(c.members), old) >= 0.5 for old in old_by_level.get(c.level, []))
-        )
-        run.created = len(created) - run.rewritten
         for c in detected:
             run.levels[c.level] = run.levels.get(c.level, 0) + 1
 
@@ -172,6 +145,71 @@ class CommunityBuilder:
             run.llm_calls,
         )
         return run
+
+    def _detect(
+        self, max_cluster_size: int, seed: int, full: bool, run: CommunityRun
+    ) -> tuple[
+        list[DetectedCommunity], dict[str, CommunityCatalogRow], list[DetectedCommunity], list[CommunityCatalogRow]
+    ]:
+        """Leiden over the entity graph, against the communities stored: (detected, existing by id, created,
+        removed); reads only, and fills the run's counts."""
+        started = time.perf_counter()
+        edges = self.store.communities.entity_edges()
+        existing = {row["id"]: row for row in self.store.communities.community_catalog()}
+        previous = (
+            []
+            if full
+            else [
+                PreviousCommunity(r["id"], r["level"], tuple(r["members"] or []), r["parent"], r["graph_hash"])
+                for r in existing.values()
+            ]
+        )
+        detected = detect(edges, max_cluster_size, seed, previous)
+        connected = {n for a, b, _ in edges for n in (a, b)}
+        run.isolated_entities = len(set(self.store.communities.entity_ids()) - connected)
+        run.modularity = modularity(edges, {m: c.id for c in detected if c.level == 0 for m in c.members})
+        run.detect_seconds = time.perf_counter() - started
+
+        new_ids = {c.id for c in detected}
+        created = [c for c in detected if c.id not in existing]
+        removed = [existing[cid] for cid in existing if cid not in new_ids]
+        run.kept, run.removed = len(detected) - len(created), len(removed)
+        old_by_level: dict[int, list[set[str]]] = {}
+        for row in removed:
+            old_by_level.setdefault(row["level"], []).append(set(row["members"] or []))
+        run.rewritten = sum(
+            1 for c in created if any(jaccard(set(c.members), old) >= 0.5 for old in old_by_level.get(c.level, []))
+        )
+        run.created = len(created) - run.rewritten
+        return detected, existing, created, removed
+
+    def report_prompts(
+        self, max_cluster_size: int = 10, seed: int = 42, *, full: bool = False, budget: int | None = None
+    ) -> list[list[dict[str, str]]]:
+        """What a build would ask the LLM, for a dry run: detection and the report plan exactly as `build`
+        makes them, and each LLM report's prompt (a parent's children read as their extractive reports, the
+        LLM's being unwritten yet). Nothing is written."""
+        run = CommunityRun(full=full)
+        _, _, created, removed = self._detect(max_cluster_size, seed, full, run)
+        context = self._context(created)
+        fresh = {c.id: self._extractive(c, context) for c in created}
+        plans = plan_reports(
+            created,
+            removed,
+            {cid: r.rating for cid, r in fresh.items()},
+            llm=True,
+            budget=budget,
+            threshold=self.settings.report_reuse_overlap,
+        )
+        summaries = {cid: {"title": r.title, "summary": r.summary} for cid, r in fresh.items()}
+        prompts = []
+        for p in (p for p in plans if p.action == "llm"):
+            c, ctx = p.community, context.get(p.community.id)
+            children = [summaries[x] for x in c.children if x in summaries] if len(c.members) > 30 else []
+            members = ctx["members"] if ctx else []
+            relations = ctx["relations"] if ctx else []
+            prompts.append([{"role": "user", "content": llm_report_prompt(members, relations, children)}])
+        return prompts
 
     def refresh(
         self, budget: int | None = None, level: int | None = None, progress: Progress | None = None
@@ -365,6 +403,7 @@ class CommunityBuilder:
         summaries: dict[str, dict[str, str]],
         run: CommunityRun,
     ) -> Report:
+        from graphwright.errors import LLMBudgetError
         from graphwright.llm import LLMError
         from graphwright.llm.json_repair import JSONRepairError, parse_json_object
 
@@ -378,6 +417,8 @@ class CommunityBuilder:
         try:
             reply = llm.chat(messages, task="community_report", schema=REPORT_SCHEMA).text
             return parse_llm_report(parse_json_object(reply), relations)
+        except LLMBudgetError:
+            raise  # --max-cost: the build stops unwritten; run again, the reports paid for come from the cache
         except (LLMError, JSONRepairError):
             llm.forget(messages)  # ask again next time instead of replaying an unusable answer
             run.llm_failures += 1

@@ -27,9 +27,10 @@ from graphwright.evaluation.metrics import (
     reciprocal_rank,
     token_f1,
 )
-from graphwright.models import IngestReport, RetrievedChunk, SearchResult
+from graphwright.models import CostEstimate, IngestReport, RetrievedChunk, SearchResult
 
 if TYPE_CHECKING:
+    from graphwright.config import Settings
     from graphwright.embeddings import Embedder
     from graphwright.graph_store import Neo4jStore
     from graphwright.llm import LLM
@@ -235,3 +236,42 @@ def evaluate(
         notes += after()
         notes.append("peer latency excludes embedding the question (precomputed); ours includes it")
     return EvalReport(dataset=dataset.name, questions=total, ks=ks, systems=systems, notes=notes)
+
+
+def estimate(
+    rag: Evaluated, settings: Settings, dataset: Dataset, modes: list[str], ks: list[int], generate: bool = True
+) -> CostEstimate:
+    """What `evaluate` would ask of the LLM, before any call: one answer per question and mode, from the
+    `depth` passages it answers from. Passages are not retrieved in a dry run: each is counted as a chunk of
+    GRAPHWRIGHT_CHUNK_SIZE tokens; modes that ask more than once (auto, corrective, multihop, agent, global)
+    are counted at one call a question, so their figures are floors."""
+    from graphwright.llm import estimate as llm_estimate
+    from graphwright.llm.client import LLMClient
+    from graphwright.llm.prompts import render
+    from graphwright.search.answer import NOT_IN_CONTEXT
+
+    result = CostEstimate()
+    llm = rag.llm
+    answering = generate and llm is not None and any(q.answer for q in dataset.questions)
+    if not answering or not isinstance(llm, LLMClient):
+        result.notes.append("no LLM calls: retrieval is scored without answers")
+        return result
+    depth = max(_DEPTH, max(ks))
+    passage = "[c_0123456789abcdef01234567] (from a document)\n" + "word " * settings.chunk_size
+    system = render("answer_system", not_in_context=NOT_IN_CONTEXT)
+    prompts = [
+        [
+            {"role": "system", "content": system},
+            {
+                "role": "user",
+                "content": "Context passages:\n\n" + "\n\n".join([passage] * depth) + f"\n\nQuestion: {q.question}",
+            },
+        ]
+        for q in dataset.questions
+    ]
+    for mode in modes:
+        result.stages.append(llm_estimate.stage(llm, f"answers ({mode})", "answer", prompts))
+    several = sorted(set(modes) & {"auto", "corrective", "multihop", "agent", "global"})
+    if several:
+        result.notes.append(f"{', '.join(several)}: more than one call a question; counted as one (a floor)")
+    return llm_estimate.priced(result, settings.llm_price_input, settings.llm_price_output)
