@@ -63,7 +63,7 @@ def test_max_cost_stops_the_run_and_the_next_run_resumes(rag, stub, cli_env, tmp
     assert 7 <= paid <= 9  # stopped at the first call past the budget
     written = rag.stats()["documents"]
     total = json.loads(run([*args, "--dry-run", "--json"], env, tmp_path).stdout)
-    assert 0 < written and total["documents"] + written == documents  # what was written is whole; the rest waits
+    assert written > 0 and total["documents"] + written == documents  # what was written is whole; the rest waits
     resumed = run(args, env, tmp_path)
     assert resumed.returncode == 0, resumed.stderr
     assert rag.stats()["documents"] == documents
