@@ -99,9 +99,12 @@ class Resolver:
     summarize: Callable[[str, list[str]], str] | None = None
 
     def _describe(self, name: str, parts: list[str]) -> str:
-        merged = merge_descriptions(parts)
+        whole = merge_descriptions(parts, limit=10 * MAX_DESCRIPTION)
+        merged = whole[:MAX_DESCRIPTION]
         distinct = list(dict.fromkeys(p.strip() for p in parts if p.strip()))
-        if self.summarize is None or len(distinct) < 2:
+        # The LLM summarizes only what no longer fits: a merge kept whole loses nothing, and a summary of it
+        # would cost a call per entity for a rewording (as LightRAG, which joins until a size is passed).
+        if self.summarize is None or len(distinct) < 2 or len(whole) <= MAX_DESCRIPTION:
             return merged
         try:
             return self.summarize(name, distinct)[:MAX_DESCRIPTION] or merged

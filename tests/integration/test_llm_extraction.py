@@ -149,11 +149,18 @@ def test_llm_extractor_without_llm_is_a_clear_error(rag, tmp_path: Path) -> None
         rag.ingest([ada_corpus(tmp_path)], base=tmp_path, extractor="llm")
 
 
-def test_descriptions_from_several_chunks_are_summarized_by_the_llm(llm_graph, stub, tmp_path: Path) -> None:
+@pytest.mark.parametrize("long", [True, False], ids=["too-long-to-join", "short"])
+def test_descriptions_are_summarized_by_the_llm_only_when_they_no_longer_fit(
+    long: bool, llm_graph, stub, tmp_path: Path
+) -> None:
     folder = tmp_path / "two"
     folder.mkdir()
     (folder / "a.md").write_text("Ada Lovelace was a mathematician.", encoding="utf-8")
     (folder / "b.md").write_text("Ada Lovelace wrote the first program.", encoding="utf-8")
+    # (distinct sentences: a reply repeating one sentence over and over is cut as a loop)
+    padding = "".join(
+        f" Her note {i} on the engine is cited in histories of computing." for i in range(10 if long else 0)
+    )
 
     def reply(body: dict):
         content = body["messages"][-1]["content"]
@@ -161,7 +168,7 @@ def test_descriptions_from_several_chunks_are_summarized_by_the_llm(llm_graph, s
             return chat_reply("Ada Lovelace was a mathematician who wrote the first program.")
         if is_glean(body):
             return chat_reply('{"entities": [], "relations": []}')
-        description = "A mathematician." if "mathematician" in content else "Wrote the first program."
+        description = ("A mathematician." if "mathematician" in content else "Wrote the first program.") + padding
         return chat_reply(
             json.dumps(
                 {"entities": [{"name": "Ada Lovelace", "type": "person", "description": description}], "relations": []}
@@ -171,10 +178,13 @@ def test_descriptions_from_several_chunks_are_summarized_by_the_llm(llm_graph, s
     stub.default = reply
     llm_graph.ingest([folder], base=tmp_path)
     summaries = [r for r in stub.requests if r["body"]["messages"][-1]["content"].startswith("Below are")]
+    rows = llm_graph.store.read("MATCH (e:Entity {name: 'Ada Lovelace'}) RETURN e.description AS d")
+    if not long:  # joined whole, nothing lost: no call for a rewording
+        assert summaries == [] and rows == [{"d": "A mathematician. Wrote the first program."}]
+        return
     assert len(summaries) == 1
     asked = summaries[0]["body"]["messages"][-1]["content"]
     assert "- A mathematician." in asked and "- Wrote the first program." in asked
-    rows = llm_graph.store.read("MATCH (e:Entity {name: 'Ada Lovelace'}) RETURN e.description AS d")
     assert rows == [{"d": "Ada Lovelace was a mathematician who wrote the first program."}]
 
 
