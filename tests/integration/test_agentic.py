@@ -271,3 +271,42 @@ def test_llm_modes_say_so_offline(world, cli_env, tmp_path: Path) -> None:
     assert out.returncode == 2 and "needs an LLM" in out.stderr
     out = run(["query", "x", "--hyde"], cli_env, tmp_path)
     assert out.returncode == 2 and "--hyde needs an LLM" in out.stderr  # the API's `hyde`, as the CLI's flag
+
+
+def test_an_agent_whose_llm_fails_answers_with_what_its_tools_found(world, llm_rag_factory, stub) -> None:
+    from tests.stub_openai import error_reply
+
+    gamma = _chunk_of(world, "gamma.md")
+    stub.script = [tool_call_reply(("hybrid_search", {"query": "Gamma Mining mine"}))]
+    stub.default = error_reply(503, "overloaded")
+    result = llm_rag_factory(llm_max_retries=0).search("Which mine does Gamma Mining operate?", mode="agent")
+    assert [s.name for s in result.trace] == ["hybrid_search"]
+    assert any("LLM failed at step 2" in n and "HTTP 503" in n for n in result.notes), result.notes
+    assert any("offline answer from what was found" in n for n in result.notes), result.notes
+    assert gamma in {c.id for c in result.citations if c.kind == "chunk"} or "Kiruna" in result.answer
+
+
+def test_a_mode_whose_llm_fails_while_retrieving_answers_offline(world, llm_rag_factory, stub) -> None:
+    from tests.stub_openai import error_reply
+
+    stub.default = error_reply(500, "boom")
+    result = llm_rag_factory(llm_max_retries=0).search("Who operates the Kiruna mine?", mode="multihop")
+    assert result.mode == "hybrid" and result.answer_kind == "retrieval" and result.chunks
+    assert any("the LLM failed" in n and "HTTP 500" in n for n in result.notes), result.notes
+
+
+def test_the_agent_speaks_plain_text_to_an_endpoint_without_tools(world, llm_rag_factory, stub) -> None:
+    from tests.stub_openai import error_reply
+
+    gamma = _chunk_of(world, "gamma.md")
+    stub.script = [
+        error_reply(400, "tools are not supported"),
+        chat_reply('{"tool": "hybrid_search", "arguments": {"query": "Gamma Mining mine"}}'),
+        chat_reply(json.dumps({"answer": f"Gamma Mining operates the Kiruna mine [{gamma}]."})),
+    ]
+    result = llm_rag_factory().search("Which mine does Gamma Mining operate?", mode="agent")
+    assert [(s.name, s.ok) for s in result.trace] == [("hybrid_search", True)]
+    assert result.answer == f"Gamma Mining operates the Kiruna mine [{gamma}]."
+    assert [c.id for c in result.citations if c.kind == "chunk"] == [gamma]
+    assert "tools" not in stub.requests[2]["body"]
+    assert gamma in stub.requests[2]["body"]["messages"][-2]["content"]  # the tool's result, as a user turn

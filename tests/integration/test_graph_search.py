@@ -186,6 +186,10 @@ def test_global_map_reduce_with_an_llm(world, llm_rag_factory, stub) -> None:
     assert "A space programme" in result.context[0].text and "L9-notareport" not in result.context[0].text
     assert any(n.startswith("map:") for n in result.notes)
     assert any("failed" in n for n in result.notes)  # the batches answered with prose are reported, not fatal
+    batches = len([r for r in stub.requests if not r["body"]["messages"][1]["content"].startswith("Key points")])
+    failed = sum(1 for n in result.notes if n.startswith("map batch"))
+    summary = next(n for n in result.notes if n.startswith("map:"))
+    assert summary.endswith(f"; {failed} of {batches} batches failed") and 0 < failed < batches, result.notes
     assert len([r for r in stub.requests if r["body"]["messages"][1]["content"].startswith("Key points")]) == 1
     assert [c.id for c in result.citations if c.kind == "community"] == space[:1]
 
