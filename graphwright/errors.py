@@ -20,8 +20,8 @@
     │   ├── LLMEmptyAnswerError                 the endpoint answered with no text
     │   ├── LLMTimeoutError                     no first token, or no next token, in the time allowed
     │   ├── LLMUnreachableError                 no connection to the endpoint
-    │   ├── LLMStatusError                      an HTTP error from the endpoint (its .status)
-    │   └── LLMBudgetError                      the run's --max-cost is spent
+    │   └── LLMStatusError                      an HTTP error from the endpoint (its .status)
+    ├── LLMBudgetError                          the run's --max-cost is spent: the run stops, resumable
     ├── EmbeddingError                          the bundled model is missing, or the endpoint failed or answered wrongly
     ├── JSONRepairError (also ValueError)       an LLM reply with no readable JSON object
     ├── PromptError                             a prompt file missing or filled with the wrong values
@@ -189,8 +189,10 @@ class LLMStatusError(LLMError):
         self.status = status
 
 
-class LLMBudgetError(LLMError):
-    """A run's --max-cost is spent: no further call is made; what was done is kept and the run resumes later."""
+class LLMBudgetError(GraphwrightError):
+    """A run's --max-cost is spent: no further call is made; what was done is kept and the run resumes later.
+    Not an LLMError on purpose: what degrades on an LLM failure (an offline answer, the offline graph) must
+    not hide a budget the user set; it stops the run."""
 
 
 class FormatError(GraphwrightError, ValueError):

@@ -403,7 +403,6 @@ class CommunityBuilder:
         summaries: dict[str, dict[str, str]],
         run: CommunityRun,
     ) -> Report:
-        from graphwright.errors import LLMBudgetError
         from graphwright.llm import LLMError
         from graphwright.llm.json_repair import JSONRepairError, parse_json_object
 
@@ -417,9 +416,7 @@ class CommunityBuilder:
         try:
             reply = llm.chat(messages, task="community_report", schema=REPORT_SCHEMA).text
             return parse_llm_report(parse_json_object(reply), relations)
-        except LLMBudgetError:
-            raise  # --max-cost: the build stops unwritten; run again, the reports paid for come from the cache
-        except (LLMError, JSONRepairError):
+        except (LLMError, JSONRepairError):  # (an LLMBudgetError is not one: the build stops, unwritten)
             llm.forget(messages)  # ask again next time instead of replaying an unusable answer
             run.llm_failures += 1
             return self._extractive(c, context)

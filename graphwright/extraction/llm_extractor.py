@@ -20,7 +20,6 @@ from typing import Any
 from pydantic import AliasChoices, BaseModel, Field, ValidationError, field_validator
 
 from graphwright.config import Settings
-from graphwright.errors import LLMBudgetError
 from graphwright.extraction.base import Extractor
 from graphwright.extraction.examples import SimilarExamples
 from graphwright.graph_schema import GraphSchema
@@ -212,12 +211,10 @@ class LLMExtractor:
                     on_done(finished)
             return result
 
+        # An LLMBudgetError (not an LLMError) leaves here and stops the run between groups; the answers
+        # paid for are cached, so the next run resumes without paying twice.
         with ThreadPoolExecutor(max_workers=self.settings.llm_concurrency) as pool:
-            done = list(pool.map(one, chunks))
-        budget = next((x for x in done if x.error and x.error.startswith(LLMBudgetError.__name__)), None)
-        if budget is not None:  # the run stops here, whole groups only; the answers so far are cached
-            raise LLMBudgetError(budget.error.partition(": ")[2] if budget.error else "budget reached")
-        return done
+            return list(pool.map(one, chunks))
 
     def _ask(self, messages: list[dict[str, str]], task: str) -> tuple[_LLMGraph, str]:
         """One question; an unreadable reply is re-asked once with the parse error."""
