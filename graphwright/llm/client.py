@@ -261,6 +261,8 @@ class LLMClient:
             except LLMStatusError as exc:
                 if fmt is None or not (exc.status in _UNSUPPORTED or (probing and _refuses_format(exc))):
                     raise
+                if self.memory.traits.structured != rung:  # another call learned it meanwhile
+                    continue
                 lower = STRUCTURED_RUNGS[STRUCTURED_RUNGS.index(rung) + 1]
                 log.info("LLM endpoint refused response_format %s (HTTP %s); trying %s", rung, exc.status, lower)
                 self.memory.learn(structured=lower)
@@ -325,6 +327,13 @@ class LLMClient:
                 stream.close()  # a reader that went away stops the generation upstream too
             if watch.expired:
                 raise LLMTimeoutError(watch.expired)
+            crowded = max(slot.crowd, slot.in_flight()) > 1
+            if reply.finish is None and not reply.refusal and (crowded or not reply.pieces):
+                # Every server ends a finished reply with a reason; one that stops without, while another call
+                # ran or with nothing said, was dropped (llama-cpp-python's ends a reply for a newer request).
+                slot.cut_short = True
+                beside = " while another call ran" if crowded else ""
+                raise LLMUnreachableError(f"the server ended the reply unfinished after {reply.tokens} tokens{beside}")
         finally:
             self._watchdog.done(watch)
 

@@ -5,14 +5,15 @@ sending four at once only makes three wait, time out and be sent again behind th
 at a time and the limit grows by one after as many clean calls as the limit (additive increase, as TCP does);
 a call that waited for its first token much longer than a call alone does was queued behind another, so the
 limit falls back below the level that queued and never grows past it again (the server's width, remembered
-for the next run). A timed-out call halves the limit."""
+for the next run). A timed-out call halves the limit; a reply the server ended unfinished while another call ran
+(llama-cpp-python's server drops a running reply for a new request) shows the width at once."""
 
 from __future__ import annotations
 
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -28,6 +29,8 @@ class Slot:
     started: float
     crowd: int  # calls in flight when it started, itself included
     first_token: float | None = None
+    cut_short: bool = False  # the server ended it unfinished (llama-cpp-python's ends one when another comes)
+    in_flight: Callable[[], int] = lambda: 1  # calls in flight now, itself included
 
     def token(self) -> None:
         if self.first_token is None:
@@ -57,7 +60,7 @@ class Pacer:
             while self._flight >= self.limit:
                 self._cond.wait()
             self._flight += 1
-            slot = Slot(time.monotonic(), self._flight)
+            slot = Slot(time.monotonic(), self._flight, in_flight=lambda: self._flight)
         ok = False
         try:
             yield slot
@@ -70,7 +73,12 @@ class Pacer:
 
     def _learn(self, slot: Slot, ok: bool) -> None:
         if not ok:
-            if slot.first_token is None:  # no token at all: the server is swamped or stuck
+            crowd = max(slot.crowd, self._flight + 1)  # with it: those when it started, or when it ended
+            if slot.cut_short and crowd > 1:  # the server dropped it for another: it serves fewer at once
+                self.ceiling = max(1, min(self.ceiling, crowd - 1))
+                self.limit = min(self.limit, self.ceiling)
+                self._clean = 0
+            elif slot.first_token is None:  # no token at all: the server is swamped or stuck
                 self.limit = max(1, self.limit // 2)
                 self._clean = 0
             return
