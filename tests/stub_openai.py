@@ -137,8 +137,9 @@ class StubOpenAI:
                 frames += [{**base, "choices": [{"index": 0, "delta": {"content": p}}]} for p in pieces]
                 if message.get("refusal"):  # as OpenAI streams one: in the delta's `refusal`
                     frames.append({**base, "choices": [{"index": 0, "delta": {"refusal": message["refusal"]}}]})
-                finish = payload["choices"][0].get("finish_reason") or "stop"
-                frames.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
+                finish = payload["choices"][0].get("finish_reason", "stop")
+                if finish is not None:  # None: the stream ends unfinished, as a server that dropped the reply
+                    frames.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
                 frames.append({**base, "choices": [], "usage": payload.get("usage")})
                 try:
                     for frame in frames:

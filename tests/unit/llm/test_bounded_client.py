@@ -272,3 +272,22 @@ def test_a_streamed_answer_carries_its_cap_and_its_usage(stub: StubOpenAI, tmp_p
     assert "".join(p.text for p in pieces) == "SpaceX builds it."
     assert pieces[-1].usage is not None and pieces[-1].usage.prompt_tokens == 30
     assert stub.requests[0]["body"]["max_tokens"] == MAX_TOKENS["answer"]
+
+
+def test_a_reply_the_server_drops_is_retried_and_narrows_the_pacing(stub: StubOpenAI, tmp_path: Path) -> None:
+    def dropped(body: dict[str, Any]) -> Any:
+        status, payload = chat_reply("")
+        payload["choices"][0]["finish_reason"] = None  # [DONE] with no reason: llama-cpp-python's interrupt
+        return status, payload
+
+    stub.script.append(dropped)
+    stub.default = chat_reply("fine")
+    llm = client(stub, tmp_path)
+    assert ask(llm).text == "fine" and len(stub.requests) == 2
+    slot_pacer = Pacer(most=4)
+    slot_pacer.limit = 3
+    with slot_pacer.slot(), slot_pacer.slot(), pytest.raises(RuntimeError):
+        with slot_pacer.slot() as inner:  # a third call, dropped while the others ran
+            inner.cut_short = True
+            raise RuntimeError
+    assert slot_pacer.ceiling == 2 and slot_pacer.limit == 2  # dropped with 3 in flight: at most 2 at once
