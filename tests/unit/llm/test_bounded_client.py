@@ -286,8 +286,8 @@ def test_a_reply_the_server_drops_is_retried_and_narrows_the_pacing(stub: StubOp
     assert ask(llm).text == "fine" and len(stub.requests) == 2
     slot_pacer = Pacer(most=4)
     slot_pacer.limit = 3
-    with slot_pacer.slot(), slot_pacer.slot(), pytest.raises(RuntimeError):
-        with slot_pacer.slot() as inner:  # a third call, dropped while the others ran
-            inner.cut_short = True
-            raise RuntimeError
+    # a third call, dropped while the other two ran
+    with slot_pacer.slot(), slot_pacer.slot(), pytest.raises(RuntimeError), slot_pacer.slot() as inner:
+        inner.cut_short = True
+        raise RuntimeError
     assert slot_pacer.ceiling == 2 and slot_pacer.limit == 2  # dropped with 3 in flight: at most 2 at once
