@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping, Sequence
 
     from graphwright.communities.upkeep import CommunityRun, RefreshRun
+    from graphwright.evaluation.datasets import Dataset
     from graphwright.extraction.byog import ImportReport
     from graphwright.reembed import ReembedReport
 
@@ -385,6 +386,32 @@ class GraphRAG:
         builder = CommunityBuilder(self.store, self.embedder, self.settings, self.llm)
         prompts = builder.report_prompts(max_cluster_size, seed, full=full, budget=budget)
         result.stages.append(estimate.stage(self.llm, "community reports", "community_report", prompts))
+        return estimate.priced(result, self.settings.llm_price_input, self.settings.llm_price_output)
+
+    def estimate_eval(
+        self, dataset: Dataset, modes: list[str], ks: list[int], *, generate: bool = True
+    ) -> CostEstimate:
+        """What `graphwright eval` would ask of the LLM, before any call: one answer per question and mode,
+        from the passages it answers from. Passages are not retrieved in a dry run: each is counted as a chunk
+        of GRAPHWRIGHT_CHUNK_SIZE tokens; modes that ask more than once (auto, corrective, multihop, agent,
+        global) are counted at one call a question, so their figures are floors."""
+        from graphwright.evaluation.runner import DEPTH
+        from graphwright.llm import estimate
+        from graphwright.llm.client import LLMClient
+        from graphwright.search.answer import estimate_prompt_messages
+
+        result = CostEstimate()
+        answering = generate and self.llm is not None and any(q.answer for q in dataset.questions)
+        if not answering or not isinstance(self.llm, LLMClient):
+            result.notes.append("no LLM calls: retrieval is scored without answers")
+            return result
+        depth = max(DEPTH, max(ks))
+        prompts = [estimate_prompt_messages(q.question, depth, self.settings.chunk_size) for q in dataset.questions]
+        for mode in modes:
+            result.stages.append(estimate.stage(self.llm, f"answers ({mode})", "answer", prompts))
+        several = sorted(set(modes) & {"auto", "corrective", "multihop", "agent", "global"})
+        if several:
+            result.notes.append(f"{', '.join(several)}: more than one call a question; counted as one (a floor)")
         return estimate.priced(result, self.settings.llm_price_input, self.settings.llm_price_output)
 
     def build_communities(

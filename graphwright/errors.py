@@ -24,6 +24,7 @@
     ├── LLMBudgetError                          the run's --max-cost is spent: the run stops, resumable
     ├── EmbeddingError                          the bundled model is missing, or the endpoint failed or answered wrongly
     ├── JSONRepairError (also ValueError)       an LLM reply with no readable JSON object
+    ├── UngroundedReplyError (also ValueError)  an LLM extraction naming nothing its text mentions
     ├── PromptError                             a prompt file missing or filled with the wrong values
     ├── LoadError (also ValueError)             one input file cannot be read
     ├── FormatError (also ValueError)           a PDF, Word or HTML file that is encrypted, corrupt, empty or too big
@@ -78,6 +79,7 @@ __all__ = [
     "ServerUnavailableError",
     "ToolFailedError",
     "TorchNotInstalledError",
+    "UngroundedReplyError",
     "WorkspaceExistsError",
     "WriteRejectedError",
 ]
@@ -134,7 +136,10 @@ class CypherRejectedError(GraphwrightError, ValueError):
 
 
 class LLMError(GraphwrightError):
-    """The LLM endpoint failed after retries, or answered with nothing usable."""
+    """The LLM endpoint failed after retries, or answered with nothing usable. `usage` is what a call that
+    was answered (with nothing usable) cost, for the caller's meter; None when nothing came back."""
+
+    usage: object = None  # graphwright.llm.Usage; typed loosely here, below the llm package
 
 
 class EmbeddingError(GraphwrightError):
@@ -159,6 +164,11 @@ class SchemaMismatchError(GraphwrightError):
 
 class JSONRepairError(GraphwrightError, ValueError):
     """An LLM reply in which no JSON object could be found or repaired."""
+
+
+class UngroundedReplyError(GraphwrightError, ValueError):
+    """An LLM extraction whose every entity and relation names something the text does not mention (a small
+    model copying the prompt's `"name": "..."` template, or inventing); the chunk gets the offline graph."""
 
 
 class PromptError(GraphwrightError):

@@ -102,10 +102,8 @@ def eval_command(
         data.questions = data.questions[:limit]
     console = Console(width=max(make_console().width, 150), highlight=False)  # tables wider than a pipe's 80
     if dry_run:
-        from graphwright.evaluation.runner import estimate
-
         with open_graph() as rag:
-            print_estimate(estimate(rag, rag.settings, data, chosen, ks, generate=not no_llm))
+            print_estimate(rag.estimate_eval(data, chosen, ks, generate=not no_llm))
         return
     with open_graph(max_cost) as rag:
         notes = []

@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import AliasChoices, BaseModel, Field, ValidationError, field_validator
 
 from graphwright.config import Settings
+from graphwright.errors import UngroundedReplyError
 from graphwright.extraction.base import Extractor
 from graphwright.extraction.examples import SimilarExamples
 from graphwright.graph_schema import GraphSchema
@@ -69,11 +70,6 @@ class _LLMRelation(ExtractedRelation):
 class _LLMGraph(BaseModel):
     entities: list[_LLMEntity] = Field(default_factory=list)
     relations: list[_LLMRelation] = Field(default_factory=list)
-
-
-class UngroundedReplyError(ValueError):
-    """A reply whose every entity and relation names something the text does not mention (a small model
-    copying the prompt's `"name": "..."` template, or inventing)."""
 
 
 _WORD_RE = re.compile(r"\w+")

@@ -8,6 +8,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from graphwright.errors import LLMError
+
 Message = dict[str, Any]
 JSONSchema = dict[str, Any]  # {"name": ..., "schema": {...}}: what a structured reply must look like
 
@@ -182,7 +184,12 @@ class MeteredLLM:
         task: str = "answer",
         schema: JSONSchema | None = None,
     ) -> ChatResult:
-        result = self.inner.chat(messages, temperature, use_cache, task=task, schema=schema)
+        try:
+            result = self.inner.chat(messages, temperature, use_cache, task=task, schema=schema)
+        except LLMError as exc:  # an empty or refused answer was still paid for
+            if isinstance(exc.usage, Usage):
+                self._add(exc.usage)
+            raise
         self._add(result.usage)
         return result
 

@@ -148,13 +148,17 @@ class LLMClient:
                 return cached
         cap = max_tokens(task, self.settings.llm_max_tokens)
         reply = self._generate(self._roles(messages), temp, cap, task, schema)
-        if reply.refusal:  # said plainly, and never cached: the next run asks again
-            raise LLMError(f"LLM refused: {reply.refusal[:200]}")
+        usage = reply.usage or Usage(1)
         # Reasoning models (DeepSeek-R1, Qwen3 ...) wrap their thinking in tags; keep only the answer.
         text = _THINK_RE.sub("", reply.text).strip()
-        if not text:
-            raise LLMEmptyAnswerError("LLM returned an empty answer")
-        usage = reply.usage or Usage(1)
+        if reply.refusal or not text:  # said plainly, and never cached: the next run asks again
+            error = (
+                LLMError(f"LLM refused: {reply.refusal[:200]}")
+                if reply.refusal
+                else LLMEmptyAnswerError("LLM returned an empty answer")
+            )
+            error.usage = usage  # paid for all the same: the caller's meter counts it
+            raise error
         result = ChatResult(
             text=text,
             prompt_tokens=usage.prompt_tokens,
@@ -328,6 +332,11 @@ class LLMClient:
             if watch.expired:
                 raise LLMTimeoutError(watch.expired)
             crowded = max(slot.crowd, slot.in_flight()) > 1
+            if reply.finish is None and not reply.refusal and not reply.pieces and not crowded:
+                # Alone, and ended with nothing: a server whose generation failed after the stream began (a
+                # prompt past its context window, on llama-cpp-python's) tells why only to a plain request.
+                yield from self._unstreamed(kwargs, reply)
+                return
             if reply.finish is None and not reply.refusal and (crowded or not reply.pieces):
                 # Every server ends a finished reply with a reason; one that stops without, while another call
                 # ran or with nothing said, was dropped (llama-cpp-python's ends a reply for a newer request).
@@ -336,6 +345,24 @@ class LLMClient:
                 raise LLMUnreachableError(f"the server ended the reply unfinished after {reply.tokens} tokens{beside}")
         finally:
             self._watchdog.done(watch)
+
+    def _unstreamed(self, kwargs: dict[str, Any], reply: _Reply) -> Iterator[str]:
+        """The same request, not streamed: its reply, or the server's reason as an error not worth retrying."""
+        try:
+            try:
+                response = self._create(kwargs)
+            except LLMUnreachableError:  # the pooled connection died with the stream: a fresh one
+                response = self._create(kwargs)
+        except LLMStatusError as exc:
+            raise LLMError(f"the server ended the reply with nothing; asked again unstreamed, it {exc}") from exc
+        choice = response.choices[0] if response.choices else None
+        text = (choice.message.content or "") if choice else ""
+        reply.finish = (choice.finish_reason if choice else None) or "stop"
+        reply.usage = _usage(response)
+        if text:
+            reply.tokens += reply.usage.completion_tokens or 1
+            reply.pieces.append(text)
+            yield text
 
     def _create(self, kwargs: dict[str, Any], stream: bool = False) -> Any:  # openai's ChatCompletion or Stream
         """One request; the endpoint's answer as an error of ours that says what happened."""

@@ -94,6 +94,16 @@ def passages_prompt(question: str, chunks: list[RetrievedChunk]) -> AnswerPrompt
     return AnswerPrompt(messages, finish)
 
 
+def estimate_prompt_messages(question: str, passages: int, passage_words: int) -> list[Message]:
+    """The messages of an answer from `passages` passages of `passage_words` words each, as `passages_prompt`
+    makes them, for a dry run that counts their tokens before anything is retrieved."""
+    context = "\n\n".join(f"[c_{i:024x}] (from a document)\n" + "word " * passage_words for i in range(passages))
+    return [
+        {"role": "system", "content": prompts.render("answer_system", not_in_context=NOT_IN_CONTEXT)},
+        {"role": "user", "content": f"Context passages:\n\n{context}\n\nQuestion: {question}"},
+    ]
+
+
 def generated_answer(question: str, chunks: list[RetrievedChunk], llm: LLM) -> Answer:
     prompt = passages_prompt(question, chunks)
     return prompt.ask(llm) if prompt else not_in_context()
