@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -161,32 +161,21 @@ def ingest(
     from graphwright.extraction.examples import read_examples
 
     metadata = parse_meta(meta)
-    examples = read_examples(examples_file) if examples_file else None
+    given: dict[str, Any] = {  # what the dry run and the run share
+        "base": base,
+        "glob": glob_pattern,
+        "text_field": text_field,
+        "extractor": extractor,
+        "schema": read_schema(schema_file),
+        "examples": read_examples(examples_file) if examples_file else None,
+    }
     if dry_run:
         with open_graph() as rag:
-            estimate = rag.estimate_ingest(
-                list(paths),
-                base=base,
-                glob=glob_pattern,
-                text_field=text_field,
-                extractor=extractor,
-                schema=read_schema(schema_file),
-                examples=examples,
-            )
+            estimate = rag.estimate_ingest(list(paths), **given)
         click.echo(estimate.model_dump_json(indent=2)) if as_json else print_estimate(estimate)
         return
     with open_graph(max_cost) as rag, progress_bar(not quiet and not as_json) as progress, short_gil_turns():
-        report = rag.ingest(
-            list(paths),
-            base=base,
-            metadata=metadata,
-            glob=glob_pattern,
-            text_field=text_field,
-            extractor=extractor,
-            schema=read_schema(schema_file),
-            examples=examples,
-            progress=progress,
-        )
+        report = rag.ingest(list(paths), metadata=metadata, progress=progress, **given)
     if as_json:
         click.echo(report.model_dump_json(indent=2))
     else:

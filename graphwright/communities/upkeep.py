@@ -191,16 +191,7 @@ class CommunityBuilder:
         LLM's being unwritten yet). Nothing is written."""
         run = CommunityRun(full=full)
         _, _, created, removed = self._detect(max_cluster_size, seed, full, run)
-        context = self._context(created)
-        fresh = {c.id: self._extractive(c, context) for c in created}
-        plans = plan_reports(
-            created,
-            removed,
-            {cid: r.rating for cid, r in fresh.items()},
-            llm=True,
-            budget=budget,
-            threshold=self.settings.report_reuse_overlap,
-        )
+        context, fresh, plans = self._plan(created, removed, budget, llm=True)
         summaries = {cid: {"title": r.title, "summary": r.summary} for cid, r in fresh.items()}
         prompts = []
         for p in (p for p in plans if p.action == "llm"):
@@ -322,16 +313,7 @@ class CommunityBuilder:
         run: CommunityRun,
         tell: Progress,
     ) -> dict[str, _Written]:
-        context = self._context(created)
-        fresh = {c.id: self._extractive(c, context) for c in created}
-        plans = plan_reports(
-            created,
-            removed,
-            {cid: r.rating for cid, r in fresh.items()},
-            llm=self.llm is not None,
-            budget=budget,
-            threshold=self.settings.report_reuse_overlap,
-        )
+        context, fresh, plans = self._plan(created, removed, budget, llm=self.llm is not None)
         run.reused = sum(1 for p in plans if p.action == "reuse")
         written: dict[str, _Written] = {}
         for p in plans:
@@ -349,6 +331,22 @@ class CommunityBuilder:
                 )
         written.update(self._generate([p for p in plans if p.action == "llm"], existing, run, tell, context, written))
         return written
+
+    def _plan(
+        self, created: list[DetectedCommunity], removed: list[CommunityCatalogRow], budget: int | None, llm: bool
+    ) -> tuple[dict[str, CommunityContextRow], dict[str, Report], list[ReportPlan]]:
+        """The new communities' context, their extractive reports, and what each report will be."""
+        context = self._context(created)
+        fresh = {c.id: self._extractive(c, context) for c in created}
+        plans = plan_reports(
+            created,
+            removed,
+            {cid: r.rating for cid, r in fresh.items()},
+            llm=llm,
+            budget=budget,
+            threshold=self.settings.report_reuse_overlap,
+        )
+        return context, fresh, plans
 
     def _context(self, communities: Sequence[DetectedCommunity]) -> dict[str, CommunityContextRow]:
         context: dict[str, CommunityContextRow] = {}

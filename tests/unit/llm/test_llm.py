@@ -15,6 +15,7 @@ import pytest
 from graphwright.llm import ChatResult, MeteredLLM, Tool, ToolCall, ToolTurn, Usage
 from graphwright.llm.cache import ResponseCache
 from graphwright.llm.prompts import PromptError, placeholders, render
+from tests.llm_doubles import ReplyingLLM
 
 PROMPTS = sorted(
     p.name.removesuffix(".md")
@@ -47,18 +48,8 @@ def test_render_refuses_missing_and_unknown_values() -> None:
         render("nope")
 
 
-class CountingLLM:
-    model = "m"
-
-    def chat(
-        self,
-        messages: list[dict[str, Any]],
-        temperature: float | None = None,
-        use_cache: bool = True,
-        *,
-        task: str = "answer",
-        schema: dict[str, Any] | None = None,
-    ) -> ChatResult:
+class CountingLLM(ReplyingLLM):
+    def reply(self, messages: list[dict[str, Any]]) -> ChatResult:
         return ChatResult(text="x", prompt_tokens=10, completion_tokens=2, cached=messages[0]["content"] == "hit")
 
     def chat_tools(self, messages: list[dict[str, Any]], tools: Sequence[Tool]) -> ToolTurn:
@@ -66,9 +57,6 @@ class CountingLLM:
 
     def tool_result(self, call: ToolCall, output: str) -> dict[str, Any]:
         return {"call": call.id, "output": output}
-
-    def forget(self, messages: list[dict[str, Any]], temperature: float | None = None) -> None:
-        pass
 
 
 def test_each_meter_counts_only_its_own_calls_even_across_threads() -> None:
@@ -116,19 +104,6 @@ def test_tools_reach_a_backend_in_no_providers_shape_and_results_in_its_own() ->
         plain.tool_result(ToolCall(id="t1", name="get_chunk", arguments={}), "text")
 
 
-class FakeChatOnly:
-    model = "m"
-
-    def chat(
-        self,
-        messages: list[dict[str, Any]],
-        temperature: float | None = None,
-        use_cache: bool = True,
-        *,
-        task: str = "answer",
-        schema: dict[str, Any] | None = None,
-    ) -> ChatResult:
+class FakeChatOnly(ReplyingLLM):
+    def reply(self, messages: list[dict[str, Any]]) -> ChatResult:
         return ChatResult(text="x")
-
-    def forget(self, messages: list[dict[str, Any]], temperature: float | None = None) -> None:
-        pass

@@ -18,6 +18,7 @@ from graphwright.search.base import SearchContext, SearchMode, SearchQuery
 from graphwright.search.engine import SearchEngine
 from graphwright.search.evidence import Retrieval
 from graphwright.search.registry import MODE_NAMES, ModeName, get_mode, mode_class, modes_where
+from tests.llm_doubles import ReplyingLLM
 
 
 class FakeEmbedder:
@@ -32,18 +33,10 @@ class FakeEmbedder:
         return [[1.0, 0.0, 0.0] for _ in texts]
 
 
-class FakeLLM:
+class FakeLLM(ReplyingLLM):
     model = "fake"
 
-    def chat(
-        self,
-        messages: list[dict[str, Any]],
-        temperature: float | None = None,
-        use_cache: bool = True,
-        *,
-        task: str = "answer",
-        schema: dict[str, Any] | None = None,
-    ) -> ChatResult:
+    def reply(self, messages: list[dict[str, Any]]) -> ChatResult:
         return ChatResult(text="an imagined passage", prompt_tokens=7, completion_tokens=3)
 
     def chat_tools(self, messages: list[dict[str, Any]], tools: Sequence[Tool]) -> ToolTurn:
@@ -51,9 +44,6 @@ class FakeLLM:
 
     def tool_result(self, call: ToolCall, output: str) -> dict[str, Any]:
         raise AssertionError("not used here")
-
-    def forget(self, messages: list[dict[str, Any]], temperature: float | None = None) -> None:
-        pass
 
 
 class EchoMode(SearchMode):
