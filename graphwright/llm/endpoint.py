@@ -9,6 +9,7 @@ import json
 import logging
 import os
 import threading
+import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -48,6 +49,7 @@ class EndpointMemory:
         self.path = path
         self.key = hashlib.sha256(f"{base_url or 'openai'}|{model}".encode()).hexdigest()[:16]
         self._lock = threading.Lock()
+        self._saved = 0.0
         self.traits = self._load()
 
     def _load(self) -> Traits:
@@ -74,11 +76,16 @@ class EndpointMemory:
             self._save()
 
     def record(self, task: str, completion_tokens: int) -> None:
-        """One reply's length, for the next dry run's estimate (saved at `save`)."""
+        """One reply's length, for the next dry run's estimate: saved at once for a task's first replies, then
+        at most once a second (a run of thousands of calls writes the file a few hundred times at most)."""
         with self._lock:
             stats = self.traits.tasks.setdefault(task, TaskStats())
             stats.calls += 1
             stats.completion_tokens += completion_tokens
+            now = time.monotonic()
+            if stats.calls <= 3 or now - self._saved >= 1.0:
+                self._save()
+                self._saved = now
 
     def save(self) -> None:
         with self._lock:

@@ -291,3 +291,12 @@ def test_a_reply_the_server_drops_is_retried_and_narrows_the_pacing(stub: StubOp
         inner.cut_short = True
         raise RuntimeError
     assert slot_pacer.ceiling == 2 and slot_pacer.limit == 2  # dropped with 3 in flight: at most 2 at once
+
+
+def test_reply_lengths_are_remembered_for_the_next_dry_run(stub: StubOpenAI, tmp_path: Path) -> None:
+    stub.default = chat_reply("one two three")
+    llm = client(stub, tmp_path)
+    for _ in range(3):
+        ask(llm, task="router")
+    again = client(stub, tmp_path)  # a later run reads what this one measured
+    assert again.memory.traits.tasks["router"].calls == 3 and again.memory.traits.tasks["router"].mean == 3
