@@ -299,4 +299,4 @@ def test_reply_lengths_are_remembered_for_the_next_dry_run(stub: StubOpenAI, tmp
     for _ in range(3):
         ask(llm, task="router")
     again = client(stub, tmp_path)  # a later run reads what this one measured
-    assert again.memory.traits.tasks["router"].calls == 3 and again.memory.traits.tasks["router"].mean == 5  # the stub reports 5
+    assert again.memory.traits.tasks["router"].calls == 3 and again.memory.traits.tasks["router"].mean == 5
