@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from graphwright.api import GraphRAG
     from graphwright.config import Settings
     from graphwright.graph_schema import GraphSchema
-    from graphwright.models import CostEstimate
+    from graphwright.models import CostEstimate, ExtractionExample
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -193,12 +193,29 @@ def examples_option() -> Callable[[F], F]:
 
 
 def read_schema(path: Path | None) -> GraphSchema | None:
-    """The schema in a file, or None; a bad file raises SchemaFileError (one line, exit 2 under open_graph)."""
+    """The schema in a file, or None; a bad file is one line and exit 2, before anything is written."""
     if path is None:
         return None
+    from graphwright.errors import GraphwrightError
     from graphwright.graph_schema import GraphSchema
 
-    return GraphSchema.from_file(path)
+    try:
+        return GraphSchema.from_file(path)
+    except GraphwrightError as exc:
+        fail(str(exc))
+
+
+def read_examples_file(path: Path | None) -> list[ExtractionExample] | None:
+    """The worked examples in a JSONL file, or None; a bad file is one line (naming the line) and exit 2."""
+    if path is None:
+        return None
+    from graphwright.errors import GraphwrightError
+    from graphwright.extraction.examples import read_examples
+
+    try:
+        return read_examples(path)
+    except GraphwrightError as exc:
+        fail(str(exc))
 
 
 def cost_options(command: Callable[..., Any]) -> Callable[..., Any]:

@@ -18,6 +18,7 @@ from graphwright.cli.common import (
     parse_meta,
     print_estimate,
     progress_bar,
+    read_examples_file,
     read_schema,
     schema_option,
     short_gil_turns,
@@ -158,8 +159,6 @@ def ingest(
       graphwright ingest reports/ --schema company.yaml
       graphwright ingest docs/ --extractor llm --dry-run     # the LLM calls and tokens it would take
     """
-    from graphwright.extraction.examples import read_examples
-
     metadata = parse_meta(meta)
     given: dict[str, Any] = {  # what the dry run and the run share
         "base": base,
@@ -167,7 +166,7 @@ def ingest(
         "text_field": text_field,
         "extractor": extractor,
         "schema": read_schema(schema_file),
-        "examples": read_examples(examples_file) if examples_file else None,
+        "examples": read_examples_file(examples_file),
     }
     if dry_run:
         with open_graph() as rag:

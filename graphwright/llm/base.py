@@ -3,8 +3,9 @@ that has these methods (the OpenAI-compatible client, a test double, another SDK
 
 from __future__ import annotations
 
+import inspect
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -158,6 +159,14 @@ class ToolCallingLLM(LLM, Protocol):
         ...
 
 
+def _accepts_keyword(function: Callable[..., Any], name: str) -> bool:
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):  # a builtin or C callable: assume the current protocol
+        return True
+    return any(p.name == name or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
+
+
 class MeteredLLM:
     """An LLM that adds up the usage of the calls made through it: one per search (or per ingest), so
     concurrent searches never share a counter."""
@@ -166,6 +175,8 @@ class MeteredLLM:
         self.inner = llm
         self.usage = Usage()
         self._lock = threading.Lock()  # extraction calls from several threads
+        # An LLM written before `task` and `schema` existed still works: it is asked without them.
+        self._takes_task = _accepts_keyword(llm.chat, "task")
 
     def _add(self, usage: Usage) -> None:
         with self._lock:
@@ -185,7 +196,10 @@ class MeteredLLM:
         schema: JSONSchema | None = None,
     ) -> ChatResult:
         try:
-            result = self.inner.chat(messages, temperature, use_cache, task=task, schema=schema)
+            if self._takes_task:
+                result = self.inner.chat(messages, temperature, use_cache, task=task, schema=schema)
+            else:
+                result = self.inner.chat(messages, temperature, use_cache)
         except LLMError as exc:  # an empty or refused answer was still paid for
             if isinstance(exc.usage, Usage):
                 self._add(exc.usage)

@@ -13,7 +13,7 @@ import pytest
 
 from graphwright.errors import SchemaConflictError
 from graphwright.graph_schema import GraphSchema
-from tests.integration.helpers import ada_corpus, extractor_reply
+from tests.integration.helpers import TEXT, ada_corpus, extractor_reply
 
 pytestmark = pytest.mark.integration
 
@@ -63,7 +63,9 @@ def test_the_llm_is_told_the_schema_and_what_breaks_it_is_dropped_or_repaired(
 ) -> None:
     graph = llm_rag_factory(llm_gleanings=0, llm_concurrency=1)
     stub.default = extractor_reply(json.dumps(STRAYING))
-    report = graph.ingest([ada_corpus(tmp_path)], base=tmp_path, schema=GraphSchema.model_validate(SCHEMA))
+    # London is in the text, so only the schema (not the grounding check) can drop it
+    corpus = ada_corpus(tmp_path, TEXT + " Ada Lovelace lived in London.")
+    report = graph.ingest([corpus], base=tmp_path, schema=GraphSchema.model_validate(SCHEMA))
     assert report.ok and report.extractor == "llm"
     system = stub.requests[0]["body"]["messages"][0]["content"]
     assert "Person, Machine" in system  # the schema's types replace the configured ones

@@ -78,7 +78,9 @@ def test_llm_answer_streams_token_by_token(llm_server, stub) -> None:
     assert reply["answer_kind"] == "generated" and reply["answer"].startswith("Saturn V")
 
 
-def test_llm_failing_mid_search_is_an_error_event_after_the_evidence(llm_server, stub) -> None:
+def test_llm_failing_mid_search_degrades_to_the_offline_answer_and_says_why(llm_server, stub) -> None:
+    """A model that crashes while answering does not cost the reader the answer: the retrieval's own
+    (offline) answer follows the evidence, and a note names the LLM's failure."""
     from tests.stub_openai import error_reply
 
     stub.script = [error_reply(500, "model crashed")] * 3  # the first try and the client's two retries
@@ -88,13 +90,16 @@ def test_llm_failing_mid_search_is_an_error_event_after_the_evidence(llm_server,
         json={"question": "Which rocket launched Apollo 11?", "mode": "vector"},
     )
     events = sse_events(response.text)
-    assert [n for n, _ in events] == ["retrieval", "error"], events
-    error = events[-1][1]["error"]
-    assert error["status"] == 502 and "HTTP 500" in error["message"] and "Traceback" not in response.text
+    assert [n for n, _ in events] == ["retrieval", "token", "result"], events
+    result = events[-1][1]
+    assert result["answer_kind"] != "generated" and result["answer"].strip()
+    cited = {c["id"] for c in result["citations"] if c["kind"] == "chunk"}
+    assert cited and cited <= {c["chunk_id"] for c in result["chunks"]}
+    assert any("HTTP 500" in note for note in result["notes"]) and "Traceback" not in response.text
     stub.script = [error_reply(500, "model crashed")] * 3
     whole = httpx.post(f"{llm_server.url}/v1/search", json={"question": "Apollo 11", "mode": "vector"}, timeout=60)
-    assert whole.status_code == 502 and "HTTP 500" in whole.json()["error"]["message"]
-    stub.default = citing_reply(5)  # the next question is answered again
+    assert whole.status_code == 200 and any("HTTP 500" in note for note in whole.json()["notes"])
+    stub.default = citing_reply(5)  # the next question is answered by the LLM again
     assert (
         httpx.post(f"{llm_server.url}/v1/search", json={"question": "Apollo 11", "mode": "vector"}, timeout=60).json()[
             "answer_kind"
