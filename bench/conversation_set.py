@@ -1,11 +1,16 @@
 """Build the conversational dev set (bench/data/conversations-dev.jsonl) from the shared multi-hop sets.
 
 Each item is a first turn, a follow-up that depends on it, the oracle (the follow-up with the entity it
-refers to written in) and the gold titles of the follow-up. Three kinds, made by rules from the data alone
+refers to written in) and the gold titles of the follow-up. Four kinds, made by rules from the data alone
 (no model, no hand edits, so anyone can rebuild it and a held-out set made the same way means the same):
-- `bridge` (2wiki compositional questions, "Where was the director of film X born?"): turn 1 asks for the
-  bridge ("Who is the director of film X?"), the follow-up refers to it by a pronoun ("Where was he born?");
-  only turn 1's answer names it. The oracle writes the bridge entity (a gold title) in.
+- `bridge` (2wiki compositional and inference questions, "Where was the director of film X born?", "Who is
+  X's paternal grandfather?"; hotpot bridge questions whose bridge is a relative clause that a rule can turn
+  into a question of its own, "Who directed the film that was shot in Leland in 1986?"): turn 1 asks for
+  the bridge ("Who is the director of film X?", "Which film was shot in Leland in 1986?"), the follow-up
+  refers to it by a pronoun ("Where was he born?", "Who directed it?"); only turn 1's answer names it. The
+  oracle writes the bridge entity (a gold title) in.
+- `bridge-they`: the same 2wiki chains with the person's pronoun as a speaker who does not know their
+  gender says it ("Where were they born?"), the other pronoun style people type.
 - `coref` (every set): turn 1 is "Tell me about X." for a gold title X the question names; the follow-up is
   the question with X replaced by a pronoun ("they"/"their" for a person, "it"/"its" for anything else, by
   spaCy's NER); the oracle is the question itself.
@@ -59,6 +64,21 @@ def pronoun(relation: str, before: str) -> str:
     return "they" if subject else "them"
 
 
+def they(followup: str, said: str) -> str:
+    """The follow-up with the person's pronoun `said` replaced by "they"/"them" (and its verb agreeing)."""
+    word = "they" if said in ("he", "she", "they") else "them"
+    text = re.sub(rf"\b{said}\b", word, followup, count=1, flags=re.IGNORECASE)
+    if word == "they":
+        text = re.sub(
+            r"\b(was|is|does)( they)\b",
+            lambda m: {"was": "were", "is": "are", "does": "do"}[m.group(1).lower()] + m.group(2),
+            text,
+            count=1,
+            flags=re.IGNORECASE,
+        )
+    return _capital(text)
+
+
 def bridge(item: dict[str, Any]) -> dict[str, Any] | None:
     """A 2wiki compositional question split at its bridge entity, or None when no rule fits it."""
     titles = gold(item)
@@ -85,10 +105,49 @@ def bridge(item: dict[str, Any]) -> dict[str, Any] | None:
         before = question[: match.start()]
         if first.rstrip("?") == question.rstrip("?"):  # the question is its own first turn: nothing to split
             return None
-        followup = _capital(before + pronoun(relation, before) + question[match.end() :])
+        said = pronoun(relation, before)
+        followup = _capital(before + said + question[match.end() :])
         oracle = before + display(hidden) + question[match.end() :]
-        return {"kind": "bridge", "first": first, "followup": followup, "oracle": oracle}
+        return {"kind": "bridge", "first": first, "followup": followup, "oracle": oracle, "pronoun": said}
     return None
+
+
+# A hotpot bridge question whose bridge is "the <noun> that/who/which <clause>" ending the question.
+_RELATIVE = re.compile(
+    r"^((?:who|what|which|when|where|how)\b.*?\b)(?:the|a|an) ((?:[A-Za-z-]+ ){0,2}?[A-Za-z-]+) (?:who|that|which) "
+    r"((?:was|is|were|are|has|had|\w+ed)\b[^?]*?)\s*\??\s*$",
+    re.IGNORECASE,
+)
+_WH = re.compile(r"\b(who|what|which|when|where|how|whose|whom)\b", re.IGNORECASE)
+_PERSON_NOUNS = {"man", "woman", "person", "actor", "actress", "singer", "politician", "player", "director", "writer"}
+
+
+def relative_bridge(item: dict[str, Any]) -> dict[str, Any] | None:
+    """A hotpot bridge question split at its relative clause, or None when the rule does not fit cleanly
+    (the clause asks something itself, or the question goes on after it)."""
+    titles = gold(item)
+    question = " ".join(item["question"].split())
+    hidden = [t for t in titles if display(t).lower() not in question.lower()]
+    match = _RELATIVE.match(question)
+    if not match or len(titles) != 2 or len(hidden) != 1:
+        return None
+    before, noun, clause = match.groups()
+    if (
+        _WH.search(clause)
+        or re.search(r"\b(in|of|for|by|to|named|after)$", noun)
+        or re.match(r"^(what|who) (is|was)\s*$", before, re.I)
+    ):
+        return None
+    if clause.split()[-1].lower() in {"born", "founded", "released", "located", "formed", "made", "based"}:
+        return None  # "In what year was the man that resigned ... born?": the question goes on after the clause
+    said = "them" if noun.split()[-1].lower() in _PERSON_NOUNS else "it"
+    return {
+        "kind": "bridge",
+        "first": f"Which {noun} {clause}?",
+        "followup": _capital(f"{before}{said}?"),
+        "oracle": f"{before}{display(hidden[0])}?",
+        "pronoun": said,
+    }
 
 
 def people(question: str) -> set[str]:
@@ -135,7 +194,10 @@ def build(eval_root: Path) -> list[dict[str, Any]]:
         questions = json.loads((eval_root / name / "questions.json").read_text(encoding="utf-8"))
         made: list[dict[str, Any]] = []
         for number, item in enumerate(questions):
-            turn = bridge(item) if name == "2wiki-101" else None
+            turn = bridge(item) if name == "2wiki-101" else relative_bridge(item)
+            if turn is not None and turn["pronoun"] not in ("it", "they", "them"):
+                neutral = {**turn, "kind": "bridge-they", "followup": they(turn["followup"], turn["pronoun"])}
+                made.append({"set": name, "question": number, **neutral, "gold": gold(item)})
             turn = turn or coref(item)
             if turn is not None:
                 made.append({"set": name, "question": number, **turn, "gold": gold(item)})

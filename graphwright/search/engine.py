@@ -169,6 +169,7 @@ class SearchEngine:
             arguments={
                 "entities": [e.name for e in found.entities],
                 "entity_ids": [e.id for e in found.entities],
+                "answered": found.answered,
                 "standalone": query.text,
             },
             summary=found.note(),

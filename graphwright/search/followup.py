@@ -3,9 +3,12 @@
 "Who was the first president of it?" names nothing; a search of it alone finds nothing about the journal
 asked of a turn before. Offline we decide whether the question depends on its conversation (a pronoun,
 an ellipsis like "and the director?", or no entity of its own) and, if it does, carry in the entities the
-earlier turns named: those of the user's questions first, then those an answer named (the answer holds
-the bridge entity: "Shirley Temple" for "who played Corliss Archer?"), newer turns before older ones. A
-question that names an entity and refers back to nothing changes topic: nothing is carried.
+earlier turns named, newer turns before older ones. When the last question asked for an entity ("Who
+directed Blood Street?") and its answer gives one of that kind, the pronoun most likely stands for that
+entity ("Where was he born?": Leo Fong), so it comes first and the question's subject second
+(search/answer_entity.py); otherwise the questions' entities come first, then those an answer named. A
+pronoun's gender or person ("he", "it") puts the referents that agree with it first. A question that names
+an entity and refers back to nothing changes topic: nothing is carried.
 
 How a mode uses what was carried is the same for all of them (SearchQuery): passage retrieval searches
 for the question with the carried names added (`SearchQuery.text`); `local` also restarts its walk at the
@@ -22,6 +25,7 @@ from graphwright.errors import LLMError
 from graphwright.llm import LLM
 from graphwright.llm.prompts import render
 from graphwright.models import ChatTurn, EntityRef
+from graphwright.search.answer_entity import ANSWER_CANDIDATES, Answered, answered_entity
 from graphwright.search.linking import ANAPHORS, EntityLinker, Mention, question_words
 
 # Openings of an elliptic follow-up: "and his wife?", "what about the sequel?".
@@ -55,6 +59,7 @@ class FollowUp:
     reason: str
     entities: list[EntityRef] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
+    answered: str = ""  # the entity the last answer gave, when it is what the question refers to
 
     def note(self) -> str:
         if not self.depends:
@@ -84,7 +89,9 @@ def dependence(question: str, named: list[EntityRef], names: Sequence[Mention] =
     return True, "names no entity of its own"
 
 
-def _answer_entities(found: tuple[list[EntityRef], list[Mention]], asked: set[str]) -> list[EntityRef]:
+def _answer_entities(
+    found: tuple[list[EntityRef], list[Mention]], asked: set[str], limit: int = ANSWER_ENTITIES
+) -> list[EntityRef]:
     """The entities an answer is about: those it names most often (then first), besides those its question
     named. An offline answer is passages and graph lines, where the bridge entity ("Leo Fong" for "who
     directed Blood Street?") recurs and a name the search only guessed at appears once."""
@@ -95,12 +102,13 @@ def _answer_entities(found: tuple[list[EntityRef], list[Mention]], asked: set[st
         counts[mention.entity_id] = counts.get(mention.entity_id, 0) + 1
     first = {m.entity_id: i for i, m in reversed(list(enumerate(mentions)))}
     ranked = sorted((i for i in counts if i not in asked), key=lambda i: (-counts[i], first[i]))
-    return [by_id[i] for i in ranked[:ANSWER_ENTITIES]]
+    return [by_id[i] for i in ranked[:limit]]
 
 
 def resolve(linker: EntityLinker, question: str, history: list[ChatTurn]) -> FollowUp:
-    """What `question` takes from `history` (oldest turn first), in two reads of the graph: the names of
-    the question and of every recent turn at once, then the entities stored turns named."""
+    """What `question` takes from `history` (oldest turn first), in a few reads of the graph: the names of
+    the question and of every recent turn at once, the entities stored turns named, and (when the last
+    question asked for an entity) the relations between its subject and its answer's entities."""
     recent = history[-HISTORY_TURNS:]
     texts = [t.content[:_TURN_CHARS] for t in recent]
     linked = linker.exact_many([question, *texts], [False, *(t.role == "assistant" for t in recent)])
@@ -110,6 +118,10 @@ def resolve(linker: EntityLinker, question: str, history: list[ChatTurn]) -> Fol
         return FollowUp(depends=False, reason=reason if history else "no history")
     stored_ids = list(dict.fromkeys(i for t in recent for i in t.entity_ids))
     stored = {e.id: e for e in linker.entities(stored_ids)} if stored_ids else {}
+    pointing = {w.lower() for w in anaphors(question, names)}
+    answered = _last_answer(linker, recent, linked, stored)
+    if answered is not None and agreement(pointing, answered.entity.type) < 1.0:
+        answered = None  # "it" after "who directed X?": the pronoun stands for X, the question's subject
     own = {e.id for e in named}
     carried: dict[str, EntityRef] = {}
     exchange = 0  # 0 for the latest exchange, 1 for the one before...
@@ -118,11 +130,13 @@ def resolve(linker: EntityLinker, question: str, history: list[ChatTurn]) -> Fol
         weight = DECAY**exchange * (1.0 if turn.role == "user" else ANSWER_WEIGHT)
         if turn.role == "user":
             refs = linked[position + 1][0]
+            if answered is not None and exchange == 0:  # it asked for what its answer gave: that comes first
+                weight = ANSWER_WEIGHT
         else:
-            # What the answer's own question named is carried from that question, not again from the answer.
-            before = recent[position - 1] if position and recent[position - 1].role == "user" else None
-            asked = {e.id for e in linked[position][0]} | set(before.entity_ids) if before else set()
-            refs = _answer_entities(linked[position + 1], asked)
+            refs = _answer_entities(linked[position + 1], _asked(recent, position, linked))
+            if answered is not None and exchange == 0:
+                ref = answered.entity.model_copy(update={"score": 1.0, "how": "answered"})
+                carried[ref.id] = ref
         refs = [*(stored[i] for i in turn.entity_ids if i in stored), *refs]
         for ref in refs:
             if ref.id in own or (ref.id in carried and carried[ref.id].score >= weight):
@@ -130,19 +144,47 @@ def resolve(linker: EntityLinker, question: str, history: list[ChatTurn]) -> Fol
             carried[ref.id] = ref.model_copy(update={"score": weight, "how": "carried"})
         if turn.role == "user":  # an exchange begins with its question
             exchange += 1
-    pointing = {w.lower() for w in anaphors(question, names)}
+    agreeing: dict[str, bool] = {}
     for ref in carried.values():
-        ref.score *= agreement(pointing, ref.type)
-    entities = sorted(carried.values(), key=lambda e: -e.score)[:CARRIED_ENTITIES]
+        factor = agreement(pointing, ref.type)
+        agreeing[ref.id] = factor == 1.0
+        ref.score *= factor
+    # A referent the pronoun agrees with comes before any it does not ("it" after "who directed X?": X).
+    entities = sorted(carried.values(), key=lambda e: (not agreeing[e.id], -e.score))[:CARRIED_ENTITIES]
     # Passage retrieval has no weights: it searches for the likeliest referents only, those of the top
     # weight ("its mirror" after a question about Hubble: Hubble, not the other telescopes the answer named).
-    top = entities[0].score if entities else 0.0
+    top = entities[0] if entities else None
+    first = [e for e in entities if top and agreeing[e.id] == agreeing[top.id] and e.score >= top.score - 1e-9]
+    chosen = answered.entity.name if answered is not None and top is not None and top.id == answered.entity.id else ""
+    if answered is not None and chosen:
+        reason += f"; the last answer's {chosen} ({answered.why})"
     return FollowUp(
-        depends=True,
-        reason=reason,
-        entities=entities,
-        names=[e.name for e in entities if e.score >= top - 1e-9][:TEXT_NAMES],
+        depends=True, reason=reason, entities=entities, names=[e.name for e in first][:TEXT_NAMES], answered=chosen
     )
+
+
+def _asked(recent: list[ChatTurn], position: int, linked: list[tuple[list[EntityRef], list[Mention]]]) -> set[str]:
+    """The entities the question before answer `position` named: carried from it, not again from the answer."""
+    before = recent[position - 1] if position and recent[position - 1].role == "user" else None
+    return {e.id for e in linked[position][0]} | set(before.entity_ids) if before else set()
+
+
+def _last_answer(
+    linker: EntityLinker,
+    recent: list[ChatTurn],
+    linked: list[tuple[list[EntityRef], list[Mention]]],
+    stored: dict[str, EntityRef],
+) -> Answered | None:
+    """The entity the latest answer gave, when the latest question asked for one (search/answer_entity.py)."""
+    if len(recent) < 2 or recent[-1].role != "assistant" or recent[-2].role != "user":
+        return None
+    position = len(recent) - 1
+    asked_ids = _asked(recent, position, linked)
+    asked = [*linked[position][0], *(stored[i] for i in recent[-2].entity_ids if i in stored)]
+    candidates = _answer_entities(linked[position + 1], asked_ids, ANSWER_CANDIDATES)
+    seen = {c.id for c in candidates} | asked_ids
+    candidates += [stored[i] for i in recent[-1].entity_ids if i in stored and i not in seen]
+    return answered_entity(linker, recent[-2].content[:_TURN_CHARS], asked, candidates)
 
 
 def agreement(pointing: set[str], entity_type: str) -> float:

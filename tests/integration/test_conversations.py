@@ -50,6 +50,29 @@ def test_a_follow_up_is_searched_with_what_it_refers_to(live) -> None:
     assert not any(n.startswith("follow-up") for n in alone.notes), "no history: nothing about follow-ups"
 
 
+def test_a_pronoun_after_a_who_question_stands_for_the_person_its_answer_found(live) -> None:
+    """ "Who founded Blue Origin?" answered offline (passages or graph lines naming Jeff Bezos), then "What
+    else is he known for?": the answer's person comes first, chosen because the graph relates him to Blue
+    Origin by FOUNDED, and the trace and the note say so. "it" stands for Blue Origin again."""
+    rag = live.rag
+    for mode in ("local", "hybrid"):
+        first = rag.search("Who founded Blue Origin?", mode=mode, k=3, generate=False)
+        assert "Jeff Bezos" in first.answer, (mode, first.answer[:300])
+        history = [
+            {"role": "user", "content": "Who founded Blue Origin?"},
+            {"role": "assistant", "content": first.answer},
+        ]
+        result = rag.search("What else is he known for?", mode=mode, k=3, generate=False, history=history)
+        step = next(s for s in result.trace if s.kind == "followup")
+        assert step.arguments["entities"][0] == "Jeff Bezos", (mode, step.arguments)
+        assert step.arguments["answered"] == "Jeff Bezos"
+        note = follow_up_note(result)
+        assert "the last answer's Jeff Bezos (a person the answer names, related to the question's subject by" in note
+        assert "Jeff Bezos" in step.arguments["standalone"] and "Blue Origin" not in step.arguments["standalone"]
+        it = rag.search("What engines does it build?", mode=mode, k=3, generate=False, history=history)
+        assert next(s for s in it.trace if s.kind == "followup").arguments["entities"][0] == "Blue Origin"
+
+
 def test_a_new_subject_changes_topic_and_carries_nothing(live) -> None:
     rag = live.rag
     question = "What engines did the Saturn V first stage burn?"

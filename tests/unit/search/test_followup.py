@@ -25,9 +25,13 @@ ENTITIES = {
 }
 
 
+RELATIONS = [("Leo Fong", "DIRECTED", "Blood Street"), ("NASA", "OPERATES", "Hubble Space Telescope")]
+
+
 @dataclass
 class FakeGraph:
     reads: list[int] = field(default_factory=list)
+    relations: list[tuple[str, str, str]] = field(default_factory=lambda: list(RELATIONS))
 
     def _row(self, name: str) -> dict[str, Any]:
         return {"id": "e_" + normalize_key(name), "name": name, "type": ENTITIES[name], "description": "", "degree": 1}
@@ -40,6 +44,14 @@ class FakeGraph:
     def entities_with_ids(self, ids: list[str]) -> list[dict[str, Any]]:
         by_id = {"e_" + normalize_key(n): n for n in ENTITIES}
         return [self._row(by_id[i]) for i in ids if i in by_id]
+
+    def relations_among(self, ids: list[str], seeds: list[str], limit: int) -> list[dict[str, Any]]:
+        rows = []
+        for source, kind, target in self.relations:
+            a, b = "e_" + normalize_key(source), "e_" + normalize_key(target)
+            if a in ids and b in ids:
+                rows.append({"source_id": a, "source": source, "type": kind, "target_id": b, "target": target})
+        return rows[:limit]
 
 
 @dataclass
@@ -86,18 +98,61 @@ def test_weights_by_role_age_and_agreement() -> None:
     history = turns(
         ("user", "Tell me about NASA."),
         ("assistant", "NASA runs many programmes."),
-        ("user", "Who directed Blood Street?"),
+        ("user", "Tell me about Blood Street."),
         ("assistant", "Blood Street is a film directed by Leo Fong. Leo Fong also acted in it. Ed Wood did not."),
     )
     found = followup.resolve(linker(), "Where was he born?", history)
     weights = {e.name: e.score for e in found.entities}
-    # The latest question's entity at 1.0 but not a person ("he"): 0.5; the answer's most named person:
-    # 0.5; the answer's other person 0.5; the older question's organisation 0.5 (age) x 0.5 (not a person).
-    assert weights["Blood Street"] == 0.5 and weights["Leo Fong"] == 0.5 and weights["Ed Wood"] == 0.5
-    assert weights["NASA"] == 0.25
-    assert set(found.names) == {"Blood Street", "Leo Fong", "Ed Wood"}, "every name of the top weight"
+    # A question about its subject: that subject at 1.0 but not a person ("he"): 0.5; the answer's people
+    # 0.5 each, and first (they agree with "he"); the older question's organisation 0.5 (age) x 0.5.
+    assert weights == {"Blood Street": 0.5, "Leo Fong": 0.5, "Ed Wood": 0.5, "NASA": 0.25}
+    assert [e.name for e in found.entities][:2] == ["Leo Fong", "Ed Wood"] and found.names == ["Leo Fong", "Ed Wood"]
     it = followup.resolve(linker(), "Where was it shot?", history)
     assert {e.name: e.score for e in it.entities}["Blood Street"] == 1.0 and it.names == ["Blood Street"]
+
+
+def test_the_entity_a_question_asked_for_is_what_the_next_pronoun_stands_for() -> None:
+    """ "Who directed Blood Street?" then "Where was he born?": the answer's person, related to the film by
+    DIRECTED, comes first; "it" still finds the film, which agrees with it."""
+    history = turns(
+        ("user", "Tell me about NASA."),
+        ("assistant", "NASA runs many programmes."),
+        ("user", "Who is the director of Blood Street?"),
+        ("assistant", "Ed Wood was in town. Blood Street is a film directed by Leo Fong. Ed Wood did not."),
+    )
+    found = followup.resolve(linker(), "Where was he born?", history)
+    weights = {e.name: e.score for e in found.entities}
+    assert found.entities[0].name == "Leo Fong" and found.entities[0].how == "answered"
+    assert weights["Leo Fong"] == 1.0 and weights["Ed Wood"] == 0.5 and weights["Blood Street"] == 0.25
+    assert found.names == ["Leo Fong"], "the graph says which of the answer's people directed it"
+    assert "the last answer's Leo Fong (a person the answer names, related to the question's subject by DIRECTED)" in (
+        found.note()
+    )
+    it = followup.resolve(linker(), "When was it released?", history)
+    assert it.names == ["Blood Street"], "the answer's person does not agree with 'it'"
+    they = followup.resolve(linker(), "Where were they born?", history)
+    assert they.names == ["Leo Fong"], "'they' agrees with anyone: the answer's entity first"
+
+
+def test_what_a_question_asks_for() -> None:
+    from graphwright.search.answer_entity import agrees, asked_for
+
+    assert asked_for("Who founded SpaceX?") == "person"
+    assert asked_for("In which city was the film shot?") == "place"
+    assert asked_for("Which company makes the Model S?") == "thing"
+    assert asked_for("What is the place of birth of the director?") == "place"
+    assert asked_for("Which actress starred in it?") == "person"
+    for about_its_subject in ("Tell me about Apollo 11.", "When was Apollo 11 launched?", "In what year was it built?"):
+        assert asked_for(about_its_subject) is None, about_its_subject
+    assert asked_for("What is the date of death of Frank Lloyd?") is None
+    assert agrees("person", "PERSON") and agrees("place", "GPE") and agrees("thing", "ORG")
+    assert not agrees("thing", "PERSON") and not agrees("place", "ORG")
+
+
+def test_an_answer_of_the_wrong_kind_is_not_taken_for_the_answer() -> None:
+    history = turns(("user", "Who directed Blood Street?"), ("assistant", "Saturn V launched. Saturn V flew."))
+    found = followup.resolve(linker(), "Where was he born?", history)
+    assert all(e.how != "answered" for e in found.entities), "a rocket is no person, nor related to the film"
 
 
 def test_an_answer_is_about_the_names_it_repeats_not_those_its_question_named() -> None:
