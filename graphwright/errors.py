@@ -183,6 +183,11 @@ class LLMEmptyAnswerError(LLMError):
     """The endpoint answered, but with no text: worth asking once more."""
 
 
+class LLMEchoError(LLMEmptyAnswerError):
+    """The endpoint answered by repeating its instructions (a small model continuing the prompt it was
+    given): no answer at all, said as such rather than shown."""
+
+
 class LLMTimeoutError(LLMError):
     """The endpoint sent no first token, or no next token, within the time allowed."""
 

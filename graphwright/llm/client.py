@@ -26,6 +26,7 @@ from graphwright.errors import (  # re-exported: they used to live here
     InvalidRequestError,
     JSONRepairError,
     LLMBudgetError,
+    LLMEchoError,
     LLMEmptyAnswerError,
     LLMError,
     LLMNotConfiguredError,
@@ -151,11 +152,13 @@ class LLMClient:
         usage = reply.usage or Usage(1)
         # Reasoning models (DeepSeek-R1, Qwen3 ...) wrap their thinking in tags; keep only the answer.
         text = _THINK_RE.sub("", reply.text).strip()
-        if reply.refusal or not text:  # said plainly, and never cached: the next run asks again
+        if reply.refusal or not text or echoes(text, messages):  # said plainly, never cached: asked again
             error = (
                 LLMError(f"LLM refused: {reply.refusal[:200]}")
                 if reply.refusal
                 else LLMEmptyAnswerError("LLM returned an empty answer")
+                if not text
+                else LLMEchoError(ECHOED)
             )
             error.usage = usage  # paid for all the same: the caller's meter counts it
             raise error
@@ -179,17 +182,30 @@ class LLMClient:
         cap = max_tokens(task, self.settings.llm_max_tokens)
         kwargs = {"messages": self._roles(messages), "temperature": temp, "max_tokens": cap}
         self._check_budget()
-        thinking, sent = False, False
+        thinking, checked = False, False
+        held: list[str] = []
         with self.pacer.slot() as slot:
             reply = _Reply()
             for piece in self._stream(kwargs, cap, slot, reply):
                 text, thinking = _drop_thinking(piece, thinking)
-                if text:
-                    sent = True
+                if not text:
+                    continue
+                if checked:
                     yield ChatDelta(text=text)
+                    continue
+                # The start is held back until it shows it is not the prompt repeated, then sent piece by piece.
+                held.append(text)
+                if len("".join(held).strip()) >= _ECHO_CHARS:
+                    if echoes("".join(held), messages):
+                        self._settle(reply, kwargs, task)
+                        raise LLMEchoError(ECHOED)
+                    checked = True
+                    yield from (ChatDelta(text=t) for t in held)
         self._settle(reply, kwargs, task)
-        if not sent:
-            raise LLMEmptyAnswerError("LLM returned an empty answer")
+        if not checked:  # a short reply: all of it was held
+            if not "".join(held).strip():
+                raise LLMEmptyAnswerError("LLM returned an empty answer")
+            yield from (ChatDelta(text=t) for t in held)
         yield ChatDelta(usage=reply.usage)
 
     def chat_tools(self, messages: list[Message], tools: Sequence[Tool]) -> ToolTurn:
@@ -406,7 +422,8 @@ class LLMClient:
                 wait = getattr(exc, "retry_after", None) or 0.5 * 2**attempt
             log.warning("LLM call failed (%s), attempt %d of %d", last, attempt + 1, attempts)
             if attempt + 1 < attempts:
-                time.sleep(min(wait, 30.0) * (0.8 + 0.4 * random.random()))  # jitter: retries do not align
+                # Jitter only lengthens the wait: a server's Retry-After is a floor, and retries must not align.
+                time.sleep(min(wait, 30.0) * (1.0 + 0.3 * random.random()))
         assert last is not None
         again = type(last)(f"{last} ({attempts} attempts)", last.status) if isinstance(last, LLMStatusError) else None
         raise again or type(last)(f"{last} ({attempts} attempts)")
@@ -504,6 +521,21 @@ def _response_format(rung: Structured, schema: JSONSchema | None) -> dict[str, A
     if rung == "json+schema":
         return {"type": "json_object", "schema": schema["schema"]}
     return {"type": "json_object"}
+
+
+_ECHO_CHARS = 40  # a reply whose first this many characters are its instructions' words repeats them
+ECHOED = "the model repeated its instructions instead of answering"
+
+
+def echoes(text: str, messages: Sequence[Message]) -> bool:
+    """Whether `text` begins with words of a system message (small models continue the prompt they were
+    given). Only instructions count: an answer may rightly quote a passage of its context word for word."""
+    start = " ".join(text.split())[:_ECHO_CHARS].lower()
+    if len(start) < _ECHO_CHARS:
+        return False
+    return any(
+        start in " ".join(str(m.get("content") or "").split()).lower() for m in messages if m.get("role") == "system"
+    )
 
 
 _LOOP_PERIODS = range(6, 241)  # characters in the repeated unit: a word or two, up to a whole JSON item

@@ -3,8 +3,11 @@ name him ("Leo Fong") among other names. A follow-up's pronoun ("Where was he bo
 that entity, not for the subject the question named: after an answer, what it found is what the
 conversation is about. Offline we read what kind of entity a question asks for from its wh-word (a person
 for who, a place for where, a thing for which/what + noun) and pick, among the answer's entities that the
-question did not name, one of that kind, preferring one the graph relates to the question's subject (by the
-relation the question asks about, where the types say so), then the one the answer names most.
+question did not name, the one the answer states as the answer: named right beside a word of the relation
+the question asks about ("directed by Luis Mandoki" for "Who is the director of Gaby?"), or joined to the
+question's subject in the graph by a relation of that name (DIRECTED). Then one of that kind, then one the
+graph relates to the subject at all, then the one the answer names most. Types come second because an
+offline graph's are often wrong (a director typed CONCEPT); a relation stated in the text is evidence.
 
 A question about its own subject ("Tell me about X", "When was X launched?", "How tall is X?") asks for no
 entity: its answer is about X, and X stays what a pronoun stands for."""
@@ -12,12 +15,13 @@ entity: its answer is about X, and X stays what a pronoun stands for."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from graphwright.models import EntityRef
-from graphwright.search.linking import EntityLinker, question_words
+from graphwright.search.linking import EntityLinker, Mention, question_words
+from graphwright.text.stopwords import STOPWORDS
 
 Wanted = Literal["person", "place", "thing"]
 
@@ -52,6 +56,9 @@ _NOT_THINGS = frozenset({"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "PER
 # Two words share a stem when they begin alike for this many letters ("director" and DIRECTED).
 _STEM = 5
 ANSWER_CANDIDATES = 8  # the answer's names looked at: those it repeats most, then those it names first
+# A name states the answer when a word of the question's relation is at most this many words from it:
+# "directed by Luis Mandoki", "his mother was Ermengarde of Tours", "founded in 2000 by Jeff Bezos".
+_BESIDE = 3
 
 
 def asked_for(question: str) -> Wanted | None:
@@ -106,24 +113,31 @@ def answered_entity(
     question: str,
     asked: Sequence[EntityRef],
     candidates: Sequence[EntityRef],
+    stated: dict[str, str] | None = None,
+    fits: Callable[[str], bool] = lambda _type: True,
 ) -> Answered | None:
     """The entity of `candidates` (the answer's, most named first, none of them `asked`) that answers
-    `question`, or None when the question asks for no entity or no candidate is of its kind nor related to
-    its subject."""
+    `question`, or None when the question asks for no entity or no candidate is of its kind, stated beside
+    the question's relation (`stated`: id -> the word, see `stated_beside`) nor related to its subject.
+    `fits` says which types the follow-up's pronoun can stand for ("he": not a place)."""
     wanted = asked_for(question)
     if wanted is None or not candidates:
         return None
+    stated = stated or {}
     relations = _relations(linker, asked, candidates)
-    words = [w.lower() for w in question_words(question)]
+    words = _relation_words(question, asked)
     best: tuple[tuple[int, int, int, int], EntityRef, str] | None = None
     for rank, ref in enumerate(candidates):
         kind_ok = agrees(wanted, ref.type)
         linked = relations.get(ref.id, [])
         by_question = [t for t in linked if _shares_stem(t, words)]
-        key = (int(kind_ok), int(bool(by_question)), int(bool(linked)), -rank)
-        if not kind_ok and not linked:
+        says = stated.get(ref.id)
+        key = (int(bool(says or by_question)), int(kind_ok), int(bool(linked)), -rank)
+        if not (kind_ok or linked or says) or not fits(ref.type):
             continue
-        why = f"a {wanted} the answer names" if kind_ok else f"named by the answer, not a {wanted}"
+        why = f"a {wanted} the answer names" if kind_ok else f"named by the answer (typed {ref.type})"
+        if says:
+            why += f", beside {says!r}"
         if linked:
             why += f", related to the question's subject by {(by_question or linked)[0]}"
         if best is None or key > best[0]:
@@ -131,6 +145,68 @@ def answered_entity(
     if best is None:
         return None
     return Answered(entity=best[1], wanted=wanted, why=best[2])
+
+
+def stated_beside(
+    question: str, asked: Sequence[EntityRef], answer: str, mentions: Sequence[Mention]
+) -> dict[str, str]:
+    """The entities `answer` names at most _BESIDE words from a word of the relation `question` asks about
+    ("directed" beside "Luis Mandoki" for "Who is the director of ...?"), id -> that word; `mentions` index
+    `question_words(answer)`. The question's own names are not the relation ("Story" of "Gaby: A True
+    Story")."""
+    stems = {w[:_STEM] for w in _relation_words(question, asked)}
+    if not stems:
+        return {}
+    words = question_words(answer)
+    own = {e.id for e in asked}
+    line_of, about = _lines(answer)
+    subject_lines = {line_of[m.start] for m in mentions if m.entity_id in own}
+    found: dict[str, str] = {}
+    for mention in mentions:
+        if mention.entity_id in own or mention.entity_id in found:
+            continue
+        # only what is said of the subject: a line naming it, or under a heading that does ("[1] Lothair
+        # II" over "His mother was Ermengarde of Tours"); "X directed Y" of another film is no answer
+        if not subject_lines & about[line_of[mention.start]]:
+            continue
+        near = words[max(0, mention.start - _BESIDE) : mention.start] + words[mention.end : mention.end + _BESIDE]
+        word = next((w for w in near if len(w) >= _STEM and w.lower()[:_STEM] in stems), None)
+        if word is not None:
+            found[mention.entity_id] = word
+    return found
+
+
+def _lines(text: str) -> tuple[list[int], list[set[int]]]:
+    """For each word of `question_words(text)`, its line; for each line, itself and the lines it sits under
+    (each less indented line before it, nearest first): a passage's heading, a list's title."""
+    line_of: list[int] = []
+    about: list[set[int]] = []
+    headings: list[tuple[int, int]] = []  # (indent, line) of the open headings, least indented first
+    for number, line in enumerate(text.split("\n")):
+        line_of += [number] * len(question_words(line))
+        if not line.strip():
+            about.append({number})
+            continue
+        indent = len(line) - len(line.lstrip())
+        while headings and headings[-1][0] >= indent:
+            headings.pop()
+        about.append({number, *(h for _, h in headings)})
+        headings.append((indent, number))
+    return line_of, about
+
+
+def _relation_words(question: str, asked: Sequence[EntityRef]) -> list[str]:
+    """The question's words that can name a relation: long enough to stem, not a stopword, not a word of a
+    name it asks about."""
+    names = {w.lower() for e in asked for w in question_words(e.name)}
+    return [
+        w
+        for w in (w.lower() for w in question_words(question))
+        if len(w) >= _STEM and w not in STOPWORDS and w not in names and w not in _WH_WORDS
+    ]
+
+
+_WH_WORDS = frozenset("which where whose".split())
 
 
 def _relations(
@@ -150,6 +226,7 @@ def _relations(
 
 
 def _shares_stem(relation_type: str, words: Sequence[str]) -> bool:
-    """Whether a relation type's words and the question's share a stem: DIRECTED and "director"."""
+    """Whether a relation type's words and the question's relation words share a stem: DIRECTED and
+    "director"."""
     parts = [p for p in relation_type.lower().split("_") if len(p) >= _STEM]
-    return any(w[:_STEM] == p[:_STEM] for p in parts for w in words if len(w) >= _STEM)
+    return any(w[:_STEM] == p[:_STEM] for p in parts for w in words)

@@ -5,10 +5,11 @@ asked of a turn before. Offline we decide whether the question depends on its co
 an ellipsis like "and the director?", or no entity of its own) and, if it does, carry in the entities the
 earlier turns named, newer turns before older ones. When the last question asked for an entity ("Who
 directed Blood Street?") and its answer gives one of that kind, the pronoun most likely stands for that
-entity ("Where was he born?": Leo Fong), so it comes first and the question's subject second
-(search/answer_entity.py); otherwise the questions' entities come first, then those an answer named. A
-pronoun's gender or person ("he", "it") puts the referents that agree with it first. A question that names
-an entity and refers back to nothing changes topic: nothing is carried.
+entity ("Where was he born?": Leo Fong), so it is carried at full weight beside the question's subject
+(search/answer_entity.py), and passage search looks for both: the chain's evidence is the subject's
+passage, which states the answer, and the answer's own; otherwise the questions' entities come first, then
+those an answer named. A pronoun's gender or person ("he", "it") puts the referents that agree with it
+first. A question that names an entity and refers back to nothing changes topic: nothing is carried.
 
 How a mode uses what was carried is the same for all of them (SearchQuery): passage retrieval searches
 for the question with the carried names added (`SearchQuery.text`); `local` also restarts its walk at the
@@ -18,14 +19,14 @@ into a standalone one instead (`followup_rewrite` prompt)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from graphwright.errors import LLMError
 from graphwright.llm import LLM
 from graphwright.llm.prompts import render
 from graphwright.models import ChatTurn, EntityRef
-from graphwright.search.answer_entity import ANSWER_CANDIDATES, Answered, answered_entity
+from graphwright.search.answer_entity import ANSWER_CANDIDATES, Answered, answered_entity, stated_beside
 from graphwright.search.linking import ANAPHORS, EntityLinker, Mention, question_words
 
 # Openings of an elliptic follow-up: "and his wife?", "what about the sequel?".
@@ -41,6 +42,7 @@ DECAY = 0.5
 PERSONAL = frozenset("he him his himself she her hers herself".split())
 IMPERSONAL = frozenset("it its itself".split())
 DISAGREEING = 0.5
+UNTYPED = frozenset({"CONCEPT", ""})
 CARRIED_ENTITIES = 5
 ANSWER_ENTITIES = 3  # the names an answer repeats most (then those it names first)
 TEXT_NAMES = 3  # at most this many carried names are added to what passage retrieval searches for
@@ -110,7 +112,7 @@ def resolve(linker: EntityLinker, question: str, history: list[ChatTurn]) -> Fol
     the question and of every recent turn at once, the entities stored turns named, and (when the last
     question asked for an entity) the relations between its subject and its answer's entities."""
     recent = history[-HISTORY_TURNS:]
-    texts = [t.content[:_TURN_CHARS] for t in recent]
+    texts = texts_of(recent)
     linked = linker.exact_many([question, *texts], [False, *(t.role == "assistant" for t in recent)])
     named, names = linked[0]
     depends, reason = dependence(question, named, names)
@@ -119,9 +121,8 @@ def resolve(linker: EntityLinker, question: str, history: list[ChatTurn]) -> Fol
     stored_ids = list(dict.fromkeys(i for t in recent for i in t.entity_ids))
     stored = {e.id: e for e in linker.entities(stored_ids)} if stored_ids else {}
     pointing = {w.lower() for w in anaphors(question, names)}
-    answered = _last_answer(linker, recent, linked, stored)
-    if answered is not None and agreement(pointing, answered.entity.type) < 1.0:
-        answered = None  # "it" after "who directed X?": the pronoun stands for X, the question's subject
+    # "it" after "who directed X?" finds no answered entity it agrees with: it stands for X, the subject
+    answered = _last_answer(linker, recent, linked, stored, lambda kind: agreement(pointing, kind) == 1.0)
     own = {e.id for e in named}
     carried: dict[str, EntityRef] = {}
     exchange = 0  # 0 for the latest exchange, 1 for the one before...
@@ -130,8 +131,6 @@ def resolve(linker: EntityLinker, question: str, history: list[ChatTurn]) -> Fol
         weight = DECAY**exchange * (1.0 if turn.role == "user" else ANSWER_WEIGHT)
         if turn.role == "user":
             refs = linked[position + 1][0]
-            if answered is not None and exchange == 0:  # it asked for what its answer gave: that comes first
-                weight = ANSWER_WEIGHT
         else:
             refs = _answer_entities(linked[position + 1], _asked(recent, position, linked))
             if answered is not None and exchange == 0:
@@ -155,12 +154,19 @@ def resolve(linker: EntityLinker, question: str, history: list[ChatTurn]) -> Fol
     # weight ("its mirror" after a question about Hubble: Hubble, not the other telescopes the answer named).
     top = entities[0] if entities else None
     first = [e for e in entities if top and agreeing[e.id] == agreeing[top.id] and e.score >= top.score - 1e-9]
+    searched = [e.name for e in first]
     chosen = answered.entity.name if answered is not None and top is not None and top.id == answered.entity.id else ""
     if answered is not None and chosen:
         reason += f"; the last answer's {chosen} ({answered.why})"
-    return FollowUp(
-        depends=True, reason=reason, entities=entities, names=[e.name for e in first][:TEXT_NAMES], answered=chosen
-    )
+        # The chain's evidence is the subject's passage (which states the answer) and the answer's own: both
+        # are searched for, and a wrong pick still leaves the subject found.
+        searched = [chosen, *(e.name for e in linked[len(recent) - 1][0] if e.id not in own)]
+    return FollowUp(depends=True, reason=reason, entities=entities, names=searched[:TEXT_NAMES], answered=chosen)
+
+
+def texts_of(turns: list[ChatTurn]) -> list[str]:
+    """What of each turn is linked (its start)."""
+    return [t.content[:_TURN_CHARS] for t in turns]
 
 
 def _asked(recent: list[ChatTurn], position: int, linked: list[tuple[list[EntityRef], list[Mention]]]) -> set[str]:
@@ -174,6 +180,7 @@ def _last_answer(
     recent: list[ChatTurn],
     linked: list[tuple[list[EntityRef], list[Mention]]],
     stored: dict[str, EntityRef],
+    fits: Callable[[str], bool],
 ) -> Answered | None:
     """The entity the latest answer gave, when the latest question asked for one (search/answer_entity.py)."""
     if len(recent) < 2 or recent[-1].role != "assistant" or recent[-2].role != "user":
@@ -181,14 +188,24 @@ def _last_answer(
     position = len(recent) - 1
     asked_ids = _asked(recent, position, linked)
     asked = [*linked[position][0], *(stored[i] for i in recent[-2].entity_ids if i in stored)]
+    question = recent[-2].content[:_TURN_CHARS]
+    refs, mentions = linked[position + 1]
+    stated = stated_beside(question, asked, texts_of(recent)[position], mentions)
     candidates = _answer_entities(linked[position + 1], asked_ids, ANSWER_CANDIDATES)
     seen = {c.id for c in candidates} | asked_ids
+    # a name stated as the answer counts however often the answer repeats it
+    candidates += [r for r in refs if r.id in stated and r.id not in seen]
+    seen |= set(stated)
     candidates += [stored[i] for i in recent[-1].entity_ids if i in stored and i not in seen]
-    return answered_entity(linker, recent[-2].content[:_TURN_CHARS], asked, candidates)
+    return answered_entity(linker, question, asked, candidates, stated, fits)
 
 
 def agreement(pointing: set[str], entity_type: str) -> float:
-    """How well an entity of `entity_type` agrees with the question's pronouns (1.0, or DISAGREEING)."""
+    """How well an entity of `entity_type` agrees with the question's pronouns (1.0, or DISAGREEING). An
+    untyped entity (CONCEPT, the offline extractor's word for "no kind known") agrees with any: most
+    people an offline graph knows only from a passage title are untyped."""
+    if entity_type.upper() in UNTYPED:
+        return 1.0
     person = entity_type.upper() == "PERSON"
     if pointing & PERSONAL and not pointing & IMPERSONAL:
         return 1.0 if person else DISAGREEING

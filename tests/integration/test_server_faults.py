@@ -108,6 +108,32 @@ def test_llm_failing_mid_search_degrades_to_the_offline_answer_and_says_why(llm_
     )
 
 
+def test_a_model_repeating_its_instructions_is_no_answer(llm_server, stub) -> None:
+    """Gemma 3 270M, asked through llama.cpp, often answers with its system prompt continued ("You answer
+    questions using ONLY the numbered passages..."): streamed or whole, that reply is not shown as the
+    answer; the offline answer stands and a note says what the model did."""
+
+    def echo(body: dict):
+        instructions = next(m["content"] for m in body["messages"] if m["role"] in ("system", "developer"))
+        return chat_reply(instructions + " Question answered.", prompt_tokens=30, completion_tokens=40)
+
+    stub.default = echo
+    response = httpx.post(
+        f"{llm_server.url}/v1/search/stream",
+        timeout=60,
+        json={"question": "Which rocket launched Apollo 11?", "mode": "vector"},
+    )
+    events = sse_events(response.text)
+    result = events[-1][1]
+    assert result["answer_kind"] != "generated" and result["answer"].strip(), result
+    assert any("repeated its instructions" in note for note in result["notes"]), result["notes"]
+    tokens = "".join(d["text"] for n, d in events if n == "token")
+    assert "ONLY" not in tokens, "the echo never reached the reader"
+    whole = httpx.post(f"{llm_server.url}/v1/search", json={"question": "Apollo 11", "mode": "vector"}, timeout=60)
+    body = whole.json()
+    assert body["answer_kind"] != "generated" and any("repeated its instructions" in n for n in body["notes"])
+
+
 def test_client_leaving_mid_stream_stops_the_llm(llm_server, stub) -> None:
     stub.default = citing_reply(60)
     stub.stream_delay = 0.15  # 60 words: about 9 s if nobody stopped it

@@ -266,6 +266,17 @@ def test_a_reply_that_loops_is_stopped_where_it_starts_repeating(stub: StubOpenA
     assert not looping("| --- " * 20) and not looping(" " * 300)  # tables and indentation are not loops
 
 
+def test_a_reply_that_repeats_its_instructions_is_named_not_returned() -> None:
+    from graphwright.llm.client import echoes
+
+    system = {"role": "system", "content": "You answer questions using ONLY the numbered context passages given."}
+    passage = {"role": "user", "content": "[c_1] Blue Origin was founded by Jeff Bezos in 2000 in Kent, Washington."}
+    assert echoes("You answer  questions using only the numbered context passages, so: Jeff.", [system, passage])
+    # quoting a passage word for word is an answer; so is a short reply that happens to start the same way
+    assert not echoes("Blue Origin was founded by Jeff Bezos in 2000 in Kent, Washington [c_1].", [system, passage])
+    assert not echoes("You answer questions.", [system, passage])
+
+
 def test_a_streamed_answer_carries_its_cap_and_its_usage(stub: StubOpenAI, tmp_path: Path) -> None:
     stub.default = chat_reply("SpaceX builds it.", prompt_tokens=30, completion_tokens=4)
     pieces = list(client(stub, tmp_path).chat_stream([{"role": "user", "content": "q"}]))

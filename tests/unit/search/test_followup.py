@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graphwright.llm.base import ChatResult
-from graphwright.models import ChatTurn
+from graphwright.models import ChatTurn, EntityRef
 from graphwright.search import followup
-from graphwright.search.linking import EntityLinker, candidate_spans, question_words
+from graphwright.search.linking import EntityLinker, Mention, candidate_spans, question_words
 from graphwright.text.normalize import normalize_key
 
 ENTITIES = {
@@ -123,15 +123,45 @@ def test_the_entity_a_question_asked_for_is_what_the_next_pronoun_stands_for() -
     found = followup.resolve(linker(), "Where was he born?", history)
     weights = {e.name: e.score for e in found.entities}
     assert found.entities[0].name == "Leo Fong" and found.entities[0].how == "answered"
-    assert weights["Leo Fong"] == 1.0 and weights["Ed Wood"] == 0.5 and weights["Blood Street"] == 0.25
-    assert found.names == ["Leo Fong"], "the graph says which of the answer's people directed it"
-    assert "the last answer's Leo Fong (a person the answer names, related to the question's subject by DIRECTED)" in (
+    # The question's subject keeps its own weight (x 0.5: a film is not "he"); the other person 0.5 (answer).
+    assert weights["Leo Fong"] == 1.0 and weights["Ed Wood"] == 0.5 and weights["Blood Street"] == 0.5
+    # Passage search looks for the answer and the subject: the subject's passage states the answer.
+    assert found.names == ["Leo Fong", "Blood Street"], "the graph says which of the answer's people directed it"
+    assert "the last answer's Leo Fong (a person the answer names, beside 'directed', related to the question's" in (
         found.note()
     )
     it = followup.resolve(linker(), "When was it released?", history)
     assert it.names == ["Blood Street"], "the answer's person does not agree with 'it'"
     they = followup.resolve(linker(), "Where were they born?", history)
-    assert they.names == ["Leo Fong"], "'they' agrees with anyone: the answer's entity first"
+    assert they.names[0] == "Leo Fong", "'they' agrees with anyone: the answer's entity first"
+
+
+def test_the_answer_stated_beside_the_questions_relation_word() -> None:
+    """ "Who is the director of X?": the entity written next to "directed" in a line about X is the answer;
+    a name next to "directed" in a passage about another film is not, nor a word of the subject's name."""
+    from graphwright.search.answer_entity import stated_beside
+
+    answer = "\n".join(
+        [
+            "[1] Blood Street",
+            "  Blood Street is a film directed by Leo Fong.",
+            "[2] Other Film",
+            "  It was directed by Ed Wood.",
+        ]
+    )
+    words = question_words(answer)
+
+    def at(name: str) -> Mention:
+        start = next(i for i in range(len(words)) if " ".join(words[i : i + len(name.split())]) == name)
+        return Mention(entity_id=name, start=start, end=start + len(name.split()))
+
+    mentions = [at("Blood Street"), at("Leo Fong"), at("Ed Wood")]
+    asked = [EntityRef(id="Blood Street", name="Blood Street", type="WORK", score=1.0)]
+    assert stated_beside("Who is the director of Blood Street?", asked, answer, mentions) == {"Leo Fong": "directed"}
+    assert stated_beside("Who is the director of Blood Street?", [], answer, mentions) == {}, (
+        "without the subject named no line is about it"
+    )
+    assert stated_beside("Where is Blood Street?", asked, answer, mentions) == {}, "no relation word asked"
 
 
 def test_what_a_question_asks_for() -> None:
