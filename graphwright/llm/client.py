@@ -505,8 +505,13 @@ class LLMClient:
             )
             return ToolTurn(content="", tool_calls=[call], message=kept, usage=result.usage)
         answer = data.get("answer")
+        content = answer if isinstance(answer, str) and answer.strip() else result.text
+        if echoes(content, asked):  # the echo inside the JSON's answer, which chat() cannot see
+            error = LLMEchoError(ECHOED)
+            error.usage = result.usage
+            raise error
         return ToolTurn(
-            content=answer if isinstance(answer, str) and answer.strip() else result.text,
+            content=content,
             tool_calls=[],
             message=kept,
             usage=result.usage,

@@ -17,6 +17,7 @@ from graphwright.config import Settings
 from graphwright.errors import (
     InvalidRequestError,
     LLMBudgetError,
+    LLMEchoError,
     LLMStatusError,
     LLMTimeoutError,
     LLMUnreachableError,
@@ -182,6 +183,11 @@ def test_tools_fall_back_to_a_plain_text_protocol(stub: StubOpenAI, tmp_path: Pa
     final = llm.chat_tools(messages, tools)
     assert not final.tool_calls and final.content == "Ada wrote the first program [1]."
     assert llm.memory.traits.tools == "text"
+    # Gemma 270M's "answer" was often its instructions continued: named, not returned as the agent's answer.
+    system: dict[str, Any] = {"role": "system", "content": "You answer questions about a private document set."}
+    stub.default = chat_reply(json.dumps({"answer": system["content"] + " Use the tools."}))
+    with pytest.raises(LLMEchoError, match="repeated its instructions"):
+        llm.chat_tools([system, *messages], tools)
 
 
 def test_system_prompts_fold_into_the_first_user_turn_when_asked(stub: StubOpenAI, tmp_path: Path) -> None:
