@@ -528,18 +528,21 @@ def _response_format(rung: Structured, schema: JSONSchema | None) -> dict[str, A
     return {"type": "json_object"}
 
 
-_ECHO_CHARS = 40  # a reply whose first this many characters are its instructions' words repeats them
+_ECHO_CHARS = 40  # a reply whose first this many characters open its instructions repeats them
 ECHOED = "the model repeated its instructions instead of answering"
 
 
 def echoes(text: str, messages: Sequence[Message]) -> bool:
-    """Whether `text` begins with words of a system message (small models continue the prompt they were
-    given). Only instructions count: an answer may rightly quote a passage of its context word for word."""
+    """Whether `text` begins as a system message begins (small models continue the prompt they were given,
+    from its first word). Only the instructions' opening counts: an answer may rightly quote a passage of
+    its context, or say a phrase the instructions give it ("I don't know: ...")."""
     start = " ".join(text.split())[:_ECHO_CHARS].lower()
     if len(start) < _ECHO_CHARS:
         return False
     return any(
-        start in " ".join(str(m.get("content") or "").split()).lower() for m in messages if m.get("role") == "system"
+        " ".join(str(m.get("content") or "").split()).lower().startswith(start)
+        for m in messages
+        if m.get("role") == "system"
     )
 
 

@@ -281,6 +281,12 @@ def test_a_reply_that_repeats_its_instructions_is_named_not_returned() -> None:
     # quoting a passage word for word is an answer; so is a short reply that happens to start the same way
     assert not echoes("Blue Origin was founded by Jeff Bezos in 2000 in Kent, Washington [c_1].", [system, passage])
     assert not echoes("You answer questions.", [system, passage])
+    # a phrase the instructions tell it to say is an answer, not an echo
+    rules = {
+        "role": "system",
+        "content": 'Answer from the passages. Else reply exactly: "I do not know: the documents do not say."',
+    }
+    assert not echoes("I do not know: the documents do not say.", [rules])
 
 
 def test_a_streamed_answer_carries_its_cap_and_its_usage(stub: StubOpenAI, tmp_path: Path) -> None:
