@@ -18,6 +18,7 @@
     ├── LLMError                                the LLM endpoint failed after retries or answered nothing usable
     │   ├── LLMNotConfiguredError               an LLM client asked for with no endpoint or key
     │   ├── LLMEmptyAnswerError                 the endpoint answered with no text
+    │   │   └── LLMEchoError                    it answered by repeating its instructions
     │   ├── LLMTimeoutError                     no first token, or no next token, in the time allowed
     │   ├── LLMUnreachableError                 no connection to the endpoint
     │   └── LLMStatusError                      an HTTP error from the endpoint (its .status)
@@ -58,6 +59,7 @@ __all__ = [
     "InvalidRequestError",
     "JSONRepairError",
     "LLMBudgetError",
+    "LLMEchoError",
     "LLMEmptyAnswerError",
     "LLMError",
     "LLMNotConfiguredError",

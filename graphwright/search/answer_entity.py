@@ -52,6 +52,7 @@ _PERSON_TYPES = frozenset({"PERSON", "PER", "PEOPLE", "HUMAN", "CHARACTER"})
 _PLACE_TYPES = frozenset(
     {"GPE", "LOC", "LOCATION", "FAC", "FACILITY", "PLACE", "CITY", "COUNTRY", "STATE", "REGION", "GEO"}
 )
+_A_TYPE_OF = {"person": "PERSON", "place": "LOCATION", "thing": "PRODUCT"}  # one typed entity of each kind
 _NOT_THINGS = frozenset({"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"})
 # Two words share a stem when they begin alike for this many letters ("director" and DIRECTED).
 _STEM = 5
@@ -121,7 +122,8 @@ def answered_entity(
     the question's relation (`stated`: id -> the word, see `stated_beside`) nor related to its subject.
     `fits` says which types the follow-up's pronoun can stand for ("he": not a place)."""
     wanted = asked_for(question)
-    if wanted is None or not candidates:
+    # "it" after "Who founded X?": a pronoun that cannot stand for what was asked does not stand for the answer
+    if wanted is None or not candidates or not fits(_A_TYPE_OF[wanted]):
         return None
     stated = stated or {}
     relations = _relations(linker, asked, candidates)
