@@ -190,7 +190,7 @@ def _last_answer(
     asked = [*linked[position][0], *(stored[i] for i in recent[-2].entity_ids if i in stored)]
     question = recent[-2].content[:_TURN_CHARS]
     refs, mentions = linked[position + 1]
-    stated = stated_beside(question, asked, texts_of(recent)[position], mentions)
+    stated = stated_beside(question, asked, recent[position].content[:_TURN_CHARS], mentions)
     candidates = _answer_entities(linked[position + 1], asked_ids, ANSWER_CANDIDATES)
     seen = {c.id for c in candidates} | asked_ids
     # a name stated as the answer counts however often the answer repeats it
