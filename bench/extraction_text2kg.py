@@ -66,7 +66,9 @@ def main() -> None:
     )
     scores = []
     table = Table(title="text2kg-webnlg: F1 per ontology (Text2KGBench scoring)", title_justify="left")
-    for column in ("ontology", "sentences", "P", "R", "F1", "conformance", "Vicuna-13B F1", "Alpaca-LoRA-13B F1"):
+    handed = ("offline fallback", "failed") if args.extractor == "llm" else ()
+    columns = ("ontology", "sentences", *handed, "P", "R", "F1", "conformance", "Vicuna-13B F1", "Alpaca-LoRA-13B F1")
+    for column in columns:
         table.add_column(column, justify="left" if column == "ontology" else "right")
     for folder in folders:
         schema = GraphSchema.from_file(folder / "schema.json", declare_missing=True)
@@ -84,6 +86,7 @@ def main() -> None:
         table.add_row(
             folder.name,
             str(score.sentences),
+            *((str(score.fallbacks), str(score.failed)) if handed else ()),
             f"{f.precision:.2f}",
             f"{f.recall:.2f}",
             f"{f.f1:.2f}",
@@ -126,6 +129,10 @@ def main() -> None:
     console.print("Hallucination here compares words unstemmed (the benchmark stems them), so it can only read higher.")
     if args.limit:
         console.print(f"First {args.limit} gold sentences of each ontology.")
+    if handed:
+        fell, failed = sum(s.fallbacks for s in scores), sum(s.failed for s in scores)
+        total = sum(s.sentences for s in scores)
+        console.print(f"Of {total} sentences, {fell} were extracted offline (the reply unusable), {failed} failed.")
     if args.record:
         record("Offline extraction onto text2kg-webnlg's ontologies (issue 26)", "bench.extraction_text2kg", console)
 

@@ -69,6 +69,9 @@ class OntologyScore(BaseModel):
     figures: Figures
     schema_checks: dict[str, int] = Field(default_factory=dict)
     scores: list[SentenceScore] = Field(default_factory=list)
+    # sentences the LLM extractor handed to the offline one (its reply unusable), and those that failed
+    fallbacks: int = 0
+    failed: int = 0
 
 
 class ExtractionReport(BaseModel):
@@ -170,5 +173,11 @@ def evaluate_ontology(
                 predicted.append((r.source, label or r.type, r.target))
         scores.append(score_sentence(sentence, predicted, schema))
     return OntologyScore(
-        name=name, sentences=len(gold), figures=_figures(scores), schema_checks=dict(checks), scores=scores
+        name=name,
+        sentences=len(gold),
+        figures=_figures(scores),
+        schema_checks=dict(checks),
+        scores=scores,
+        fallbacks=sum(1 for x in extractions if x.fallback),
+        failed=sum(1 for x in extractions if x.error),
     )

@@ -21,7 +21,7 @@ from pydantic import AliasChoices, BaseModel, Field, ValidationError, field_vali
 
 from graphwright.config import Settings
 from graphwright.errors import UngroundedReplyError
-from graphwright.extraction.base import Extractor
+from graphwright.extraction.base import Extractor, LearnsFromExamples, SchemaAware
 from graphwright.extraction.examples import SimilarExamples
 from graphwright.graph_schema import GraphSchema
 from graphwright.llm import LLM, LLMEmptyAnswerError, LLMError, MeteredLLM
@@ -72,7 +72,9 @@ class _LLMGraph(BaseModel):
     relations: list[_LLMRelation] = Field(default_factory=list)
 
 
-_WORD_RE = re.compile(r"\w+")
+# Words without underscores: a model taught by DBpedia-style examples names "Jan_Duursema" or
+# "Arion_(comicsCharacter)", and those are grounded by "Jan Duursema" and "Arion" in the text.
+_WORD_RE = re.compile(r"[^\W_]+")
 
 
 def _grounded(graph: _LLMGraph, text: str) -> tuple[_LLMGraph, int]:
@@ -82,7 +84,7 @@ def _grounded(graph: _LLMGraph, text: str) -> tuple[_LLMGraph, int]:
     words = set(_WORD_RE.findall(lowered))
 
     def mentioned(name: str) -> bool:
-        name = " ".join(name.lower().split())
+        name = " ".join(name.lower().replace("_", " ").split())
         return bool(name) and (name in lowered or any(w in words for w in _WORD_RE.findall(name) if len(w) > 1))
 
     entities = [e for e in graph.entities if mentioned(e.name)]
@@ -164,6 +166,8 @@ class LLMExtractor:
         """Worked examples as few-shot turns before each chunk: the few most like the chunk (they cost prompt
         tokens on every call)."""
         self.examples = SimilarExamples(examples)
+        if isinstance(self.fallback, LearnsFromExamples):  # a chunk that falls back keeps what was taught
+            self.fallback.use_examples(examples)
 
     def _shots(self, text: str) -> list[dict[str, str]]:
         shots = []
@@ -183,6 +187,8 @@ class LLMExtractor:
         types = [t.label for t in schema.node_types] or [t.lower() for t in self.settings.entity_type_list]
         rules = render("extract_schema", schema=schema.describe())
         self.system = render("extract_system", entity_types=", ".join(types), schema=rules)
+        if isinstance(self.fallback, SchemaAware):
+            self.fallback.use_schema(schema)
 
     def usage(self) -> dict[str, float]:
         return self.llm.usage.report(self.settings.llm_price_input, self.settings.llm_price_output)

@@ -27,7 +27,7 @@ from graphwright.graph_store.rows import ChunkRow
 from graphwright.llm import LLMError, Tool, ToolCall, ToolCallingLLM
 from graphwright.llm.prompts import render
 from graphwright.models import TraceStep
-from graphwright.search.answer import cited_ids, graph_citations, retrieval_answer
+from graphwright.search.answer import LLM_FAILED, cited_ids, graph_citations, retrieval_answer
 from graphwright.search.base import SearchContext, SearchMode, SearchQuery, ToolArgs
 from graphwright.search.calculator import CalculationError, calculate
 from graphwright.search.cypher import CypherRejectedError, run_read_only
@@ -279,7 +279,7 @@ class Agent:
             return self.llm.chat(messages, use_cache=False, task="answer").text, trace, notes
         except LLMError as exc:  # the passages the tools found, as the offline answer
             notes.append(f"the LLM's final answer failed ({exc}); this is the offline answer from what was found")
-            return retrieval_answer(self.seen.chunks).text, trace, notes
+            return retrieval_answer(self.seen.chunks, LLM_FAILED).text, trace, notes
 
 
 def _unseen(have: list[T], more: list[T], key: Callable[[T], str]) -> list[T]:

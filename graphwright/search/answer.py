@@ -13,7 +13,10 @@ from graphwright.models import ChatTurn, Citation, RelationRef, RetrievedChunk
 from graphwright.search.context import render
 from graphwright.search.evidence import Answer, Retrieval
 
-RETRIEVAL_HEADER = "Retrieved passages (no LLM configured, so this is the retrieval itself):"
+# Why an answer is the retrieval itself, in its first line: a reader must not be told no LLM is configured
+# when one is and it failed.
+NO_LLM = "no LLM configured"
+LLM_FAILED = "the LLM's answer failed"
 NOT_IN_CONTEXT = "I don't know: the indexed documents do not say."
 _SNIPPET_CHARS = 400
 # What of a conversation the answer prompt carries: its last turns, each cut to this length.
@@ -40,10 +43,10 @@ def chunk_citations(chunks: list[RetrievedChunk]) -> list[Citation]:
     return citations
 
 
-def retrieval_answer(chunks: list[RetrievedChunk]) -> Answer:
+def retrieval_answer(chunks: list[RetrievedChunk], why: str = NO_LLM) -> Answer:
     if not chunks:
         return Answer(text="No passages matched the question.", kind="retrieval", citations=[])
-    lines = [RETRIEVAL_HEADER]
+    lines = [f"Retrieved passages ({why}, so this is the retrieval itself):"]
     for c in chunks:
         lines.append(f"[{c.rank}] {c.cited_as}  (chunk {c.chunk_id}, score {c.score:.3f})")
         lines.append(f"    {_snippet(c.text)}")
@@ -110,7 +113,6 @@ def generated_answer(question: str, chunks: list[RetrievedChunk], llm: LLM) -> A
 
 
 # --- graph modes (local, global, path) ----------------------------------------------------------------
-GRAPH_HEADER = "Graph context (no LLM configured, so this is the retrieval itself):"
 _ID_RE = re.compile(r"\b(?:c_[0-9a-f]{6,}|e_[0-9a-f]{6,}|L\d+-[0-9a-f]{6,})\b")
 
 
@@ -144,8 +146,8 @@ def _relation_line(relation: RelationRef) -> str:
     return f"  {relation.render()}:{evidence} [{sources}]"
 
 
-def offline_graph_answer(mode: str, context: Retrieval, k: int) -> Answer:
-    lines = [GRAPH_HEADER]
+def offline_graph_answer(mode: str, context: Retrieval, k: int, why: str = NO_LLM) -> Answer:
+    lines = [f"Graph context ({why}, so this is the retrieval itself):"]
     lines += [f"({note})" for note in context.notes]
     if mode == "global":
         if not context.communities:

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from graphwright.errors import LLMRequiredError
 from graphwright.models import ChatTurn, EntityRef, MetadataFilter
 from graphwright.search.answer import (
+    NO_LLM,
     AnswerPrompt,
     graph_prompt,
     not_in_context,
@@ -165,11 +166,11 @@ class SearchMode(ABC):
         prompt = self.answer_prompt(query, found)
         return prompt.with_history(query.history).ask(ctx.llm) if prompt else not_in_context()
 
-    def offline_answer(self, query: SearchQuery, found: Retrieval) -> Answer:
-        """The answer without an LLM: the retrieval's passages, or its graph lines."""
+    def offline_answer(self, query: SearchQuery, found: Retrieval, why: str = NO_LLM) -> Answer:
+        """The answer without an LLM: the retrieval's passages, or its graph lines; `why` opens it."""
         if self.answer_style == "graph":
-            return offline_graph_answer(self.name, found, query.k)
-        return retrieval_answer(found.chunks)
+            return offline_graph_answer(self.name, found, query.k, why)
+        return retrieval_answer(found.chunks, why)
 
     def answer_prompt(self, query: SearchQuery, found: Retrieval) -> AnswerPrompt | None:
         """What the LLM answers from (None: nothing to answer from); the server streams this answer."""

@@ -12,6 +12,7 @@ from graphwright.llm import MeteredLLM, ToolCallingLLM
 from graphwright.llm.prompts import render
 from graphwright.models import AnswerDelta, Evidence, SearchEvent, SearchResult, TraceStep, check_history_size
 from graphwright.search import followup
+from graphwright.search.answer import LLM_FAILED
 from graphwright.search.base import SearchContext, SearchMode, SearchQuery
 from graphwright.search.evidence import Answer, Retrieval
 from graphwright.search.linking import EntityLinker
@@ -130,7 +131,7 @@ class SearchEngine:
             query.embedding = self.embedder.embed([query.text])[0]
         ctx = self._context(None)
         found = mode.retrieve(query, ctx)
-        found.answer = mode.answer(query, found, ctx)
+        found.answer = mode.offline_answer(query, found, "the LLM failed")
         found.mode = "hybrid"
         found.notes.append(f"the LLM failed ({error}); answered offline from hybrid retrieval")
         return found
@@ -140,7 +141,7 @@ class SearchEngine:
         mode: SearchMode, query: SearchQuery, found: Retrieval, error: LLMError, notes: list[str]
     ) -> Answer:
         notes.append(f"the LLM's answer failed ({error}); this is the offline answer from the retrieval")
-        return mode.offline_answer(query, found)
+        return mode.offline_answer(query, found, LLM_FAILED)
 
     def _follow_up(self, query: SearchQuery, llm: LLM | None) -> tuple[list[str], TraceStep]:
         """Read the conversation into `query` once, for every mode: with an LLM, the question rewritten to

@@ -284,6 +284,7 @@ def test_an_agent_whose_llm_fails_answers_with_what_its_tools_found(world, llm_r
     assert any("LLM failed at step 2" in n and "HTTP 503" in n for n in result.notes), result.notes
     assert any("offline answer from what was found" in n for n in result.notes), result.notes
     assert gamma in {c.id for c in result.citations if c.kind == "chunk"} or "Kiruna" in result.answer
+    assert "no LLM configured" not in result.answer
 
 
 def test_a_mode_whose_llm_fails_while_retrieving_answers_offline(world, llm_rag_factory, stub) -> None:
@@ -292,6 +293,7 @@ def test_a_mode_whose_llm_fails_while_retrieving_answers_offline(world, llm_rag_
     stub.default = error_reply(500, "boom")
     result = llm_rag_factory(llm_max_retries=0).search("Who operates the Kiruna mine?", mode="multihop")
     assert result.mode == "hybrid" and result.answer_kind == "retrieval" and result.chunks
+    assert result.answer.startswith("Retrieved passages (the LLM failed,"), result.answer[:80]
     assert any("the LLM failed" in n and "HTTP 500" in n for n in result.notes), result.notes
 
 
