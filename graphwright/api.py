@@ -232,15 +232,7 @@ class GraphRAG:
             report.embedding_usage = {k: v - spent[k] for k, v in (_embedding_usage(self.embedder) or {}).items()}
         if update_communities and report.documents_written and self.store.communities.community_levels():
             run = self.build_communities(budget=self.settings.report_budget)
-            report.communities = {
-                "kept": run.kept,
-                "rewritten": run.rewritten,
-                "created": run.created,
-                "removed": run.removed,
-                "reused": run.reused,
-                "llm_calls": run.llm_calls,
-                "stale": run.stale,
-            }
+            report.communities = run.counts()
         return report
 
     def import_graph(self, path: str | Path, *, schema: GraphSchema | None = None) -> ImportReport:

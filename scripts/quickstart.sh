@@ -9,7 +9,6 @@ gw=.venv/bin/graphwright
 $gw db start
 $gw init
 $gw ingest examples/space --meta collection=space
-$gw communities build
 $gw communities show --level 0 --top 3
 $gw stats
 for question in \

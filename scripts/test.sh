@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+bash scripts/browsers.sh
 echo "==> ruff (lint and format)"
 .venv/bin/ruff check graphwright tests bench
 .venv/bin/ruff format --check graphwright tests bench

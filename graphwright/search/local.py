@@ -31,7 +31,6 @@ _FUZZY_LINK_WEIGHT = 0.2
 # An entity a follow-up carried from its conversation seeds the walk at half its carried weight: less than
 # a name the question itself says, more than a fuzzy guess at one.
 _CARRIED_WEIGHT = 0.5
-_TEXT_UNITS = 20
 _REACHED_FLOOR = 0.01
 _RELATIONS = 40
 _COMMUNITIES = 3
@@ -172,7 +171,8 @@ class LocalSearch:
                 linked[position[entity.id]] = ref
         hood, mass, similarity = self.walk(question, embedding, linked)
         notes.append(f"walked {len(hood.chunks)} passages and {len(hood.entities)} entities")
-        chunks = self.text_units(hood, mass, similarity, max(k, _TEXT_UNITS))
+        # k passages, as in every mode: in the evidence, the offline answer and the LLM's context alike
+        chunks = self.text_units(hood, mass, similarity, k)
         entities = linked + self.reached(hood, mass, linked)
         ids = [e.id for e in entities]
         seeds = [e.id for e in linked]
@@ -184,7 +184,7 @@ class LocalSearch:
             {
                 "entities": [entity_item(e) for e in entities],
                 "relations": [relation_item(r) for r in relations],
-                "text_units": [chunk_item(c) for c in chunks[:_TEXT_UNITS]],
+                "text_units": [chunk_item(c) for c in chunks],
                 "communities": [community_item(c) for c in communities],
             },
             self.shares,

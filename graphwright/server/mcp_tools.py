@@ -120,7 +120,7 @@ def build_mcp(rag: GraphRAG, graph: Callable[[str], GraphRAG] | None = None) -> 
         question: str,
         ctx: Context,
         mode: ModeName = "hybrid",
-        k: int = 5,
+        k: int | None = None,
         where: list[str] | None = None,
         level: int | None = None,
         conversation_id: str | None = None,
@@ -129,7 +129,7 @@ def build_mcp(rag: GraphRAG, graph: Callable[[str], GraphRAG] | None = None) -> 
         result = of(ctx).search(
             question,
             mode=mode,
-            k=max(1, min(k, 50)),
+            k=None if k is None else max(1, min(k, 100)),  # as the CLI and HTTP take it; None: top_k
             where=where or [],
             level=level,
             conversation_id=conversation_id,

@@ -52,9 +52,13 @@ def test_ingest_query_delete(rag, cli_env, tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
     assert report["documents_written"] > 10 and report["failures"] == []
+    # the first ingest builds the communities (a newcomer's `global` and page have some), the next keep them
+    built = rag.store.communities.community_levels()
+    assert report["communities"]["created"] == sum(r["communities"] for r in built) > 0
 
     again = json.loads(run(["ingest", str(corpus), "--json"], cli_env, tmp_path).stdout)
     assert again["documents_written"] > 0  # --meta changed, so every document's metadata changed
+    assert again["communities"]["created"] == 0 and rag.store.communities.community_levels() == built
     third = json.loads(run(["ingest", str(corpus), "--json"], cli_env, tmp_path).stdout)
     assert third["documents_written"] == 0 and third["documents_unchanged"] == report["documents_written"]
 
@@ -135,3 +139,10 @@ def test_wrong_password_is_one_clear_line(cli_env, tmp_path: Path) -> None:
     out = run(["stats"], env, tmp_path)
     assert out.returncode == 2
     assert "refused the credentials" in out.stderr and "definitely-wrong" not in out.stderr + out.stdout
+
+
+def test_ingest_without_communities_leaves_them_to_a_build(rag, cli_env, tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "corpus")
+    out = run(["ingest", str(corpus), "--no-communities", "--json"], cli_env, tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["communities"] == {} and rag.store.communities.community_levels() == []

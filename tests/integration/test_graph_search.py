@@ -222,3 +222,20 @@ def test_a_misspelt_name_still_links(world) -> None:
     result = world.search("Where does Gama Minning ship its ore?", mode="local", k=3)
     assert result.entities[0].name == "Gamma Mining" and result.entities[0].how in ("fulltext", "vector")
     assert result.chunks[0].document_id == "gamma.md"
+
+
+def test_k_is_the_number_of_passages_in_every_offline_mode(world, cli_env, tmp_path: Path) -> None:
+    """`k` means the same everywhere: at most k passages in the evidence, the answer and the citations (local
+    once showed 3 in its answer and 20 in its evidence)."""
+    from graphwright.search.registry import MODE_NAMES, modes_where
+    from tests.integration.helpers import run
+
+    question = "Where does Gamma Mining operate a mine?"
+    for mode in (m for m in MODE_NAMES if m not in modes_where("needs_llm")):
+        wide = world.search(question, mode=mode, k=6)
+        result = world.search(question, mode=mode, k=2)
+        assert len(result.chunks) <= 2, (mode, len(result.chunks))
+        assert [c.chunk_id for c in result.chunks] == [c.chunk_id for c in wide.chunks[:2]], mode
+        assert len([c for c in result.citations if c.kind == "chunk"]) <= 2, mode
+    shown = run(["query", question, "--mode", "local", "--k", "2", "--json"], cli_env, tmp_path)
+    assert shown.returncode == 0 and len(json.loads(shown.stdout)["chunks"]) == 2

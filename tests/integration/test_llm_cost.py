@@ -80,7 +80,7 @@ def test_max_cost_needs_prices(stub, cli_env, tmp_path: Path) -> None:
 def test_communities_dry_run_counts_the_reports_a_build_writes(rag, stub, cli_env, tmp_path: Path) -> None:
     folder = write_space_corpus(tmp_path / "docs" / "space", False)
     env = llm_env(cli_env, stub)
-    assert run(["ingest", str(folder), "--extractor", "nlp"], {**cli_env}, tmp_path).returncode == 0
+    assert run(["ingest", str(folder), "--extractor", "nlp", "--no-communities"], {**cli_env}, tmp_path).returncode == 0
     report = {"title": "T", "summary": "S", "findings": [{"summary": "f", "explanation": "e"}], "rating": 5}
     stub.default = chat_reply(json.dumps(report))
     dry = run(["communities", "build", "--dry-run", "--json"], env, tmp_path)
