@@ -24,13 +24,14 @@ echo "\$ graphwright query \"reusable rockets\" --where category=rockets --where
 $gw query "reusable rockets" --where category=rockets --where "year>=2024" --k 2
 for args in \
   "What did Wernher von Braun work on?|local" \
-  "How is Jeff Bezos connected to NASA?|path" \
+  "How is Jeff Bezos connected to NASA?|path --explain" \
   "What are the main themes of these documents?|global"; do
   question=${args%|*}
   mode=${args#*|}
   echo
   echo "\$ graphwright query \"$question\" --mode $mode --k 3"
-  $gw query "$question" --mode "$mode" --k 3
+  # shellcheck disable=SC2086  # "path --explain": the mode and its flag
+  $gw query "$question" --mode $mode --k 3
 done
 echo
 echo "\$ graphwright chat --no-save   # a follow-up question is searched with what it refers to"

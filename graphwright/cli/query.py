@@ -49,7 +49,12 @@ class _ModeOption(click.Option):
 @click.option("--hyde", is_flag=True, help="vector/hybrid: also search with a hypothetical answer (needs an LLM).")
 @click.option("--no-llm", is_flag=True, help="Return the retrieval even when an LLM is configured.")
 @click.option("--show-context", is_flag=True, help="Also print the context sections the answer was built from.")
-@click.option("-v", "--verbose", is_flag=True, help="Print the trace: routing, tool calls, hops, attempts.")
+@click.option(
+    "--explain",
+    is_flag=True,
+    help="Also the evidence table, the cited graph elements, timings, and the Neo4j Browser link with its Cypher.",
+)
+@click.option("-v", "--verbose", is_flag=True, help="--explain, and the trace: routing, tool calls, hops, attempts.")
 @click.option(
     "--graph",
     "graph_file",
@@ -77,6 +82,7 @@ def query(
     hyde: bool,
     no_llm: bool,
     show_context: bool,
+    explain: bool,
     verbose: bool,
     graph_file: Path | None,
     as_json: bool,
@@ -88,6 +94,7 @@ def query(
     \b
     Examples:
       graphwright query "Which rocket launched Apollo 11?" --mode hybrid --k 3
+      graphwright query "Who founded SpaceX?" --explain        # evidence, timings, the Neo4j Browser link
       graphwright query "reusable boosters" --where category=rockets --where year>=2015 --json
       graphwright query "What did Wernher von Braun work on?" --mode local --show-context
       graphwright query "What are the main themes of these documents?" --mode global
@@ -127,7 +134,11 @@ def query(
     if as_json:
         click.echo(result.model_dump_json(indent=2))
         return
-    print_result(result, show_context, verbose)
+    explain = explain or verbose
+    print_result(result, show_context, verbose, explain)
+    if not explain:
+        make_console().print("[dim](--explain: the evidence table, timings and the link to it in Neo4j Browser)[/]")
+        return
     cypher, link = (served.browser_cypher, served.browser_url) if served else ("", "")
     if not cypher:  # searched here; a server sends its own (it knows where its Neo4j is)
         from graphwright.answer_graph import browser_url, evidence_browser_query

@@ -198,7 +198,8 @@ def print_entity_profile(profile: EntityProfile, name: str) -> None:
         console.print(Text(f"community level {c['level']}: {c['title']} ({c['id']})"))
 
 
-def print_result(result: SearchResult, show_context: bool = False, verbose: bool = False) -> None:
+def print_result(result: SearchResult, show_context: bool = False, verbose: bool = False, explain: bool = True) -> None:
+    """The answer first; its sources in a line each; with `explain`, the evidence and graph tables and timings."""
     from rich.panel import Panel
     from rich.table import Table
     from rich.text import Text
@@ -225,8 +226,17 @@ def print_result(result: SearchResult, show_context: bool = False, verbose: bool
                     Text(section.text), title=f"context: {section.name} ({section.tokens} tokens)", title_align="left"
                 )
             )
+    if result.answer_kind == "generated":  # an offline answer lists its passages itself
+        documents = [c for c in result.citations if c.kind == "document"]
+        for number, cite in enumerate(documents, start=1):
+            console.print(Text(f"[{number}] {cite.label or cite.id}  ({cite.id})"))
+    for note in result.notes:
+        if note.startswith(("the LLM", "follow-up")):  # what changed the answer a reader sees
+            console.print(Text(f"({note})"), style="dim")
+    if not explain:
+        return
     table = Table("#", "score", "chunk", "document", title="Evidence passages", title_justify="left")
-    for c in result.chunks[: max(len(result.citations), 5)]:
+    for c in result.chunks:
         table.add_row(
             str(c.rank), f"{c.score:.3f}", c.chunk_id, Text(c.document_id + (f" p.{c.pages}" if c.pages else ""))
         )

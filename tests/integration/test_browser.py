@@ -89,7 +89,7 @@ def test_newcomer_sees_an_answers_evidence_in_the_neo4j_browser(
     """The README's path: ask a question, open the printed Browser link, connect, press Run, see the graph."""
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
     env = {**cli_env, "GRAPHWRIGHT_HTTP_PORT": "7475"}
-    out = run(["query", "How is Falcon Ventures connected to Acme Corp?", "--mode", "path"], env, tmp_path)
+    out = run(["query", "How is Falcon Ventures connected to Acme Corp?", "--mode", "path", "--explain"], env, tmp_path)
     assert out.returncode == 0, out.stderr
     link = next(word for word in out.stdout.split() if word.startswith("http://127.0.0.1:7475/browser/?cmd=edit"))
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -77,7 +77,7 @@ def test_ingest_query_delete(rag, cli_env, tmp_path: Path) -> None:
     assert [c["document_id"] for c in json.loads(out.stdout)["chunks"]] == ["rec-rockets-2023"]
 
     pretty = run(["query", "Which company builds Falcon 9?", "--k", "2"], cli_env, tmp_path)
-    assert pretty.returncode == 0 and "retrieval (offline)" in pretty.stdout and "corpus/rockets.md" in pretty.stdout
+    assert pretty.returncode == 0 and "retrieval (offline)" in pretty.stdout and "[1] Rockets" in pretty.stdout
 
     out = run(["delete", "corpus/rockets.md"], cli_env, tmp_path)
     assert out.returncode == 0 and "Deleted corpus/rockets.md" in out.stdout

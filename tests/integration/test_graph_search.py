@@ -204,12 +204,19 @@ def test_cli_graph_modes(world, cli_env, tmp_path: Path) -> None:
     assert json.loads(out.stdout)["graph_paths"] == [
         "Falcon Ventures -[INVESTED_IN]-> Borealis Steel -[SUPPLIES]-> Acme Corp"
     ]
-    out = run(
-        ["query", "Where does Gamma Mining operate a mine?", "--mode", "local", "--show-context"], cli_env, tmp_path
-    )
+    question = ["query", "Where does Gamma Mining operate a mine?", "--mode", "local", "--k", "3"]
+    compact = run(question, cli_env, tmp_path)
+    assert compact.returncode == 0, compact.stderr
+    # the answer first and little else: no evidence table, Browser link or Cypher unless asked for
+    assert "Gamma Mining" in compact.stdout and "--explain" in compact.stdout
+    assert "Evidence passages" not in compact.stdout and "browser/?cmd" not in compact.stdout
+    assert "MATCH" not in compact.stdout
+    out = run([*question, "--show-context", "--explain"], cli_env, tmp_path)
     assert out.returncode == 0, out.stderr
     assert "context: relations" in out.stdout and "Gamma Mining -[OPERATES]-> Kiruna" in out.stdout
-    assert "Cited graph elements" in out.stdout
+    assert "Cited graph elements" in out.stdout and "Evidence passages" in out.stdout
+    assert "browser/?cmd=edit" in out.stdout and "MATCH (n)" in out.stdout
+    assert len(compact.stdout.splitlines()) < len(out.stdout.splitlines()) / 2
     out = run(["query", "main themes", "--mode", "global", "--level", "0"], cli_env, tmp_path)
     assert out.returncode == 0 and "Community reports most relevant" in out.stdout
     out = run(["query", "x", "--mode", "local", "--where", "a=b"], cli_env, tmp_path)
