@@ -108,6 +108,13 @@ class _IngestCommand(click.Command):
             formatter.write_text("File types: " + ", ".join(supported_suffixes()) + ".")
 
 
+def _check_paths(paths: tuple[Path, ...]) -> None:
+    """A path that is not there is bad input (exit 2), said before the database is opened."""
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        fail(f"no such file or folder: {', '.join(missing)}")
+
+
 def _settle_ingest(report: IngestReport, paths: tuple[Path, ...]) -> None:
     """The exit code of an ingest: 2 when there was nothing to read, 1 when some files failed."""
     if report.found_nothing:
@@ -167,6 +174,7 @@ def ingest(
       graphwright ingest docs/ --extractor llm --dry-run     # the LLM calls and tokens it would take
       graphwright ingest big/ --no-communities               # build them later: graphwright communities build
     """
+    _check_paths(paths)
     metadata = parse_meta(meta)
     given: dict[str, Any] = {  # what the dry run and the run share
         "base": base,
@@ -276,6 +284,7 @@ def index(
       graphwright index examples/space
       graphwright index examples/space --extractor llm --dry-run
     """
+    _check_paths(paths)
     if dry_run:
         with open_graph() as rag:
             print_estimate(rag.estimate_ingest(list(paths), extractor=extractor, communities=True))

@@ -16,6 +16,10 @@ if TYPE_CHECKING:
 
 def print_ingest_report(report: IngestReport) -> None:
     console = make_console()
+    if report.found_nothing:  # no "Ingested 0 documents, 0 failed" before the error: only what was passed over
+        if report.skipped:
+            console.print(f"[yellow]skipped:[/] {skipped_line(report.skipped)}")
+        return
     rate = report.documents_written / report.seconds if report.seconds else 0.0
     console.print(
         f"Ingested {report.documents_written} documents ({report.chunks_written} chunks), "

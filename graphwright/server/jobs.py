@@ -69,6 +69,12 @@ class Progress:
         if due:
             self.save(snapshot)
 
+    def fail(self, error: str) -> None:
+        """The work ran but did not do what was asked (every file failed): the job ends `failed`, its result
+        kept beside the error."""
+        with self.lock:
+            self.job.error = error
+
 
 Work = Callable[[Progress], dict[str, Any]]
 
@@ -173,7 +179,7 @@ class JobRunner:
         try:
             result = work(Progress(job, self._lock, self._save))
             with self._lock:
-                job.result, job.status = result, "succeeded"
+                job.result, job.status = result, "failed" if job.error else "succeeded"
         except GraphwrightError as exc:
             log.warning("%s job %s failed: %s", job.kind, job.id, exc)
             with self._lock:

@@ -70,6 +70,10 @@ class Server:
                 report = rag.ingest(
                     [folder], base=folder, extractor=extractor, progress=progress, relative_sources=True
                 )
+            if report.found_nothing:
+                progress.fail("nothing to ingest: no file of a supported type")
+            elif report.failures and not (report.documents_written or report.documents_unchanged):
+                progress.fail(f"every file failed ({len(report.failures)}): {report.failures[0].error}")
             return report.model_dump(mode="json")
 
         return self.jobs.submit(

@@ -115,6 +115,9 @@ def test_a_folder_of_unread_types_is_named_and_exits_non_zero(rag, cli_env, tmp_
     empty.mkdir()
     nothing = run(["ingest", str(empty), "-q"], cli_env, tmp_path)
     assert nothing.returncode == 2 and "nothing to ingest" in nothing.stderr
+    assert "Ingested 0" not in nothing.stdout  # no success line before the error
+    gone = run(["ingest", str(tmp_path / "no-such-folder"), str(empty), "-q"], cli_env, tmp_path)
+    assert gone.returncode == 2 and "no such file or folder" in gone.stderr and "no-such-folder" in gone.stderr
 
 
 def test_refresh_without_an_llm_is_one_clear_line(rag, cli_env, tmp_path: Path) -> None:

@@ -192,6 +192,19 @@ def test_upload_files_job_list_search_delete(live, tmp_path: Path) -> None:
     assert not any(p.is_file() for p in (live.rag.settings.home / "uploads").rglob("*"))  # the job's files are gone
 
 
+def test_an_upload_whose_every_file_failed_is_a_failed_job(live) -> None:
+    """One empty file: the job says failed (not succeeded with the failure inside), and keeps its report."""
+    response = httpx.post(f"{live.url}/v1/documents", headers=W, files=[("files", ("empty.md", b"", "text/md"))])
+    assert response.status_code == 202, response.text
+    job = wait_job(live.url, response.json())
+    assert job["status"] == "failed" and "every file failed (1)" in job["error"], job
+    assert [f["source"] for f in job["result"]["failures"]] == ["empty.md"]
+    mixed = [("files", ("empty.md", b"", "text/md")), ("files", ("ok.md", b"# Ok\n\nThe Quill Array.", "text/md"))]
+    partial = wait_job(live.url, httpx.post(f"{live.url}/v1/documents", headers=W, files=mixed).json())
+    assert partial["status"] == "succeeded" and partial["result"]["documents_written"] == 1  # some went in
+    assert httpx.delete(f"{live.url}/v1/documents/ok.md", headers=W).status_code == 200
+
+
 def test_upload_json_records_and_bad_uploads(live) -> None:
     records = {
         "documents": [
