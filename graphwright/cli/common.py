@@ -3,6 +3,8 @@ progress bars. Imports here are light: a command's heavy imports happen inside i
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -24,6 +26,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 # Exit codes: 0 ok, 1 some inputs failed (the rest went through), 2 cannot run (config, Neo4j, usage).
 EXIT_PARTIAL = 1
 EXIT_FATAL = 2
+EXIT_INTERRUPTED = 130  # as a shell reports a Ctrl-C
 
 
 def make_console(stderr: bool = False) -> Console:
@@ -120,6 +123,46 @@ def short_gil_turns() -> Iterator[None]:
         yield
     finally:
         sys.setswitchinterval(previous)
+
+
+class Tally:
+    """A progress callback that remembers each stage's last count (what an interrupted run had written), and
+    passes every call on to the bar, if there is one."""
+
+    def __init__(self, bar: Callable[..., None] | None) -> None:
+        self.bar = bar
+        self.stages: dict[str, tuple[int, int]] = {}
+
+    def __call__(self, stage: str, done: int, total: int, detail: str = "") -> None:
+        self.stages[stage] = (done, total)
+        if self.bar is not None:
+            self.bar(stage, done, total, detail)
+
+
+@contextmanager
+def stop_on_ctrl_c(tally: Tally) -> Iterator[None]:
+    """Ctrl-C ends an ingest at once rather than when the workers finish their batch: every document is
+    committed whole or not at all (tests/integration/test_kill.py kills ingests to prove it), so nothing in
+    flight is worth waiting for. Says what was kept and how to resume, and exits 130."""
+
+    def stop(signum: int, frame: object) -> None:
+        written = tally.stages.get("write", (0, 0))[0]
+        files = tally.stages.get("load", (0, 0))[1]
+        kept = f"{written} documents were written, each whole" if written else "no document was written yet"
+        kept += f" ({files} files were given)" if files else ""
+        make_console(stderr=True).print(
+            f"\n[yellow]stopped:[/] {kept}. Run the same command again to ingest the rest "
+            "(what was written is recognised and skipped)."
+        )
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(EXIT_INTERRUPTED)  # the driver's open transactions roll back on the server when we go
+
+    previous = signal.signal(signal.SIGINT, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @contextmanager

@@ -149,3 +149,32 @@ def test_sigkill_at_random_points_never_leaves_half_documents(rag, settings, emb
     # when that name is already known), and kills change that order; so these may differ, slightly.
     for key in ("entities", "relations", "mentions"):
         assert abs(final[key] - reference[key]) <= max(2, reference[key] // 50), (key, seed, final, reference)
+
+
+def test_ctrl_c_stops_an_ingest_at_once_and_says_what_was_kept(rag, cli_env, tmp_path: Path) -> None:
+    """SIGINT (Ctrl-C) mid-ingest: the process ends without finishing its batch, says how many documents it
+    kept and how to resume, exits 130; the graph holds only whole documents and a re-run finishes the rest."""
+    folder = write_space_corpus(tmp_path / "docs" / "space", False)
+    total = len(list(folder.iterdir()))
+    env = {**cli_env, "GRAPHWRIGHT_INGEST_GROUP_CHUNKS": "2"}  # small groups: a first commit comes soon
+    args = [sys.executable, "-m", "graphwright.cli", "ingest", str(folder), "--base", str(folder.parent), "-q"]
+    process = subprocess.Popen(args, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while process.poll() is None and time.monotonic() < deadline and rag.stats()["documents"] == 0:
+        time.sleep(0.05)
+    assert process.poll() is None, "the ingest ended before it could be interrupted"
+    process.send_signal(signal.SIGINT)
+    started = time.perf_counter()
+    _, err = process.communicate(timeout=60)  # a hang guard, not a timing: it stops without its batch
+    print(f"\nCtrl-C to exit: {time.perf_counter() - started:.2f} s")
+    assert process.returncode == 130, err
+    assert "stopped:" in err and "Run the same command" in err, err
+    said = " ".join(err.split("stopped:")[1].split())
+    # the count is told when a group of documents has committed, so it may trail the last commit
+    written = 0 if said.startswith("no document was written yet") else int(said.split(" documents were written")[0])
+    kept = rag.stats()["documents"]
+    assert 1 <= kept <= total and written <= kept  # a commit may land between the count and the exit
+    assert not {k: v for k, v in rag.check().items() if k != STAGED}
+    again = subprocess.run(args, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert rag.stats()["documents"] == total and not rag.check()
