@@ -107,6 +107,12 @@ def query(
         raise click.BadParameter("give both --source and --target, or neither", param_hint="--source/--target")
     settings = load_settings()
     url = server or settings.server_url
+    found_running = False
+    if not url and not local:
+        from graphwright.server.running import running_server
+
+        url = running_server(settings.home)  # a `graphwright serve` of this home, on this machine
+        found_running = url is not None
     served = None
     if url and not local:  # the server checks the filters; this process never imports the store
         served = _ask_server(
@@ -124,7 +130,12 @@ def query(
                 "hyde": hyde,
             },
             required=server is not None,
+            quiet_fallback=found_running,
         )
+        if served is not None and found_running and not as_json:
+            make_console(stderr=True).print(
+                f"[dim](answered by the running graphwright serve at {url}; --local: here)[/]"
+            )
     result = served or _search_here(question, mode, k, where, no_llm, level, source, target, hyde)
     if graph_file is not None:
         from graphwright.answer_graph import answer_graph_html
@@ -184,7 +195,9 @@ def _search_here(
             raise click.UsageError(as_flags(str(exc))) from exc
 
 
-def _ask_server(url: str, settings: Settings, body: dict[str, Any], required: bool) -> ServedResult | None:
+def _ask_server(
+    url: str, settings: Settings, body: dict[str, Any], required: bool, quiet_fallback: bool = False
+) -> ServedResult | None:
     """The result from a running server; None (search locally) when none answers at a URL from the settings."""
     from graphwright.errors import GraphwrightError, InvalidRequestError
     from graphwright.server.client import ServerUnavailableError, search_remote
@@ -202,7 +215,11 @@ def _ask_server(url: str, settings: Settings, body: dict[str, Any], required: bo
         make_console(stderr=True).print(f"[dim]{exc}; searching locally[/]")
         return None
     except GraphwrightError as exc:
-        fail(str(exc))
+        if not quiet_fallback:
+            fail(str(exc))
+        # a server found running, not named: its refusal (a key it wants, a workspace it lacks) is no reason
+        # not to answer here
+        make_console(stderr=True).print(f"[dim]the running server at {url} refused ({exc}); searching locally[/]")
     return None
 
 

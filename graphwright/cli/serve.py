@@ -51,6 +51,7 @@ def serve(host: str, port: int, log_level: str, workers: int | None) -> None:
     from graphwright.server import run_server, run_workers
     from graphwright.server.app import create_app
     from graphwright.server.fingerprints import server_secret
+    from graphwright.server.running import announce, withdraw
     from graphwright.server.security import KeyRing, ServerConfigError
 
     settings = load_settings()
@@ -69,10 +70,14 @@ def serve(host: str, port: int, log_level: str, workers: int | None) -> None:
     make_console(stderr=True).print(
         f"graphwright serving on http://{host}:{port} with {workers} worker(s)  (page /, API docs /docs, MCP /mcp)"
     )
-    if workers == 1:
-        run_server(app, host, port, log_level)
-    else:
-        run_workers(workers, host, port, log_level)
+    announce(settings.home, port)  # `graphwright query` on this machine asks this server (--local: not)
+    try:
+        if workers == 1:
+            run_server(app, host, port, log_level)
+        else:
+            run_workers(workers, host, port, log_level)
+    finally:
+        withdraw(settings.home)
 
 
 @click.command("mcp")

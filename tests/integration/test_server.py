@@ -344,6 +344,33 @@ def test_cli_query_asks_a_running_server(live, cli_env, monkeypatch) -> None:
     assert "searching locally" in local.output and '"citations"' in local.output
 
 
+def test_cli_query_finds_the_server_running_from_its_home(live, cli_env, monkeypatch, tmp_path) -> None:
+    """With no URL given, `query` asks the `graphwright serve` recorded in its home (alive), says so, and
+    searches here when that record is stale or --local is given."""
+    from click.testing import CliRunner
+
+    from graphwright.cli import main
+    from graphwright.server.running import announce, running_server, withdraw
+
+    home = Path(cli_env["GRAPHWRIGHT_HOME"])
+    for name, value in {**cli_env, "GRAPHWRIGHT_SERVER_KEY": READ}.items():
+        monkeypatch.setenv(name, value)
+    record = announce(home, int(live.url.rsplit(":", 1)[1]))  # this process stands for the server
+    assert running_server(home) == live.url and record.stat().st_mode & 0o077 == 0
+    runner = CliRunner()
+    asked = runner.invoke(main, ["query", "Which rocket launched Apollo 11?"])
+    assert asked.exit_code == 0 and f"answered by the running graphwright serve at {live.url}" in asked.output
+    here = runner.invoke(main, ["query", "Which rocket launched Apollo 11?", "--local"])
+    assert here.exit_code == 0 and "answered by the running" not in here.output
+    monkeypatch.setenv("GRAPHWRIGHT_SERVER_KEY", "wrong")  # a server that refuses: answered here instead
+    refused = runner.invoke(main, ["query", "Which rocket launched Apollo 11?"])
+    assert refused.exit_code == 0 and "refused" in refused.output and "searching locally" in refused.output
+    withdraw(home)
+    assert running_server(home) is None and not record.exists()
+    record.write_text(json.dumps({"url": live.url, "pid": 2**22 + 7}), encoding="utf-8")  # no such process
+    assert running_server(home) is None
+
+
 def test_questions_of_any_allowed_length_and_script_search(live) -> None:
     """Lucene refuses more than 1024 clauses; a long question (10,000 characters through the library, the
     API's cap of 4,000 over HTTP, Chinese where every character is a term) is cut to its most informative
