@@ -108,9 +108,15 @@ def browser() -> None:
     """
     settings = load_settings()
     console = make_console()
+    # where the password really comes from: a generated one lives in a file, not in NEO4J_PASSWORD
+    source = {
+        "given": "NEO4J_PASSWORD",
+        "generated": f"the file {settings.password_file}",
+        "default": "the local default (set NEO4J_PASSWORD)",
+    }[settings.password_source]
     console.print(
         f"Neo4j Browser: {browser_base_url(settings)}  "
-        f"(connect to {settings.neo4j_uri} as {settings.neo4j_user}; password from NEO4J_PASSWORD)"
+        f"(connect to {settings.neo4j_uri} as {settings.neo4j_user}; password from {source})"
     )
     names = _top_entity_names(settings)
     if names is None:

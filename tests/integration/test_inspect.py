@@ -51,6 +51,15 @@ def test_browser_prints_queries_that_run(world, cli_env, tmp_path: Path) -> None
     out = run(["browser"], cli_env, tmp_path)
     assert out.returncode == 0, out.stderr
     assert "/browser/" in out.stdout and ":param name =>" in out.stdout
+    assert "password from NEO4J_PASSWORD" in " ".join(out.stdout.split())  # the tests give it so
+    home = tmp_path / "generated"
+    home.mkdir()
+    (home / "neo4j-password").write_text("from-a-file", encoding="utf-8")
+    env = {k: v for k, v in cli_env.items() if k != "NEO4J_PASSWORD"} | {"GRAPHWRIGHT_HOME": str(home)}
+    generated = run(["browser"], env, tmp_path)  # no database reachable with it: the line comes first anyway
+    assert "password from the file" in " ".join(generated.stdout.split()) and "neo4j-password" in "".join(
+        generated.stdout.split()
+    )
     for title, cypher in BROWSER_QUERIES:
         assert cypher in out.stdout
         rows = world.store.read(cypher, name="Falcon Ventures", other="Acme Corp")
