@@ -248,6 +248,17 @@ class GraphSchema(BaseModel):
                     )
         return list(dict.fromkeys(out))
 
+    def end_types(self, relation: str) -> tuple[str | None, str | None]:
+        """The type the schema's patterns give each end of a relation (its domain and range), where every
+        pattern of that relation agrees; None at an end they do not fix."""
+        label = self.relation_label(relation)
+        same = [p for p in self.patterns if label is not None and _key(p.relationship) == _key(label)]
+        sources, targets = {p.source for p in same}, {p.target for p in same}
+        return (
+            next(iter(sources)) if len(sources) == 1 else None,
+            next(iter(targets)) if len(targets) == 1 else None,
+        )
+
     def check(self, source_type: str, relation: str, target_type: str) -> Verdict:
         """Whether a triple of these types is allowed; the reason when it is not."""
         relation_label = self.relation_label(relation)

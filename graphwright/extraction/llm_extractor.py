@@ -28,7 +28,7 @@ from graphwright.llm import LLM, LLMEmptyAnswerError, LLMError, MeteredLLM
 from graphwright.llm.json_repair import JSONRepairError, parse_json_object
 from graphwright.llm.prompts import render
 from graphwright.models import ChunkExtraction, ExtractedEntity, ExtractedRelation, ExtractionExample
-from graphwright.text.normalize import normalize_key
+from graphwright.text.normalize import FALLBACK_TYPE, normalize_key
 from graphwright.text.sentences import split_sentences
 
 
@@ -290,16 +290,22 @@ class LLMExtractor:
             if not more.entities and not more.relations:
                 break
             graph = _merge(graph, more)
+        # A relation names its ends: one the reply did not list as an entity is one, untyped (the schema's
+        # patterns may type it), rather than a reason to drop the relation.
+        listed = {normalize_key(e.name) for e in graph.entities}
+        ends = [n for r in graph.relations for n in (r.source, r.target)]
+        missing = [n for n in dict.fromkeys(ends) if normalize_key(n) not in listed]
+        entities = [(e.name, e.type, e.description) for e in graph.entities] + [(n, FALLBACK_TYPE, "") for n in missing]
         return ChunkExtraction(
             chunk_id=chunk_id,
             entities=[
                 ExtractedEntity(
-                    name=e.name,
-                    type=e.type,
-                    description=e.description,
-                    count=max(text.lower().count(e.name.lower()), 1),
+                    name=name,
+                    type=type_,
+                    description=description,
+                    count=max(text.lower().count(name.lower()), 1),
                 )
-                for e in graph.entities
+                for name, type_, description in entities
             ],
             relations=[
                 ExtractedRelation(

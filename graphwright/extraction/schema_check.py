@@ -18,15 +18,33 @@ def schema_entity_types(schema: GraphSchema) -> tuple[str, ...]:
     return (*types, FALLBACK_TYPE) if schema.additional_node_types else types
 
 
+def _types_by_relation(extraction: ChunkExtraction, schema: GraphSchema) -> dict[str, str]:
+    """What the schema says an entity is from the relations it is an end of (their patterns' domain and
+    range), where they agree: an extractor that named "Jan Duursema" as the creator of a comics character
+    but gave no type has still said, under this schema, that he is a Person."""
+    said: dict[str, set[str]] = {}
+    for relation in extraction.relations:
+        for name, type_ in zip((relation.source, relation.target), schema.end_types(relation.type)):
+            if type_ is not None:
+                said.setdefault(normalize_key(name), set()).add(type_)
+    return {name: next(iter(types)) for name, types in said.items() if len(types) == 1}
+
+
 def apply_schema(extractions: list[ChunkExtraction], schema: GraphSchema) -> Counter[str]:
     """Prune and repair the extractions in place; returns what was done, by reason."""
     done: Counter[str] = Counter()
     for extraction in extractions:
         if extraction.error is not None:
             continue
+        implied = _types_by_relation(extraction, schema)
         kept_entities = []
         for entity in extraction.entities:
             label = schema.node_label(entity.type)
+            if label is None and not is_literal(entity.type) and normalize_key(entity.name) in implied:
+                # an entity of no type the schema knows takes the one its relations give it
+                entity.type = implied[normalize_key(entity.name)]
+                label = schema.node_label(entity.type)
+                done["typed entity: by its relations' patterns"] += 1
             if label is None and not schema.additional_node_types and not is_literal(entity.type):
                 done["dropped entity: type not in schema"] += 1
                 continue

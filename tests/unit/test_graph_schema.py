@@ -150,3 +150,28 @@ def test_a_literal_is_read_in_its_propertys_type_or_kept_as_text() -> None:
     assert literal_value("29,000", "INTEGER") == 29000 and literal_value("x", "INTEGER") == "x"
     assert literal_value("4.5", "float") == 4.5 and literal_value("True", "BOOLEAN") is True
     assert literal_value('"Associazione Calcio"', "STRING") == "Associazione Calcio"
+
+
+def test_an_untyped_entity_takes_the_type_its_relations_patterns_give_it() -> None:
+    from graphwright.extraction.schema_check import apply_schema
+    from graphwright.models import ChunkExtraction, ExtractedEntity, ExtractedRelation
+
+    schema = GraphSchema.parse(
+        '{"node_types": ["ComicsCharacter", "Person", "Award"], "relationship_types": ["creator", "award"],'
+        ' "patterns": [["ComicsCharacter", "creator", "Person"], ["Person", "award", "Award"],'
+        ' ["ComicsCharacter", "award", "Award"]]}'
+    )
+    assert schema.end_types("CREATOR") == ("ComicsCharacter", "Person")
+    assert schema.end_types("award") == (None, "Award")  # two domains: that end is not fixed
+    extraction = ChunkExtraction(
+        chunk_id="c1",
+        entities=[ExtractedEntity(name=n, type=t) for n, t in [("Arion", ""), ("Jan Duursema", ""), ("Rome", "")]],
+        relations=[ExtractedRelation(source="Arion", target="Jan Duursema", type="creator")],
+    )
+    done = apply_schema([extraction], schema)
+    assert [(e.name, e.type) for e in extraction.entities] == [
+        ("Arion", "COMICS_CHARACTER"),
+        ("Jan Duursema", "PERSON"),
+    ]
+    assert [r.type for r in extraction.relations] == ["creator"]
+    assert done["typed entity: by its relations' patterns"] == 2 and done["dropped entity: type not in schema"] == 1

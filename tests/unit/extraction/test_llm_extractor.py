@@ -64,3 +64,13 @@ def test_schema_and_examples_reach_the_fallback() -> None:
         [ExtractionExample(text="A wrote B.", triples=[LabelledTriple(sub="A", rel="author", obj="B")])]
     )
     assert seen == ["schema", "1 examples"]
+
+
+def test_a_relations_end_the_reply_did_not_list_is_an_entity() -> None:
+    reply = {
+        "entities": [{"name": "Arion"}],
+        "relations": [{"source": "Arion", "type": "creator", "target": "Paul Kupperberg"}],
+    }
+    found = LLMExtractor(_Fixed(reply), Settings()).extract("c1", TEXT)
+    assert [(e.name, e.type) for e in found.entities] == [("Arion", "CONCEPT"), ("Paul Kupperberg", "CONCEPT")]
+    assert [(r.source, r.target) for r in found.relations] == [("Arion", "Paul Kupperberg")]
