@@ -241,6 +241,8 @@ class LLMClient:
                 ToolCall(id=call.id, name=call.function.name, arguments=arguments if not error else {}, error=error)
             )
         content = _THINK_RE.sub("", message.content or "").strip()
+        if not calls and echoes(content, messages):  # a final answer that is its instructions, said again
+            raise LLMEchoError(ECHOED)
         kept: dict[str, Any] = {"role": "assistant", "content": message.content or ""}
         if message.tool_calls:
             kept["tool_calls"] = [

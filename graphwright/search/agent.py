@@ -96,6 +96,7 @@ class Agent:
         # Rounds bound the model's turns; this bounds the work, since one turn may ask for many calls.
         self.max_tool_calls = max_tool_calls
         self.seen = Retrieval()
+        self.answered_offline = False  # the LLM's final answer failed: the answer is the retrieval itself
         self.tools: dict[str, _Tool] = {}
         for name in MODE_NAMES:
             spec = mode_class(name).tool
@@ -245,6 +246,8 @@ class Agent:
             try:
                 turn = self.llm.chat_tools(messages, tools)
             except LLMError as exc:  # stop here and answer with what the tools found so far
+                if not trace:  # nothing found yet: the engine answers offline from hybrid retrieval instead
+                    raise
                 notes.append(f"the LLM failed at step {len(trace) + 1} ({exc}); answering with what was found")
                 break
             messages.append(turn.message)
@@ -279,6 +282,7 @@ class Agent:
             return self.llm.chat(messages, use_cache=False, task="answer").text, trace, notes
         except LLMError as exc:  # the passages the tools found, as the offline answer
             notes.append(f"the LLM's final answer failed ({exc}); this is the offline answer from what was found")
+            self.answered_offline = True
             return retrieval_answer(self.seen.chunks, LLM_FAILED).text, trace, notes
 
 
@@ -319,5 +323,8 @@ class AgentMode(SearchMode):
         text, trace, notes = agent.run(query.question)
         found = agent.seen
         found.trace, found.notes = trace, [*found.notes, *notes]
-        found.answer = Answer(text=text, kind="generated", citations=graph_citations(found, cited_ids(text)))
+        if agent.answered_offline:
+            found.answer = Answer(text=text, kind="retrieval", citations=graph_citations(found))
+        else:
+            found.answer = Answer(text=text, kind="generated", citations=graph_citations(found, cited_ids(text)))
         return found

@@ -297,6 +297,19 @@ def test_a_mode_whose_llm_fails_while_retrieving_answers_offline(world, llm_rag_
     assert any("the LLM failed" in n and "HTTP 500" in n for n in result.notes), result.notes
 
 
+def test_an_agent_that_echoes_its_instructions_answers_offline(world, llm_rag_factory, stub) -> None:
+    """Gemma 3 270M's first agent turn, against the real server: no tool call, its system prompt said again.
+    That is no answer: the search answers offline from hybrid retrieval, and says why."""
+    from graphwright.llm.prompts import render
+
+    stub.default = chat_reply(render("agent_system") + "\n\nWhich mine does Gamma Mining operate?")
+    result = llm_rag_factory().search("Which mine does Gamma Mining operate?", mode="agent")
+    assert result.mode == "hybrid" and result.answer_kind == "retrieval"
+    assert result.answer.startswith("Retrieved passages (the LLM failed,") and "Kiruna" in result.answer
+    assert any("repeated its instructions" in n for n in result.notes), result.notes
+    assert render("agent_system")[:40] not in result.answer
+
+
 def test_the_agent_speaks_plain_text_to_an_endpoint_without_tools(world, llm_rag_factory, stub) -> None:
     from tests.stub_openai import error_reply
 
