@@ -6,9 +6,10 @@ run it without `--check` to rewrite the block.
     .venv/bin/python scripts/readme_tour.py            # rewrite README.md's tour (a running Neo4j)
     .venv/bin/python scripts/readme_tour.py --check    # exit 1, with a diff, when the README is stale
 
-It works in its own workspace (`readme-tour`, emptied first), so your graph is untouched. Output is captured
-100 columns wide; progress bars (stderr) are left out. The check ignores what changes from run to run on
-the same data: durations, rates, sizes on disk, a score's third decimal place, and a table's padding."""
+It works in its own workspace (`readme-tour`, made anew and deleted after), so your graph is untouched.
+Output is captured 100 columns wide; progress bars (stderr) are left out. The check ignores what changes
+from run to run on the same data: durations, rates, sizes on disk, a score's third decimal place, and a
+table's padding."""
 
 from __future__ import annotations
 
@@ -64,16 +65,19 @@ def run_tour() -> str:
     subprocess.run([*base, "workspace", "delete", WORKSPACE, "--yes"], env=plain, cwd=ROOT, capture_output=True)
     subprocess.run([*base, "workspace", "create", WORKSPACE], env=plain, cwd=ROOT, check=True, capture_output=True)
     lines = []
-    for typed, flags, keep in TOUR:
-        done = subprocess.run(
-            [*base, *_argv(typed), *flags], env=env, cwd=ROOT, capture_output=True, text=True, timeout=600
-        )
-        if done.returncode != 0:
-            raise SystemExit(f"`{typed}` exited {done.returncode}:\n{done.stderr}")
-        out = [line.rstrip() for line in done.stdout.splitlines()]
-        if keep and len(out) > keep:
-            out = [*out[:keep], "..."]
-        lines += [f"$ {typed}", *out]
+    try:
+        for typed, flags, keep in TOUR:
+            done = subprocess.run(
+                [*base, *_argv(typed), *flags], env=env, cwd=ROOT, capture_output=True, text=True, timeout=600
+            )
+            if done.returncode != 0:
+                raise SystemExit(f"`{typed}` exited {done.returncode}:\n{done.stderr}")
+            out = [line.rstrip() for line in done.stdout.splitlines()]
+            if keep and len(out) > keep:
+                out = [*out[:keep], "..."]
+            lines += [f"$ {typed}", *out]
+    finally:  # leave the database as it was found
+        subprocess.run([*base, "workspace", "delete", WORKSPACE, "--yes"], env=plain, cwd=ROOT, capture_output=True)
     return "\n".join(lines)
 
 
