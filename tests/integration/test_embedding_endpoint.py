@@ -160,5 +160,5 @@ def test_cli_reembed_and_its_mismatch_line(rag, cli_env, stub, tmp_path: Path) -
     said = " ".join(done.stdout.split())
     assert "Re-embedded 1 chunks, 0 entities, 0 community reports" in said
     assert f"all-MiniLM-L6-v2 (bundled) (384d) -> stub-embed (endpoint) ({DIM}d)" in said
-    answered = run(["query", "Who wrote the first program?", "--mode", "vector"], env, tmp_path)
+    answered = run(["query", "Who wrote the first program?", "--mode", "vector", "--explain"], env, tmp_path)
     assert answered.returncode == 0 and "docs/ada.md" in answered.stdout

@@ -168,8 +168,8 @@ def test_ctrl_c_stops_an_ingest_at_once_and_says_what_was_kept(rag, cli_env, tmp
     _, err = process.communicate(timeout=60)  # a hang guard, not a timing: it stops without its batch
     print(f"\nCtrl-C to exit: {time.perf_counter() - started:.2f} s")
     assert process.returncode == 130, err
-    assert "stopped:" in err and "Run the same command" in err, err
-    said = " ".join(err.split("stopped:")[1].split())
+    said = " ".join(err.split("stopped:")[-1].split())  # as one line: the console wraps it
+    assert "stopped:" in err and "Run the same command again" in said, err
     # the count is told when a group of documents has committed, so it may trail the last commit
     written = 0 if said.startswith("no document was written yet") else int(said.split(" documents were written")[0])
     kept = rag.stats()["documents"]

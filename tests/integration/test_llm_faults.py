@@ -154,6 +154,7 @@ def test_killed_llm_ingest_resumes_without_repeating_finished_calls(rag, stub, c
         str(folder.parent),
         "--extractor",
         "llm",
+        "--no-communities",  # the extraction calls alone: community reports would ask the stub too
         "--json",
     ]
     process = subprocess.Popen(command, env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
