@@ -248,11 +248,14 @@ class GraphSchema(BaseModel):
                     )
         return list(dict.fromkeys(out))
 
+    def _patterns_of(self, relation_label: str) -> list[Pattern]:
+        return [p for p in self.patterns if _key(p.relationship) == _key(relation_label)]
+
     def end_types(self, relation: str) -> tuple[str | None, str | None]:
         """The type the schema's patterns give each end of a relation (its domain and range), where every
         pattern of that relation agrees; None at an end they do not fix."""
         label = self.relation_label(relation)
-        same = [p for p in self.patterns if label is not None and _key(p.relationship) == _key(label)]
+        same = self._patterns_of(label) if label is not None else []
         sources, targets = {p.source for p in same}, {p.target for p in same}
         return (
             next(iter(sources)) if len(sources) == 1 else None,
@@ -270,7 +273,7 @@ class GraphSchema(BaseModel):
         if self.additional_patterns or not self.patterns or relation_label is None:
             return "ok"
         source, target = _key(source_type), _key(target_type)
-        same_relation = [p for p in self.patterns if _key(p.relationship) == _key(relation_label)]
+        same_relation = self._patterns_of(relation_label)
         for p in same_relation:
             literal_end = is_literal(p.target) and is_literal(target_type)
             if _key(p.source) == source and (_key(p.target) == target or literal_end):

@@ -166,6 +166,15 @@ def stop_on_ctrl_c(tally: Tally) -> Iterator[None]:
 
 
 @contextmanager
+def ingest_progress(shown: bool) -> Iterator[Tally]:
+    """What an ingest runs inside: its bars (if `shown`), short GIL turns, and Ctrl-C that stops at once."""
+    with progress_bar(shown) as bar, short_gil_turns():
+        tally = Tally(bar)
+        with stop_on_ctrl_c(tally):
+            yield tally
+
+
+@contextmanager
 def progress_bar(enabled: bool) -> Iterator[Callable[..., None] | None]:
     if not enabled:
         yield None

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from graphwright.cli.common import (
-    Tally,
     cost_options,
     examples_option,
     exit_partial,
     extractor_option,
     fail,
+    ingest_progress,
     make_console,
     open_graph,
     parse_meta,
@@ -22,8 +22,6 @@ from graphwright.cli.common import (
     read_examples_file,
     read_schema,
     schema_option,
-    short_gil_turns,
-    stop_on_ctrl_c,
 )
 from graphwright.cli.render import print_community_run, print_ingest_report
 
@@ -193,12 +191,10 @@ def ingest(
         return
     shown = not quiet and not as_json
     with open_graph(max_cost) as rag:
-        with progress_bar(shown) as bar, short_gil_turns():
-            tally = Tally(bar)
-            with stop_on_ctrl_c(tally):
-                report = rag.ingest(
-                    list(paths), metadata=metadata, progress=tally, update_communities=not no_communities, **given
-                )
+        with ingest_progress(shown) as tally:
+            report = rag.ingest(
+                list(paths), metadata=metadata, progress=tally, update_communities=not no_communities, **given
+            )
         # The first ingest has no communities to keep current: build them, so `global` and the page have some.
         if not no_communities and report.entities_written and not rag.store.communities.community_levels():
             with progress_bar(shown) as progress:
@@ -294,10 +290,8 @@ def index(
             print_estimate(rag.estimate_ingest(list(paths), extractor=extractor, communities=True))
         return
     with open_graph(max_cost) as rag:
-        with progress_bar(not quiet) as bar, short_gil_turns():
-            tally = Tally(bar)
-            with stop_on_ctrl_c(tally):
-                report = rag.ingest(list(paths), extractor=extractor, progress=tally)
+        with ingest_progress(not quiet) as tally:
+            report = rag.ingest(list(paths), extractor=extractor, progress=tally)
         print_ingest_report(report)
         if report.found_nothing:
             _settle_ingest(report, paths)

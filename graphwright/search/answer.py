@@ -17,6 +17,7 @@ from graphwright.search.evidence import Answer, Retrieval
 # when one is and it failed.
 NO_LLM = "no LLM configured"
 LLM_FAILED = "the LLM's answer failed"
+LLM_FAILED_RETRIEVING = "the LLM failed"  # a mode whose retrieval needed it: answered from hybrid instead
 NOT_IN_CONTEXT = "I don't know: the indexed documents do not say."
 _SNIPPET_CHARS = 400
 # What of a conversation the answer prompt carries: its last turns, each cut to this length.

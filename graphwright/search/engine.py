@@ -12,7 +12,7 @@ from graphwright.llm import MeteredLLM, ToolCallingLLM
 from graphwright.llm.prompts import render
 from graphwright.models import AnswerDelta, Evidence, SearchEvent, SearchResult, TraceStep, check_history_size
 from graphwright.search import followup
-from graphwright.search.answer import LLM_FAILED
+from graphwright.search.answer import LLM_FAILED, LLM_FAILED_RETRIEVING
 from graphwright.search.base import SearchContext, SearchMode, SearchQuery
 from graphwright.search.evidence import Answer, Retrieval
 from graphwright.search.linking import EntityLinker
@@ -131,7 +131,7 @@ class SearchEngine:
             query.embedding = self.embedder.embed([query.text])[0]
         ctx = self._context(None)
         found = mode.retrieve(query, ctx)
-        found.answer = mode.offline_answer(query, found, "the LLM failed")
+        found.answer = mode.offline_answer(query, found, LLM_FAILED_RETRIEVING)
         found.mode = "hybrid"
         found.notes.append(f"the LLM failed ({error}); answered offline from hybrid retrieval")
         return found
