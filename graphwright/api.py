@@ -22,6 +22,7 @@ from graphwright.models import (
     ChatTurn,
     ConversationOwner,
     CostEstimate,
+    CurationChange,
     CypherRows,
     DocumentInfo,
     EntityProfile,
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping, Sequence
 
     from graphwright.communities.upkeep import CommunityRun, RefreshRun
+    from graphwright.curation import Curation
     from graphwright.evaluation.datasets import Dataset
     from graphwright.extraction.byog import ImportReport
     from graphwright.reembed import ReembedReport
@@ -489,6 +491,20 @@ class GraphRAG:
             indexes=indexes,
             store_bytes=store_bytes(self.settings.home, self.settings.neo4j_database),
         )
+
+    def curation(self, *, who: str | None = None, communities: bool = True) -> Curation:
+        """Hand changes of the entity graph with an audit trail and undo (docs/curation.md). `who` is the
+        author the history records (default `cli:<login>`); after each change the synonym lists are filled
+        and, unless `communities=False`, existing communities are brought up to date."""
+        from graphwright.curation import Curation
+
+        def after(change: CurationChange) -> None:
+            self.store.writes.link_similar(self.settings.write_batch_size)
+            if communities and self.store.communities.community_levels():
+                self.build_communities(budget=self.settings.report_budget)
+
+        self.init()
+        return Curation(self.store, embed=self.embedder.embed, after=after, schema=self.graph_schema, who=who)
 
     def check(self) -> dict[str, dict[str, Any]]:
         """Rules of the graph model some element breaks ({} when the graph is consistent): documents with a

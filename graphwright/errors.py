@@ -8,6 +8,7 @@
     ├── NotFoundError (also LookupError)        what the request names does not exist (for this key): HTTP 404
     ├── ForbiddenError                          a key that may not use this workspace (or manage workspaces): HTTP 403
     ├── WorkspaceExistsError                    creating a workspace that already exists: HTTP 409
+    ├── CurationConflictError                   a curation change or undo the graph's state forbids: HTTP 409
     ├── GraphStoreError                         Neo4j cannot be used: down, unreachable, credentials refused
     ├── QueryRejectedError                      Neo4j refused one query (syntax, a write in a READ transaction)
     ├── WriteRejectedError                      Neo4j refused one write; the transaction rolled back
@@ -48,6 +49,7 @@ from __future__ import annotations
 __all__ = [
     "BusyError",
     "CalculationError",
+    "CurationConflictError",
     "CypherRejectedError",
     "DatasetError",
     "EmbeddingError",
@@ -110,6 +112,11 @@ class ForbiddenError(GraphwrightError):
 
 class WorkspaceExistsError(GraphwrightError):
     """A workspace created under a name that is taken."""
+
+
+class CurationConflictError(GraphwrightError):
+    """A curation change or undo refused by the graph's state: a name taken, a later change depending on it,
+    or entities changed since; the message says what to do."""
 
 
 class GraphStoreError(GraphwrightError):

@@ -466,6 +466,21 @@ class EntityProfile(BaseModel):
     communities: list[dict[str, Any]] = Field(default_factory=list)  # id, level, title
 
 
+class CurationChange(BaseModel):
+    """One hand change of the graph, as the audit trail keeps it (`graphwright history`)."""
+
+    id: str
+    seq: int
+    op: str  # merge, rename, retype, delete, relation-retype, relation-delete, undo
+    summary: str
+    who: str = ""  # a key's fingerprint on the server, `cli:<user>` from the command line
+    at: str | None = None
+    status: str = "applied"  # or "undone"
+    affected: list[str] = Field(default_factory=list)  # entity ids
+    undoes: str | None = None
+    undone_by: str | None = None
+
+
 class StageCost(BaseModel):
     """What one stage of a run would ask of the LLM: calls (those answered from the cache apart) and tokens.
     `basis` says where the completion figure comes from (this endpoint's past replies, or a typical size)."""

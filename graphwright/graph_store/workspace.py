@@ -30,6 +30,7 @@ LABELS = (
     "Conversation",
     "Turn",
     "GraphwrightMeta",
+    "CurationChange",
 )
 TYPES = ("PART_OF", "NEXT", "MENTIONS", "IN_COMMUNITY", "PARENT_OF", "HAS_TURN", "CITED", "ABOUT")
 INDEXES = ("chunk_embedding", "entity_embedding", "community_embedding", "chunk_text", "entity_text")

@@ -13,6 +13,7 @@ from graphwright.errors import WriteRejectedError
 from graphwright.graph_schema import GraphSchema, LiteralProperty, literal_value
 from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection, ScopedTransaction, run_batches
+from graphwright.graph_store.curation_rules import CurationRules
 from graphwright.models import MAX_DESCRIPTION, Chunk, Document, Entity, Relation
 from graphwright.text.normalize import normalize_key, relation_type
 
@@ -21,6 +22,7 @@ from graphwright.text.normalize import normalize_key, relation_type
 # walk gains 0.5-1.5 points of R@2 with them, and 0.9 adds nothing (docs/benchmarks.md).
 SIMILAR_CAP = 5
 SIMILAR_MIN_SCORE = (1.0 + 0.8) / 2
+SETTLE_BATCH = 500
 
 
 class DocumentWrites:
@@ -132,7 +134,7 @@ class DocumentWrites:
         def work(tx: ScopedTransaction) -> int | None:
             chunks, touched = _remove_document_support(tx, document_id)
             rows = tx.run(q.DELETE_DOCUMENT, id=document_id).data()
-            _settle(tx, touched, 500)
+            settle_entities(tx, touched, SETTLE_BATCH)
             return len(chunks) if rows else None
 
         return self.connection.execute_write(work)
@@ -141,8 +143,8 @@ class DocumentWrites:
         """Entities and relations whose chunks already exist (imported graphs), in one transaction."""
 
         def work(tx: ScopedTransaction) -> None:
-            _write_graph(tx, entities, relations, batch_size)
-            _settle(tx, [e.id for e in entities], batch_size)
+            written = _write_graph(tx, entities, relations, batch_size)
+            settle_entities(tx, written, batch_size)
 
         self.connection.execute_write(work)
 
@@ -189,9 +191,8 @@ def _link_and_settle(
     pairs = [[a.id, b.id] for chunks in documents for a, b in zip(chunks, chunks[1:])]
     run_batches(tx, q.LINK_NEXT, "pairs", pairs, batch_size)
     if entities:
-        _write_graph(tx, entities, relations or [], batch_size)
-        touched = touched + [e.id for e in entities]
-    _settle(tx, touched, batch_size)
+        touched = touched + _write_graph(tx, entities, relations or [], batch_size)
+    settle_entities(tx, touched, batch_size)
 
 
 def _remove_document_support(tx: ScopedTransaction, document_id: str) -> tuple[list[str], list[str]]:
@@ -206,7 +207,13 @@ def _remove_document_support(tx: ScopedTransaction, document_id: str) -> tuple[l
     return chunk_ids, entity_ids
 
 
-def _write_graph(tx: ScopedTransaction, entities: list[Entity], relations: list[Relation], batch_size: int) -> None:
+def _write_graph(
+    tx: ScopedTransaction, entities: list[Entity], relations: list[Relation], batch_size: int
+) -> list[str]:
+    """The entity graph with the workspace's standing curation applied (curation_rules); the ids written."""
+    row = tx.run(q.CURATION_RULES).single()
+    rules = CurationRules.from_json(row["rules"] if row else None)
+    entities, relations = rules.apply(entities, relations)
     rows = [
         {
             "id": e.id,
@@ -241,9 +248,10 @@ def _write_graph(tx: ScopedTransaction, entities: list[Entity], relations: list[
         (q.WRITE_RELATIONS, rels),
     ):
         run_batches(tx, statement, "rows", data, batch_size, max_description=MAX_DESCRIPTION)
+    return [e.id for e in entities]
 
 
-def _settle(tx: ScopedTransaction, entity_ids: list[str], batch_size: int) -> None:
+def settle_entities(tx: ScopedTransaction, entity_ids: list[str], batch_size: int) -> None:
     """Entities no chunk mentions any more go; the rest get their degree recomputed."""
     ids = list(dict.fromkeys(entity_ids))
     for start in range(0, len(ids), batch_size):

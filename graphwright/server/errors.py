@@ -6,6 +6,7 @@ from typing import Any
 
 from graphwright.errors import (
     BusyError,
+    CurationConflictError,
     CypherRejectedError,
     EmbeddingError,
     ForbiddenError,
@@ -44,7 +45,7 @@ def status_of(exc: Exception) -> int:
         return 404
     if isinstance(exc, ForbiddenError):
         return 403
-    if isinstance(exc, WorkspaceExistsError):
+    if isinstance(exc, (WorkspaceExistsError, CurationConflictError)):
         return 409
     if isinstance(exc, GraphStoreError):
         return 503

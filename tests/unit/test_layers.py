@@ -16,7 +16,7 @@ LAYERS: list[set[str]] = [
     {"llm"},
     {"embeddings"},  # its endpoint backend uses the llm package's `openai` client
     {"extraction", "graph_store"},
-    {"pipeline", "reembed", "search", "communities", "evaluation", "answer_graph", "conversations"},
+    {"pipeline", "reembed", "search", "communities", "evaluation", "answer_graph", "conversations", "curation"},
     {"api"},
     {"server"},  # serve, mcp: entry points beside the CLI, which starts them
     {"cli"},

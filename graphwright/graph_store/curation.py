@@ -1,0 +1,481 @@
+"""Hand curation of the entity graph: merge, rename, retype and delete entities, retype and delete relations,
+each one transaction that also writes its audit record; the history; and an exact undo.
+
+How a change stays undoable: before it acts, the change snapshots what it will touch (the entities' nodes
+with every property and label, their mentions, communities and relations; for a relation change only the
+relations between its two ends) and stores the snapshot in its record, with a hash of the same scope after
+it acted. Undo puts the snapshot back, after checking that the scope still hashes the same (a later ingest,
+delete or change would otherwise be silently lost) and that no later change touches the same entities.
+Derived values (degrees, synonym lists, embeddings) are left out of the hash: they are recomputed.
+
+Each change also carries its part of the standing rules (`curation_rules`), which later writes apply."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from graphwright.errors import CurationConflictError, InvalidRequestError, NotFoundError
+from graphwright.graph_store import queries as q
+from graphwright.graph_store.connection import Neo4jConnection, ScopedTransaction, run_batches
+from graphwright.graph_store.curation_rules import CurationRules, Redirect
+from graphwright.graph_store.writes import SETTLE_BATCH, settle_entities
+from graphwright.models import MAX_DESCRIPTION, CurationChange, entity_embedding_text
+from graphwright.text.normalize import RESERVED_RELATIONS, entity_label, normalize_key, relation_type
+
+# Entity properties recomputed after a change, so not part of what undo compares.
+_DERIVED = {"embedding", "degree", "similar"}
+Embed = Callable[[list[str]], list[list[float]]]
+
+
+@dataclass
+class _Scope:
+    ids: list[str]
+    touching: bool  # all relations touching the entities (entity changes), or only those among them
+    nodes: bool = True  # the entities' nodes too (not for a relation change: it leaves them as they are)
+
+
+class CurationStore:
+    def __init__(self, connection: Neo4jConnection) -> None:
+        self.connection = connection
+
+    # --- reads -----------------------------------------------------------------------------------------
+    def history(self, offset: int = 0, limit: int = 50) -> list[CurationChange]:
+        rows = self.connection.read(q.CHANGES, offset=offset, limit=limit)
+        return [CurationChange.model_validate({**r, "affected": r["affected"] or []}) for r in rows]
+
+    def rules(self) -> CurationRules:
+        rows = self.connection.read(q.CURATION_RULES)
+        return CurationRules.from_json(rows[0]["rules"] if rows else None)
+
+    # --- changes ---------------------------------------------------------------------------------------
+    def merge(self, source: str, target: str, *, who: str, embed: Embed | None = None) -> CurationChange:
+        """Entity `source` into `target`: its relations, mentions, aliases and description move onto the
+        survivor, and later writes of its names land on the survivor."""
+        a_id = b_id = ""
+
+        def act(tx: ScopedTransaction, before: dict[str, Any]) -> tuple[str, CurationRules, list[str]]:
+            gone, kept = before["entities"][a_id], before["entities"][b_id]
+            rows = []
+            for rel in before["relations"]:
+                s = b_id if rel["source"] == a_id else rel["source"]
+                t = b_id if rel["target"] == a_id else rel["target"]
+                if a_id not in (rel["source"], rel["target"]) or s == t:
+                    continue  # the survivor's own relation, or one between the two (it would loop)
+                rows.append(_relation_row(s, rel["type"], t, rel["props"]))
+            counts = dict(map(tuple, kept["mentions"]))
+            for chunk, n in gone["mentions"]:
+                counts[chunk] = (counts.get(chunk) or 0) + (n or 1)
+            mentions = [{"chunk_id": c, "entity_id": b_id, "count": n} for c, n in counts.items()]
+            keep_props, gone_props = kept["props"], gone["props"]
+            aliases = sorted(
+                {*(keep_props.get("aliases") or []), gone_props["name"], *(gone_props.get("aliases") or [])}
+                - {keep_props["name"]}
+            )
+            description = keep_props.get("description") or ""
+            extra = gone_props.get("description") or ""
+            if extra and extra not in description:
+                description = (description + " " + extra).strip()[:MAX_DESCRIPTION]
+            tx.run(q.DELETE_ENTITIES, ids=[a_id]).consume()
+            run_batches(tx, q.WRITE_RELATIONS, "rows", rows, 500, max_description=MAX_DESCRIPTION)
+            run_batches(tx, q.WRITE_MENTIONS, "rows", mentions, 500)
+            tx.run(q.SET_ENTITY_PROPERTIES, id=b_id, props={"aliases": aliases, "description": description}).consume()
+            keys = sorted({normalize_key(gone_props["name"]), *map(normalize_key, gone_props.get("aliases") or [])})
+            rule = CurationRules(redirects=[Redirect(keys=keys, ids=[a_id], to=b_id, name=keep_props["name"])])
+            summary = f"merged {gone_props['name']!r} into {keep_props['name']!r}"
+            return summary, rule, [b_id]
+
+        def scope(tx: ScopedTransaction) -> _Scope:
+            nonlocal a_id, b_id
+            a_id, b_id = _entity_id(tx, source), _entity_id(tx, target)
+            if a_id == b_id:
+                raise InvalidRequestError(f"{source!r} and {target!r} are the same entity")
+            return _Scope([a_id, b_id], touching=True)
+
+        return self._change("merge", {"source": source, "target": target}, who, scope, act, embed)
+
+    def rename(self, entity: str, new_name: str, *, who: str, embed: Embed | None = None) -> CurationChange:
+        """A new display name; the old one stays an alias, and later writes of it land here."""
+        name = " ".join(new_name.split())
+        if not name or not normalize_key(name):
+            raise InvalidRequestError("the new name is empty")
+
+        def act(tx: ScopedTransaction, before: dict[str, Any]) -> tuple[str, CurationRules, list[str]]:
+            props = before["entities"][e_id]["props"]
+            old, key = props["name"], normalize_key(name)
+            if key != props.get("key") and tx.run(q.ENTITIES_BY_KEY, keys=[key]).single() is not None:
+                raise CurationConflictError(f"an entity is already named {name!r}: merge into it instead")
+            aliases = sorted({*(props.get("aliases") or []), old} - {name})
+            tx.run(q.SET_ENTITY_PROPERTIES, id=e_id, props={"name": name, "key": key, "aliases": aliases}).consume()
+            rule = CurationRules(
+                redirects=[Redirect(keys=[normalize_key(old)], ids=[], to=e_id, name=name)], names={e_id: name}
+            )
+            return f"renamed {old!r} to {name!r}", rule, [e_id]
+
+        e_id = ""
+
+        def scope(tx: ScopedTransaction) -> _Scope:
+            nonlocal e_id
+            e_id = _entity_id(tx, entity)
+            return _Scope([e_id], touching=False)
+
+        return self._change("rename", {"entity": entity, "name": name}, who, scope, act, embed)
+
+    def retype(self, entity: str, new_type: str, *, who: str, embed: Embed | None = None) -> CurationChange:
+        """A new entity type (and the label Neo4j Browser shows), kept by later writes."""
+        type_ = _type_name(new_type)
+
+        def act(tx: ScopedTransaction, before: dict[str, Any]) -> tuple[str, CurationRules, list[str]]:
+            found = before["entities"][e_id]
+            labels = [{"id": e_id, "label": label} for label in found["labels"]]
+            run_batches(tx, q.REMOVE_ENTITY_LABEL, "rows", labels, 500)
+            tx.run(q.SET_ENTITY_PROPERTIES, id=e_id, props={"type": type_}).consume()
+            tx.run(q.ADD_ENTITY_LABEL, rows=[{"id": e_id, "label": entity_label(type_)}]).consume()
+            summary = f"retyped {found['props']['name']!r} from {found['props'].get('type')} to {type_}"
+            return summary, CurationRules(types={e_id: type_}), [e_id]
+
+        e_id = ""
+
+        def scope(tx: ScopedTransaction) -> _Scope:
+            nonlocal e_id
+            e_id = _entity_id(tx, entity)
+            return _Scope([e_id], touching=False)
+
+        return self._change("retype", {"entity": entity, "type": type_}, who, scope, act, embed)
+
+    def delete_entity(self, entity: str, *, who: str) -> CurationChange:
+        """The entity, its mentions and relations; later writes do not create it again."""
+
+        def act(tx: ScopedTransaction, before: dict[str, Any]) -> tuple[str, CurationRules, list[str]]:
+            props = before["entities"][e_id]["props"]
+            tx.run(q.DELETE_ENTITIES, ids=[e_id]).consume()
+            keys = sorted({normalize_key(props["name"]), *map(normalize_key, props.get("aliases") or [])})
+            return f"deleted {props['name']!r}", CurationRules(blocked_ids=[e_id], blocked_keys=keys), []
+
+        e_id = ""
+
+        def scope(tx: ScopedTransaction) -> _Scope:
+            nonlocal e_id
+            e_id = _entity_id(tx, entity)
+            return _Scope([e_id], touching=True)
+
+        return self._change("delete", {"entity": entity}, who, scope, act, None)
+
+    def retype_relation(self, source: str, type_: str, target: str, new_type: str, *, who: str) -> CurationChange:
+        """`source -[type]-> target` becomes `-[new_type]->` (joined with one of that type if it exists)."""
+        new = _relation_type_name(new_type)
+
+        def act(tx: ScopedTransaction, before: dict[str, Any]) -> tuple[str, CurationRules, list[str]]:
+            rel = _the_relation(before, ends, old)
+            tx.run(q.DELETE_RELATION, source=ends[0], target=ends[1], type=old).consume()
+            tx.run(
+                q.WRITE_RELATIONS,
+                rows=[_relation_row(ends[0], new, ends[1], rel["props"])],
+                max_description=MAX_DESCRIPTION,
+            ).consume()
+            names = before["names"]
+            summary = f"retyped {names[ends[0]]!r} -[{old}]-> {names[ends[1]]!r} to {new}"
+            return summary, CurationRules(relation_types=[(ends[0], old, ends[1], new)]), []
+
+        old, ends = _relation_type_name(type_), ["", ""]
+
+        def scope(tx: ScopedTransaction) -> _Scope:
+            ends[:] = [_entity_id(tx, source), _entity_id(tx, target)]
+            return _Scope(list(ends), touching=False, nodes=False)
+
+        args = {"source": source, "type": old, "target": target, "new_type": new}
+        return self._change("relation-retype", args, who, scope, act, None)
+
+    def delete_relation(self, source: str, type_: str, target: str, *, who: str) -> CurationChange:
+        """`source -[type]-> target` goes, and later writes do not create it again."""
+
+        def act(tx: ScopedTransaction, before: dict[str, Any]) -> tuple[str, CurationRules, list[str]]:
+            _the_relation(before, ends, old)
+            tx.run(q.DELETE_RELATION, source=ends[0], target=ends[1], type=old).consume()
+            names = before["names"]
+            summary = f"deleted {names[ends[0]]!r} -[{old}]-> {names[ends[1]]!r}"
+            return summary, CurationRules(blocked_relations=[(ends[0], old, ends[1])]), []
+
+        old, ends = _relation_type_name(type_), ["", ""]
+
+        def scope(tx: ScopedTransaction) -> _Scope:
+            ends[:] = [_entity_id(tx, source), _entity_id(tx, target)]
+            return _Scope(list(ends), touching=False, nodes=False)
+
+        return self._change("relation-delete", {"source": source, "type": old, "target": target}, who, scope, act, None)
+
+    def undo(self, change_id: str | None, *, who: str) -> CurationChange:
+        """Put back exactly what change `change_id` (default: the latest not undone) found; refused when a
+        later change touches the same entities, or when the graph it left has changed since."""
+
+        def work(tx: ScopedTransaction) -> CurationChange:
+            seq = tx.run(q.CURATION_LOCK).single()
+            if seq is None:
+                raise NotFoundError("this workspace holds no graph yet (run `graphwright init` or ingest)")
+            wanted = change_id
+            if wanted is None:
+                last = tx.run(q.LAST_ACTIVE_CHANGE).single()
+                if last is None:
+                    raise NotFoundError("no change to undo")
+                wanted = last["id"]
+            row = tx.run(q.CHANGE, id=wanted).single()
+            if row is None:
+                raise NotFoundError(f"no change {wanted!r} in this workspace (see `graphwright history`)")
+            if row["op"] == "undo":
+                raise CurationConflictError(f"{wanted} is an undo; make the change again instead")
+            if row["status"] != "applied":
+                raise CurationConflictError(f"change {wanted} ({row['summary']}) is {row['status']} already")
+            later = tx.run(q.LATER_ACTIVE_CHANGES, seq=row["seq"], affected=row["affected"]).data()
+            if later:
+                names = ", ".join(f"{c['id']} ({c['summary']})" for c in later)
+                raise CurationConflictError(f"later changes touch the same entities; undo them first: {names}")
+            before = json.loads(row["before"])
+            scope = _Scope(list(before["scope"]), bool(before["touching"]), bool(before["nodes"]))
+            now = _snapshot(tx, scope)
+            if _state_hash(now) != row["after_hash"]:
+                raise CurationConflictError(
+                    f"the entities of change {wanted} ({row['summary']}) changed since (an ingest, a delete or "
+                    "an edit); undoing it would lose that. Undo or redo the edit by hand instead."
+                )
+            _restore(tx, scope, now, before)
+            mark = f"c{seq['seq']}"
+            tx.run(q.MARK_UNDONE, id=wanted, by=mark).consume()
+            summary = f"undid {wanted}: {row['summary']}"
+            _record(tx, mark, seq["seq"], "undo", {"change": wanted}, who, summary, row["affected"], None, None, None)
+            _store_rules(tx)
+            return CurationChange(
+                id=mark,
+                seq=seq["seq"],
+                op="undo",
+                summary=summary,
+                who=who,
+                status="applied",
+                affected=row["affected"],
+                undoes=wanted,
+            )
+
+        return self.connection.execute_write(work)
+
+    # --- the frame every change runs in ---------------------------------------------------------------
+    def _change(
+        self,
+        op: str,
+        args: dict[str, Any],
+        who: str,
+        scope_of: Callable[[ScopedTransaction], _Scope],
+        act: Callable[[ScopedTransaction, dict[str, Any]], tuple[str, CurationRules, list[str]]],
+        embed: Embed | None,
+    ) -> CurationChange:
+        def work(tx: ScopedTransaction) -> CurationChange:
+            seq = tx.run(q.CURATION_LOCK).single()
+            if seq is None:
+                raise NotFoundError("this workspace holds no graph yet (run `graphwright init` or ingest)")
+            scope = scope_of(tx)
+            found = tx.run(q.NEIGHBOUR_IDS, ids=scope.ids).single()
+            neighbours = found["ids"] if found else []
+            before = _snapshot(tx, scope)
+            summary, rule, reembed = act(tx, before)
+            settle_entities(tx, [*scope.ids, *neighbours], SETTLE_BATCH)
+            after = _snapshot(tx, scope)
+            change_id = f"c{seq['seq']}"
+            _record(
+                tx,
+                change_id,
+                seq["seq"],
+                op,
+                args,
+                who,
+                summary,
+                scope.ids,
+                before,
+                _state_hash(after),
+                rule,
+            )
+            _store_rules(tx)
+            _embed_entities(tx, reembed, embed)
+            return CurationChange(
+                id=change_id, seq=seq["seq"], op=op, summary=summary, who=who, status="applied", affected=scope.ids
+            )
+
+        return self.connection.execute_write(work)
+
+
+# --- helpers ---------------------------------------------------------------------------------------------
+def _entity_id(tx: ScopedTransaction, ref: str) -> str:
+    """The entity an id or a name means (exact name, case and punctuation forgiven)."""
+    rows = tx.run(q.CURATION_ENTITY, ref=ref, key=normalize_key(ref)).data()
+    if not rows:
+        raise NotFoundError(f"no entity named {ref!r} (see `graphwright show entity` for the closest names)")
+    exact = [r for r in rows if r["id"] == ref]
+    if exact:
+        return str(exact[0]["id"])
+    if len(rows) > 1:
+        listed = ", ".join(f"{r['id']} ({r['name']}, {r['type']})" for r in rows)
+        raise InvalidRequestError(f"{ref!r} names several entities; give an id: {listed}")
+    return str(rows[0]["id"])
+
+
+def _type_name(raw: str) -> str:
+    """A type as the graph stores it ("invested in" -> INVESTED_IN); text of no letter is refused."""
+    if not any(ch.isalpha() for ch in raw):
+        raise InvalidRequestError(f"{raw!r} is not a type name (letters, digits and _)")
+    return relation_type(raw)
+
+
+def _relation_type_name(raw: str) -> str:
+    if raw.strip().upper() in RESERVED_RELATIONS:
+        raise InvalidRequestError(f"{raw.strip().upper()} is graphwright's own relationship type")
+    return _type_name(raw)
+
+
+def _relation_row(source: str, type_: str, target: str, props: dict[str, Any]) -> dict[str, Any]:
+    ids = list(props.get("chunk_ids") or [])
+    return {
+        "source": source,
+        "target": target,
+        "type": type_,
+        "description": props.get("description") or "",
+        "chunk_ids": ids,
+        "chunk_weights": list(props.get("chunk_weights") or [1.0] * len(ids)),
+        "evidence": list(props.get("evidence") or [""] * len(ids)),
+    }
+
+
+def _the_relation(before: dict[str, Any], ends: list[str], type_: str) -> dict[str, Any]:
+    for rel in before["relations"]:
+        if (rel["source"], rel["type"], rel["target"]) == (ends[0], type_, ends[1]):
+            return dict(rel)
+    names = before["names"]
+    raise NotFoundError(f"no relation {names.get(ends[0], ends[0])!r} -[{type_}]-> {names.get(ends[1], ends[1])!r}")
+
+
+def _snapshot(tx: ScopedTransaction, scope: _Scope) -> dict[str, Any]:
+    entities: dict[str, Any] = {}
+    names: dict[str, str] = {}
+    for row in tx.run(q.SNAPSHOT_ENTITIES, ids=scope.ids):
+        names[row["id"]] = row["props"].get("name", row["id"])
+        if not scope.nodes:
+            continue
+        entities[row["id"]] = {"props": _plain(row["props"]), "labels": sorted(row["labels"])}
+        if scope.touching:  # a rename or retype leaves the neighbourhood as it is
+            entities[row["id"]]["mentions"] = sorted([list(m) for m in row["mentions"]])
+            entities[row["id"]]["communities"] = sorted(row["communities"])
+    relations = sorted(
+        (
+            {"source": r["source"], "type": r["type"], "target": r["target"], "props": _plain(r["props"])}
+            for r in tx.run(q.SNAPSHOT_RELATIONS, ids=scope.ids, touching=scope.touching)
+        ),
+        key=lambda r: (r["source"], r["type"], r["target"]),
+    )
+    return {
+        "scope": scope.ids,
+        "touching": scope.touching,
+        "nodes": scope.nodes,
+        "entities": entities,
+        "relations": relations,
+        "names": names,
+    }
+
+
+def _plain(props: dict[str, Any]) -> dict[str, Any]:
+    """Properties as JSON keeps them (Neo4j temporal values as text)."""
+    return {k: (v if isinstance(v, (str, int, float, bool, list, type(None))) else str(v)) for k, v in props.items()}
+
+
+def _state_hash(snapshot: dict[str, Any]) -> str:
+    """What undo compares: the snapshot without derived values (degrees, synonyms, embeddings, communities)."""
+    view = {
+        "entities": {
+            i: {**e, "props": {k: v for k, v in e["props"].items() if k not in _DERIVED}, "communities": None}
+            for i, e in snapshot["entities"].items()
+        },
+        "relations": snapshot["relations"],
+    }
+    return hashlib.sha256(json.dumps(view, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _restore(tx: ScopedTransaction, scope: _Scope, now: dict[str, Any], before: dict[str, Any]) -> None:
+    tx.run(q.DELETE_RELATIONS_OF, ids=scope.ids, touching=scope.touching).consume()
+    if scope.touching:
+        tx.run(q.DELETE_MENTIONS_OF, ids=scope.ids).consume()
+        created = [i for i in now["entities"] if i not in before["entities"]]
+        tx.run(q.DELETE_ENTITIES, ids=created).consume()
+    if not scope.nodes:
+        run_batches(tx, q.RESTORE_RELATIONS, "rows", before["relations"], 500)
+        settle_entities(tx, scope.ids, SETTLE_BATCH)
+        return
+    removed = [{"id": i, "label": label} for i, e in now["entities"].items() for label in e["labels"]]
+    run_batches(tx, q.REMOVE_ENTITY_LABEL, "rows", removed, 500)
+    rows, labels, vectors, mentions, communities = [], [], [], [], []
+    for entity_id, found in before["entities"].items():
+        props = dict(found["props"])
+        vector = props.pop("embedding", None)
+        rows.append({"id": entity_id, "props": props})
+        labels += [{"id": entity_id, "label": label} for label in found["labels"]]
+        if vector is not None:
+            vectors.append({"id": entity_id, "embedding": vector})
+        mentions += [{"chunk_id": c, "entity_id": entity_id, "count": n} for c, n in found.get("mentions", [])]
+        communities += [{"id": entity_id, "community": c} for c in found.get("communities", [])]
+    run_batches(tx, q.RESTORE_ENTITIES, "rows", rows, 500)
+    run_batches(tx, q.ADD_ENTITY_LABEL, "rows", labels, 500)
+    run_batches(tx, q.SET_ENTITY_EMBEDDINGS, "rows", vectors, 500)
+    run_batches(tx, q.WRITE_MENTIONS, "rows", mentions, 500)
+    run_batches(tx, q.RESTORE_COMMUNITY_LINKS, "rows", communities, 500)
+    run_batches(tx, q.RESTORE_RELATIONS, "rows", before["relations"], 500)
+    neighbours = {r["source"] for r in before["relations"]} | {r["target"] for r in before["relations"]}
+    settle_entities(tx, sorted(neighbours | set(scope.ids)), SETTLE_BATCH)
+
+
+def _record(
+    tx: ScopedTransaction,
+    change_id: str,
+    seq: int,
+    op: str,
+    args: dict[str, Any],
+    who: str,
+    summary: str,
+    affected: list[str],
+    before: dict[str, Any] | None,
+    after_hash: str | None,
+    rule: CurationRules | None,
+) -> None:
+    props = {
+        "seq": seq,
+        "op": op,
+        "args": json.dumps(args, sort_keys=True),
+        "who": who,
+        "summary": summary,
+        "status": "applied",
+        "affected": affected,
+        "before": json.dumps(before, default=str) if before is not None else None,
+        "after_hash": after_hash,
+        "rule": rule.model_dump_json() if rule is not None else None,
+        "undoes": args.get("change") if op == "undo" else None,
+    }
+    tx.run(q.WRITE_CHANGE, id=change_id, props=props).consume()
+
+
+def _store_rules(tx: ScopedTransaction) -> None:
+    """The standing rules: those of every change not undone, folded in order."""
+    parts = [CurationRules.model_validate_json(r["rule"]) for r in tx.run(q.ACTIVE_RULES)]
+    folded = CurationRules.folded(parts)
+    tx.run(q.SET_CURATION_RULES, rules=None if folded.empty else folded.model_dump_json()).consume()
+
+
+def _embed_entities(tx: ScopedTransaction, ids: list[str], embed: Embed | None) -> None:
+    """New embeddings for entities whose name, type or description a change rewrote; their synonym lists
+    are cleared (link_similar fills them again)."""
+    if not ids:
+        return
+    rows = tx.run(q.ENTITIES_BY_ID, ids=ids).data()
+    for row in rows:
+        tx.run(q.SET_ENTITY_PROPERTIES, id=row["id"], props={"similar": None}).consume()
+    if embed is None or not rows:
+        return
+    vectors = embed([entity_embedding_text(r["name"], r["type"], r["description"]) for r in rows])
+    run_batches(
+        tx, q.SET_ENTITY_EMBEDDINGS, "rows", [{"id": r["id"], "embedding": v} for r, v in zip(rows, vectors)], 500
+    )

@@ -1,0 +1,194 @@
+"""Hand curation on the real Neo4j: each change, its exact undo, the audit trail, refusals, curation lasting
+through later ingests and re-extraction, document deletes after a merge, two clients at once, workspaces."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from graphwright.errors import CurationConflictError, NotFoundError
+
+pytestmark = pytest.mark.integration
+
+# What undo must give back: every property but the derived ones, every label, relation and mention.
+_DERIVED = ["degree", "similar", "embedding"]
+
+
+def _graph(rag) -> dict:
+    entities = rag.store.read(
+        "MATCH (e:Entity) RETURN e.id AS id, properties(e) AS props, labels(e) AS labels ORDER BY id"
+    )
+    for row in entities:
+        row["embedding"] = [round(x, 5) for x in row["props"].get("embedding") or []]
+        row["props"] = {k: v for k, v in row["props"].items() if k not in _DERIVED}
+        row["labels"] = sorted(row["labels"])
+    relations = rag.store.read(
+        "MATCH (a:Entity)-[r]->(b:Entity) RETURN a.id AS a, type(r) AS t, b.id AS b, properties(r) AS p "
+        "ORDER BY a, t, b"
+    )
+    mentions = rag.store.read(
+        "MATCH (c:Chunk)-[m:MENTIONS]->(e:Entity) RETURN c.id AS c, e.id AS e, m.count AS n ORDER BY c, e"
+    )
+    return {"entities": entities, "relations": relations, "mentions": mentions}
+
+
+def _names(rag) -> set[str]:
+    return {r["name"] for r in rag.store.read("MATCH (e:Entity) RETURN e.name AS name")}
+
+
+def _edges(rag, name: str) -> set[tuple[str, str, str]]:
+    rows = rag.store.read(
+        "MATCH (a:Entity)-[r]-(b:Entity) WHERE a.name = $name "
+        "RETURN startNode(r).name AS s, type(r) AS t, endNode(r).name AS o",
+        name=name,
+    )
+    return {(r["s"], r["t"], r["o"]) for r in rows}
+
+
+CHANGES = {
+    "merge": lambda c: c.merge("Delta Cells", "Cobalt Semiconductors"),
+    "rename": lambda c: c.rename("Gamma Mining", "Gamma Mining AB"),
+    "retype": lambda c: c.retype("Kiruna", "facility"),
+    "delete": lambda c: c.delete("Zenith Motors"),
+    "relation-retype": lambda c: c.retype_relation("Astra Agency", "FUNDS", "Orion Rockets", "OWNS"),
+    "relation-delete": lambda c: c.delete_relation("Gamma Mining", "SHIPS_TO", "Narvik"),
+}
+
+
+@pytest.mark.parametrize("op", list(CHANGES))
+def test_each_change_and_its_undo(world, op: str) -> None:
+    rag = world
+    before = _graph(rag)
+    curation = rag.curation(who="tester")
+    change = CHANGES[op](curation)
+    assert change.op == op and change.who == "tester" and change.id == "c1"
+    assert rag.check() == {}, "a change must keep the graph's invariants"
+    after = _graph(rag)
+    assert after != before
+    if op == "merge":
+        assert "Delta Cells" not in _names(rag)
+        edges = _edges(rag, "Cobalt Semiconductors")
+        assert ("Zenith Motors", "COMPETES_WITH", "Cobalt Semiconductors") in edges
+        supplies = rag.store.read(
+            "MATCH (:Entity {name: 'Cobalt Semiconductors'})-[r:SUPPLIES]->(:Entity {name: 'Acme Corp'}) "
+            "RETURN r.chunk_ids AS ids, r.weight AS w"
+        )
+        assert len(supplies) == 1  # Delta's SUPPLIES joined Cobalt's: one edge, the evidence of both
+        profile = rag.entity("Cobalt Semiconductors")
+        assert profile is not None and "Delta Cells" in profile.aliases
+        # every chunk that mentioned Delta Cells now mentions the survivor
+        assert not rag.store.read("MATCH (e:Entity {name: 'Delta Cells'}) RETURN e")
+    if op == "rename":
+        assert "Gamma Mining AB" in _names(rag) and "Gamma Mining" not in _names(rag)
+        assert ("Borealis Steel", "ACQUIRED", "Gamma Mining AB") in _edges(rag, "Gamma Mining AB")
+    if op == "retype":
+        row = rag.store.read("MATCH (e:Entity {name: 'Kiruna'}) RETURN e.type AS t, labels(e) AS l")
+        assert row == [{"t": "FACILITY", "l": ["Entity", "Facility"]}]
+    if op == "delete":
+        assert "Zenith Motors" not in _names(rag)
+        assert rag.stats()["chunks"] == 5  # the passages stay
+    if op == "relation-retype":
+        assert ("Astra Agency", "OWNS", "Orion Rockets") in _edges(rag, "Astra Agency")
+        assert ("Astra Agency", "FUNDS", "Orion Rockets") not in _edges(rag, "Astra Agency")
+    if op == "relation-delete":
+        assert ("Gamma Mining", "SHIPS_TO", "Narvik") not in _edges(rag, "Gamma Mining")
+
+    history = curation.history()
+    assert [(c.id, c.op, c.status) for c in history] == [("c1", op, "applied")]
+    undone = curation.undo()
+    assert undone.op == "undo" and undone.undoes == "c1"
+    assert _graph(rag) == before, "undo must give back exactly what the change found"
+    assert rag.check() == {}
+    assert [(c.id, c.status, c.undone_by) for c in curation.history()] == [
+        ("c2", "applied", None),
+        ("c1", "undone", "c2"),
+    ]
+    with pytest.raises(CurationConflictError):
+        curation.undo("c1")  # undone already
+    with pytest.raises(NotFoundError):
+        curation.undo()  # nothing left to undo (an undo is not undone)
+
+
+def test_undo_refuses_what_later_changes_depend_on(world) -> None:
+    curation = world.curation(who="tester")
+    curation.merge("Delta Cells", "Cobalt Semiconductors")
+    curation.rename("Cobalt Semiconductors", "Cobalt Semi")
+    curation.retype("Narvik", "port")  # touches other entities: no conflict
+    with pytest.raises(CurationConflictError, match=r"c2 \(renamed 'Cobalt Semiconductors' to 'Cobalt Semi'\)"):
+        curation.undo("c1")
+    curation.undo("c2")
+    curation.undo("c1")
+    assert {"Delta Cells", "Cobalt Semiconductors"} <= _names(world)
+    with pytest.raises(NotFoundError):
+        curation.undo("c99")
+
+
+def test_undo_refuses_when_an_ingest_changed_the_entities(world, tmp_path: Path) -> None:
+    curation = world.curation(who="tester")
+    change = curation.retype_relation("Astra Agency", "FUNDS", "Orion Rockets", "OWNS")
+    # a later import adds evidence to the retyped relation: undoing would silently drop it
+    (tmp_path / "more").mkdir()
+    (tmp_path / "more" / "more.md").write_text("Astra Agency funds Orion Rockets again.", encoding="utf-8")
+    world.ingest([tmp_path / "more"], base=tmp_path / "more", extractor="none")
+    extra = tmp_path / "more.jsonl"
+    extra.write_text(
+        '{"source": "Astra Agency", "target": "Orion Rockets", "type": "FUNDS", "document_id": "more.md"}',
+        encoding="utf-8",
+    )
+    assert world.import_graph(extra).relations == 1
+    assert ("Astra Agency", "OWNS", "Orion Rockets") in _edges(world, "Astra Agency")  # the rule applied
+    with pytest.raises(CurationConflictError, match="changed since"):
+        curation.undo(change.id)
+
+
+def test_invalid_changes_are_refused_clearly(world) -> None:
+    curation = world.curation(who="tester")
+    with pytest.raises(NotFoundError, match="no entity named 'Nobody'"):
+        curation.merge("Nobody", "Acme Corp")
+    with pytest.raises(ValueError, match="same entity"):
+        curation.merge("Acme Corp", "acme corp")
+    with pytest.raises(CurationConflictError, match="already named"):
+        curation.rename("Acme Corp", "Zenith Motors")
+    with pytest.raises(NotFoundError, match="no relation"):
+        curation.delete_relation("Acme Corp", "OWNS", "Narvik")
+    with pytest.raises(ValueError, match="own relationship type"):
+        curation.retype_relation("Gamma Mining", "SHIPS_TO", "Narvik", "MENTIONS")
+    assert curation.history() == []  # nothing recorded for a refused change
+
+
+def test_two_clients_at_once(world) -> None:
+    """Two merges of one entity into different survivors: one wins, the other finds it gone; two merges of
+    different pairs both land. The graph stays consistent and the history has each change once."""
+    one, two = world.curation(who="one"), world.curation(who="two")
+    results: dict[str, object] = {}
+
+    def run(name: str, action) -> None:
+        try:
+            results[name] = action()
+        except Exception as exc:  # noqa: BLE001 - what each client met is the point
+            results[name] = exc
+
+    threads = [
+        threading.Thread(target=run, args=("a", lambda: one.merge("Delta Cells", "Cobalt Semiconductors"))),
+        threading.Thread(target=run, args=("b", lambda: two.merge("Delta Cells", "Acme Corp"))),
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    failed = [r for r in results.values() if isinstance(r, Exception)]
+    assert len(failed) == 1 and isinstance(failed[0], NotFoundError), results
+    threads = [
+        threading.Thread(target=run, args=("c", lambda: one.rename("Narvik", "Narvik Port"))),
+        threading.Thread(target=run, args=("d", lambda: two.retype("Kiruna", "facility"))),
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not isinstance(results["c"], Exception) and not isinstance(results["d"], Exception), results
+    history = one.history()
+    assert sorted(c.id for c in history) == ["c1", "c2", "c3"]  # the refused merge left no record
+    assert world.check() == {}
