@@ -203,6 +203,7 @@ class GraphRAG:
         progress: ProgressCallback | None = None,
         update_communities: bool = True,
         relative_sources: bool = False,
+        reextract: bool = False,
     ) -> IngestReport:
         """Load, chunk, embed and write; with an extractor (default `auto`: the LLM when configured, else
         offline NLP; `none` skips it) also the typed entity graph, each fact tied to its chunks. When the
@@ -211,7 +212,8 @@ class GraphRAG:
         `schema` (else GRAPHWRIGHT_SCHEMA, else the one stored in the graph) is what the graph may hold:
         stored with the graph the first time, and every extracted triple is checked against it. `examples`
         are worked examples the extractor may learn from (the LLM as few-shot prompts; the offline extractor,
-        with a schema, as its mapping onto it)."""
+        with a schema, as its mapping onto it). `reextract` processes unchanged documents again (hand curation
+        is applied to what it extracts, as to every write)."""
         from graphwright.extraction.registry import make_extractor
 
         chosen = make_extractor(self.settings, extractor, self.llm)
@@ -219,7 +221,7 @@ class GraphRAG:
         self.init()
         if examples and isinstance(chosen, LearnsFromExamples):
             chosen.use_examples(examples)
-        pipeline = IngestPipeline(self.settings, self.store, self.embedder, chosen, active)
+        pipeline = IngestPipeline(self.settings, self.store, self.embedder, chosen, active, reextract=reextract)
         spent = _embedding_usage(self.embedder)
         report = pipeline.ingest(
             [Path(p) for p in paths],

@@ -160,8 +160,11 @@ class IngestPipeline:
         embedder: Embedder,
         extractor: Extractor | None = None,
         schema: GraphSchema | None = None,
+        *,
+        reextract: bool = False,
     ) -> None:
         self.settings = settings
+        self.reextract = reextract  # unchanged documents too: chunked, embedded and extracted again
         self.store = store
         self.embedder = embedder
         self.extractor = extractor
@@ -280,7 +283,7 @@ class IngestPipeline:
         ids = [d.id for d in documents]
         for start in range(0, len(ids), 1000):
             existing.update(self.store.writes.document_hashes(ids[start : start + 1000]))
-        todo = [d for d in documents if existing.get(d.id) != d.content_hash]
+        todo = [d for d in documents if self.reextract or existing.get(d.id) != d.content_hash]
         report.documents_unchanged += len(documents) - len(todo)
 
         chunked: list[tuple[Document, list[Chunk]]] = []

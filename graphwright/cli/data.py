@@ -145,6 +145,11 @@ def _settle_ingest(report: IngestReport, paths: tuple[Path, ...]) -> None:
     is_flag=True,
     help="Leave communities as they are (by default they are built the first time, then kept current).",
 )
+@click.option(
+    "--reextract",
+    is_flag=True,
+    help="Process unchanged documents again too (e.g. after changing the extractor); curation is kept.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @cost_options
@@ -158,6 +163,7 @@ def ingest(
     schema_file: Path | None,
     examples_file: Path | None,
     no_communities: bool,
+    reextract: bool,
     quiet: bool,
     as_json: bool,
     dry_run: bool,
@@ -173,6 +179,7 @@ def ingest(
       graphwright ingest reports/ --schema company.yaml
       graphwright ingest docs/ --extractor llm --dry-run     # the LLM calls and tokens it would take
       graphwright ingest big/ --no-communities               # build them later: graphwright communities build
+      graphwright ingest notes/ --extractor llm --reextract  # extract unchanged files again
     """
     _check_paths(paths)
     metadata = parse_meta(meta)
@@ -193,7 +200,12 @@ def ingest(
     with open_graph(max_cost) as rag:
         with ingest_progress(shown) as tally:
             report = rag.ingest(
-                list(paths), metadata=metadata, progress=tally, update_communities=not no_communities, **given
+                list(paths),
+                metadata=metadata,
+                progress=tally,
+                update_communities=not no_communities,
+                reextract=reextract,
+                **given,
             )
         # The first ingest has no communities to keep current: build them, so `global` and the page have some.
         if not no_communities and report.entities_written and not rag.store.communities.community_levels():

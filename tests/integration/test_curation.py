@@ -192,3 +192,98 @@ def test_two_clients_at_once(world) -> None:
     history = one.history()
     assert sorted(c.id for c in history) == ["c1", "c2", "c3"]  # the refused merge left no record
     assert world.check() == {}
+
+
+def _corpus(folder: Path) -> Path:
+    folder.mkdir(exist_ok=True)
+    (folder / "a.md").write_text(
+        "Google DeepMind built AlphaGo in London. Demis Hassabis leads Google DeepMind.\n", encoding="utf-8"
+    )
+    (folder / "b.md").write_text(
+        "DeepMind released AlphaFold in 2020. Demis Hassabis founded DeepMind in London.\n", encoding="utf-8"
+    )
+    return folder
+
+
+def _types(rag) -> dict[str, tuple[str, list[str]]]:
+    rows = rag.store.read("MATCH (e:Entity) RETURN e.name AS n, e.type AS t, labels(e) AS l")
+    return {r["n"]: (r["t"], sorted(r["l"])) for r in rows}
+
+
+def test_curation_lasts_through_ingest_and_reextraction(rag, tmp_path: Path) -> None:
+    folder = _corpus(tmp_path / "dm")
+    rag.ingest([folder], base=folder, extractor="nlp")
+    assert {"DeepMind", "Google DeepMind", "AlphaFold", "AlphaGo"} <= _names(rag)
+    assert ("Demis Hassabis", "FOUNDED_IN", "London") in _edges(rag, "Demis Hassabis")
+    curation = rag.curation(who="tester")
+    curation.merge("DeepMind", "Google DeepMind")
+    curation.retype("Demis Hassabis", "person")
+    curation.delete_relation("Demis Hassabis", "FOUNDED_IN", "London")
+    curation.delete("AlphaFold")
+    curation.rename("AlphaGo", "AlphaGo program")
+
+    def holds() -> None:
+        names = _names(rag)
+        assert "DeepMind" not in names and "AlphaFold" not in names and "AlphaGo" not in names
+        assert "AlphaGo program" in names
+        assert _types(rag)["Demis Hassabis"] == ("PERSON", ["Entity", "Person"])
+        edges = _edges(rag, "Demis Hassabis")
+        assert ("Demis Hassabis", "FOUNDED_IN", "London") not in edges
+        assert ("Demis Hassabis", "FOUNDED", "Google DeepMind") in edges  # DeepMind's relation, on the survivor
+        assert ("Google DeepMind", "BUILT", "AlphaGo program") in _edges(rag, "Google DeepMind")
+        assert rag.check() == {}
+
+    holds()
+    # a later document naming the merged-away, deleted and renamed names
+    (folder / "c.md").write_text(
+        "DeepMind trained AlphaGo in Cambridge. DeepMind released AlphaFold again.\n", encoding="utf-8"
+    )
+    report = rag.ingest([folder], base=folder, extractor="nlp")
+    assert report.documents_written == 1
+    holds()
+    c_chunks = [r["id"] for r in rag.store.read("MATCH (c:Chunk {document_id: 'c.md'}) RETURN c.id AS id")]
+    linked = rag.store.read(
+        "MATCH (c:Chunk)-[:MENTIONS]->(e:Entity) WHERE c.id IN $ids RETURN collect(e.name) AS names", ids=c_chunks
+    )[0]["names"]
+    assert "Google DeepMind" in linked and "AlphaGo program" in linked
+    # re-extraction of every document: the curation is applied to what it extracts
+    report = rag.ingest([folder], base=folder, extractor="nlp", reextract=True)
+    assert report.documents_written == 3 and report.documents_unchanged == 0
+    holds()
+
+
+def test_document_delete_after_a_merge_removes_exactly_what_only_it_supported(rag, tmp_path: Path) -> None:
+    folder = _corpus(tmp_path / "dm")
+    rag.ingest([folder], base=folder, extractor="nlp")
+    rag.curation(who="tester").merge("DeepMind", "Google DeepMind")
+    assert rag.delete_document("b.md") is not None
+    names = _names(rag)
+    assert "Google DeepMind" in names and "AlphaFold" not in names  # AlphaFold only b.md named
+    edges = _edges(rag, "Google DeepMind")
+    assert ("Demis Hassabis", "FOUNDED", "Google DeepMind") not in edges  # only b.md said it
+    assert ("Demis Hassabis", "LEADS", "Google DeepMind") in edges
+    mentions = rag.store.read(
+        "MATCH (c:Chunk)-[:MENTIONS]->(:Entity {name: 'Google DeepMind'}) RETURN collect(c.document_id) AS d"
+    )[0]["d"]
+    assert set(mentions) == {"a.md"}
+    assert rag.check() == {}
+
+
+def test_curation_stays_in_its_workspace(rag, tmp_path: Path) -> None:
+    folder = _corpus(tmp_path / "dm")
+    rag.create_workspace("other")
+    other = rag.in_workspace("other")
+    try:
+        for graph in (rag, other):
+            graph.ingest([folder], base=folder, extractor="nlp")
+        change = rag.curation(who="tester").merge("DeepMind", "Google DeepMind")
+        assert "DeepMind" in _names(other) and "DeepMind" not in _names(rag)
+        assert other.curation(who="tester").history() == []
+        with pytest.raises(NotFoundError):
+            other.curation(who="tester").undo(change.id)
+        (folder / "c.md").write_text("DeepMind trained AlphaGo in Cambridge.\n", encoding="utf-8")
+        other.ingest([folder], base=folder, extractor="nlp")  # the default workspace's rules do not apply
+        assert "DeepMind" in _names(other)
+        assert other.check() == {} and rag.check() == {}
+    finally:
+        rag.delete_workspace("other", yes=True)
