@@ -136,7 +136,8 @@ def answer_graph_html(result: SearchResult) -> str:
     paths = "".join(f"<li>{html.escape(p)}</li>" for p in result.graph_paths)
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>graphwright answer graph</title>
-<style>body{{font:14px system-ui,sans-serif;margin:24px;color:#222}} svg{{border:1px solid #ddd;background:#fff}}
+<style>body{{font:14px system-ui,sans-serif;margin:12px;color:#222}}
+svg{{border:1px solid #ddd;background:#fff;width:100%;height:auto;max-width:{_WIDTH}px}}
 .legend span{{margin-right:14px}} .legend i{{display:inline-block;width:12px;height:12px;border-radius:6px;
 margin-right:4px;vertical-align:middle}} pre{{white-space:pre-wrap;background:#f6f6f6;padding:12px}}</style>
 </head><body>

@@ -505,8 +505,13 @@ class GraphRAG:
             if communities and self.store.communities.community_levels():
                 self.build_communities(budget=self.settings.report_budget)
 
-        self.init()
-        return Curation(self.store, embed=self.embedder.embed, after=after, schema=self.graph_schema, who=who)
+        return Curation(
+            self.store,
+            embed=lambda texts: self.embedder.embed(texts),  # the model loads only when a change needs it
+            after=after,
+            schema=self.graph_schema,
+            who=who,
+        )
 
     def check(self) -> dict[str, dict[str, Any]]:
         """Rules of the graph model some element breaks ({} when the graph is consistent): documents with a

@@ -16,6 +16,7 @@ from graphwright.graph_store.rows import (
     EntityProfileRow,
     EntityRow,
     EntitySourceRow,
+    FoundEntityRow,
     KeyedEntityRow,
     NeighbourhoodRow,
     PathRow,
@@ -24,7 +25,7 @@ from graphwright.graph_store.rows import (
     TopEntityRow,
 )
 from graphwright.models import CypherRows
-from graphwright.text.normalize import RESERVED_RELATIONS
+from graphwright.text.normalize import RESERVED_RELATIONS, normalize_key
 
 
 class GraphReads:
@@ -83,6 +84,11 @@ class GraphReads:
 
     def entity_relations(self, entity_id: str, limit: int) -> list[RelationRow]:
         return [r["relation"] for r in self.connection.read(q.ENTITY_RELATIONS, id=entity_id, limit=limit)]
+
+    def entity_lookup(self, text: str, limit: int) -> list[FoundEntityRow]:
+        """Entities whose name or an alias contains `text` (all, by degree, when it is empty)."""
+        rows = self.connection.read(q.ENTITY_LOOKUP, key=normalize_key(text), text=text.strip().casefold(), limit=limit)
+        return cast(list[FoundEntityRow], rows)
 
     def relation_types(self) -> list[str]:
         """The extracted relation types of this workspace, by their names as queries return them."""

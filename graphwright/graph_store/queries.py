@@ -680,6 +680,16 @@ MATCH (e:Entity {{id: $id}})-[r]-(:Entity)
 WITH r ORDER BY coalesce(r.weight, 1.0) DESC LIMIT $limit
 RETURN {_RELATION_MAP} AS relation
 """
+# The explorer's search box: names (or aliases) containing the typed text, the whole name first; else the hubs.
+ENTITY_LOOKUP = """
+MATCH (e:Entity)
+WITH e, [a IN coalesce(e.aliases, []) WHERE toLower(a) CONTAINS $text] AS aliases
+WHERE $key = '' OR e.key CONTAINS $key OR size(aliases) > 0
+RETURN e.id AS id, e.name AS name, e.type AS type, coalesce(e.degree, 0) AS degree
+ORDER BY e.key = $key DESC, any(a IN aliases WHERE toLower(a) = $text) DESC, e.key STARTS WITH $key DESC,
+         degree DESC, name
+LIMIT $limit
+"""
 RELATION_TYPES = "CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType AS type"
 CHUNKS_BY_IDS = """
 UNWIND $ids AS cid

@@ -61,6 +61,13 @@ class KeyedEntityRow(EntityRow):
     degree: int
 
 
+class FoundEntityRow(TypedDict):
+    id: str
+    name: str
+    type: str
+    degree: int
+
+
 class CatalogEntityRow(TypedDict):
     id: str
     key: str

@@ -33,6 +33,7 @@ from graphwright.models import (
     WorkspaceInfo,
 )
 from graphwright.server.errors import error_body, status_of
+from graphwright.server.explorer import explorer_routes
 from graphwright.server.fingerprints import move_legacy_conversations, server_secret
 from graphwright.server.jobs import Job, Progress
 from graphwright.server.ollama import OllamaChatRequest
@@ -179,6 +180,12 @@ def create_app(settings: Settings, rag: GraphRAG | None = None, host: str = "127
         )
     _errors(app)
     _routes(app, server)
+    explorer_routes(
+        app,
+        lambda request: server.graph(workspace_of(request)),
+        lambda request: owner(request).name or "anonymous",  # a key's fingerprint; no keys: loopback only
+        server.jobs.write_lock,
+    )
     static = resources.files("graphwright.server") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     return app

@@ -42,7 +42,12 @@ _OPEN_PATHS = {"/", "/healthz", "/favicon.ico"}
 # Bodies of every route but uploads stay small: a question, a filter list, a search result to draw.
 SMALL_BODY = 2 * 1024 * 1024
 # Routes that change the graph: a read-only key gets 403 there.
-_WRITES = {("POST", "/v1/documents"), ("POST", "/v1/communities/build"), ("DELETE", "/v1/documents/")}
+_WRITES = {
+    ("POST", "/v1/documents"),
+    ("POST", "/v1/communities/build"),
+    ("DELETE", "/v1/documents/"),
+    ("POST", "/v1/curation/"),  # every hand change of the graph, undo included
+}
 
 
 _LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})

@@ -244,12 +244,217 @@ function showJob(job) {
   }));
 }
 
+// --- the knowledge-graph explorer: find an entity, see its neighbourhood, expand, curate -------------------
+const SVG_NS = "http://www.w3.org/2000/svg";
+const VIEW = { width: 800, height: 520 };
+const TYPE_COLOURS = { PERSON: "#2f6fb5", ORGANIZATION: "#e07b39", LOCATION: "#3a9d5d", EVENT: "#9467bd",
+  PRODUCT: "#c43c7a", TECHNOLOGY: "#17becf", CONCEPT: "#8c8c8c" };
+const kg = { nodes: new Map(), edges: new Map(), selected: null };
+
+function colour(type) { return TYPE_COLOURS[type] || "#b8860b"; }
+
+function exploreStatus(text, error = false) {
+  $("explore-status").textContent = text;
+  $("explore-status").className = error ? "status error" : "status";
+}
+
+async function findEntities(event) {
+  if (event) event.preventDefault();
+  const q = $("entity-q").value.trim();
+  try {
+    const hits = await (await api(`/v1/graph/entities?q=${encodeURIComponent(q)}&limit=12`)).json();
+    $("entity-hits").replaceChildren(...hits.map((hit) => {
+      const button = el("button", `${hit.name} · ${hit.type.toLowerCase()} · ${hit.degree}`);
+      button.type = "button";
+      button.dataset.id = hit.id;
+      button.addEventListener("click", () => openEntity(hit.id, false));
+      return button;
+    }));
+    exploreStatus(hits.length ? "" : "no entity has that in its name");
+  } catch (error) { exploreStatus(error.message, true); }
+}
+
+// Open an entity: its neighbourhood replaces the drawing (or joins it: `expand`), its details show.
+async function openEntity(id, expand) {
+  try {
+    const data = await (await api(`/v1/graph/neighbourhood/${encodeURIComponent(id)}?limit=30`)).json();
+    if (!expand) { kg.nodes.clear(); kg.edges.clear(); }
+    const origin = kg.nodes.get(id) || { x: VIEW.width / 2, y: VIEW.height / 2 };
+    const put = (node) => {
+      const known = kg.nodes.get(node.id);
+      if (known) { Object.assign(known, { name: node.name, type: node.type }); return; }
+      const angle = Math.random() * 2 * Math.PI;
+      kg.nodes.set(node.id, { ...node, x: origin.x + 60 * Math.cos(angle), y: origin.y + 60 * Math.sin(angle) });
+    };
+    put(data.center);
+    kg.nodes.get(id).x = origin.x; kg.nodes.get(id).y = origin.y;
+    data.nodes.forEach(put);
+    for (const edge of data.edges) kg.edges.set(`${edge.source}|${edge.type}|${edge.target}`, edge);
+    kg.selected = id;
+    layout(); draw(); showDetail(data);
+  } catch (error) { exploreStatus(error.message, true); }
+}
+
+// A few hundred steps of a small force layout: nodes repel, relations pull, all stay in the view.
+function layout() {
+  const nodes = [...kg.nodes.values()];
+  const edges = [...kg.edges.values()].filter((e) => kg.nodes.has(e.source) && kg.nodes.has(e.target));
+  for (let step = 0; step < 300; step++) {
+    const heat = 1 - step / 300;
+    for (const a of nodes) { a.dx = (VIEW.width / 2 - a.x) * 0.01; a.dy = (VIEW.height / 2 - a.y) * 0.01; }
+    for (let i = 0; i < nodes.length; i++) for (let j = i + 1; j < nodes.length; j++) {
+      const a = nodes[i], b = nodes[j];
+      let dx = a.x - b.x, dy = a.y - b.y;
+      const d2 = Math.max(dx * dx + dy * dy, 25), force = 2500 / d2, d = Math.sqrt(d2);
+      dx /= d; dy /= d;
+      a.dx += dx * force; a.dy += dy * force; b.dx -= dx * force; b.dy -= dy * force;
+    }
+    for (const e of edges) {
+      const a = kg.nodes.get(e.source), b = kg.nodes.get(e.target);
+      const dx = b.x - a.x, dy = b.y - a.y, d = Math.max(Math.hypot(dx, dy), 1), pull = (d - 110) * 0.05;
+      a.dx += dx / d * pull; a.dy += dy / d * pull; b.dx -= dx / d * pull; b.dy -= dy / d * pull;
+    }
+    for (const a of nodes) {
+      a.x = Math.min(VIEW.width - 40, Math.max(40, a.x + Math.max(-20, Math.min(20, a.dx)) * heat));
+      a.y = Math.min(VIEW.height - 20, Math.max(20, a.y + Math.max(-20, Math.min(20, a.dy)) * heat));
+    }
+  }
+  // Fill the panel: scale the drawing to the view (labels run right of their node, so leave room there).
+  if (nodes.length < 2) return;
+  const xs = nodes.map((n) => n.x), ys = nodes.map((n) => n.y);
+  const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const scale = Math.min(3, (VIEW.width - 200) / Math.max(x1 - x0, 1), (VIEW.height - 60) / Math.max(y1 - y0, 1));
+  for (const n of nodes) { n.x = 40 + (n.x - x0) * scale; n.y = 30 + (n.y - y0) * scale; }
+}
+
+function svgEl(tag, attrs) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
+}
+
+function draw() {
+  const svg = $("kg");
+  svg.replaceChildren();
+  for (const e of kg.edges.values()) {
+    const a = kg.nodes.get(e.source), b = kg.nodes.get(e.target);
+    if (!a || !b) continue;
+    const line = svgEl("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: "edge" });
+    const tip = svgEl("title", {}); tip.textContent = `${a.name} -[${e.type}]-> ${b.name}`; line.append(tip);
+    const label = svgEl("text", { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 - 3, class: "edge-label" });
+    label.textContent = e.type;
+    svg.append(line, label);
+  }
+  for (const node of kg.nodes.values()) {
+    const group = svgEl("g", { class: node.id === kg.selected ? "node selected" : "node", "data-id": node.id });
+    const circle = svgEl("circle", { cx: node.x, cy: node.y, r: node.id === kg.selected ? 11 : 8, fill: colour(node.type) });
+    const tip = svgEl("title", {}); tip.textContent = `${node.name} (${node.type.toLowerCase()})`; circle.append(tip);
+    const label = svgEl("text", { x: node.x + 12, y: node.y + 4 });
+    label.textContent = node.name.length > 28 ? node.name.slice(0, 27) + "…" : node.name;
+    group.append(circle, label);
+    group.addEventListener("click", () => openEntity(node.id, true));
+    svg.append(group);
+  }
+}
+
+function showDetail(data) {
+  const names = new Map([[data.center.id, data.center.name], ...data.nodes.map((n) => [n.id, n.name])]);
+  $("entity-detail").hidden = false;
+  $("entity-detail").dataset.id = data.center.id;
+  $("detail-name").textContent = data.center.name;
+  $("detail-type").textContent = data.center.type;
+  $("detail-aliases").textContent = data.aliases.length ? `also: ${data.aliases.join(", ")}` : "";
+  $("detail-description").textContent = data.description;
+  $("detail-passages").replaceChildren();
+  $("detail-relations").replaceChildren(...data.edges.map((e) => {
+    const item = el("li");
+    item.append(el("span", `${names.get(e.source)} -[${e.type}]-> ${names.get(e.target)}`));
+    const retype = el("button", "retype", "quiet"); retype.type = "button";
+    retype.title = "give this relation the type typed in the box above";
+    retype.addEventListener("click", () => curate("relation-retype",
+      { source: e.source, type: e.type, target: e.target, new_type: $("curate-value").value.trim() }, data.center.id));
+    const remove = el("button", "delete", "danger"); remove.type = "button";
+    remove.addEventListener("click", () => curate("relation-delete", { source: e.source, type: e.type, target: e.target }, data.center.id));
+    item.append(retype, remove);
+    if (e.evidence.length) item.append(el("div", e.evidence[0], "meta"));
+    return item;
+  }));
+}
+
+async function showPassages() {
+  const id = $("entity-detail").dataset.id;
+  try {
+    const rows = await (await api(`/v1/graph/passages/${encodeURIComponent(id)}?limit=5`)).json();
+    $("detail-passages").replaceChildren(...rows.map((row) => {
+      const item = el("li");
+      item.append(el("div", `${row.title || row.document_id} · ${row.chunk_id}`, "meta"));
+      item.append(el("div", row.text.length > 500 ? row.text.slice(0, 500) + "…" : row.text));
+      return item;
+    }));
+  } catch (error) { exploreStatus(error.message, true); }
+}
+
+// One hand change; then the history, the stats and the entity that is left are shown again.
+async function curate(op, body, reopen) {
+  exploreStatus("changing…");
+  try {
+    const change = await (await api(`/v1/curation/${op}`, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    })).json();
+    exploreStatus(`${change.id}: ${change.summary}`);
+    await loadHistory(); loadStats();
+    if (reopen) {
+      kg.nodes.delete(op === "merge" ? body.source : "");
+      if (op === "delete") { kg.nodes.delete(reopen); $("entity-detail").hidden = true; draw(); }
+      else await openEntity(reopen, false);
+    }
+    return change;
+  } catch (error) { exploreStatus(error.message, true); return null; }
+}
+
+async function mergeInto() {
+  const source = $("entity-detail").dataset.id, name = $("curate-value").value.trim();
+  if (!name) { exploreStatus("type the entity to merge into", true); return; }
+  const hits = await (await api(`/v1/graph/entities?q=${encodeURIComponent(name)}&limit=1`)).json();
+  if (!hits.length) { exploreStatus(`no entity named like ${name}`, true); return; }
+  await curate("merge", { source, target: hits[0].id }, hits[0].id);
+}
+
+async function loadHistory() {
+  try {
+    const changes = await (await api("/v1/curation/history?limit=10")).json();
+    $("history").replaceChildren(...changes.map((c) => {
+      const item = el("li", `${c.id} · ${c.summary} · ${c.who}`, c.status === "undone" ? "undone" : "");
+      return item;
+    }));
+  } catch (_) { /* a read key without history still explores */ }
+}
+
+async function undoLast() {
+  const change = await curate("undo", {}, null);
+  if (change && $("entity-detail").dataset.id) {
+    const shown = $("entity-detail").dataset.id;
+    const hits = await (await api(`/v1/graph/entities?q=${encodeURIComponent($("detail-name").textContent)}&limit=1`)).json();
+    await openEntity(hits.length ? hits[0].id : shown, false);
+  }
+}
+
+$("entity-form").addEventListener("submit", findEntities);
+$("show-passages").addEventListener("click", showPassages);
+$("do-rename").addEventListener("click", () => curate("rename",
+  { entity: $("entity-detail").dataset.id, name: $("curate-value").value.trim() }, $("entity-detail").dataset.id));
+$("do-retype").addEventListener("click", () => curate("retype",
+  { entity: $("entity-detail").dataset.id, type: $("curate-value").value.trim() }, $("entity-detail").dataset.id));
+$("do-merge").addEventListener("click", mergeInto);
+$("do-delete").addEventListener("click", () => curate("delete", { entity: $("entity-detail").dataset.id }, $("entity-detail").dataset.id));
+$("undo-last").addEventListener("click", undoLast);
+
 $("ask-form").addEventListener("submit", ask);
 $("new-thread").addEventListener("click", newThread);
 $("upload-form").addEventListener("submit", upload);
 $("save-key").addEventListener("click", () => {
   localStorage.setItem(KEY, $("api-key").value.trim());
   $("key-box").hidden = true;
-  loadModes(); loadStats(); loadDocuments();
+  loadModes(); loadStats(); loadDocuments(); loadHistory(); findEntities();
 });
-loadModes(); loadStats(); loadDocuments();
+loadModes(); loadStats(); loadDocuments(); loadHistory(); findEntities();

@@ -1,0 +1,121 @@
+"""The knowledge-graph explorer and curation over HTTP, on the space articles' offline graph: read keys browse
+and are refused changes (403), write keys change and undo, the audit trail names the key's fingerprint (never
+the key); and the page in headless Chromium: search, open, expand, merge, undo (screenshots kept)."""
+
+from __future__ import annotations
+
+import shutil
+
+import httpx
+import pytest
+
+from tests.integration.conftest import READ, WRITE
+from tests.integration.test_browser import CHROMIUM_FLAGS, SHOTS
+
+pytestmark = pytest.mark.integration
+
+
+def _get(live, path: str, key: str = READ, **params) -> httpx.Response:
+    return httpx.get(f"{live.url}{path}", headers={"Authorization": f"Bearer {key}"}, params=params, timeout=60)
+
+
+def _post(live, path: str, body: dict, key: str = WRITE) -> httpx.Response:
+    return httpx.post(f"{live.url}{path}", headers={"Authorization": f"Bearer {key}"}, json=body, timeout=120)
+
+
+def test_explore_and_curate_over_http(live) -> None:
+    hits = _get(live, "/v1/graph/entities", q="jaxa").json()
+    assert hits and hits[0]["name"] == "JAXA"
+    jaxa = hits[0]["id"]
+    view = _get(live, f"/v1/graph/neighbourhood/{jaxa}").json()
+    assert view["center"]["name"] == "JAXA" and view["edges"]
+    assert all(e["evidence"] and e["chunk_ids"] for e in view["edges"])  # every relation shows its sentence
+    assert {n["id"] for n in view["nodes"]} == {e["source"] for e in view["edges"]} | {
+        e["target"] for e in view["edges"]
+    } - {jaxa}
+    passages = _get(live, f"/v1/graph/passages/{jaxa}").json()
+    assert passages and all("JAXA" in p["text"] for p in passages)
+    assert _get(live, "/v1/graph/neighbourhood/e_nope").status_code == 404
+
+    merge = {"source": "JAXA", "target": "Japan Aerospace Exploration Agency"}
+    refused = _post(live, "/v1/curation/merge", merge, key=READ)
+    assert refused.status_code == 403
+    assert _get(live, "/v1/curation/history").json() == []  # nothing changed by the refused call
+    done = _post(live, "/v1/curation/merge", merge)
+    assert done.status_code == 200, done.text
+    change = done.json()
+    assert change["op"] == "merge" and change["who"].startswith("key-") and WRITE not in change["who"]
+    assert _get(live, "/v1/graph/entities", q="jaxa").json()[0]["name"] == "Japan Aerospace Exploration Agency"
+    history = _get(live, "/v1/curation/history").json()
+    assert [c["id"] for c in history] == [change["id"]] and history[0]["at"]
+    assert _post(live, "/v1/curation/undo", {"change": change["id"]}, key=READ).status_code == 403
+    undone = _post(live, "/v1/curation/undo", {"change": change["id"]})
+    assert undone.status_code == 200 and undone.json()["undoes"] == change["id"]
+    assert _get(live, "/v1/graph/entities", q="jaxa").json()[0]["name"] == "JAXA"
+    again = _post(live, "/v1/curation/undo", {"change": change["id"]})
+    assert again.status_code == 409 and "undone already" in again.json()["error"]["message"]
+    missing = _post(live, "/v1/curation/rename", {"entity": "Nobody at all", "name": "Somebody"})
+    assert missing.status_code == 404
+    bad = _post(live, "/v1/curation/retype", {"entity": "SpaceX", "type": "!!!"})
+    assert bad.status_code == 400
+    assert live.rag.check() == {}
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
+def test_explorer_page_search_expand_merge_undo(live) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    outside: list[str] = []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_FLAGS)
+        try:
+            page = browser.new_page(viewport={"width": 1300, "height": 1000})
+            page.on(
+                "request", lambda r: None if r.url.startswith((live.url, "about:", "data:")) else outside.append(r.url)
+            )
+            page.goto(live.url)
+            page.locator("#key-box").wait_for(state="visible", timeout=15000)
+            page.fill("#api-key", WRITE)
+            page.click("#save-key")
+            page.fill("#entity-q", "JAXA")
+            page.click("#entity-find")
+            page.locator("#entity-hits button", has_text="JAXA").first.click()
+            page.locator("#detail-name", has_text="JAXA").wait_for(timeout=15000)
+            nodes = page.locator("#kg .node")
+            first = nodes.count()
+            assert first >= 2
+            box = page.locator("#kg").bounding_box()
+            for i in range(first):  # every node is drawn inside the visible panel
+                circle = nodes.nth(i).locator("circle").bounding_box()
+                assert circle and box
+                assert box["x"] <= circle["x"] and circle["x"] + circle["width"] <= box["x"] + box["width"] + 1
+                assert box["y"] <= circle["y"] and circle["y"] + circle["height"] <= box["y"] + box["height"] + 1
+            assert page.locator("#detail-relations li").count() >= 1
+            # expand: a neighbour opens and its own neighbours join the drawing
+            page.locator("#kg .node:not(.selected) circle").first.click()
+            page.wait_for_function("document.querySelectorAll('#kg .node').length > 0")
+            page.locator("#detail-name:not(:text-is('JAXA'))").wait_for(timeout=15000)
+            assert nodes.count() >= first
+            page.click("#show-passages")
+            page.locator("#detail-passages li").first.wait_for(timeout=15000)
+
+            page.fill("#entity-q", "JAXA")
+            page.click("#entity-find")
+            page.locator("#entity-hits button", has_text="JAXA").first.click()
+            page.locator("#detail-name", has_text="JAXA").wait_for(timeout=15000)
+            page.fill("#curate-value", "Japan Aerospace Exploration Agency")
+            page.click("#do-merge")
+            page.locator("#detail-name", has_text="Japan Aerospace Exploration Agency").wait_for(timeout=60000)
+            assert "JAXA" in page.inner_text("#detail-aliases")
+            page.locator("#history li:first-child", has_text="merged 'JAXA'").wait_for(timeout=15000)
+            page.screenshot(path=str(SHOTS / "explorer-merge.png"), full_page=True)
+            page.click("#undo-last")
+            page.locator("#history li:first-child", has_text="undid").wait_for(timeout=60000)
+            page.fill("#entity-q", "JAXA")
+            page.click("#entity-find")
+            page.locator("#entity-hits button", has_text="JAXA ·").first.wait_for(timeout=15000)
+            page.screenshot(path=str(SHOTS / "explorer-undo.png"), full_page=True)
+        finally:
+            browser.close()
+    assert not outside, f"the page fetched from outside the server: {outside}"
+    assert live.rag.check() == {}
