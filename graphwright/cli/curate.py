@@ -174,7 +174,8 @@ def history(limit: int, as_json: bool) -> None:
     for change in changes:
         undone = f"  [undone by {change.undone_by}]" if change.status == "undone" else ""
         at = (change.at or "")[:19].replace("T", " ")
-        console.print(Text(f"{change.id:>5}  {at}  {change.who}  {change.summary}{undone}"))
+        # one change a line, however long, so the history greps
+        console.print(Text(f"{change.id:>5}  {at}  {change.who}  {change.summary}{undone}"), soft_wrap=True)
 
 
 @click.command()

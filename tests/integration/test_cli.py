@@ -36,6 +36,16 @@ COMMANDS = [
     ["show", "entity"],
     ["browser"],
     ["check"],
+    ["entity"],
+    ["entity", "merge"],
+    ["entity", "rename"],
+    ["entity", "retype"],
+    ["entity", "delete"],
+    ["relation"],
+    ["relation", "retype"],
+    ["relation", "delete"],
+    ["history"],
+    ["undo"],
 ]
 
 

@@ -80,8 +80,20 @@ def test_each_change_and_its_undo(world, op: str) -> None:
         assert profile is not None and "Delta Cells" in profile.aliases
         # every chunk that mentioned Delta Cells now mentions the survivor
         assert not rag.store.read("MATCH (e:Entity {name: 'Delta Cells'}) RETURN e")
+    if op == "merge":  # the community layer was brought up to date: the survivor is in it, the merged-away not
+        members = rag.store.read("MATCH (c:Community) UNWIND c.members AS m RETURN collect(DISTINCT m) AS ids")
+        ids = {r["id"]: r["name"] for r in rag.store.read("MATCH (e:Entity) RETURN e.id AS id, e.name AS name")}
+        assert set(members[0]["ids"]) <= set(ids) and any(ids[m] == "Cobalt Semiconductors" for m in members[0]["ids"])
     if op == "rename":
         assert "Gamma Mining AB" in _names(rag) and "Gamma Mining" not in _names(rag)
+        # the entity's vector is of its new name now (the search side links questions with it)
+        from graphwright.models import entity_embedding_text
+
+        row = rag.store.read(
+            "MATCH (e:Entity {name: 'Gamma Mining AB'}) RETURN e.embedding AS v, e.type AS t, e.description AS d"
+        )[0]
+        expected = rag.embedder.embed([entity_embedding_text("Gamma Mining AB", row["t"], row["d"] or "")])[0]
+        assert max(abs(a - b) for a, b in zip(row["v"], expected)) < 1e-5
         assert ("Borealis Steel", "ACQUIRED", "Gamma Mining AB") in _edges(rag, "Gamma Mining AB")
     if op == "retype":
         row = rag.store.read("MATCH (e:Entity {name: 'Kiruna'}) RETURN e.type AS t, labels(e) AS l")
@@ -287,3 +299,28 @@ def test_curation_stays_in_its_workspace(rag, tmp_path: Path) -> None:
         assert other.check() == {} and rag.check() == {}
     finally:
         rag.delete_workspace("other", yes=True)
+
+
+def test_curation_from_the_command_line(rag, cli_env, tmp_path: Path) -> None:
+    from tests.integration.helpers import run
+
+    folder = _corpus(tmp_path / "dm")
+    rag.ingest([folder], base=folder, extractor="nlp")
+    out = run(["entity", "merge", "DeepMind", "Google DeepMind", "--no-communities"], cli_env, tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "c1: merged 'DeepMind' into 'Google DeepMind'" in out.stdout and "graphwright undo c1" in out.stdout
+    out = run(["entity", "retype", "Demis Hassabis", "person", "--json"], cli_env, tmp_path)
+    assert out.returncode == 0 and '"op": "retype"' in out.stdout
+    out = run(["relation", "delete", "Demis Hassabis", "FOUNDED_IN", "London"], cli_env, tmp_path)
+    assert out.returncode == 0, out.stderr
+    out = run(["history"], cli_env, tmp_path)
+    lines = out.stdout.splitlines()
+    assert out.returncode == 0 and len(lines) == 3 and lines[0].split()[0] == "c3"
+    assert "cli:" in lines[0] and "deleted 'Demis Hassabis' -[FOUNDED_IN]-> 'London'" in lines[0]
+    undone = run(["undo", "c1"], cli_env, tmp_path)  # the later changes touch other entities: it runs
+    assert undone.returncode == 0, undone.stderr
+    missing = run(["entity", "merge", "Nobody", "London"], cli_env, tmp_path)
+    assert missing.returncode == 2 and "no entity named 'Nobody'" in missing.stderr
+    again = run(["undo", "c1"], cli_env, tmp_path)
+    assert again.returncode == 2 and "undone already" in again.stderr
+    assert "DeepMind" in _names(rag) and rag.check() == {}
