@@ -117,6 +117,7 @@ CLI_LAYERS: list[set[str]] = [
         "graphwright.cli.evaluate",
         "graphwright.cli.serve",
         "graphwright.cli.workspace",
+        "graphwright.cli.curate",
     },
     {"graphwright.cli.app"},
     {"graphwright.cli"},
