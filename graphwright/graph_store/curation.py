@@ -29,6 +29,8 @@ from graphwright.text.normalize import RESERVED_RELATIONS, entity_label, normali
 # Entity properties recomputed after a change, so not part of what undo compares.
 _DERIVED = {"embedding", "degree", "similar"}
 Embed = Callable[[list[str]], list[list[float]]]
+Snapshot = dict[str, Any]
+Acted = tuple[str, CurationRules, list[str]]  # summary, standing rule, entities to embed again
 
 
 @dataclass
@@ -52,12 +54,16 @@ class CurationStore:
         return CurationRules.from_json(rows[0]["rules"] if rows else None)
 
     # --- changes ---------------------------------------------------------------------------------------
+    # Each `act` gets the transaction, the snapshot of what it will touch and the entity ids its names mean;
+    # it returns its summary, its standing rule and the entities to embed again.
     def merge(self, source: str, target: str, *, who: str, embed: Embed | None = None) -> CurationChange:
         """Entity `source` into `target`: its relations, mentions, aliases and description move onto the
         survivor, and later writes of its names land on the survivor."""
-        a_id = b_id = ""
 
-        def act(tx: ScopedTransaction, before: dict[str, Any]) -> tuple[str, CurationRules, list[str]]:
+        def act(tx: ScopedTransaction, before: Snapshot, ids: list[str]) -> Acted:
+            a_id, b_id = ids
+            if a_id == b_id:
+                raise InvalidRequestError(f"{source!r} and {target!r} are the same entity")
             gone, kept = before["entities"][a_id], before["entities"][b_id]
             rows = []
             for rel in before["relations"]:
@@ -71,10 +77,7 @@ class CurationStore:
                 counts[chunk] = (counts.get(chunk) or 0) + (n or 1)
             mentions = [{"chunk_id": c, "entity_id": b_id, "count": n} for c, n in counts.items()]
             keep_props, gone_props = kept["props"], gone["props"]
-            aliases = sorted(
-                {*(keep_props.get("aliases") or []), gone_props["name"], *(gone_props.get("aliases") or [])}
-                - {keep_props["name"]}
-            )
+            aliases = sorted({*(keep_props.get("aliases") or []), *_names_of(gone_props)} - {keep_props["name"]})
             description = keep_props.get("description") or ""
             extra = gone_props.get("description") or ""
             if extra and extra not in description:
@@ -83,18 +86,11 @@ class CurationStore:
             run_batches(tx, q.WRITE_RELATIONS, "rows", rows, 500, max_description=MAX_DESCRIPTION)
             run_batches(tx, q.WRITE_MENTIONS, "rows", mentions, 500)
             tx.run(q.SET_ENTITY_PROPERTIES, id=b_id, props={"aliases": aliases, "description": description}).consume()
-            keys = sorted({normalize_key(gone_props["name"]), *map(normalize_key, gone_props.get("aliases") or [])})
+            keys = sorted(set(map(normalize_key, _names_of(gone_props))))
             rule = CurationRules(redirects=[Redirect(keys=keys, ids=[a_id], to=b_id, name=keep_props["name"])])
-            summary = f"merged {gone_props['name']!r} into {keep_props['name']!r}"
-            return summary, rule, [b_id]
+            return f"merged {gone_props['name']!r} into {keep_props['name']!r}", rule, [b_id]
 
-        def scope(tx: ScopedTransaction) -> _Scope:
-            nonlocal a_id, b_id
-            a_id, b_id = _entity_id(tx, source), _entity_id(tx, target)
-            if a_id == b_id:
-                raise InvalidRequestError(f"{source!r} and {target!r} are the same entity")
-            return _Scope([a_id, b_id], touching=True)
-
+        scope = _Scope([source, target], touching=True)
         return self._change("merge", {"source": source, "target": target}, who, scope, act, embed)
 
     def rename(self, entity: str, new_name: str, *, who: str, embed: Embed | None = None) -> CurationChange:
@@ -103,7 +99,8 @@ class CurationStore:
         if not name or not normalize_key(name):
             raise InvalidRequestError("the new name is empty")
 
-        def act(tx: ScopedTransaction, before: dict[str, Any]) -> tuple[str, CurationRules, list[str]]:
+        def act(tx: ScopedTransaction, before: Snapshot, ids: list[str]) -> Acted:
+            (e_id,) = ids
             props = before["entities"][e_id]["props"]
             old, key = props["name"], normalize_key(name)
             if key != props.get("key") and tx.run(q.ENTITIES_BY_KEY, keys=[key]).single() is not None:
@@ -115,20 +112,15 @@ class CurationStore:
             )
             return f"renamed {old!r} to {name!r}", rule, [e_id]
 
-        e_id = ""
-
-        def scope(tx: ScopedTransaction) -> _Scope:
-            nonlocal e_id
-            e_id = _entity_id(tx, entity)
-            return _Scope([e_id], touching=False)
-
+        scope = _Scope([entity], touching=False)
         return self._change("rename", {"entity": entity, "name": name}, who, scope, act, embed)
 
     def retype(self, entity: str, new_type: str, *, who: str, embed: Embed | None = None) -> CurationChange:
         """A new entity type (and the label Neo4j Browser shows), kept by later writes."""
         type_ = _type_name(new_type)
 
-        def act(tx: ScopedTransaction, before: dict[str, Any]) -> tuple[str, CurationRules, list[str]]:
+        def act(tx: ScopedTransaction, before: Snapshot, ids: list[str]) -> Acted:
+            (e_id,) = ids
             found = before["entities"][e_id]
             labels = [{"id": e_id, "label": label} for label in found["labels"]]
             run_batches(tx, q.REMOVE_ENTITY_LABEL, "rows", labels, 500)
@@ -137,75 +129,50 @@ class CurationStore:
             summary = f"retyped {found['props']['name']!r} from {found['props'].get('type')} to {type_}"
             return summary, CurationRules(types={e_id: type_}), [e_id]
 
-        e_id = ""
-
-        def scope(tx: ScopedTransaction) -> _Scope:
-            nonlocal e_id
-            e_id = _entity_id(tx, entity)
-            return _Scope([e_id], touching=False)
-
+        scope = _Scope([entity], touching=False)
         return self._change("retype", {"entity": entity, "type": type_}, who, scope, act, embed)
 
     def delete_entity(self, entity: str, *, who: str) -> CurationChange:
         """The entity, its mentions and relations; later writes do not create it again."""
 
-        def act(tx: ScopedTransaction, before: dict[str, Any]) -> tuple[str, CurationRules, list[str]]:
+        def act(tx: ScopedTransaction, before: Snapshot, ids: list[str]) -> Acted:
+            (e_id,) = ids
             props = before["entities"][e_id]["props"]
             tx.run(q.DELETE_ENTITIES, ids=[e_id]).consume()
-            keys = sorted({normalize_key(props["name"]), *map(normalize_key, props.get("aliases") or [])})
+            keys = sorted(set(map(normalize_key, _names_of(props))))
             return f"deleted {props['name']!r}", CurationRules(blocked_ids=[e_id], blocked_keys=keys), []
 
-        e_id = ""
-
-        def scope(tx: ScopedTransaction) -> _Scope:
-            nonlocal e_id
-            e_id = _entity_id(tx, entity)
-            return _Scope([e_id], touching=True)
-
-        return self._change("delete", {"entity": entity}, who, scope, act, None)
+        return self._change("delete", {"entity": entity}, who, _Scope([entity], touching=True), act, None)
 
     def retype_relation(self, source: str, type_: str, target: str, new_type: str, *, who: str) -> CurationChange:
         """`source -[type]-> target` becomes `-[new_type]->` (joined with one of that type if it exists)."""
-        new = _relation_type_name(new_type)
+        old, new = _relation_type_name(type_), _relation_type_name(new_type)
 
-        def act(tx: ScopedTransaction, before: dict[str, Any]) -> tuple[str, CurationRules, list[str]]:
+        def act(tx: ScopedTransaction, before: Snapshot, ends: list[str]) -> Acted:
             rel = _the_relation(before, ends, old)
             tx.run(q.DELETE_RELATION, source=ends[0], target=ends[1], type=old).consume()
-            tx.run(
-                q.WRITE_RELATIONS,
-                rows=[_relation_row(ends[0], new, ends[1], rel["props"])],
-                max_description=MAX_DESCRIPTION,
-            ).consume()
-            names = before["names"]
-            summary = f"retyped {names[ends[0]]!r} -[{old}]-> {names[ends[1]]!r} to {new}"
+            row = _relation_row(ends[0], new, ends[1], rel["props"])
+            tx.run(q.WRITE_RELATIONS, rows=[row], max_description=MAX_DESCRIPTION).consume()
+            summary = f"retyped {_relation_text(before, ends, old)} to {new}"
             return summary, CurationRules(relation_types=[(ends[0], old, ends[1], new)]), []
 
-        old, ends = _relation_type_name(type_), ["", ""]
-
-        def scope(tx: ScopedTransaction) -> _Scope:
-            ends[:] = [_entity_id(tx, source), _entity_id(tx, target)]
-            return _Scope(list(ends), touching=False, nodes=False)
-
+        scope = _Scope([source, target], touching=False, nodes=False)
         args = {"source": source, "type": old, "target": target, "new_type": new}
         return self._change("relation-retype", args, who, scope, act, None)
 
     def delete_relation(self, source: str, type_: str, target: str, *, who: str) -> CurationChange:
         """`source -[type]-> target` goes, and later writes do not create it again."""
+        old = _relation_type_name(type_)
 
-        def act(tx: ScopedTransaction, before: dict[str, Any]) -> tuple[str, CurationRules, list[str]]:
+        def act(tx: ScopedTransaction, before: Snapshot, ends: list[str]) -> Acted:
             _the_relation(before, ends, old)
             tx.run(q.DELETE_RELATION, source=ends[0], target=ends[1], type=old).consume()
-            names = before["names"]
-            summary = f"deleted {names[ends[0]]!r} -[{old}]-> {names[ends[1]]!r}"
+            summary = f"deleted {_relation_text(before, ends, old)}"
             return summary, CurationRules(blocked_relations=[(ends[0], old, ends[1])]), []
 
-        old, ends = _relation_type_name(type_), ["", ""]
-
-        def scope(tx: ScopedTransaction) -> _Scope:
-            ends[:] = [_entity_id(tx, source), _entity_id(tx, target)]
-            return _Scope(list(ends), touching=False, nodes=False)
-
-        return self._change("relation-delete", {"source": source, "type": old, "target": target}, who, scope, act, None)
+        scope = _Scope([source, target], touching=False, nodes=False)
+        args = {"source": source, "type": old, "target": target}
+        return self._change("relation-delete", args, who, scope, act, None)
 
     def undo(self, change_id: str | None, *, who: str) -> CurationChange:
         """Put back exactly what change `change_id` (default: the latest not undone) found; refused when a
@@ -265,39 +232,30 @@ class CurationStore:
         op: str,
         args: dict[str, Any],
         who: str,
-        scope_of: Callable[[ScopedTransaction], _Scope],
-        act: Callable[[ScopedTransaction, dict[str, Any]], tuple[str, CurationRules, list[str]]],
+        scope: _Scope,
+        act: Callable[[ScopedTransaction, Snapshot, list[str]], Acted],
         embed: Embed | None,
     ) -> CurationChange:
+        """Lock, resolve the names (scope.ids holds them as given), snapshot, act, settle, record."""
+
         def work(tx: ScopedTransaction) -> CurationChange:
             seq = tx.run(q.CURATION_LOCK).single()
             if seq is None:
                 raise NotFoundError("this workspace holds no graph yet (run `graphwright init` or ingest)")
-            scope = scope_of(tx)
-            found = tx.run(q.NEIGHBOUR_IDS, ids=scope.ids).single()
+            ids = [_entity_id(tx, ref) for ref in scope.ids]
+            resolved = _Scope(list(dict.fromkeys(ids)), scope.touching, scope.nodes)
+            found = tx.run(q.NEIGHBOUR_IDS, ids=resolved.ids).single()
             neighbours = found["ids"] if found else []
-            before = _snapshot(tx, scope)
-            summary, rule, reembed = act(tx, before)
-            settle_entities(tx, [*scope.ids, *neighbours], SETTLE_BATCH)
-            after = _snapshot(tx, scope)
+            before = _snapshot(tx, resolved)
+            summary, rule, reembed = act(tx, before, ids)
+            settle_entities(tx, [*resolved.ids, *neighbours], SETTLE_BATCH)
+            after = _snapshot(tx, resolved)
             change_id = f"c{seq['seq']}"
-            _record(
-                tx,
-                change_id,
-                seq["seq"],
-                op,
-                args,
-                who,
-                summary,
-                scope.ids,
-                before,
-                _state_hash(after),
-                rule,
-            )
+            _record(tx, change_id, seq["seq"], op, args, who, summary, resolved.ids, before, _state_hash(after), rule)
             _store_rules(tx)
             _embed_entities(tx, reembed, embed)
             return CurationChange(
-                id=change_id, seq=seq["seq"], op=op, summary=summary, who=who, status="applied", affected=scope.ids
+                id=change_id, seq=seq["seq"], op=op, summary=summary, who=who, status="applied", affected=resolved.ids
             )
 
         return self.connection.execute_write(work)
@@ -344,12 +302,21 @@ def _relation_row(source: str, type_: str, target: str, props: dict[str, Any]) -
     }
 
 
+def _names_of(props: dict[str, Any]) -> list[str]:
+    """An entity's name and aliases, as a snapshot holds them."""
+    return [props["name"], *(props.get("aliases") or [])]
+
+
+def _relation_text(before: Snapshot, ends: list[str], type_: str) -> str:
+    names = before["names"]
+    return f"{names[ends[0]]!r} -[{type_}]-> {names[ends[1]]!r}"
+
+
 def _the_relation(before: dict[str, Any], ends: list[str], type_: str) -> dict[str, Any]:
     for rel in before["relations"]:
         if (rel["source"], rel["type"], rel["target"]) == (ends[0], type_, ends[1]):
             return dict(rel)
-    names = before["names"]
-    raise NotFoundError(f"no relation {names.get(ends[0], ends[0])!r} -[{type_}]-> {names.get(ends[1], ends[1])!r}")
+    raise NotFoundError(f"no relation {_relation_text(before, ends, type_)}")
 
 
 def _snapshot(tx: ScopedTransaction, scope: _Scope) -> dict[str, Any]:

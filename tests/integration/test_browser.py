@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,6 +31,29 @@ CHROMIUM_FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+@contextmanager
+def served_page(live, key: str, height: int) -> Iterator[tuple[Any, list[str]]]:
+    """The served page in headless Chromium with `key` given in its key box, and the list of any request it
+    makes outside the server (the page must work offline)."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    outside: list[str] = []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_FLAGS)
+        try:
+            page = browser.new_page(viewport={"width": 1300, "height": height})
+            page.on(
+                "request", lambda r: None if r.url.startswith((live.url, "about:", "data:")) else outside.append(r.url)
+            )
+            page.goto(live.url)
+            page.locator("#key-box").wait_for(state="visible", timeout=15000)  # the server wants a key
+            page.fill("#api-key", key)
+            page.click("#save-key")
+            yield page, outside
+        finally:
+            browser.close()
 
 
 def screenshot(url: str, name: str, tmp_path: Path, budget_ms: int = 15000) -> Path:

@@ -170,37 +170,35 @@ def test_invalid_changes_are_refused_clearly(world) -> None:
     assert curation.history() == []  # nothing recorded for a refused change
 
 
-def test_two_clients_at_once(world) -> None:
-    """Two merges of one entity into different survivors: one wins, the other finds it gone; two merges of
-    different pairs both land. The graph stays consistent and the history has each change once."""
-    one, two = world.curation(who="one"), world.curation(who="two")
-    results: dict[str, object] = {}
+def _at_once(*actions) -> list[object]:
+    """Run the actions in threads started together; each one's result, or the error it met."""
+    results: list[object] = [None] * len(actions)
 
-    def run(name: str, action) -> None:
+    def run(i: int) -> None:
         try:
-            results[name] = action()
+            results[i] = actions[i]()
         except Exception as exc:  # noqa: BLE001 - what each client met is the point
-            results[name] = exc
+            results[i] = exc
 
-    threads = [
-        threading.Thread(target=run, args=("a", lambda: one.merge("Delta Cells", "Cobalt Semiconductors"))),
-        threading.Thread(target=run, args=("b", lambda: two.merge("Delta Cells", "Acme Corp"))),
-    ]
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(actions))]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    failed = [r for r in results.values() if isinstance(r, Exception)]
+    return results
+
+
+def test_two_clients_at_once(world) -> None:
+    """Two merges of one entity into different survivors: one wins, the other finds it gone; two changes of
+    different entities both land. The graph stays consistent and the history has each change once."""
+    one, two = world.curation(who="one"), world.curation(who="two")
+    results = _at_once(
+        lambda: one.merge("Delta Cells", "Cobalt Semiconductors"), lambda: two.merge("Delta Cells", "Acme Corp")
+    )
+    failed = [r for r in results if isinstance(r, Exception)]
     assert len(failed) == 1 and isinstance(failed[0], NotFoundError), results
-    threads = [
-        threading.Thread(target=run, args=("c", lambda: one.rename("Narvik", "Narvik Port"))),
-        threading.Thread(target=run, args=("d", lambda: two.retype("Kiruna", "facility"))),
-    ]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not isinstance(results["c"], Exception) and not isinstance(results["d"], Exception), results
+    results = _at_once(lambda: one.rename("Narvik", "Narvik Port"), lambda: two.retype("Kiruna", "facility"))
+    assert not any(isinstance(r, Exception) for r in results), results
     history = one.history()
     assert sorted(c.id for c in history) == ["c1", "c2", "c3"]  # the refused merge left no record
     assert world.check() == {}

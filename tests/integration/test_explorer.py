@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from tests.integration.conftest import READ, WRITE
-from tests.integration.test_browser import CHROMIUM_FLAGS, SHOTS
+from tests.integration.test_browser import SHOTS, served_page
 
 pytestmark = pytest.mark.integration
 
@@ -63,59 +63,62 @@ def test_explore_and_curate_over_http(live) -> None:
 
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
 def test_explorer_page_search_expand_merge_undo(live) -> None:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    outside: list[str] = []
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_FLAGS)
-        try:
-            page = browser.new_page(viewport={"width": 1300, "height": 1000})
-            page.on(
-                "request", lambda r: None if r.url.startswith((live.url, "about:", "data:")) else outside.append(r.url)
-            )
-            page.goto(live.url)
-            page.locator("#key-box").wait_for(state="visible", timeout=15000)
-            page.fill("#api-key", WRITE)
-            page.click("#save-key")
-            page.fill("#entity-q", "JAXA")
-            page.click("#entity-find")
-            page.locator("#entity-hits button", has_text="JAXA").first.click()
-            page.locator("#detail-name", has_text="JAXA").wait_for(timeout=15000)
-            nodes = page.locator("#kg .node")
-            first = nodes.count()
-            assert first >= 2
-            box = page.locator("#kg").bounding_box()
-            for i in range(first):  # every node is drawn inside the visible panel
-                circle = nodes.nth(i).locator("circle").bounding_box()
-                assert circle and box
-                assert box["x"] <= circle["x"] and circle["x"] + circle["width"] <= box["x"] + box["width"] + 1
-                assert box["y"] <= circle["y"] and circle["y"] + circle["height"] <= box["y"] + box["height"] + 1
-            assert page.locator("#detail-relations li").count() >= 1
-            # expand: a neighbour opens and its own neighbours join the drawing
-            page.locator("#kg .node:not(.selected) circle").first.click()
-            page.wait_for_function("document.querySelectorAll('#kg .node').length > 0")
-            page.locator("#detail-name:not(:text-is('JAXA'))").wait_for(timeout=15000)
-            assert nodes.count() >= first
-            page.click("#show-passages")
-            page.locator("#detail-passages li").first.wait_for(timeout=15000)
+    with served_page(live, WRITE, 1000) as (page, outside):
+        page.fill("#entity-q", "JAXA")
+        page.click("#entity-find")
+        page.locator("#entity-hits button", has_text="JAXA").first.click()
+        page.locator("#detail-name", has_text="JAXA").wait_for(timeout=15000)
+        nodes = page.locator("#kg .node")
+        first = nodes.count()
+        assert first >= 2
+        box = page.locator("#kg").bounding_box()
+        for i in range(first):  # every node is drawn inside the visible panel
+            circle = nodes.nth(i).locator("circle").bounding_box()
+            assert circle and box
+            assert box["x"] <= circle["x"] and circle["x"] + circle["width"] <= box["x"] + box["width"] + 1
+            assert box["y"] <= circle["y"] and circle["y"] + circle["height"] <= box["y"] + box["height"] + 1
+        assert page.locator("#detail-relations li").count() >= 1
+        # expand: a neighbour opens and its own neighbours join the drawing
+        page.locator("#kg .node:not(.selected) circle").first.click()
+        page.wait_for_function("document.querySelectorAll('#kg .node').length > 0")
+        page.locator("#detail-name:not(:text-is('JAXA'))").wait_for(timeout=15000)
+        assert nodes.count() >= first
+        page.click("#show-passages")
+        page.locator("#detail-passages li").first.wait_for(timeout=15000)
 
-            page.fill("#entity-q", "JAXA")
-            page.click("#entity-find")
-            page.locator("#entity-hits button", has_text="JAXA").first.click()
-            page.locator("#detail-name", has_text="JAXA").wait_for(timeout=15000)
-            page.fill("#curate-value", "Japan Aerospace Exploration Agency")
-            page.click("#do-merge")
-            page.locator("#detail-name", has_text="Japan Aerospace Exploration Agency").wait_for(timeout=60000)
-            assert "JAXA" in page.inner_text("#detail-aliases")
-            page.locator("#history li:first-child", has_text="merged 'JAXA'").wait_for(timeout=15000)
-            page.screenshot(path=str(SHOTS / "explorer-merge.png"), full_page=True)
-            page.click("#undo-last")
-            page.locator("#history li:first-child", has_text="undid").wait_for(timeout=60000)
-            page.fill("#entity-q", "JAXA")
-            page.click("#entity-find")
-            page.locator("#entity-hits button", has_text="JAXA ·").first.wait_for(timeout=15000)
-            page.screenshot(path=str(SHOTS / "explorer-undo.png"), full_page=True)
-        finally:
-            browser.close()
+        page.fill("#entity-q", "JAXA")
+        page.click("#entity-find")
+        page.locator("#entity-hits button", has_text="JAXA").first.click()
+        page.locator("#detail-name", has_text="JAXA").wait_for(timeout=15000)
+        page.fill("#curate-value", "Japan Aerospace Exploration Agency")
+        page.click("#do-merge")
+        page.locator("#detail-name", has_text="Japan Aerospace Exploration Agency").wait_for(timeout=60000)
+        assert "JAXA" in page.inner_text("#detail-aliases")
+        page.locator("#history li:first-child", has_text="merged 'JAXA'").wait_for(timeout=15000)
+        page.screenshot(path=str(SHOTS / "explorer-merge.png"), full_page=True)
+        page.click("#undo-last")
+        page.locator("#history li:first-child", has_text="undid").wait_for(timeout=60000)
+        page.fill("#entity-q", "JAXA")
+        page.click("#entity-find")
+        page.locator("#entity-hits button", has_text="JAXA ·").first.wait_for(timeout=15000)
+        page.screenshot(path=str(SHOTS / "explorer-undo.png"), full_page=True)
     assert not outside, f"the page fetched from outside the server: {outside}"
+    assert live.rag.check() == {}
+
+
+def test_two_clients_curating_at_once_over_http(live) -> None:
+    """Two write clients merge one entity into different survivors at the same moment: one merge lands, the
+    other is told the entity is gone (404); then both undo, one after the other, and the graph is whole."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    bodies = [
+        {"source": "Kepler", "target": "Kepler space telescope"},
+        {"source": "Kepler", "target": "William Borucki"},
+    ]
+    with ThreadPoolExecutor(2) as pool:
+        answers = list(pool.map(lambda body: _post(live, "/v1/curation/merge", body), bodies))
+    assert sorted(a.status_code for a in answers) == [200, 404], [a.text for a in answers]
+    landed = next(a.json() for a in answers if a.status_code == 200)
+    assert _post(live, "/v1/curation/undo", {"change": landed["id"]}).status_code == 200
+    assert _get(live, "/v1/graph/entities", q="kepler").json()[0]["name"] == "Kepler"
     assert live.rag.check() == {}

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from tests.integration.conftest import READ, WRITE
-from tests.integration.test_browser import CHROMIUM_FLAGS, SHOTS
+from tests.integration.test_browser import SHOTS, served_page
 
 pytestmark = [
     pytest.mark.integration,
@@ -20,50 +20,37 @@ pytestmark = [
 
 
 def test_newcomer_asks_and_uploads_in_the_page(live, tmp_path: Path) -> None:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
     note = tmp_path / "kestrel-station.md"
     note.write_text(
         "# Kestrel Station\n\nKestrel Station is a research base on Europa run by Dr. Mara Voss.\n", encoding="utf-8"
     )
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    outside: list[str] = []
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_FLAGS)
-        try:
-            page = browser.new_page(viewport={"width": 1300, "height": 1100})
-            page.on(
-                "request", lambda r: None if r.url.startswith((live.url, "about:", "data:")) else outside.append(r.url)
-            )
-            page.goto(live.url)
-            page.locator("#key-box").wait_for(state="visible", timeout=15000)  # the server wants a key
-            page.fill("#api-key", WRITE)
-            page.click("#save-key")
-            page.locator("#stats", has_text="12 documents").wait_for(timeout=15000)
-            assert page.locator("#mode option").count() >= 5
-            page.fill("#question", "Which rocket launched Apollo 11 to the Moon?")
-            page.select_option("#mode", "local")
-            page.click("#ask")
-            page.locator("#status", has_text="done in").wait_for(timeout=60000)
-            answer = page.inner_text("#answer")
-            assert "Saturn V" in answer, answer
-            assert "local" in page.inner_text("#answer-kind")
-            assert page.locator("#passages li").count() >= 1 and page.locator("#passages li.cited").count() >= 1
-            link = page.get_attribute("#browser-link", "href")
-            assert link and link.startswith("http://127.0.0.1:") and "/browser/" in link
-            graph = page.frame_locator("#graph")
-            graph.locator("svg .node").first.wait_for(timeout=15000)
-            assert graph.locator("svg .node").count() >= 2
-            page.screenshot(path=str(SHOTS / "serve-page.png"), full_page=True)
+    with served_page(live, WRITE, 1100) as (page, outside):
+        page.locator("#stats", has_text="12 documents").wait_for(timeout=15000)
+        assert page.locator("#mode option").count() >= 5
+        page.fill("#question", "Which rocket launched Apollo 11 to the Moon?")
+        page.select_option("#mode", "local")
+        page.click("#ask")
+        page.locator("#status", has_text="done in").wait_for(timeout=60000)
+        answer = page.inner_text("#answer")
+        assert "Saturn V" in answer, answer
+        assert "local" in page.inner_text("#answer-kind")
+        assert page.locator("#passages li").count() >= 1 and page.locator("#passages li.cited").count() >= 1
+        link = page.get_attribute("#browser-link", "href")
+        assert link and link.startswith("http://127.0.0.1:") and "/browser/" in link
+        graph = page.frame_locator("#graph")
+        graph.locator("svg .node").first.wait_for(timeout=15000)
+        assert graph.locator("svg .node").count() >= 2
+        panel, drawing = page.locator("#graph").bounding_box(), graph.locator("svg").bounding_box()
+        assert panel and drawing and drawing["width"] <= panel["width"], (panel, drawing)  # the graph fits its panel
+        page.screenshot(path=str(SHOTS / "serve-page.png"), full_page=True)
 
-            page.set_input_files("#files", str(note))
-            page.click("#upload")
-            page.locator("#job-status", has_text="succeeded").wait_for(timeout=120000)
-            assert "1 written" in page.inner_text("#job-status")
-            page.locator("#documents li", has_text="Kestrel Station").wait_for(timeout=15000)
-            page.locator("#stats", has_text="13 documents").wait_for(timeout=15000)
-            page.screenshot(path=str(SHOTS / "serve-page-upload.png"), full_page=True)
-        finally:
-            browser.close()
+        page.set_input_files("#files", str(note))
+        page.click("#upload")
+        page.locator("#job-status", has_text="succeeded").wait_for(timeout=120000)
+        assert "1 written" in page.inner_text("#job-status")
+        page.locator("#documents li", has_text="Kestrel Station").wait_for(timeout=15000)
+        page.locator("#stats", has_text="13 documents").wait_for(timeout=15000)
+        page.screenshot(path=str(SHOTS / "serve-page-upload.png"), full_page=True)
     assert not outside, f"the page fetched from outside the server: {outside}"
     hit = httpx.post(
         f"{live.url}/v1/search",
@@ -80,35 +67,24 @@ def test_newcomer_asks_and_uploads_in_the_page(live, tmp_path: Path) -> None:
 
 
 def test_the_page_is_a_thread_with_follow_ups(live) -> None:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_FLAGS)
-        try:
-            page = browser.new_page(viewport={"width": 1300, "height": 1100})
-            page.goto(live.url)
-            page.locator("#key-box").wait_for(state="visible", timeout=15000)
-            page.fill("#api-key", READ)
-            page.click("#save-key")
-            page.locator("#mode option").first.wait_for(state="attached", timeout=15000)
-            page.select_option("#mode", "local")
-            page.fill("#question", "Tell me about the Hubble Space Telescope.")
-            page.click("#ask")
-            page.locator("#thread li").first.wait_for(timeout=60000)
-            assert page.input_value("#question") == "", "the box is cleared for the follow-up"
-            page.fill("#question", "Who made its primary mirror?")
-            page.click("#ask")
-            page.locator("#thread li").nth(1).wait_for(timeout=60000)
-            note = page.inner_text("#followup")
-            assert "carried Hubble Space Telescope" in note, note
-            assert "Hubble Space Telescope" in page.inner_text("#passages li >> nth=0")
-            assert page.locator("#thread li").count() == 2
-            page.screenshot(path=str(SHOTS / "serve-page-thread.png"), full_page=True)
-            page.click("#new-thread")
-            assert page.locator("#thread li").count() == 0 and page.is_hidden("#result")
-            page.fill("#question", "Who made its primary mirror?")
-            page.click("#ask")
-            page.locator("#thread li").first.wait_for(timeout=60000)
-            assert page.is_hidden("#followup"), "a new conversation carries nothing"
-        finally:
-            browser.close()
+    with served_page(live, READ, 1100) as (page, _):
+        page.locator("#mode option").first.wait_for(state="attached", timeout=15000)
+        page.select_option("#mode", "local")
+        page.fill("#question", "Tell me about the Hubble Space Telescope.")
+        page.click("#ask")
+        page.locator("#thread li").first.wait_for(timeout=60000)
+        assert page.input_value("#question") == "", "the box is cleared for the follow-up"
+        page.fill("#question", "Who made its primary mirror?")
+        page.click("#ask")
+        page.locator("#thread li").nth(1).wait_for(timeout=60000)
+        note = page.inner_text("#followup")
+        assert "carried Hubble Space Telescope" in note, note
+        assert "Hubble Space Telescope" in page.inner_text("#passages li >> nth=0")
+        assert page.locator("#thread li").count() == 2
+        page.screenshot(path=str(SHOTS / "serve-page-thread.png"), full_page=True)
+        page.click("#new-thread")
+        assert page.locator("#thread li").count() == 0 and page.is_hidden("#result")
+        page.fill("#question", "Who made its primary mirror?")
+        page.click("#ask")
+        page.locator("#thread li").first.wait_for(timeout=60000)
+        assert page.is_hidden("#followup"), "a new conversation carries nothing"
