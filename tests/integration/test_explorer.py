@@ -112,13 +112,13 @@ def test_two_clients_curating_at_once_over_http(live) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
     bodies = [
-        {"source": "Kepler", "target": "Kepler space telescope"},
-        {"source": "Kepler", "target": "William Borucki"},
+        {"source": "Starbase", "target": "Boca Chica"},
+        {"source": "Starbase", "target": "Lunar Gateway"},
     ]
     with ThreadPoolExecutor(2) as pool:
         answers = list(pool.map(lambda body: _post(live, "/v1/curation/merge", body), bodies))
     assert sorted(a.status_code for a in answers) == [200, 404], [a.text for a in answers]
     landed = next(a.json() for a in answers if a.status_code == 200)
     assert _post(live, "/v1/curation/undo", {"change": landed["id"]}).status_code == 200
-    assert _get(live, "/v1/graph/entities", q="kepler").json()[0]["name"] == "Kepler"
+    assert _get(live, "/v1/graph/entities", q="starbase").json()[0]["name"] == "Starbase"
     assert live.rag.check() == {}
