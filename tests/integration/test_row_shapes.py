@@ -78,6 +78,7 @@ def _calls(world) -> dict[str, Any]:
         "graph.entity_vector_search": lambda: g.entity_vector_search(vector, 3),
         "graph.entities_with_ids": lambda: g.entities_with_ids([acme, gamma]),
         "graph.entity_catalog": g.entity_catalog,
+        "graph.entity_lookup": lambda: g.entity_lookup("acme", 5),
         "graph.neighbourhood": lambda: g.neighbourhood([acme, gamma], chunk_ids[:2], vector, 3, 50),
         "graph.relations_among": lambda: g.relations_among([acme, borealis, gamma], [acme], 10),
         "graph.shortest_paths": lambda: g.shortest_paths(falcon, acme, 3),

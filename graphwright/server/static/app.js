@@ -381,7 +381,7 @@ function showDetail(data) {
   }));
 }
 
-async function showPassages() {
+async function showEntityPassages() {
   const id = $("entity-detail").dataset.id;
   try {
     const rows = await (await api(`/v1/graph/passages/${encodeURIComponent(id)}?limit=5`)).json();
@@ -440,7 +440,7 @@ async function undoLast() {
 }
 
 $("entity-form").addEventListener("submit", findEntities);
-$("show-passages").addEventListener("click", showPassages);
+$("show-passages").addEventListener("click", showEntityPassages);
 $("do-rename").addEventListener("click", () => curate("rename",
   { entity: $("entity-detail").dataset.id, name: $("curate-value").value.trim() }, $("entity-detail").dataset.id));
 $("do-retype").addEventListener("click", () => curate("retype",
