@@ -249,7 +249,7 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 const VIEW = { width: 800, height: 520 };
 const TYPE_COLOURS = { PERSON: "#2f6fb5", ORGANIZATION: "#e07b39", LOCATION: "#3a9d5d", EVENT: "#9467bd",
   PRODUCT: "#c43c7a", TECHNOLOGY: "#17becf", CONCEPT: "#8c8c8c" };
-const kg = { nodes: new Map(), edges: new Map(), selected: null };
+const kg = { nodes: new Map(), edges: new Map(), selected: null, ticket: 0 };
 
 function colour(type) { return TYPE_COLOURS[type] || "#b8860b"; }
 
@@ -271,13 +271,17 @@ async function findEntities(event) {
       return button;
     }));
     exploreStatus(hits.length ? "" : "no entity has that in its name");
+    // The first look shows the most connected entity's neighbourhood, not an empty panel.
+    if (!q && hits.length && !$("entity-detail").dataset.id) openEntity(hits[0].id, false);
   } catch (error) { exploreStatus(error.message, true); }
 }
 
 // Open an entity: its neighbourhood replaces the drawing (or joins it: `expand`), its details show.
 async function openEntity(id, expand) {
+  const ticket = ++kg.ticket;  // a slower earlier answer must not replace a later one
   try {
     const data = await (await api(`/v1/graph/neighbourhood/${encodeURIComponent(id)}?limit=30`)).json();
+    if (ticket !== kg.ticket) return;
     if (!expand) { kg.nodes.clear(); kg.edges.clear(); }
     const origin = kg.nodes.get(id) || { x: VIEW.width / 2, y: VIEW.height / 2 };
     const put = (node) => {
