@@ -249,7 +249,7 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 const VIEW = { width: 800, height: 520 };
 const TYPE_COLOURS = { PERSON: "#2f6fb5", ORGANIZATION: "#e07b39", LOCATION: "#3a9d5d", EVENT: "#9467bd",
   PRODUCT: "#c43c7a", TECHNOLOGY: "#17becf", CONCEPT: "#8c8c8c" };
-const kg = { nodes: new Map(), edges: new Map(), selected: null, ticket: 0 };
+const kg = { nodes: new Map(), edges: new Map(), selected: null, ticket: 0, search: 0 };
 
 function colour(type) { return TYPE_COLOURS[type] || "#b8860b"; }
 
@@ -261,8 +261,10 @@ function exploreStatus(text, error = false) {
 async function findEntities(event) {
   if (event) event.preventDefault();
   const q = $("entity-q").value.trim();
+  const ticket = ++kg.search;
   try {
     const hits = await (await api(`/v1/graph/entities?q=${encodeURIComponent(q)}&limit=12`)).json();
+    if (ticket !== kg.search) return;  // a later search was made meanwhile
     $("entity-hits").replaceChildren(...hits.map((hit) => {
       const button = el("button", `${hit.name} · ${hit.type.toLowerCase()} · ${hit.degree}`);
       button.type = "button";
@@ -272,7 +274,7 @@ async function findEntities(event) {
     }));
     exploreStatus(hits.length ? "" : "no entity has that in its name");
     // The first look shows the most connected entity's neighbourhood, not an empty panel.
-    if (!q && hits.length && !$("entity-detail").dataset.id) openEntity(hits[0].id, false);
+    if (!q && hits.length && kg.ticket === 0) openEntity(hits[0].id, false);  // unless one was opened
   } catch (error) { exploreStatus(error.message, true); }
 }
 
