@@ -234,9 +234,10 @@ class GraphRAG:
         )
         if spent is not None:  # an endpoint embedder: what this ingest cost, like the LLM's line
             report.embedding_usage = {k: v - spent[k] for k, v in (_embedding_usage(self.embedder) or {}).items()}
-        if update_communities and report.documents_written and self.store.communities.community_levels():
-            run = self.build_communities(budget=self.settings.report_budget)
-            report.communities = run.counts()
+        if update_communities and report.documents_written:
+            run = self._keep_communities_current()
+            if run is not None:
+                report.communities = run.counts()
         return report
 
     def import_graph(self, path: str | Path, *, schema: GraphSchema | None = None) -> ImportReport:
@@ -299,8 +300,8 @@ class GraphRAG:
         """Remove a document, its chunks, and entities and relations no other chunk supports; returns the
         number of chunks removed, None if unknown. Existing communities are brought up to date."""
         removed = self.store.writes.delete_document(document_id)
-        if removed is not None and update_communities and self.store.communities.community_levels():
-            self.build_communities(budget=self.settings.report_budget)
+        if removed is not None and update_communities:
+            self._keep_communities_current()
         return removed
 
     def estimate_ingest(
@@ -428,6 +429,12 @@ class GraphRAG:
         builder = CommunityBuilder(self.store, self.embedder, self.settings, self.llm)
         return builder.build(max_cluster_size, seed, progress, full=full, budget=budget)
 
+    def _keep_communities_current(self) -> CommunityRun | None:
+        """After the graph changed: existing communities brought up to date (None when it has none yet)."""
+        if not self.store.communities.community_levels():
+            return None
+        return self.build_communities(budget=self.settings.report_budget)
+
     def refresh_communities(
         self, budget: int | None = None, level: int | None = None, progress: ProgressCallback | None = None
     ) -> RefreshRun:
@@ -502,8 +509,8 @@ class GraphRAG:
 
         def after(change: CurationChange) -> None:
             self.store.writes.link_similar(self.settings.write_batch_size)
-            if communities and self.store.communities.community_levels():
-                self.build_communities(budget=self.settings.report_budget)
+            if communities:
+                self._keep_communities_current()
 
         return Curation(
             self.store,

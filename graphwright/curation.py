@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from graphwright.errors import InvalidRequestError
+from graphwright.extraction.schema_check import schema_entity_types
 from graphwright.models import CurationChange
 from graphwright.text.normalize import relation_type
 
@@ -82,7 +83,7 @@ class Curation:
         schema = self._schema()
         if schema is None or not schema.node_types or schema.additional_node_types:
             return
-        declared = {relation_type(t.label) for t in schema.node_types}
+        declared = set(schema_entity_types(schema))
         if relation_type(type_) not in declared:
             raise InvalidRequestError(f"{type_!r} is not a node type of this graph's schema: {sorted(declared)}")
 

@@ -21,7 +21,7 @@ from typing import Any
 from graphwright.errors import CurationConflictError, InvalidRequestError, NotFoundError
 from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection, ScopedTransaction, run_batches
-from graphwright.graph_store.curation_rules import CurationRules, Redirect
+from graphwright.graph_store.curation_rules import CurationRules, Redirect, joined_description
 from graphwright.graph_store.writes import SETTLE_BATCH, settle_entities
 from graphwright.models import MAX_DESCRIPTION, CurationChange, entity_embedding_text
 from graphwright.text.normalize import RESERVED_RELATIONS, entity_label, normalize_key, relation_type
@@ -49,10 +49,6 @@ class CurationStore:
         rows = self.connection.read(q.CHANGES, offset=offset, limit=limit)
         return [CurationChange.model_validate({**r, "affected": r["affected"] or []}) for r in rows]
 
-    def rules(self) -> CurationRules:
-        rows = self.connection.read(q.CURATION_RULES)
-        return CurationRules.from_json(rows[0]["rules"] if rows else None)
-
     # --- changes ---------------------------------------------------------------------------------------
     # Each `act` gets the transaction, the snapshot of what it will touch and the entity ids its names mean;
     # it returns its summary, its standing rule and the entities to embed again.
@@ -78,10 +74,7 @@ class CurationStore:
             mentions = [{"chunk_id": c, "entity_id": b_id, "count": n} for c, n in counts.items()]
             keep_props, gone_props = kept["props"], gone["props"]
             aliases = sorted({*(keep_props.get("aliases") or []), *_names_of(gone_props)} - {keep_props["name"]})
-            description = keep_props.get("description") or ""
-            extra = gone_props.get("description") or ""
-            if extra and extra not in description:
-                description = (description + " " + extra).strip()[:MAX_DESCRIPTION]
+            description = joined_description(keep_props.get("description") or "", gone_props.get("description") or "")
             tx.run(q.DELETE_ENTITIES, ids=[a_id]).consume()
             run_batches(tx, q.WRITE_RELATIONS, "rows", rows, 500, max_description=MAX_DESCRIPTION)
             run_batches(tx, q.WRITE_MENTIONS, "rows", mentions, 500)
@@ -370,10 +363,15 @@ def _restore(tx: ScopedTransaction, scope: _Scope, now: dict[str, Any], before: 
         tx.run(q.DELETE_MENTIONS_OF, ids=scope.ids).consume()
         created = [i for i in now["entities"] if i not in before["entities"]]
         tx.run(q.DELETE_ENTITIES, ids=created).consume()
-    if not scope.nodes:
-        run_batches(tx, q.RESTORE_RELATIONS, "rows", before["relations"], 500)
-        settle_entities(tx, scope.ids, SETTLE_BATCH)
-        return
+    if scope.nodes:
+        _restore_entities(tx, now, before)
+    run_batches(tx, q.RESTORE_RELATIONS, "rows", before["relations"], 500)
+    neighbours = {r["source"] for r in before["relations"]} | {r["target"] for r in before["relations"]}
+    settle_entities(tx, sorted(neighbours | set(scope.ids)), SETTLE_BATCH)
+
+
+def _restore_entities(tx: ScopedTransaction, now: Snapshot, before: Snapshot) -> None:
+    """The snapshot's nodes as they were: properties, labels, embedding, mentions, community links."""
     removed = [{"id": i, "label": label} for i, e in now["entities"].items() for label in e["labels"]]
     run_batches(tx, q.REMOVE_ENTITY_LABEL, "rows", removed, 500)
     rows, labels, vectors, mentions, communities = [], [], [], [], []
@@ -391,9 +389,6 @@ def _restore(tx: ScopedTransaction, scope: _Scope, now: dict[str, Any], before: 
     run_batches(tx, q.SET_ENTITY_EMBEDDINGS, "rows", vectors, 500)
     run_batches(tx, q.WRITE_MENTIONS, "rows", mentions, 500)
     run_batches(tx, q.RESTORE_COMMUNITY_LINKS, "rows", communities, 500)
-    run_batches(tx, q.RESTORE_RELATIONS, "rows", before["relations"], 500)
-    neighbours = {r["source"] for r in before["relations"]} | {r["target"] for r in before["relations"]}
-    settle_entities(tx, sorted(neighbours | set(scope.ids)), SETTLE_BATCH)
 
 
 def _record(

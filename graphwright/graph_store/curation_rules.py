@@ -124,15 +124,20 @@ class CurationRules(BaseModel):
         return list(merged.values()), list(kept.values())
 
 
+def joined_description(kept: str, extra: str) -> str:
+    """Two entities' descriptions made one: the other's appended unless the kept one holds it already."""
+    if extra and extra not in kept:
+        return (kept + " " + extra).strip()[:MAX_DESCRIPTION]
+    return kept
+
+
 def _joined(one: Entity, other: Entity) -> Entity:
     """Two written entities that curation made one."""
     mentions = dict(one.mentions)
     for chunk, n in other.mentions.items():
         mentions[chunk] = mentions.get(chunk, 0) + n
     aliases = sorted({*one.aliases, *other.aliases, other.name} - {one.name})
-    description = one.description
-    if other.description and other.description not in description:
-        description = (description + " " + other.description).strip()[:MAX_DESCRIPTION]
+    description = joined_description(one.description, other.description)
     return one.model_copy(update={"mentions": mentions, "aliases": aliases, "description": description})
 
 
