@@ -58,6 +58,13 @@ def test_explore_and_curate_over_http(live) -> None:
     assert missing.status_code == 404
     bad = _post(live, "/v1/curation/retype", {"entity": "SpaceX", "type": "!!!"})
     assert bad.status_code == 400
+    # hostile text stays data: a type that tries to close the label and a search that tries to end the query
+    counts = live.rag.stats()
+    hostile = _post(live, "/v1/curation/retype", {"entity": "SpaceX", "type": "Person`) DETACH DELETE (n"})
+    assert hostile.status_code == 200 and hostile.json()["summary"].endswith("to PERSON_DETACH_DELETE_N")
+    assert _get(live, "/v1/graph/entities", q="') MATCH (n) DETACH DELETE n //").status_code == 200
+    assert live.rag.stats() == counts
+    assert _post(live, "/v1/curation/undo", {"change": hostile.json()["id"]}).status_code == 200
     assert live.rag.check() == {}
 
 
