@@ -12,6 +12,7 @@ the agent read it."""
 from __future__ import annotations
 
 import json
+import logging
 import re
 from datetime import date
 from pathlib import Path
@@ -20,6 +21,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from graphwright.errors import SchemaFileError
+
+_log = logging.getLogger(__name__)
 
 # Pattern ends that stand for a value rather than an entity type.
 LITERAL_TYPES = frozenset(
@@ -154,12 +157,20 @@ class GraphSchema(BaseModel):
     @field_validator("node_types", "relationship_types")
     @classmethod
     def _unique(cls, types: list[NodeType]) -> list[NodeType]:
-        seen: dict[str, str] = {}
+        """A type declared twice alike is kept once (benchmark ontologies repeat some); declared twice
+        differently, the schema is ambiguous and refused."""
+        seen: dict[str, NodeType] = {}
+        kept = []
         for t in types:
-            if _key(t.label) in seen:
-                raise ValueError(f"{t.label!r} is declared twice (as {seen[_key(t.label)]!r})")
-            seen[_key(t.label)] = t.label
-        return types
+            earlier = seen.get(_key(t.label))
+            if earlier is None:
+                seen[_key(t.label)] = t
+                kept.append(t)
+            elif earlier == t:
+                _log.warning("the schema declares %r twice, alike: read once", t.label)
+            else:
+                raise ValueError(f"{t.label!r} is declared twice, differently (as {earlier.label!r})")
+        return kept
 
     @model_validator(mode="after")
     def _defaults_and_references(self) -> GraphSchema:

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from pydantic import BaseModel, Field
+from pydantic import AliasChoices, BaseModel, Field
 
 from graphwright.extraction.base import Extractor
 from graphwright.extraction.examples import read_jsonl_models
@@ -33,8 +33,10 @@ _SPACES = re.compile(r"(_|\s+)")
 
 class GoldSentence(BaseModel):
     id: str = Field(min_length=1)
-    text: str = Field(min_length=1)
-    triples: list[LabelledTriple] = Field(min_length=1)
+    text: str = Field(min_length=1, validation_alias=AliasChoices("text", "sent"))  # the benchmark says "sent"
+    # required, and may be empty: the benchmark scores a sentence that states none of its relations (a
+    # prediction there counts against conformance and hallucination, as in its `run_eval.py`)
+    triples: list[LabelledTriple]
 
 
 class SentenceScore(BaseModel):

@@ -238,7 +238,12 @@ def test_eval_extraction_scores_the_extraction_ingest_runs_and_refuses_a_bad_gol
     assert sentence["predicted"] == [["Zeta Motors", "founder", "Nils Ort"]], sentence
     assert report["average"]["f1"] == 1.0
 
-    gold.write_text('{"id": "g2", "text": "No triples here.", "triples": []}\n', encoding="utf-8")
+    # the benchmark's own gold: a sentence stating none of the relations is scored, not refused
+    gold.write_text('{"id": "g2", "sent": "No triples here.", "triples": []}\n', encoding="utf-8")
+    run = cli(cli_env, tmp_path, "eval-extraction", str(gold), "--quiet", "--json", str(out))
+    assert run.returncode == 0, run.stderr
+    assert json.loads(out.read_text(encoding="utf-8"))["ontologies"][0]["sentences"] == 1
+    gold.write_text('{"id": "g2", "text": "No triples here."}\n', encoding="utf-8")
     run = cli(cli_env, tmp_path, "eval-extraction", str(gold), "--quiet")
     said = " ".join(run.stderr.split())
     assert run.returncode == 2 and "gold.jsonl, line 1" in said, run.stderr

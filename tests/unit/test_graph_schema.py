@@ -82,7 +82,8 @@ def test_yaml_and_json_files_give_the_same_schema(tmp_path: Path) -> None:
             '{"node_types": ["Person"], "relationship_types": ["KNOWS"], "patterns": [["Person", "LIKES", "Person"]]}',
             "undeclared relationship type 'LIKES'",
         ),
-        ('{"node_types": ["Person", "person"]}', "declared twice"),
+        ('{"node_types": ["Person", "person"]}', "declared twice, differently"),
+        ('{"node_types": ["Person", {"label": "Person", "description": "a human"}]}', "declared twice, differently"),
         ('{"patterns": [["Person", "KNOWS"]]}', "a pattern is"),
     ],
 )
@@ -92,6 +93,15 @@ def test_a_bad_schema_file_is_one_clear_error(tmp_path: Path, text: str, message
     with pytest.raises(SchemaFileError, match=message) as caught:
         GraphSchema.from_file(path)
     assert str(path) in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_a_type_declared_twice_alike_loads_once_with_a_warning(caplog: pytest.LogCaptureFixture) -> None:
+    text = '{"node_types": ["Person", "Person"], "relationship_types": ["KNOWS", "KNOWS"]}'
+    schema = GraphSchema.parse(text)
+    assert [t.label for t in schema.node_types] == ["Person"] and [t.label for t in schema.relationship_types] == [
+        "KNOWS"
+    ]
+    assert "declares 'Person' twice" in caplog.text and "declares 'KNOWS' twice" in caplog.text
 
 
 def test_a_benchmark_schema_with_undeclared_types_loads_only_when_asked() -> None:

@@ -57,11 +57,29 @@ def test_a_sentence_with_no_prediction_scores_zero_and_averages_count_it() -> No
     assert average([_figures([empty, full])]).f1 == 0.5
 
 
+def test_the_benchmarks_own_gold_reads_as_it_is(tmp_path: Path) -> None:
+    """Text2KGBench's files: "sent" for the text, and sentences whose gold holds no triple. Such a sentence
+    scores 0 for everyone (as `run_eval.py` scores it); predicting there costs conformance and hallucination."""
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(
+        '{"id": "a", "sent": "Nothing here.", "triples": []}\n'
+        '{"id": "b", "text": "AWH Engineering College is in India.", '
+        '"triples": [{"sub": "AWH_Engineering_College", "rel": "country", "obj": "India"}]}\n',
+        encoding="utf-8",
+    )
+    first, second = read_gold(gold)
+    assert (first.text, first.triples, second.id) == ("Nothing here.", [], "b")
+    quiet = score_sentence(first, [], SCHEMA)
+    talky = score_sentence(first, [("Nothing", "madeUp", "here")], SCHEMA)
+    assert (quiet.f1, quiet.conformance, quiet.relation_hallucination) == (0.0, 1.0, 0.0)
+    assert (talky.f1, talky.conformance, talky.relation_hallucination) == (0.0, 0.0, 1.0)
+
+
 @pytest.mark.parametrize(
     ("line", "said"),
     [
         ('{"text": "A sentence.", "triples": [{"sub": "a", "rel": "b", "obj": "c"}]}', "line 1"),
-        ('{"id": "x", "text": "A sentence.", "triples": []}', "line 1"),
+        ('{"id": "x", "text": "A sentence."}', "line 1"),
         ("not json", "line 1"),
     ],
 )
