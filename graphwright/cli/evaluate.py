@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -21,6 +21,9 @@ from graphwright.cli.common import (
 )
 from graphwright.errors import GraphwrightError
 from graphwright.search.registry import MODE_NAMES  # names only: the mode classes load when a search runs
+
+if TYPE_CHECKING:
+    from graphwright.extraction.base import Extractor
 
 
 def int_list(ctx: click.Context, param: click.Parameter, value: str) -> list[int]:
@@ -125,6 +128,12 @@ def eval_command(
 @extractor_option("Extractor to score")
 @click.option("--limit", type=click.IntRange(1, None), default=None, help="Only the first N sentences of each set.")
 @click.option("--json", "json_out", type=click.Path(path_type=Path), default=None, help="Write the report as JSON.")
+@click.option(
+    "--cross-validate",
+    is_flag=True,
+    help="Leave one set out: whatever the extractor learns across sets (the relation prior) is fitted on the "
+    "other sets for each; the figure that predicts a schema it never saw.",
+)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
 def eval_extraction(
     gold: Path,
@@ -133,6 +142,7 @@ def eval_extraction(
     extractor: str | None,
     limit: int | None,
     json_out: Path | None,
+    cross_validate: bool,
     quiet: bool,
 ) -> None:
     """Score extraction against hand-labelled sentences by Text2KGBench's rules: precision, recall and F1 per
@@ -145,10 +155,12 @@ def eval_extraction(
     Examples:
       graphwright eval-extraction my_gold.jsonl --schema my_schema.yaml --json scores.json
       graphwright eval-extraction ../shared/eval/text2kg-webnlg --extractor nlp
+      graphwright eval-extraction ../shared/eval/text2kg-webnlg --cross-validate
     """
-    from graphwright.evaluation.extraction import ExtractionReport, average, evaluate_ontology, read_gold
+    from graphwright.evaluation.cross_validation import LabelledSet, cross_validate_sets, score_sets
+    from graphwright.evaluation.extraction import ExtractionReport, average, read_gold
     from graphwright.evaluation.tables import print_extraction_report
-    from graphwright.extraction.base import LearnsFromExamples, SchemaAware
+    from graphwright.extraction.base import LearnsFromExamples, UsesRelationPrior
     from graphwright.extraction.examples import read_examples
     from graphwright.extraction.registry import make_extractor
     from graphwright.graph_schema import GraphSchema
@@ -156,28 +168,45 @@ def eval_extraction(
 
     settings = load_settings()
     sets = _extraction_sets(gold, schema_file, examples_file)
-    ontologies = []
-    notes: list[str] = []
+    if cross_validate and len(sets) < 2:
+        fail("--cross-validate needs a folder of two sets or more (one is left out at a time)")
     llm = make_llm(settings)
+
+    def make() -> Extractor:
+        try:
+            chosen = make_extractor(settings, extractor, llm)
+        except GraphwrightError as exc:
+            fail(str(exc))
+        if chosen is None:
+            fail("--extractor none extracts nothing to score")
+        return chosen
+
+    labelled = []
+    for name, gold_file, schema_path, examples_path in sets:
+        try:
+            labelled.append(
+                LabelledSet(
+                    name,
+                    read_gold(gold_file)[:limit],
+                    GraphSchema.from_file(schema_path, declare_missing=gold.is_dir()) if schema_path else None,
+                    read_examples(examples_path) if examples_path else [],
+                )
+            )
+        except GraphwrightError as exc:
+            fail(str(exc))
+    notes: list[str] = []
+    probe = make()
+    if any(s.examples for s in labelled) and not isinstance(probe, LearnsFromExamples):
+        notes.append(f"the {probe.name} extractor does not learn from examples; they were not used")
     with progress_bar(not quiet) as progress:
-        for name, gold_file, schema_path, examples_path in sets:
-            try:
-                sentences = read_gold(gold_file)[:limit]
-                schema = GraphSchema.from_file(schema_path, declare_missing=gold.is_dir()) if schema_path else None
-                examples = read_examples(examples_path) if examples_path else []
-                chosen = make_extractor(settings, extractor, llm)
-            except GraphwrightError as exc:
-                fail(str(exc))
-            if chosen is None:
-                fail("--extractor none extracts nothing to score")
-            if schema is not None and isinstance(chosen, SchemaAware):
-                chosen.use_schema(schema)
-            if examples and isinstance(chosen, LearnsFromExamples):
-                chosen.use_examples(examples)
-            elif examples and name == sets[0][0]:
-                notes.append(f"the {chosen.name} extractor does not learn from examples; they were not used")
-            tell = _teller(progress, name, len(sentences))
-            ontologies.append(evaluate_ontology(name, chosen, sentences, schema, tell))
+        tell = (lambda name, n, total: progress(name[:10], n, total)) if progress is not None else None
+        if cross_validate:
+            if not isinstance(probe, UsesRelationPrior):
+                notes.append(f"the {probe.name} extractor learns nothing across sets: left out or not, it scores alike")
+            notes.append(f"leave one set out: each of the {len(sets)} sets scored with what was learned on the others")
+            ontologies = cross_validate_sets(labelled, make, tell)
+        else:
+            ontologies = score_sets(labelled, make, tell)
     report = ExtractionReport(
         extractor=extractor or settings.extractor,
         ontologies=ontologies,
@@ -210,9 +239,3 @@ def _natural(path: Path) -> tuple[int, str]:
     """1_university before 10_comicscharacter."""
     head = path.name.split("_", 1)[0]
     return (int(head), path.name) if head.isdigit() else (10**9, path.name)
-
-
-def _teller(progress: Callable[..., None] | None, name: str, total: int) -> Callable[[int], None] | None:
-    if progress is None:
-        return None
-    return lambda n: progress(name[:10], n, total)

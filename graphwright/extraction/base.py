@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from graphwright.graph_schema import GraphSchema
 from graphwright.models import ChunkExtraction, ExtractionExample
+
+if TYPE_CHECKING:
+    from graphwright.extraction.relation_prior import Evidence, RelationPrior
 
 
 class Extractor(Protocol):
@@ -51,3 +54,15 @@ class LearnsFromExamples(Protocol):
     """An extractor that can take worked examples before it runs (the LLM as few-shot prompts)."""
 
     def use_examples(self, examples: list[ExtractionExample]) -> None: ...
+
+
+@runtime_checkable
+class UsesRelationPrior(Protocol):
+    """An extractor that writes the schema's relations its examples never show by a prior fitted on other
+    ontologies (`relation_prior.py`); given one, it uses that instead of the packaged one."""
+
+    def use_relation_prior(self, prior: RelationPrior | None) -> None: ...
+
+    def evidence(self) -> Evidence | None:
+        """What its examples teach a prior fitted on many ontologies (None before it learned)."""
+        ...

@@ -17,13 +17,15 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from graphwright.extraction.predicates import Predicate, distance, predicate
+from graphwright.extraction.name_kinds import described_kind, list_head
+from graphwright.extraction.predicates import PLACE_READINGS, Predicate, distance, predicate
+from graphwright.extraction.relation_prior import Evidence, RelationPrior
 from graphwright.extraction.schema_mapper import MAPPING_METHOD, Mention, SchemaMapper
 from graphwright.graph_schema import GraphSchema
 from graphwright.models import ChunkExtraction, ExtractedEntity, ExtractedRelation, ExtractionExample
@@ -422,12 +424,25 @@ class NLPExtractor:
         self.max_entity_words = max_entity_words
         self.typed_relations = typed_relations and spacy_available()
         # What the content hash records, so a graph extracted another way is extracted again.
-        self.version = "typed-1" if self.typed_relations else "cooccurrence-1"
+        self.version = "typed-2" if self.typed_relations else "cooccurrence-1"
         self._docs: dict[str, Any] = {}  # sentence -> its parse, for the chunks of one extract_many call
         self._spans: dict[str, list[tuple[str, str]]] = {}  # sentence -> english_spans, for the same chunks
         self._schema: GraphSchema | None = None
         self._examples: list[ExtractionExample] = []
         self._mapper: SchemaMapper | None = None
+        self._prior: RelationPrior | None = None
+        self._prior_given = False
+
+    def use_relation_prior(self, prior: RelationPrior | None) -> None:
+        """The prior for relations the examples never show (None: none); without this, the packaged one."""
+        self._prior, self._prior_given = prior, True
+        if self._mapper is not None:
+            self._mapper.prior = prior
+            self._set_version()
+
+    def evidence(self) -> Evidence | None:
+        """What the examples taught, as a prior fitted on many ontologies learns from it."""
+        return self._mapper.evidence if self._mapper is not None else None
 
     def use_schema(self, schema: GraphSchema) -> None:
         self._schema = schema
@@ -443,14 +458,18 @@ class NLPExtractor:
             return
         self._mapper = SchemaMapper(self._schema, self.name_mentions)
         self._mapper.learn(self._examples, self._parse_all, chunk_sentences)
+        if not self._prior_given:
+            self._prior, self._prior_given = RelationPrior.packaged(), True
+        self._mapper.prior = self._prior
         self._spans = {}
-        # the mapping's method (its second) and what it learned from: either changing extracts again
-        self.version = (
-            f"typed-1+{MAPPING_METHOD}-"
-            + hashlib.sha256(
-                (self._schema.to_json() + "".join(e.model_dump_json() for e in self._examples)).encode()
-            ).hexdigest()[:12]
-        )
+        self._set_version()
+
+    def _set_version(self) -> None:
+        # the mapping's method (its second), what it learned from and the prior: any changing extracts again
+        assert self._schema is not None
+        learned = self._schema.to_json() + "".join(e.model_dump_json() for e in self._examples)
+        prior = self._prior.fingerprint() if self._prior is not None else "none"
+        self.version = f"typed-2+{MAPPING_METHOD}-" + hashlib.sha256((learned + prior).encode()).hexdigest()[:12]
 
     def name_mentions(self, sentence: str) -> list[Mention]:
         """The span rules' names (sentence-initial ones included), where they stand: the schema mapping's
@@ -674,6 +693,7 @@ class NLPExtractor:
                 found.keys.append(key)
                 found.surfaces.setdefault(key, name)
             found_per_sentence.append(found)
+        self._type_by_context(entities, found_per_sentence)
         # A sentence-initial word counts when the chunk also uses it mid-sentence.
         for key in start_only:
             if key in entities:
@@ -690,6 +710,39 @@ class NLPExtractor:
                 entities[normalize_key(entity.name)] = entity
             relations = mapped + (relations if self._schema.additional_relationship_types else [])
         return ChunkExtraction(chunk_id=chunk_id, entities=list(entities.values()), relations=relations)
+
+    def _type_by_context(self, entities: dict[str, ExtractedEntity], found: list[_Found]) -> None:
+        """Types the names the words alone left CONCEPT by what the parsed sentences say they are (a describing
+        noun, a maker's role: `name_kinds.py`), then by the lists they are in: a list whose typed names are all
+        of one kind, at least two, gives it to its untyped ones."""
+        untyped = {key for key, e in entities.items() if e.type == "CONCEPT"}
+        if not untyped or not self._docs:
+            return
+        said: dict[str, Counter[str]] = defaultdict(Counter)
+        lists: list[set[str]] = []
+        for sentence in found:
+            doc = self._docs.get(sentence.sentence)
+            if doc is None:
+                continue
+            in_list: dict[int, set[str]] = defaultdict(set)
+            for key in dict.fromkeys(sentence.keys):
+                root = _span_root(doc, sentence.sentence, sentence.surfaces[key])
+                if root is None:
+                    continue
+                if key in untyped and (kind := described_kind(root)):
+                    said[key][kind] += 1
+                if (head := list_head(root)) is not None:
+                    in_list[head].add(key)
+            lists += [keys for keys in in_list.values() if len(keys) > 2]
+        for key, kinds in said.items():
+            entities[key].type = kinds.most_common(1)[0][0]
+        for keys in lists:
+            kinds = {entities[k].type for k in keys if entities[k].type != "CONCEPT"}
+            typed = sum(entities[k].type != "CONCEPT" for k in keys)
+            if len(kinds) == 1 and typed >= 2:
+                for k in keys:
+                    if entities[k].type == "CONCEPT":
+                        entities[k].type = next(iter(kinds))
 
     def _relations(self, entities: dict[str, ExtractedEntity], found: list[_Found]) -> list[ExtractedRelation]:
         """Typed where a sentence's parse links the two names, else RELATED_TO (a pair that is typed in one
@@ -711,6 +764,10 @@ class NLPExtractor:
                     link, near = _surface_link(f.sentence, f.surfaces[a], f.surfaces[b], entities[a], entities[b])
                     if link is None and doc is not None:
                         link, near = _link(doc, f.sentence, f.surfaces[a], f.surfaces[b])
+                    if link is not None and link.words in PLACE_READINGS:
+                        where = b if link.forward else a
+                        if entities[where].type != "LOCATION":  # "Discovery on mission STS-31" is no place
+                            link = None
                     type_ = relation_type("_".join(link.words)) if link is not None else FALLBACK_RELATION
                     if link is not None and type_ != FALLBACK_RELATION:
                         source, target = (a, b) if link.forward else (b, a)

@@ -22,7 +22,19 @@ _PASSIVE_SUBJECT = {"nsubjpass", "csubjpass"}
 _OBJECT = {"dobj", "attr", "oprd", "dative", "obj"}
 _MAX_EDGES = 6  # longer paths read as noise more often than as a relation
 _PRONOUN_SUBJECTS = {"who", "which", "that"}
-_PLACE_PREPOSITIONS = {"in", "at", "near", "on", "of", "from", "for", "by", "with"}
+# A preposition alone is no relation type: under a name it reads as one of these ("Kennedy Space Center in
+# Florida": LOCATED_IN; "R-7 from Baikonur": COMES_FROM; "the Chang'e program of CNSA" has its noun: PROGRAM_OF);
+# any other preposition leaves the pair co-occurring.
+_PREPOSITION_RELATIONS = {
+    "in": ("located", "in"),
+    "at": ("located", "at"),
+    "near": ("located", "near"),
+    "on": ("located", "on"),
+    "from": ("comes", "from"),
+    "of": ("part", "of"),
+}
+# the readings that say where a thing is: right only when the other name is a place (the caller knows types)
+PLACE_READINGS = frozenset(v for k, v in _PREPOSITION_RELATIONS.items() if k != "of")
 _VERBS_NO_TYPE = {"be", "have", "do", "become", "include", "say"}  # too vague to name a relation alone
 
 
@@ -156,9 +168,9 @@ def predicate(root_a: Token, root_b: Token) -> Predicate | None:
     if _is_verb(top) and len(path_a) > 1 and len(path_b) > 1:
         return _verb_predicate(top, path_a, path_b)
     if len(path_b) > 1 and len(path_a) == 1:
-        return _noun_predicate(path_b, forward=True)
+        return _noun_predicate(path_b, forward=True, upper_is_name=_anchor(root_a).i == root_a.i)
     if len(path_a) > 1 and len(path_b) == 1:
-        return _noun_predicate(path_a, forward=False)
+        return _noun_predicate(path_a, forward=False, upper_is_name=_anchor(root_b).i == root_b.i)
     return None
 
 
@@ -183,8 +195,8 @@ def _verb_predicate(verb: Token, path_a: list[Token], path_b: list[Token]) -> Pr
         return None
     if passive and tail[:1] == ["by"]:  # "was launched by X": X launched it
         return Predicate(tuple(_lead(verb) + tail[1:]), not forward)
-    if lemma == "be":
-        return Predicate(tuple(tail), forward) if tail else None  # "is the capital of": the noun carries it
+    if lemma in ("be", "become"):  # "is the capital of": the noun carries it; "is in": where it is
+        return _linking(tail, forward)
     if lemma in _VERBS_NO_TYPE and not tail:
         return None
     return Predicate(tuple(_lead(verb) + tail), forward)
@@ -205,24 +217,37 @@ def _objects_predicate(verb: Token, path_a: list[Token], path_b: list[Token]) ->
     return Predicate((*_lead(verb), preposition.text.lower()), forward)
 
 
+def _linking(words: list[str], forward: bool) -> Predicate | None:
+    """What "is" or a bare attachment states: a noun and its preposition as they are ("capital of"), a lone
+    preposition by what it reads as (`_PREPOSITION_RELATIONS`), nothing else."""
+    if not words:
+        return None
+    if len(words) == 1:
+        relation = _PREPOSITION_RELATIONS.get(words[0])
+        return Predicate(relation, forward) if relation else None
+    return Predicate(tuple(words), forward)
+
+
 def _lead(verb: Token) -> list[str]:
     return (["not"] if _negated(verb) else []) + [_verb_word(verb), *_particles(verb)]
 
 
-def _noun_predicate(path: list[Token], forward: bool) -> Predicate | None:
+def _noun_predicate(path: list[Token], forward: bool, upper_is_name: bool) -> Predicate | None:
     """One name under the other. Through a clause ("Bezos, who founded Blue Origin"; "Orion, built by
     Lockheed Martin"), a possessive ("Blue Origin's New Shepard": HAS), a preposition ("Kennedy Space Center
     in Florida": IN) or a noun ("Braun, the director of the Center": DIRECTOR_OF). `path` runs from the lower
-    name up to the upper one; `forward` is True when the upper name is the first entity."""
+    name up to the upper one; `forward` is True when the upper name is the first entity; `upper_is_name` is
+    False when the upper name stands before a noun ("an R-7 rocket") that took its place."""
     tokens = list(reversed(path[:-1]))  # from just under the upper name down to the lower one's anchor
     top = tokens[0]
-    if top.dep_ == "poss" and len(tokens) == 1:  # the lower name owns the upper one
-        return Predicate(("has",), not forward)
+    if top.dep_ == "poss" and len(tokens) == 1:  # the lower name owns the upper one: the upper belongs to it
+        return Predicate(("belongs", "to"), forward)
     if top.dep_ in ("relcl", "acl") and _is_verb(top):
         return _clause_predicate(top, tokens[1:], forward)
     if len(tokens) == 2 and top.dep_ == "prep" and tokens[1].dep_ == "pobj":
-        word = top.text.lower()
-        return Predicate((word,), forward) if word in _PLACE_PREPOSITIONS else None
+        # on the name itself only: in "an R-7 rocket from the Baikonur Cosmodrome in Kazakhstan" the
+        # phrases hang on the rocket, which the parser often attaches wrongly
+        return _linking([top.text.lower()], forward) if upper_is_name else None
     if len(tokens) != 3:
         return None
     noun, prep, obj = tokens

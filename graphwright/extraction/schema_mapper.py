@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from graphwright.extraction.predicates import predicate
+from graphwright.extraction.relation_prior import Evidence, LabelView, PairView, RelationPrior, fits
 from graphwright.graph_schema import GraphSchema, is_literal
 from graphwright.models import ExtractedEntity, ExtractedRelation, ExtractionExample
 
@@ -107,6 +108,13 @@ _CONNECTORS = {
 _STOPWORDS = {"the", "and", "for", "with", "from", "that", "this", "which", "has", "have", "was", "are", "its"}
 _VALUE_ENTITIES = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT"}  # read as values
 _KINDS = ("NAME", "NOUN", "NUMBER", "DATE", "QUOTE")
+# a literal range's kind of value, by its type's name, and how such values are written
+_RANGES = {
+    "date": {"date", "datetime"},
+    "year": {"year", "gyear"},
+    "number": {"number", "integer", "int", "float", "double", "decimal", "nonnegativeinteger", "positiveinteger"},
+}
+_RANGE_FORMATS = {"date": "date", "year": "year", "number": "number", "name": "text"}
 
 
 @dataclass(frozen=True)
@@ -182,7 +190,7 @@ def _fits(m: Mention, fmt: str) -> bool:
     if m.kind == "DATE":
         return fmt in ("date", "year")
     if m.kind == "NUMBER":
-        return fmt in ("float", "int") or (fmt == "year" and len(m.value) == 4)
+        return fmt in ("float", "int", "number") or (fmt == "year" and len(m.value) == 4)
     return fmt == "text"
 
 
@@ -441,6 +449,21 @@ class SchemaMapper:
         # (subject kind, object kind) pairs each relation's examples show: "weather FOUNDED_BY spring" is
         # not a fact of a relation whose examples only ever link two names
         self.kinds: dict[str, set[tuple[str, str]]] = defaultdict(set)
+        # the schema's relations the examples never show: written only by the prior (relation_prior.py)
+        self.unseen: list[str] = []
+        self.prior: RelationPrior | None = None
+        self.evidence: Evidence | None = None  # the examples' pairs, for fitting a prior on many ontologies
+
+    def label_view(self, label: str) -> LabelView:
+        """A relation as the prior sees it: its words, its target type's words, the kind of value it takes."""
+        target = next((p.target for p in self.schema.patterns if p.relationship == label), "Thing")
+        if is_literal(target):
+            kind = target.lower().removeprefix("xsd:")
+            range_ = next((r for r, names in _RANGES.items() if kind in names), "text")
+            type_stems: frozenset[str] = frozenset()
+        else:
+            range_, type_stems = "name", frozenset(_label_words(target))
+        return LabelView(frozenset(self.label_words.get(label, _label_words(label))), type_stems, range_)
 
     # --- candidates ----------------------------------------------------------------------------------
     def candidates(self, sentence: str, doc: Any) -> list[Mention]:
@@ -666,6 +689,14 @@ class SchemaMapper:
             self.quoted[label] = sum(v.startswith('"') for v in values[label]) * 2 > len(values[label])
             described = _WORD_RE.findall(self.schema.relationship_description(label).lower())
             self.label_words[label] = _label_words(label) | _stems(w for w in described if w not in _STOPWORDS)
+        for relation in self.schema.relationship_types:
+            if relation.label not in self.labels:
+                self.unseen.append(relation.label)
+                described = _WORD_RE.findall(relation.description.lower())
+                self.label_words[relation.label] = _label_words(relation.label) | _stems(
+                    w for w in described if w not in _STOPWORDS
+                )
+                self.formats[relation.label] = _RANGE_FORMATS.get(self.label_view(relation.label).range, "text")
         for example in examples:
             for t in example.triples:
                 label = self.schema.relation_label(t.rel) or t.rel
@@ -733,6 +764,14 @@ class SchemaMapper:
                         gold,
                     )
                 )
+        # a relation the examples never show writes its text values as most of theirs are written
+        texts = [self.quoted[label] for label in self.labels[1:] if self.formats[label] == "text"]
+        for label in self.unseen:
+            self.quoted[label] = sum(texts) * 2 > len(texts)
+        self.evidence = Evidence(
+            [(PairView.of(obs), self.labels[gold] if gold else "") for obs, _, gold in rows],
+            {label: self.label_view(label) for label in self.labels[1:] + self.unseen},
+        )
         for observations, _, _ in rows:
             for f in observations:
                 self.features.setdefault(f, len(self.features))
@@ -826,6 +865,14 @@ class SchemaMapper:
                     margin = float(scores[best] - scores[0])  # log-odds against "none"
                     if margin > 0 and (s.kind, o.kind) in self.kinds[self.labels[best]]:
                         choices.append((margin, s, o, self.labels[best]))
+                if self.prior is not None and self.unseen and s.kind == "NAME":
+                    view = PairView.of(obs)
+                    for label in self.unseen:
+                        described = self.label_view(label)
+                        if fits(o.kind, described.range):
+                            margin = self.prior.logit(view, described)
+                            if margin > 0:
+                                choices.append((margin, s, o, label))
             # One reading of the sentence: an object belongs to one subject by one relation (the likeliest: "X
             # was followed by Y" is not also "X preceded by Y"), and chosen spans never cross.
             objects: set[tuple[int, int]] = set()  # the spans already written as an object

@@ -97,7 +97,31 @@ def link(nlp, sentence: str, first: str, second: str) -> tuple[str, str, str] | 
             "Lockheed Martin",
             ("Lockheed Martin", "BUILT", "Orion"),
         ),
-        ("Blue Origin's New Shepard rocket flew.", "Blue Origin", "New Shepard", ("Blue Origin", "HAS", "New Shepard")),
+        # a possessive, a bare preposition: read as relations, never a preposition alone
+        (
+            "Blue Origin's New Shepard rocket flew.",
+            "Blue Origin",
+            "New Shepard",
+            ("New Shepard", "BELONGS_TO", "Blue Origin"),
+        ),
+        (
+            "The Jet Propulsion Laboratory in Pasadena built Voyager.",
+            "Jet Propulsion Laboratory",
+            "Pasadena",
+            ("Jet Propulsion Laboratory", "LOCATED_IN", "Pasadena"),
+        ),
+        (
+            "The Guiana Space Centre is in Kourou.",
+            "Guiana Space Centre",
+            "Kourou",
+            ("Guiana Space Centre", "LOCATED_IN", "Kourou"),
+        ),
+        (
+            "It launched on a Saturn V rocket from Launch Complex 39A at Kennedy Space Center in Florida.",
+            "Launch Complex 39A",
+            "Kennedy Space Center",
+            ("Launch Complex 39A", "LOCATED_AT", "Kennedy Space Center"),
+        ),
     ],
 )
 def test_the_predicate_between_two_names_is_their_relation(nlp, sentence, first, second, expected) -> None:
