@@ -734,15 +734,14 @@ class NLPExtractor:
                 if (head := list_head(root)) is not None:
                     in_list[head].add(key)
             lists += [keys for keys in in_list.values() if len(keys) > 2]
-        for key, kinds in said.items():
-            entities[key].type = kinds.most_common(1)[0][0]
+        for key, votes in said.items():
+            entities[key].type = votes.most_common(1)[0][0]
         for keys in lists:
-            kinds = {entities[k].type for k in keys if entities[k].type != "CONCEPT"}
-            typed = sum(entities[k].type != "CONCEPT" for k in keys)
-            if len(kinds) == 1 and typed >= 2:
+            typed = [entities[k].type for k in keys if entities[k].type != "CONCEPT"]
+            if len(typed) >= 2 and len(set(typed)) == 1:
                 for k in keys:
                     if entities[k].type == "CONCEPT":
-                        entities[k].type = next(iter(kinds))
+                        entities[k].type = typed[0]
 
     def _relations(self, entities: dict[str, ExtractedEntity], found: list[_Found]) -> list[ExtractedRelation]:
         """Typed where a sentence's parse links the two names, else RELATED_TO (a pair that is typed in one
