@@ -693,12 +693,14 @@ class NLPExtractor:
                 found.keys.append(key)
                 found.surfaces.setdefault(key, name)
             found_per_sentence.append(found)
-        self._type_by_context(entities, found_per_sentence)
         # A sentence-initial word counts when the chunk also uses it mid-sentence.
         for key in start_only:
             if key in entities:
                 counts[key] += 1
         self._link_short_names(entities, counts, found_per_sentence)
+        # after the words' own types joined short names to full ones ("Armstrong" to a PERSON): the
+        # sentence's word refines a type, it does not decide who a short name is
+        self._type_by_context(entities, found_per_sentence)
         for key, entity in entities.items():
             first = next((f.sentence for f in found_per_sentence if key in f.keys), "")
             entity.description = first[:300]

@@ -41,7 +41,8 @@ _VERBS_NO_TYPE = {"be", "have", "do", "become", "include", "say"}  # too vague t
 @dataclass(frozen=True)
 class Predicate:
     """A typed link: `words` name the relation ("acquired", "walked on"); `forward` is True when the first
-    entity is its subject."""
+    entity is its subject. No words: the parse links the two names by what reads as no relation type ("X
+    with Y", a phrase on the noun a name stands before), so they are kept as co-occurring."""
 
     words: tuple[str, ...]
     forward: bool
@@ -219,12 +220,12 @@ def _objects_predicate(verb: Token, path_a: list[Token], path_b: list[Token]) ->
 
 def _linking(words: list[str], forward: bool) -> Predicate | None:
     """What "is" or a bare attachment states: a noun and its preposition as they are ("capital of"), a lone
-    preposition by what it reads as (`_PREPOSITION_RELATIONS`), nothing else."""
+    preposition by what it reads as (`_PREPOSITION_RELATIONS`), else linked with no type (`UNTYPED`)."""
     if not words:
         return None
     if len(words) == 1:
         relation = _PREPOSITION_RELATIONS.get(words[0])
-        return Predicate(relation, forward) if relation else None
+        return Predicate(relation, forward) if relation else Predicate((), forward)
     return Predicate(tuple(words), forward)
 
 
@@ -247,7 +248,7 @@ def _noun_predicate(path: list[Token], forward: bool, upper_is_name: bool) -> Pr
     if len(tokens) == 2 and top.dep_ == "prep" and tokens[1].dep_ == "pobj":
         # on the name itself only: in "an R-7 rocket from the Baikonur Cosmodrome in Kazakhstan" the
         # phrases hang on the rocket, which the parser often attaches wrongly
-        return _linking([top.text.lower()], forward) if upper_is_name else None
+        return _linking([top.text.lower()], forward) if upper_is_name else Predicate((), forward)
     if len(tokens) != 3:
         return None
     noun, prep, obj = tokens

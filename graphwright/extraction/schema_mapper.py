@@ -625,7 +625,7 @@ class SchemaMapper:
                 if b is not None:
                     feats += _path_features(a.root, b.root)
                     found = predicate(a.root, b.root)
-                    if found is not None:
+                    if found is not None and found.words:
                         feats.append(f"pred:{' '.join(found.words)}:{found.forward}")
                         feats += [f"pw:{w}" for w in found.words]
         return feats
