@@ -321,7 +321,7 @@ class RelationPrior:
 
 
 def _sampled(view: PairView, label: str) -> bool:
-    """A fixed quarter of the (none pair, relation) rows: the same on every run."""
+    """A fixed `_NONE_SAMPLE` share of the (none pair, relation) rows: the same on every run."""
     key = f"{sorted(view.between)}{sorted(view.path)}{view.object_kind}{label}".encode()
     return zlib.crc32(key) % 100 < _NONE_SAMPLE * 100
 
