@@ -31,9 +31,11 @@ def test_sample_corpus_graph_has_provenance(rag) -> None:
     assert report.ok and report.entities_written > 150 and report.relations_written > 100
     counts = rag.stats()
     assert counts["entities"] > 150 and counts["relations"] > 100
-    # relations are named by what their sentence says; RELATED_TO is left for names only listed together
+    # relations are named by what their sentence says, never by a bare preposition; RELATED_TO is left for names
+    # listed together or linked by a word that states no type (two thirds typed on this sample, 99 of 148)
     types = rag.store.admin.type_counts()["relations"]
-    assert 1 - types.get("RELATED_TO", 0) / sum(types.values()) >= 0.7, types
+    assert 1 - types.get("RELATED_TO", 0) / sum(types.values()) >= 0.6, types
+    assert not set(types) & {"IN", "ON", "AT", "FROM", "FOR", "NEAR", "HAS", "OF", "WITH", "BY"}, types
     founded = rag.store.read(
         "MATCH (:Entity {name: 'Jeff Bezos'})-[r:FOUNDED]->(:Entity {name: 'Blue Origin'}) RETURN r.evidence AS e"
     )
