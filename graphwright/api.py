@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from graphwright.config import DEFAULT_WORKSPACE, Settings, check_workspace_name
 from graphwright.conversations import Conversations
-from graphwright.embeddings import Embedder, make_embedder
+from graphwright.embeddings import Embedder, embed_questions, make_embedder
 from graphwright.embeddings.base import MeteredEmbedder
 from graphwright.errors import InvalidRequestError, SchemaConflictError
 from graphwright.extraction.base import LearnsFromExamples
@@ -593,7 +593,7 @@ class GraphRAG:
         else:
             linker = EntityLinker(self.store)
             found = linker.exact(name)[0] or [
-                e for e in linker.link(name, self.embedder.embed([name])[0], 3)[0] if e.how == "fulltext"
+                e for e in linker.link(name, embed_questions(self.embedder, [name])[0], 3)[0] if e.how == "fulltext"
             ]
             if not found:
                 return None

@@ -64,6 +64,10 @@ class Chunk(BaseModel):
     page_start: int | None = None
     page_end: int | None = None
     section: str = ""
+    # Its document's language (text/languages), and for a language written without spaces its search terms
+    # (segmented context and text), which the `chunk_terms` index holds.
+    language: str = "en"
+    terms: str = ""
 
     @property
     def pages(self) -> str | None:

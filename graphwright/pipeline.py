@@ -42,6 +42,7 @@ from graphwright.models import (
     Relation,
     entity_embedding_text,
 )
+from graphwright.text.languages import detect
 
 
 class ProgressCallback(Protocol):
@@ -65,8 +66,13 @@ def chunk_id(document_id: str, index: int, text: str) -> str:
     return f"c_{digest[:24]}"
 
 
+# Enough of a document to tell its language; a book need not be read twice for it.
+_LANGUAGE_SAMPLE_CHARS = 20_000
+
+
 def make_chunks(document: Document, size: int, overlap: int) -> list[Chunk]:
     parts = document.parts or [DocumentPart(text=document.text)]
+    language = detect(document.title + "\n" + document.text[:_LANGUAGE_SAMPLE_CHARS])
     return [
         Chunk(
             id=chunk_id(document.id, i, piece.text),
@@ -78,6 +84,8 @@ def make_chunks(document: Document, size: int, overlap: int) -> list[Chunk]:
             page_start=piece.page_start,
             page_end=piece.page_end,
             section=piece.section,
+            language=language.code,
+            terms=language.index_terms(document.title + "\n" + piece.text) if language.segmented else "",
         )
         for i, piece in enumerate(chunk_parts(parts, size, overlap))
     ]

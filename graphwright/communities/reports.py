@@ -14,6 +14,8 @@ from typing import Any
 from pydantic import BaseModel, Field, field_validator
 
 from graphwright.llm.prompts import render
+from graphwright.text.languages import Language, detect
+from graphwright.text.languages.english import ENGLISH
 from graphwright.text.tokens import count_tokens
 
 _FINDINGS = 5
@@ -46,48 +48,71 @@ class Report(BaseModel):
         return list(dict.fromkeys(c for f in self.findings for c in f.chunk_ids))
 
 
-def _list(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
+def _list(names: list[str], spoken: Language = ENGLISH) -> str:
+    if len(names) == 1:
+        return names[0]
+    return spoken.report("comma").join(names[:-1]) + spoken.report("and") + names[-1]
+
+
+def _relation(type_: str, spoken: Language) -> str:
+    """A relation type as words: "founded", or in Chinese "关联" for a tie the text never typed."""
+    if spoken.code != "en" and type_ == "RELATED_TO":
+        return spoken.report("related")
+    return type_.lower().replace("_", " ")
 
 
 def extractive_report(
     size: int, members: Sequence[Mapping[str, Any]], relations: Sequence[Mapping[str, Any]]
 ) -> Report:
+    """The report written without an LLM, in the language of its members' names and evidence."""
     internal: dict[str, float] = {}
     for r in relations:
         for end in (r["source"], r["target"]):
             internal[end] = internal.get(end, 0.0) + float(r["weight"] or 0)
     central = sorted(members, key=lambda m: (-internal.get(m["name"], 0.0), -(m.get("degree") or 0), m["name"]))
-    names = [m["name"] for m in central[:3]] or ["(unnamed)"]
+    sample = [m["name"] for m in members[:20]] + [e for r in relations[:5] for e in (r.get("evidence") or [])[:1] if e]
+    spoken = detect("\n".join(sample))
+    names = [m["name"] for m in central[:3]] or [spoken.report("unnamed")]
     types: dict[str, int] = {}
     for m in members:
         types[m["type"].lower()] = types.get(m["type"].lower(), 0) + 1
-    kinds = ", ".join(f"{n} {t}" for t, n in sorted(types.items(), key=lambda kv: -kv[1])[:3])
+    kinds = spoken.report("comma").join(
+        spoken.report("kind", count=n, type=spoken.report("type", type=t))
+        for t, n in sorted(types.items(), key=lambda kv: -kv[1])[:3]
+    )
     findings = []
     for r in relations[:_FINDINGS]:
         evidence = next((e for e in r.get("evidence") or [] if e), r.get("description") or "")
-        verb = r["type"].lower().replace("_", " ")
         findings.append(
             Finding(
-                summary=f"{r['source']} {verb} {r['target']} (weight {r['weight']:g})",
+                summary=spoken.report(
+                    "finding",
+                    source=r["source"],
+                    relation=_relation(r["type"], spoken),
+                    target=r["target"],
+                    weight=r["weight"],
+                ),
                 explanation=evidence,
                 chunk_ids=list(r.get("chunk_ids") or [])[:5],
             )
         )
     # the ties as the graph types them ("Jeff Bezos founded Blue Origin"), not as bare pairs
-    ties = "; ".join(f"{r['source']} {r['type'].lower().replace('_', ' ')} {r['target']}" for r in relations[:3])
-    summary = f"A group of {size} entities ({kinds}) centred on {_list(names)}." + (
-        f" Strongest ties: {ties}." if ties else ""
+    ties = "; ".join(
+        spoken.report("tie", source=r["source"], relation=_relation(r["type"], spoken), target=r["target"])
+        for r in relations[:3]
+    )
+    summary = spoken.report("group", size=size, kinds=kinds, names=_list(names, spoken)) + (
+        spoken.report("ties", ties=ties) if ties else ""
     )
     possible = size * (size - 1) / 2 or 1
     density = min(len(relations) / possible, 1.0)
     rating = round(min(10.0, 2.0 * math.log2(size + 1) * (0.5 + density)), 1)
     return Report(
-        title=_list(names),
+        title=_list(names, spoken),
         summary=summary,
         findings=findings,
         rating=rating,
-        rating_explanation=f"{size} members, {len(relations)} internal relations shown, density {density:.2f}",
+        rating_explanation=spoken.report("rating", size=size, relations=len(relations), density=density),
     )
 
 

@@ -16,6 +16,8 @@ class SentenceTransformerEmbedder:
 
     def __init__(self, model: str = BUNDLED, batch_size: int = 64, device: str = "cpu") -> None:
         self.name = "all-MiniLM-L6-v2 (bundled)" if model == BUNDLED else model
+        if model == BUNDLED:
+            self.languages = frozenset({"en"})  # all-MiniLM-L6-v2 was trained on English pairs
         self._model_ref = model
         self._batch_size = batch_size
         self._device = device

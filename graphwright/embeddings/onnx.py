@@ -26,6 +26,8 @@ class OnnxEmbedder:
     names, questions) saves the per-call overhead (~25% on entity texts). int8 runs one text per call: its
     dynamic quantisation scale spans the whole batch, so a neighbour would shift a text's vector."""
 
+    languages = frozenset({"en"})  # all-MiniLM-L6-v2 was trained on English pairs
+
     def __init__(self, cache_dir: Path, quantized: bool = False, batch_size: int = 0, streams: int = 0) -> None:
         # fp32 gives torch's vectors (cosine 1.0000, tested), so it keeps the torch embedder's name: a graph
         # embedded by either needs no reembed; int8 vectors differ, so int8 is another model to the graph.

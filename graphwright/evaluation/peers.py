@@ -16,6 +16,7 @@ from graphwright.graph_store import Neo4jStore
 from graphwright.graph_store.queries import CHUNK_FULLTEXT_INDEX, CHUNK_VECTOR_INDEX
 from graphwright.graph_store.rows import EmbeddedChunkRow
 from graphwright.models import RetrievedChunk
+from graphwright.text.languages import detect
 from graphwright.text.lucene import to_lucene
 
 _TOKEN_RE = re.compile(r"\w+", re.UNICODE)
@@ -25,6 +26,10 @@ Peer = Callable[[str, list[float], int], list[RetrievedChunk]]
 
 
 def _tokens(text: str) -> list[str]:
+    """Words as the text's language splits them (jieba's for Chinese, as a Chinese team would run BM25)."""
+    language = detect(text)
+    if language.segmented:
+        return language.index_terms(text).split()
     return _TOKEN_RE.findall(text.casefold())
 
 
@@ -130,8 +135,7 @@ def fulltext_part(store: Neo4jStore) -> Peer:
     """The chunk fulltext index queried as `hybrid` queries it (its vector part is the `vector` mode)."""
 
     def search(question: str, embedding: list[float], k: int) -> list[RetrievedChunk]:
-        lucene = to_lucene(question)
-        rows = store.retrieval.fulltext_search(lucene, k) if lucene else []
+        rows = store.retrieval.keyword_search(question, k)
         return [_chunk(row, float(row["score"]), rank, "fulltext") for rank, row in enumerate(rows, start=1)]
 
     return search

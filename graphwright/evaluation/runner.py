@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel, Field
 
+from graphwright.embeddings import embed_questions
 from graphwright.errors import GraphStoreError, GraphwrightError
 from graphwright.evaluation.datasets import Dataset, EvalQuestion
 from graphwright.evaluation.metrics import (
@@ -198,7 +199,7 @@ def evaluate(
                 + (" (load the corpus first: --load-corpus)" if dataset.corpus else "")
             )
     _ = rag.embedder.dimension  # load the model before timing anything
-    embeddings = rag.embedder.embed([q.question for q in dataset.questions])
+    embeddings = embed_questions(rag.embedder, [q.question for q in dataset.questions])
     systems: list[SystemScores] = []
     total = len(dataset.questions)
     for mode in modes:

@@ -10,10 +10,10 @@ import re
 from dataclasses import dataclass
 
 from graphwright.models import DocumentPart
+from graphwright.text.code_blocks import paragraphs
 from graphwright.text.sentences import split_sentences
 from graphwright.text.tokens import count_tokens
 
-_PARAGRAPH_RE = re.compile(r"\n\s*\n")
 # A paragraph break ends the chunk early once it is this full, so chunks rarely straddle topics.
 _PARAGRAPH_BREAK_FILL = 0.75
 
@@ -54,11 +54,39 @@ def _split_long(sentence: str, size: int) -> list[str]:
     return pieces
 
 
+def _code_pieces(block: str, size: int) -> list[str]:
+    """A code block with its line breaks, cut between lines when it is longer than a chunk (a line longer
+    than a chunk between tokens)."""
+    pieces: list[str] = []
+    current: list[str] = []
+    count = 0
+    for line in (line.rstrip() for line in block.strip("\n").splitlines()):
+        n = count_tokens(line)
+        if n > size:
+            pieces += ["\n".join(current)] if current else []
+            pieces += _split_long(line, size)
+            current, count = [], 0
+            continue
+        if current and count + n > size:
+            pieces.append("\n".join(current))
+            current, count = [], 0
+        current.append(line)
+        count += n
+    if current:
+        pieces.append("\n".join(current))
+    return [p for p in pieces if p.strip()]
+
+
 def _units(parts: list[DocumentPart], size: int) -> list[_Unit]:
     units: list[_Unit] = []
     for part in parts:
-        for paragraph in _PARAGRAPH_RE.split(part.text):
+        for paragraph, code in paragraphs(part.text):
             first = True
+            if code:  # kept as written: line breaks are part of code
+                for piece in _code_pieces(paragraph, size):
+                    units.append(_Unit(piece, count_tokens(piece), first, part.page, part.section))
+                    first = False
+                continue
             for sentence in split_sentences(" ".join(paragraph.split())):
                 n = count_tokens(sentence)
                 pieces = _split_long(sentence, size) if n > size else [sentence]

@@ -10,6 +10,7 @@ from graphwright.extraction.base import Extractor
 from graphwright.extraction.schema_check import apply_schema
 from graphwright.graph_schema import GraphSchema
 from graphwright.models import ChunkExtraction
+from graphwright.text.code_blocks import without_code
 
 
 def extract_checked(
@@ -20,8 +21,9 @@ def extract_checked(
     before_check: Callable[[list[ChunkExtraction]], None] | None = None,
 ) -> tuple[list[ChunkExtraction], Counter[str]]:
     """The extractions of the chunks, checked against the schema (None: unchecked), and what the check did.
-    `before_check` sees them first (ingest adds each document's subject there)."""
-    extractions = extractor.extract_many(chunks, on_done)
+    `before_check` sees them first (ingest adds each document's subject there). Code blocks inside a
+    chunk are not read: their names are identifiers, not entities of the text."""
+    extractions = extractor.extract_many([(cid, without_code(text)) for cid, text in chunks], on_done)
     if before_check is not None:
         before_check(extractions)
     return extractions, (apply_schema(extractions, schema) if schema is not None else Counter())

@@ -2,8 +2,9 @@
 
 English: runs of capitalized words (with "of"/"von"/"de" inside, numbers and roman numerals after:
 "Sea of Tranquility", "Wernher von Braun", "Falcon 9", "Saturn V"), acronyms and code-like terms
-("GPT-4o", "RP-1", "ISO 27001"). Chinese: jieba part-of-speech tags for names, places, organizations and
-proper nouns. Types are best-effort keyword and gazetteer guesses, else CONCEPT.
+("GPT-4o", "RP-1", "ISO 27001"). Other languages: the names their own tagger finds (`text/languages`; Chinese:
+people, places and organisations by jieba, checked, terms glossed in English, noun compounds). Types are
+best-effort keyword and gazetteer guesses, else CONCEPT.
 
 Relations: two entities of one sentence are linked by what the sentence says between them, read from spaCy's
 dependency parse (`predicates.py`: `Google -[ACQUIRED]-> DeepMind`); only sentences with two names or more
@@ -29,6 +30,7 @@ from graphwright.extraction.relation_prior import Evidence, RelationPrior
 from graphwright.extraction.schema_mapper import MAPPING_METHOD, Mention, SchemaMapper
 from graphwright.graph_schema import GraphSchema
 from graphwright.models import ChunkExtraction, ExtractedEntity, ExtractedRelation, ExtractionExample
+from graphwright.text.languages import detect
 from graphwright.text.normalize import FALLBACK_RELATION, clean_name, normalize_key, relation_type
 from graphwright.text.sentences import split_sentences
 from graphwright.text.stopwords import STOPWORDS
@@ -518,16 +520,6 @@ class NLPExtractor:
         pipeline = self._mapping_pipeline if self._mapper is not None else self._pipeline
         return dict(zip(wanted, pipeline.pipe(wanted, batch_size=256)))
 
-    @cached_property
-    def _jieba(self) -> Any:  # jieba.posseg, imported lazily (it loads a dictionary)
-        import logging
-
-        import jieba
-        import jieba.posseg
-
-        jieba.setLogLevel(logging.WARNING)
-        return jieba.posseg
-
     # --- English -------------------------------------------------------------------------------------
     def _is_start(self, tok: str) -> bool:
         if _CODE_RE.match(tok) and any(c.isalpha() for c in tok):
@@ -623,21 +615,14 @@ class NLPExtractor:
                 return [(name, "#start")]
         return [(name, previous)]
 
-    # --- Chinese -------------------------------------------------------------------------------------
-    def chinese_spans(self, sentence: str) -> list[tuple[str, str]]:
-        kinds = {
-            "nr": "PERSON",
-            "nrt": "PERSON",
-            "nrfg": "PERSON",
-            "ns": "LOCATION",
-            "nt": "ORGANIZATION",
-            "nz": "CONCEPT",
-        }
-        out = []
-        for pair in self._jieba.cut(sentence):
-            if pair.flag in kinds and len(pair.word) >= 2 and _CJK_RE.search(pair.word):
-                out.append((pair.word, f"#zh:{kinds[pair.flag]}"))
-        return out
+    # --- other languages ----------------------------------------------------------------------------
+    @staticmethod
+    def language_spans(sentence: str) -> list[tuple[str, str]]:
+        """Names that the sentence's language finds with its own tagger (Chinese: text/languages/chinese.py),
+        typed by it; nothing for English, whose names the rules above find."""
+        if not _CJK_RE.search(sentence):
+            return []
+        return [(name, f"#lang:{kind}") for name, kind in detect(sentence).names(sentence)]
 
     def extract_many(
         self, chunks: list[tuple[str, str]], on_done: Callable[[int], None] | None = None
@@ -670,8 +655,7 @@ class NLPExtractor:
         found_per_sentence: list[_Found] = []
         for sentence in sentences:
             spans = list(self._spans_of(sentence))
-            if _CJK_RE.search(sentence):
-                spans += self.chinese_spans(sentence)
+            spans += self.language_spans(sentence)
             doc = self._docs.get(sentence)
             found = _Found(sentence, [], {})
             for name, previous in spans:
@@ -683,8 +667,8 @@ class NLPExtractor:
                         start_only.setdefault(key, name)
                         continue
                     previous = ""  # the tagger says it is a name, not a capitalised word
-                # "#zh:TYPE" and "#ner:TYPE": a tagger already typed the span
-                tagged = previous.startswith(("#zh:", "#ner:"))
+                # "#lang:TYPE" and "#ner:TYPE": a tagger already typed the span
+                tagged = previous.startswith(("#lang:", "#ner:"))
                 type_ = previous.split(":", 1)[1] if tagged else guess_type(name, previous)
                 current = entities.get(key)
                 if current is None or (current.type == "CONCEPT" and type_ != "CONCEPT"):

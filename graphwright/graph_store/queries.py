@@ -14,6 +14,10 @@ CHUNK_VECTOR_INDEX = "chunk_embedding"
 ENTITY_VECTOR_INDEX = "entity_embedding"
 COMMUNITY_VECTOR_INDEX = "community_embedding"
 CHUNK_FULLTEXT_INDEX = "chunk_text"
+# The search terms of chunks in a language written without spaces (Chinese), segmented by the language
+# (text/languages) and analysed by whitespace only, so a word stays one term (`chunk_text` would make a term
+# of every character).
+CHUNK_TERMS_INDEX = "chunk_terms"
 ENTITY_FULLTEXT_INDEX = "entity_text"
 VECTOR_INDEXES = {
     CHUNK_VECTOR_INDEX: "Chunk",
@@ -57,11 +61,17 @@ FULLTEXT_PROPERTIES = {
 def fulltext_indexes(analyzer: str) -> list[str]:
     if analyzer not in _ANALYZERS:
         raise ValueError(f"unknown fulltext analyzer {analyzer!r}; choose one of {sorted(_ANALYZERS)}")
-    options = f"OPTIONS {{indexConfig: {{`fulltext.analyzer`: '{analyzer}'}}}}"
+
+    def create(name: str, label: str, properties: list[str], analyzer: str) -> str:
+        options = f"OPTIONS {{indexConfig: {{`fulltext.analyzer`: '{analyzer}'}}}}"
+        return (
+            f"CREATE FULLTEXT INDEX {name} IF NOT EXISTS FOR (n:{label}) "
+            f"ON EACH [{', '.join(f'n.{p}' for p in properties)}] {options}"
+        )
+
     return [
-        f"CREATE FULLTEXT INDEX {name} IF NOT EXISTS FOR (n:{label}) "
-        f"ON EACH [{', '.join(f'n.{p}' for p in properties)}] {options}"
-        for name, (label, properties) in FULLTEXT_PROPERTIES.items()
+        *(create(name, label, properties, analyzer) for name, (label, properties) in FULLTEXT_PROPERTIES.items()),
+        create(CHUNK_TERMS_INDEX, "Chunk", ["terms"], "whitespace"),
     ]
 
 
@@ -192,7 +202,7 @@ UNWIND $rows AS row
 MERGE (c:Chunk {id: row.id})
 SET c.document_id = $document_id, c.index = row.index, c.text = row.text, c.context = row.context,
     c.n_tokens = row.n_tokens, c.page_start = row.page_start, c.page_end = row.page_end, c.pages = row.pages,
-    c.section = row.section
+    c.section = row.section, c.language = row.language, c.terms = row.terms
 MERGE (c)-[:PART_OF]->(d)
 WITH c, row
 CALL db.create.setNodeVectorProperty(c, 'embedding', row.embedding)
@@ -207,7 +217,7 @@ UNWIND $rows AS row
 MERGE (c:StagedChunk {id: row.id, stage: $stage})
 SET c.document_id = $document_id, c.index = row.index, c.text = row.text, c.context = row.context,
     c.n_tokens = row.n_tokens, c.page_start = row.page_start, c.page_end = row.page_end, c.pages = row.pages,
-    c.section = row.section
+    c.section = row.section, c.language = row.language, c.terms = row.terms
 WITH c, row
 CALL db.create.setNodeVectorProperty(c, 'embedding', row.embedding)
 """
@@ -501,6 +511,7 @@ CALL db.index.fulltext.queryNodes('{CHUNK_FULLTEXT_INDEX}', $query, {{limit: $k}
 MATCH (c)-[:PART_OF]->(d:Document)
 {_CHUNK_RETURN}
 """
+TERMS_SEARCH = FULLTEXT_SEARCH.replace(CHUNK_FULLTEXT_INDEX, CHUNK_TERMS_INDEX)
 
 # Filter operators accepted from users; anything else is refused before a query is built.
 FILTER_OPERATORS = {"=": "=", "!=": "<>", ">": ">", ">=": ">=", "<": "<", "<=": "<=", "~": "CONTAINS"}
@@ -533,10 +544,12 @@ WITH c, d, vector.similarity.cosine(c.embedding, $embedding) AS score
     return query, params
 
 
-def fulltext_search_filtered(filters: list[MetadataFilter]) -> tuple[str, dict[str, Any]]:
+def fulltext_search_filtered(
+    filters: list[MetadataFilter], index: str = CHUNK_FULLTEXT_INDEX
+) -> tuple[str, dict[str, Any]]:
     where, params = filter_clause(filters)
     query = f"""
-CALL db.index.fulltext.queryNodes('{CHUNK_FULLTEXT_INDEX}', $query, {{limit: $scan}}) YIELD node AS c, score
+CALL db.index.fulltext.queryNodes('{index}', $query, {{limit: $scan}}) YIELD node AS c, score
 MATCH (c)-[:PART_OF]->(d:Document)
 {where}
 {_CHUNK_RETURN}

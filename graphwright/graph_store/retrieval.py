@@ -8,6 +8,8 @@ from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
 from graphwright.graph_store.rows import ChunkRow, DocumentListRow, DocumentRow, EmbeddedChunkRow, ScoredChunkRow
 from graphwright.models import MetadataFilter
+from graphwright.text.languages import detect
+from graphwright.text.lucene import to_lucene
 
 
 class RetrievalReads:
@@ -26,14 +28,32 @@ class RetrievalReads:
         )
 
     def fulltext_search(
-        self, lucene_query: str, k: int, filters: list[MetadataFilter] | None = None
+        self, lucene_query: str, k: int, filters: list[MetadataFilter] | None = None, *, terms: bool = False
     ) -> list[ScoredChunkRow]:
+        """BM25 over the chunks' text and context, or with `terms` over the segmented search terms of
+        chunks in a language written without spaces."""
         if filters:
-            query, params = q.fulltext_search_filtered(filters)
+            index = q.CHUNK_TERMS_INDEX if terms else q.CHUNK_FULLTEXT_INDEX
+            query, params = q.fulltext_search_filtered(filters, index)
             rows = self.connection.read(query, query=lucene_query, k=k, scan=max(k * 50, 500), **params)
         else:
-            rows = self.connection.read(q.FULLTEXT_SEARCH, query=lucene_query, k=k)
+            rows = self.connection.read(q.TERMS_SEARCH if terms else q.FULLTEXT_SEARCH, query=lucene_query, k=k)
         return cast(list[ScoredChunkRow], rows)
+
+    def keyword_search(
+        self, question: str, k: int, filters: list[MetadataFilter] | None = None
+    ) -> list[ScoredChunkRow]:
+        """BM25 for a question as its language reads it: a question in a language written without spaces
+        (Chinese) matches the segmented terms of chunks in that language, word for word; any other the
+        chunks' text. A graph written before chunks had terms (nothing found there) is read the old way."""
+        language = detect(question)
+        if language.segmented:
+            terms = to_lucene(language.index_terms(question))
+            rows = self.fulltext_search(terms, k, filters, terms=True) if terms else []
+            if rows:
+                return rows
+        lucene = to_lucene(question)
+        return self.fulltext_search(lucene, k, filters) if lucene else []
 
     def co_mentions(self, a: str, b: str, limit: int) -> list[ChunkRow]:
         return cast(list[ChunkRow], self.connection.read(q.CO_MENTIONS, a=a, b=b, limit=limit))

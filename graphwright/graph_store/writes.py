@@ -174,6 +174,8 @@ def _chunk_rows(chunks: list[Chunk]) -> list[dict[str, Any]]:
             "page_end": c.page_end,
             "pages": c.pages,
             "section": c.section or None,
+            "language": c.language,
+            "terms": c.terms or None,
         }
         for c in chunks
     ]

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from graphwright.embeddings import embed_questions
 from graphwright.errors import LLMRequiredError
 from graphwright.models import ChatTurn, EntityRef, MetadataFilter
 from graphwright.search.answer import (
@@ -131,7 +132,7 @@ class SearchContext:
         return self.llm
 
     def embed(self, text: str) -> list[float]:
-        return self.embedder.embed([text])[0]
+        return embed_questions(self.embedder, [text])[0]
 
     def run(self, mode: str, query: SearchQuery, generate: bool = True) -> Retrieval:
         """Another mode's retrieval and answer; `generate=False` keeps the LLM out of it."""

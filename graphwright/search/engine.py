@@ -7,6 +7,7 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from graphwright.embeddings import embed_questions
 from graphwright.errors import InvalidRequestError, LLMError, LLMRequiredError
 from graphwright.llm import MeteredLLM, ToolCallingLLM
 from graphwright.llm.prompts import render
@@ -69,7 +70,7 @@ class SearchEngine:
             timings["followup_ms"] = _ms(started)
         if chosen.embeds_question:
             started = time.perf_counter()
-            query.embedding = self.embedder.embed([query.text])[0]
+            query.embedding = embed_questions(self.embedder, [query.text])[0]
             timings["embed_ms"] = _ms(started)
             if query.hyde and meter is not None:
                 query.embedding, step = self._hyde(query.question, query.embedding, meter)
@@ -128,7 +129,7 @@ class SearchEngine:
         """Hybrid retrieval and its offline answer, for a mode whose LLM failed while it retrieved."""
         mode = get_mode("hybrid")
         if query.embedding is None:
-            query.embedding = self.embedder.embed([query.text])[0]
+            query.embedding = embed_questions(self.embedder, [query.text])[0]
         ctx = self._context(None)
         found = mode.retrieve(query, ctx)
         found.answer = mode.offline_answer(query, found, LLM_FAILED_RETRIEVING)
@@ -219,7 +220,7 @@ class SearchEngine:
         if mode.needs_llm and llm is None:
             raise LLMRequiredError(f"mode {name!r} needs an LLM")
         if mode.embeds_question and query.embedding is None:
-            query = query.model_copy(update={"embedding": self.embedder.embed([query.text])[0]})
+            query = query.model_copy(update={"embedding": embed_questions(self.embedder, [query.text])[0]})
         ctx = self._context(llm)
         found = mode.retrieve(query, ctx)
         if found.answer is None:

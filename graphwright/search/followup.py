@@ -18,7 +18,6 @@ into a standalone one instead (`followup_rewrite` prompt)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -28,9 +27,8 @@ from graphwright.llm.prompts import render
 from graphwright.models import ChatTurn, EntityRef
 from graphwright.search.answer_entity import ANSWER_CANDIDATES, Answered, answered_entity, stated_beside
 from graphwright.search.linking import ANAPHORS, EntityLinker, Mention, question_words
+from graphwright.text.languages import LANGUAGES, detect, language
 
-# Openings of an elliptic follow-up: "and his wife?", "what about the sequel?".
-_ELLIPSIS_RE = re.compile(r"^\s*(and|also|what about|how about|same for|as for)\b", re.IGNORECASE)
 # How much a carried entity counts against one the question names (1.0): an answer's entities count less
 # than a question's (an offline answer is passages, full of names), and each earlier exchange half as
 # much as the next. Fixed on principle, not fitted to a data set.
@@ -39,8 +37,8 @@ DECAY = 0.5
 # Pronouns agree with what they stand for: "he" is a person, "it" is not ("they", "this" may be either). An
 # entity that does not agree with the question's pronoun keeps this share of its weight (its type may be
 # wrong, and a question may mix pronouns).
-PERSONAL = frozenset("he him his himself she her hers herself".split())
-IMPERSONAL = frozenset("it its itself".split())
+PERSONAL = frozenset().union(*(language(code).personal_anaphors for code in LANGUAGES))
+IMPERSONAL = frozenset().union(*(language(code).impersonal_anaphors for code in LANGUAGES))
 DISAGREEING = 0.5
 UNTYPED = frozenset({"CONCEPT", ""})
 CARRIED_ENTITIES = 5
@@ -84,7 +82,7 @@ def dependence(question: str, named: list[EntityRef], names: Sequence[Mention] =
     pointing = anaphors(question, names)
     if pointing:
         return True, f"refers back with {', '.join(dict.fromkeys(w.lower() for w in pointing))!s}"
-    if _ELLIPSIS_RE.search(question):
+    if detect(question).ellipsis.search(question):  # "and his wife?", "what about the sequel?", "那导演呢？"
         return True, "elliptic"
     if named:
         return False, f"names {', '.join(e.name for e in named[:3])}"

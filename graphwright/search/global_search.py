@@ -10,7 +10,6 @@ question is about equally far from every report."""
 from __future__ import annotations
 
 import math
-import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -27,13 +26,15 @@ from graphwright.search.context import Item, pack_sections
 from graphwright.search.evidence import Answer, Retrieval
 from graphwright.search.local import community_ref
 from graphwright.search.results import evidence_chunks
+from graphwright.text.languages import detect
 from graphwright.text.tokens import count_tokens
 
-THEMATIC_RE = re.compile(
-    r"\b(themes?|topics?|overall|overview|summari[sz]e|summary|main (?:ideas|points|subjects)|whole corpus|"
-    r"these documents|the corpus|the dataset|across (?:all|the)|in general|broadly)\b",
-    re.IGNORECASE,
-)
+
+def is_thematic(question: str) -> bool:
+    """Corpus-wide wording ("main themes", "overview", "主要内容") in the question's language."""
+    return bool(detect(question).thematic.search(question))
+
+
 _CANDIDATES = 60
 _OVERLAP_SKIP = 0.6
 _CHUNKS_PER_REPORT = 2  # share of a community's members already covered by chosen reports
@@ -125,7 +126,7 @@ class GlobalSearch:
     def select(
         self, question: str, embedding: list[float], level: int | None, limit: int
     ) -> tuple[list[CommunityRef], list[str]]:
-        thematic = bool(THEMATIC_RE.search(question))
+        thematic = is_thematic(question)
         if level is not None:
             rows = self.store.communities.communities_at_level(level, embedding)
         else:

@@ -7,19 +7,22 @@ scores keep that margin. Why 0.8 on the dense side: of the weights tried (0.5 to
 hybrid is at least as good as the better of its two parts at R@2 and R@5 on both shared eval sets at once
 (docs/benchmarks.md); dense similarity carries paraphrase, BM25 the exact names it adds. A question holding
 an identifier (QX-7719-ZB) is the other way round: a sentence embedding sees the code as sub-word noise
-while BM25 matches it exactly, so there the weights swap."""
+while BM25 matches it exactly, so there the weights swap. So they do for a question in a language the embedder
+was not trained on (the bundled English model on a Chinese question): its similarities are noise around
+0.8 for every passage, and would bury the exact words BM25 found."""
 
 from __future__ import annotations
 
 from graphwright.config import Settings
-from graphwright.embeddings import Embedder
+from graphwright.embeddings import Embedder, knows_language
 from graphwright.graph_store import Neo4jStore
 from graphwright.models import MetadataFilter, RetrievedChunk
 from graphwright.search.base import SearchContext, ToolSpec
 from graphwright.search.rerank import Reranker
 from graphwright.search.results import rows_to_chunks
 from graphwright.search.vector import PassageMode, VectorRetriever, cosine
-from graphwright.text.lucene import has_identifier, to_lucene
+from graphwright.text.languages import detect
+from graphwright.text.lucene import has_identifier
 
 # Candidates per side before fusion: enough depth for a passage one side ranks low to still count.
 _CANDIDATE_FACTOR = 4
@@ -72,10 +75,7 @@ class HybridRetriever:
         return cls(store, embedder, settings.hybrid_vector_weight, reranker)
 
     def fulltext(self, question: str, k: int, filters: list[MetadataFilter] | None = None) -> list[RetrievedChunk]:
-        lucene = to_lucene(question)
-        if not lucene:
-            return []
-        return rows_to_chunks(self.store.retrieval.fulltext_search(lucene, k, filters), "fulltext")
+        return rows_to_chunks(self.store.retrieval.keyword_search(question, k, filters), "fulltext")
 
     def retrieve(
         self, question: str, k: int, filters: list[MetadataFilter] | None = None, embedding: list[float] | None = None
@@ -86,7 +86,7 @@ class HybridRetriever:
             for c in self.vector.retrieve(question, depth, filters, embedding)
         ]
         weights = self.weights
-        if has_identifier(question):
+        if has_identifier(question) or not knows_language(self.vector.embedder, detect(question).code):
             weights = {"vector": self.weights["fulltext"], "fulltext": self.weights["vector"]}
         fused = convex_fusion({"fulltext": self.fulltext(question, depth, filters), "vector": dense}, weights)
         if self.reranker is not None:

@@ -13,22 +13,20 @@ from dataclasses import dataclass
 from graphwright.graph_store import Neo4jStore
 from graphwright.graph_store.rows import KeyedEntityRow
 from graphwright.models import EntityRef
+from graphwright.text.languages import LANGUAGES, detect, language
 from graphwright.text.lucene import has_unspaced_script, to_lucene
 from graphwright.text.normalize import normalize_key
 from graphwright.text.stopwords import STOPWORDS
 
 _WORD_RE = re.compile(r"[\w][\w'’.\-&]*", re.UNICODE)
 _MAX_SPAN_WORDS = 6
-# Words that point back at something said before (search/followup.py). Never a name of their own: an entity
-# named "Him" is not what "the place of birth of him" asks about. "that" and "there" are left out: in
-# questions they are mostly a relative pronoun ("the film that...") and an expletive ("is there...").
-ANAPHORS = frozenset(
-    """it its itself he him his himself she her hers herself they them their theirs themselves this these
-    those former latter""".split()
-)
+# Words that point back at something said before (search/followup.py), in every language. Never a name of
+# their own: an entity named "Him" is not what "the place of birth of him" asks about.
+ANAPHORS = frozenset().union(*(language(code).anaphors for code in LANGUAGES))
 QUESTION_WORDS = (
     STOPWORDS
     | ANAPHORS
+    | frozenset().union(*(language(code).stopwords for code in LANGUAGES))
     | {
         "is",
         "are",
@@ -72,7 +70,11 @@ _POSSESSIVE_RE = re.compile(r"['’]s$|['’]$")
 
 
 def question_words(question: str) -> list[str]:
-    """Words with possessives and trailing dots removed: "Acme Corp's" -> ["Acme", "Corp"]."""
+    """Words with possessives and trailing dots removed: "Acme Corp's" -> ["Acme", "Corp"]; a text in a
+    language written without spaces split as that language splits it ("知识图谱是什么" -> 知识, 图谱, 是, 什么)."""
+    spoken = detect(question)
+    if spoken.segmented:
+        return spoken.words(question)
     return [_POSSESSIVE_RE.sub("", w).rstrip(".") for w in _WORD_RE.findall(question)]
 
 
@@ -93,7 +95,7 @@ def candidate_spans(words: list[str], names_only: bool = False) -> list[tuple[in
             span = words[start:end]
             if all(w.lower() in QUESTION_WORDS for w in span):
                 continue
-            if cased and not any(w[:1].isupper() or w[:1].isdigit() for w in span):
+            if cased and not any(w[:1].isupper() or w[:1].isdigit() or has_unspaced_script(w) for w in span):
                 continue
             key = normalize_key(" ".join(span))
             if len(key) >= 2:

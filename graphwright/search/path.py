@@ -7,7 +7,6 @@ COMPETES_WITH) and the answer is the set of entities tied to A and B by those ty
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -21,8 +20,14 @@ from graphwright.search.evidence import Retrieval
 from graphwright.search.linking import EntityLinker, Mention, question_words
 from graphwright.search.local import chunk_item, relation_item, relation_refs
 from graphwright.search.results import evidence_chunks
+from graphwright.text.languages import detect
 
-INTERSECTION_RE = re.compile(r"\b(also|both|in common|common|shared|share|as well as|at the same time)\b", re.I)
+
+def asks_intersection(question: str) -> bool:
+    """Intersection wording ("both", "in common", "共同") in the question's language."""
+    return bool(detect(question).intersection.search(question))
+
+
 _MIN_STEM = 5
 _EVIDENCE_PER_EDGE = 2
 _SHARES = {"paths": 0.2, "relations": 0.3, "text_units": 0.5}
@@ -122,7 +127,7 @@ class PathSearch:
                 entities=ends.entities, notes=[f"path search needs two entities in the question; found: {found}"]
             )
         a, b = ends.entities[0], ends.entities[1]
-        if INTERSECTION_RE.search(question) and len(ends.mentions) >= 2:
+        if asks_intersection(question) and len(ends.mentions) >= 2:
             return self.intersection(question, a, b, ends.mentions)
         return self.paths(a, b)
 

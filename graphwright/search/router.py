@@ -17,17 +17,13 @@ from graphwright.llm.prompts import render
 from graphwright.models import TraceStep
 from graphwright.search.base import SearchContext, SearchMode, SearchQuery
 from graphwright.search.evidence import Retrieval
-from graphwright.search.global_search import THEMATIC_RE
+from graphwright.search.global_search import is_thematic
 from graphwright.search.linking import EntityLinker
-from graphwright.search.path import INTERSECTION_RE
+from graphwright.search.path import asks_intersection
 from graphwright.search.registry import mode_class, modes_where
+from graphwright.text.languages import detect
 from graphwright.text.lucene import CODE_RE
 
-CONNECTION_RE = re.compile(
-    r"\b(connected|connection|connects?|relationship between|related to|link(?:ed|s)? "
-    r"(?:to|between)|path (?:from|between)|how (?:are|is|do|does) .+ relate)\b",
-    re.I,
-)
 _NUMBER_RE = re.compile(r"\b\d[\d,.]*\b")
 _QUOTED_RE = re.compile(r"[\"“][^\"”]+[\"”]")
 # The reply asked for where the endpoint has structured output (the prompt asks for the same)
@@ -53,11 +49,11 @@ def route_by_rules(question: str, named: int) -> Route:
     codes = [w for w in words if CODE_RE.match(w) and any(ch.isdigit() for ch in w)]
     if codes:
         return Route("hybrid", f"identifier or code {codes[0]!r}: exact terms need BM25")
-    if THEMATIC_RE.search(question):
+    if is_thematic(question):
         return Route("global", "corpus-wide wording: community reports cover the whole collection")
-    if named >= 2 and INTERSECTION_RE.search(question):
+    if named >= 2 and asks_intersection(question):
         return Route("path", f"{named} named entities and intersection wording: read the shared neighbours")
-    if named >= 2 and CONNECTION_RE.search(question):
+    if named >= 2 and detect(question).connection.search(question):
         return Route("path", f"{named} named entities and connection wording: shortest typed paths")
     if named >= 1:
         return Route("local", f"{named} named entit{'y' if named == 1 else 'ies'}: their graph neighbourhood")

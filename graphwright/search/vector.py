@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Protocol
 
-from graphwright.embeddings import Embedder
+from graphwright.embeddings import Embedder, embed_questions
 from graphwright.graph_store import Neo4jStore
 from graphwright.models import MetadataFilter, RetrievedChunk
 from graphwright.search.base import SearchContext, SearchMode, SearchQuery, ToolSpec
@@ -32,7 +32,7 @@ class VectorRetriever:
     def retrieve(
         self, question: str, k: int, filters: list[MetadataFilter] | None = None, embedding: list[float] | None = None
     ) -> list[RetrievedChunk]:
-        vector = embedding if embedding is not None else self.embedder.embed([question])[0]
+        vector = embedding if embedding is not None else embed_questions(self.embedder, [question])[0]
         return rows_to_chunks(self.store.retrieval.vector_search(vector, k, filters), "vector")
 
 

@@ -18,6 +18,10 @@ _MAX_TYPE_LENGTH = 48
 _NON_WORD = re.compile(r"[^0-9A-Za-z]+")
 _SPACES = re.compile(r"\s+")
 _KEY_DROP = re.compile(r"[^\w\s]", re.UNICODE)
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_HAN_SPACE = re.compile(
+    r"(?<=[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]) | (?=[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])"
+)
 
 
 def clean_name(name: str) -> str:
@@ -30,11 +34,13 @@ def clean_name(name: str) -> str:
 
 
 def normalize_key(name: str) -> str:
-    """Comparison key: case, accents, punctuation and whitespace do not matter ("Chang'e" == "change")."""
+    """Comparison key: case, accents, punctuation and whitespace do not matter ("Chang'e" == "change"); no
+    space next to a Chinese character, which is written without them ("知识 图谱" == "知识图谱")."""
     text = unicodedata.normalize("NFKD", clean_name(name).casefold())
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     text = _KEY_DROP.sub("", text.replace("-", " ").replace("/", " "))
-    return _SPACES.sub(" ", text).strip()
+    text = _SPACES.sub(" ", text).strip()
+    return _HAN_SPACE.sub("", text) if " " in text and _HAN.search(text) else text
 
 
 def entity_id(key: str) -> str:

@@ -1,0 +1,210 @@
+"""Chinese: words by jieba (its dictionary ships in the wheel; loaded on first use), sentences at 。！？；
+and line ends, and the offline reports and router cues in Chinese."""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from functools import cache
+from typing import Any
+
+from graphwright.text.sentences import split_sentences as _split_english
+
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_LATIN = re.compile(r"[A-Za-z]")
+_WORD = re.compile(r"[^\W_]", re.UNICODE)
+_SENTENCE_END = re.compile(r"(?<=[。！？；!?])\s*|\n+|(?<=[.])\s+(?=[\u4e00-\u9fff])")
+_LOCK = threading.Lock()
+
+# Function words and question words: never a search term or a name on their own.
+_STOPWORDS = frozenset(
+    """的 了 是 在 和 与 及 以及 等 也 就 都 而 且 或 或者 被 把 将 这 那 这个 那个
+    这些 那些 它 他 她 我 你 我们 你们 他们 她们 它们 个 之 其 该 此 为 以 于 对 从
+    到 由 中 上 下 吗 呢 吧 啊 哪 哪里 哪儿 哪个 哪些 什么 怎么 怎样 如何 为什么 为何
+    多少 几 谁 是否 有 没有 可以 能 会 要 所 着 过 得 地 又 还 并 但 但是 而且 因为
+    所以 如果 通过 进行 一个 一种 一些 其中 关于 对于 之间 不 很 更 最 非常 已经 可能
+    这种 那种 什么样 哪种 请问 么""".split()
+)
+_ANAPHORS = frozenset("它 它们 他 他们 她 她们 其 该 这 此 这个 那个 这些 那些 前者 后者 此人 该人".split())
+_PERSONAL = frozenset("他 他们 她 她们 此人 该人".split())
+_IMPERSONAL = frozenset("它 它们 其 该 此".split())
+
+_TYPES = {
+    "person": "人物",
+    "organization": "机构",
+    "location": "地点",
+    "event": "事件",
+    "product": "产品",
+    "technology": "技术",
+    "concept": "概念",
+}
+_TEMPLATES = {
+    "and": "和",
+    "comma": "、",
+    "group": "由{size}个实体（{kinds}）组成的群组，以{names}为中心。",
+    "ties": "最强的联系：{ties}。",
+    "tie": "{source}（{relation}）{target}",
+    "kind": "{count}个{type}",
+    "finding": "{source}（{relation}）{target}（权重{weight:g}）",
+    "rating": "{size}个成员，显示{relations}条内部关系，密度{density:.2f}",
+    "unnamed": "（未命名）",
+    "related": "关联",
+}
+
+
+@cache
+def _jieba() -> Any:  # the jieba module, its dictionary loaded once per process
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    with _LOCK:
+        jieba.initialize()
+    return jieba
+
+
+def han_share(text: str) -> float:
+    """Chinese characters among the letters of `text` (Han characters and Latin letters)."""
+    han = len(_HAN.findall(text))
+    latin = len(_LATIN.findall(text))
+    return han / (han + latin) if han + latin else 0.0
+
+
+# The hundred commonest surnames: a word the dictionary tags as a person's name is one only when it starts
+# with one of them and is not reduplicated (the dictionary tags 谢谢 "thanks" and 索引 "index" as names too).
+_SURNAMES = frozenset(
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石"
+    "廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
+)
+_PLACE_SUFFIXES = tuple("省市县区州国山河湖江岛镇村路街海洋洲城港")
+# A word tagged a place is one when it ends like a place name (省, 市, 山...) or the dictionary has met it
+# often as one (长安, 北京); 关联 "association", tagged a place, has neither.
+_COMMON_PLACE = 2000
+# Parts of speech a term is built of (a name tagged nt/nr/ns is a name, not part of a term), and a one-character
+# adjective may open one (大模型, 重排序).
+_NOUNISH = frozenset({"n", "nz", "vn", "ng", "nl", "an"})
+# Words before a glossed term that are not part of it: "这就是多跳检索（Multi-hop RAG）" names 多跳检索.
+_GLOSS = re.compile(r"（\s*([A-Za-z][A-Za-z0-9 .+/&-]{1,40})\s*）|\(\s*([A-Za-z][A-Za-z0-9 .+/&-]{1,40})\s*\)")
+_NOT_IN_TERM = frozenset(
+    "是 就是 即 为 称为 叫做 叫 采用 使用 通过 进行 实现 基于 和 与 或 及 的 了 在 把 被 对 用".split()
+)
+
+
+class Chinese:
+    code = "zh"
+    name = "Chinese"
+    segmented = True
+    stopwords = _STOPWORDS
+    anaphors = _ANAPHORS
+    personal_anaphors = _PERSONAL
+    impersonal_anaphors = _IMPERSONAL
+    # "那导演呢？", "还有它的作者？", "至于后者": a follow-up that leans on what was asked before.
+    ellipsis = re.compile(r"^\s*(那么?|还有|另外|至于|以及|那它|那他|那她)|^[^。！？]{0,12}呢[？?]?\s*$")
+    thematic = re.compile(
+        r"主题|总体|整体|概述|概况|总结|综述|概括|主要内容|总的来说|所有文档|这些文档|全部文档|有哪些方面"
+    )
+    connection = re.compile(r"关系|联系|关联|之间|相关|怎么连接|如何连接")
+    intersection = re.compile(r"共同|同时|共有|相同|都")
+
+    def claim(self, text: str) -> float:
+        # Chinese when a fifth of its letters are Han characters: a Chinese article quoting English terms
+        # and code stays Chinese, an English one naming 北京 once stays English.
+        return 1.0 if han_share(text) >= 0.2 else 0.0
+
+    def words(self, text: str) -> list[str]:
+        return [w for w in _jieba().lcut(text) if _WORD.search(w)]
+
+    def join(self, words: list[str]) -> str:
+        # No space between two words where either is Chinese; a space between two Latin words.
+        out = ""
+        for word in words:
+            if out and not _HAN.search(out[-1]) and not _HAN.search(word[0]):
+                out += " "
+            out += word
+        return out
+
+    def names(self, sentence: str) -> list[tuple[str, str]]:
+        """The names and terms of a sentence, typed: people, places and organisations the dictionary and
+        its HMM find (checked, as its tags are noisy); a term the text glosses in English ("多跳检索（Multi-hop
+        RAG）"); a compound of two or more nouns ("向量数据库"). In the order they appear."""
+        frequency = _jieba().dt.FREQ
+        from jieba import posseg
+
+        pairs = [(p.word, p.flag) for p in posseg.lcut(sentence)]
+        found: list[tuple[int, str, str]] = []
+        position = 0
+        run: list[str] = []
+
+        def close_run(end: int) -> None:
+            if len(run) >= 2 and len("".join(run)) >= 3:
+                name = "".join(run)
+                found.append((end - len(name), name, "CONCEPT"))
+
+        for word, flag in pairs:
+            opens = flag == "a" and len(word) == 1 and not run
+            if (flag in _NOUNISH or opens) and _HAN.search(word) and word not in _STOPWORDS:
+                run.append(word)
+            else:
+                close_run(position)
+                run = []
+            kind = self._named_kind(word, flag, frequency.get(word, 0))
+            if kind:
+                found.append((position, word, kind))
+            position += len(word)
+        close_run(position)
+        for match in _GLOSS.finditer(sentence):
+            term = self._glossed(sentence[: match.start()])
+            if term:
+                found.append((match.start() - len(term), term, "CONCEPT"))
+        found.sort(key=lambda f: f[0])
+        return [(name, kind) for _, name, kind in found]
+
+    @staticmethod
+    def _named_kind(word: str, flag: str, frequency: int) -> str:
+        if len(word) < 2 or not _HAN.search(word):
+            return ""
+        if flag in {"nr", "nrfg", "nrt"}:
+            doubled = word[0] == word[1]  # 谢谢, 星星: a reduplicated word, not a name
+            return "PERSON" if word[0] in _SURNAMES and len(word) <= 4 and not doubled else ""
+        if flag == "ns":
+            return "LOCATION" if word.endswith(_PLACE_SUFFIXES) or frequency > _COMMON_PLACE else ""
+        if flag == "nt":
+            return "ORGANIZATION"
+        if flag == "nz":
+            return "CONCEPT"
+        return ""
+
+    def _glossed(self, before: str) -> str:
+        """The Chinese term that ends right before an English gloss: its last words, back to a function
+        word or punctuation, at most four."""
+        words = self.words(before[-24:])
+        if not before or not _HAN.search(before[-1]):
+            return ""
+        term: list[str] = []
+        for word in reversed(words):
+            if not _HAN.search(word) or word in _NOT_IN_TERM or word in _STOPWORDS or len(term) == 4:
+                break
+            term.insert(0, word)
+        name = "".join(term)
+        return name if len(name) >= 2 and before.endswith(name) else ""
+
+    def index_terms(self, text: str) -> str:
+        # Search mode: a long word also yields the dictionary words inside it (知识图谱 -> 知识, 图谱,
+        # 知识图谱), so a question that says only part of it still matches.
+        terms = (w.strip().lower() for w in _jieba().cut_for_search(text))
+        return " ".join(t for t in terms if t and _WORD.search(t) and t not in _STOPWORDS)
+
+    def split_sentences(self, text: str) -> list[str]:
+        sentences: list[str] = []
+        for part in _SENTENCE_END.split(text):
+            if part.strip():
+                sentences += _split_english(part)  # Latin sentences inside, initials kept whole
+        return sentences
+
+    def report(self, key: str, **values: object) -> str:
+        if key == "type":
+            return _TYPES.get(str(values["type"]).lower(), str(values["type"]).lower())
+        return _TEMPLATES[key].format(**values)
+
+
+CHINESE = Chinese()
