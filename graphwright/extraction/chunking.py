@@ -36,45 +36,35 @@ class TextChunk:
     section: str = ""
 
 
-def _split_long(sentence: str, size: int) -> list[str]:
-    """A sentence longer than a chunk is cut between tokens (never inside a word)."""
+def _pack(items: list[str], size: int, separator: str) -> list[str]:
+    """Consecutive items joined into pieces of at most `size` tokens (an item alone may be longer)."""
     pieces: list[str] = []
     current: list[str] = []
     count = 0
-    for match in re.finditer(r"\S+", sentence):
-        word = match.group(0)
-        n = count_tokens(word)
+    for item in items:
+        n = count_tokens(item)
         if current and count + n > size:
-            pieces.append(" ".join(current))
+            pieces.append(separator.join(current))
             current, count = [], 0
-        current.append(word)
+        current.append(item)
         count += n
     if current:
-        pieces.append(" ".join(current))
+        pieces.append(separator.join(current))
     return pieces
+
+
+def _split_long(sentence: str, size: int) -> list[str]:
+    """A sentence longer than a chunk is cut between tokens (never inside a word)."""
+    return _pack(re.findall(r"\S+", sentence), size, " ")
 
 
 def _code_pieces(block: str, size: int) -> list[str]:
     """A code block with its line breaks, cut between lines when it is longer than a chunk (a line longer
     than a chunk between tokens)."""
-    pieces: list[str] = []
-    current: list[str] = []
-    count = 0
+    lines: list[str] = []
     for line in (line.rstrip() for line in block.strip("\n").splitlines()):
-        n = count_tokens(line)
-        if n > size:
-            pieces += ["\n".join(current)] if current else []
-            pieces += _split_long(line, size)
-            current, count = [], 0
-            continue
-        if current and count + n > size:
-            pieces.append("\n".join(current))
-            current, count = [], 0
-        current.append(line)
-        count += n
-    if current:
-        pieces.append("\n".join(current))
-    return [p for p in pieces if p.strip()]
+        lines += _split_long(line, size) if count_tokens(line) > size else [line]
+    return [p for p in _pack(lines, size, "\n") if p.strip()]
 
 
 def _units(parts: list[DocumentPart], size: int) -> list[_Unit]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.helpers import offline_settings, write_space_corpus
+from tests.integration.helpers import offline_settings, write_files, write_space_corpus
 from tests.integration.world import DOCS, ENTITIES, RELATIONS
 from tests.live_server import LiveServer
 
@@ -17,10 +17,7 @@ WRITE, READ = "write-key-0123456789", "read-key-0123456789"
 @pytest.fixture
 def world(rag, tmp_path: Path):
     """The known small graph (tests/integration/world.py) imported onto the documents, with communities."""
-    folder = tmp_path / "world"
-    folder.mkdir()
-    for name, text in DOCS.items():
-        (folder / name).write_text(text, encoding="utf-8")
+    folder = write_files(tmp_path / "world", DOCS)
     rag.ingest([folder], base=folder, extractor="none")
     records = [{"name": n, "type": t, **({"document_id": d} if d else {})} for n, (t, d) in ENTITIES.items()]
     records += [{"source": a, "target": b, "type": t, "document_id": d} for a, t, b, d in RELATIONS]

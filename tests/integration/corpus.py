@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests.integration.helpers import write_files
+
 LONG_DOC = "\n\n".join(
     f"Paragraph {i} describes the Orion lab's experiment number {i}. "
     + " ".join(
@@ -78,9 +80,7 @@ RECORDS = [
 
 
 def write_corpus(folder: Path) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, text in DOCS.items():
-        (folder / name).write_text(text, encoding="utf-8")
+    write_files(folder, DOCS)
     with (folder / "records.jsonl").open("w", encoding="utf-8") as handle:
         for record in RECORDS:
             handle.write(json.dumps(record) + "\n")

@@ -15,6 +15,14 @@ if TYPE_CHECKING:
 SPACE = Path(__file__).resolve().parents[2] / "examples" / "space"
 
 
+def write_files(folder: Path, files: dict[str, str]) -> Path:
+    """Each `name: text` as a UTF-8 file in `folder` (made if missing); returns the folder."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
 def offline_settings(neo4j_uri: str, password: str, home: Path, **extra: Any) -> Settings:
     """Settings of a module's own graph on the test Neo4j: no LLM, no .env, its home under `home`."""
     from graphwright.config import Settings

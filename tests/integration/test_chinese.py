@@ -10,6 +10,7 @@ import pytest
 
 from graphwright.search.hybrid import HybridRetriever
 from graphwright.search.linking import EntityLinker
+from tests.integration.helpers import write_files
 
 pytestmark = pytest.mark.integration
 
@@ -29,11 +30,7 @@ DOCS = {
 
 @pytest.fixture
 def chinese(rag, tmp_path: Path):
-    folder = tmp_path / "zh"
-    folder.mkdir()
-    for name, text in DOCS.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    report = rag.ingest([folder], base=tmp_path, extractor="nlp")
+    report = rag.ingest([write_files(tmp_path / "zh", DOCS)], base=tmp_path, extractor="nlp")
     assert report.ok, report.failures
     return rag
 

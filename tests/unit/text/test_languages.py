@@ -7,7 +7,6 @@ import re
 
 import pytest
 
-from graphwright.communities.reports import extractive_report
 from graphwright.search.followup import dependence
 from graphwright.search.linking import candidate_spans, question_words
 from graphwright.search.router import route_by_rules
@@ -67,29 +66,6 @@ def test_cues_and_anaphors_in_the_questions_language() -> None:
     assert depends and "它" in why
     assert dependence("那导演呢？", [])[0]
     assert dependence("还有其他方法吗？", [])[1] == "elliptic"
-
-
-def test_offline_reports_speak_the_members_language() -> None:
-    members = [
-        {"name": "知识图谱", "type": "CONCEPT", "degree": 3},
-        {"name": "向量数据库", "type": "CONCEPT", "degree": 2},
-        {"name": "张三", "type": "PERSON", "degree": 1},
-    ]
-    relations = [
-        {
-            "source": "知识图谱",
-            "target": "向量数据库",
-            "type": "RELATED_TO",
-            "weight": 2.0,
-            "evidence": ["知识图谱与向量数据库结合。"],
-        }
-    ]
-    report = extractive_report(3, members, relations)
-    assert report.title == "知识图谱、向量数据库和张三"
-    assert report.summary.startswith("由3个实体（2个概念、1个人物）组成的群组，以知识图谱、向量数据库和张三为中心。")
-    assert "知识图谱（关联）向量数据库" in report.summary
-    english = extractive_report(2, [{"name": "NASA", "type": "ORGANIZATION", "degree": 1}], [])
-    assert english.summary == "A group of 2 entities (1 organization) centred on NASA."
 
 
 class Pig:
