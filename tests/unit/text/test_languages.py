@@ -22,6 +22,9 @@ def test_detection_per_text() -> None:
     assert detect("Self-RAG 和 CRAG 都是通过检索评估来减少大模型幻觉的方法。").code == "zh"
     assert detect("The 2008 Summer Olympics were held in Beijing (北京), China.").code == "en"
     assert detect("").code == "en"
+    # a Chinese article whose code is English: the code does not count
+    code = "\n".join(f"    result_{i} = search(query, top_k={i})" for i in range(40))
+    assert detect(f"混合检索结合了关键词和向量。\n\ndef run(query):\n{code}\n\n重排序提升精度。").code == "zh"
 
 
 def test_chinese_words_terms_and_keys() -> None:
