@@ -28,8 +28,10 @@ def main() -> None:
     parser.add_argument("--seeds", type=Path, default=Path("../shared/seeds"))
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
+    with GraphRAG(Settings()) as default:
+        if args.workspace not in default.store.workspaces.names():
+            default.create_workspace(args.workspace)
     rag = GraphRAG(Settings(workspace=args.workspace))
-    rag.init()
     report = rag.ingest([args.seeds], base=args.seeds)
     if not rag.store.communities.community_levels():
         rag.build_communities()

@@ -222,3 +222,32 @@ def test_workspaces(rag, cli_env, tmp_path) -> None:
     )
     assert "then one of 2" in out and "filling a workspace" in out and "100%" in out  # top-5 the same
     assert rag.store.workspaces.names() == ["default"]  # the bench removes what it made
+
+
+CMRC_LIKE = [
+    ("长城", "长城是中国古代的军事防御工程，修筑历史可上溯到西周时期。", "长城的修筑可以上溯到什么时期？", "西周"),
+    ("黄河", "黄河是中国第二长河，发源于青海省巴颜喀拉山脉。", "黄河发源于哪里？", "青海省"),
+]
+
+
+def test_chinese_benches_on_small_inputs(rag, cli_env, tmp_path: Path) -> None:
+    import json
+
+    records = [
+        {"context_id": f"DEV_{i}", "title": t, "context_text": text, "qas": [{"query_text": q, "answers": [a]}]}
+        for i, (t, text, q, a) in enumerate(CMRC_LIKE)
+    ]
+    source = tmp_path / "cmrc.json"
+    source.write_text(json.dumps(records, ensure_ascii=False), encoding="utf-8")
+    built = tmp_path / "set"
+    out = bench(["bench.build_cmrc2018", str(source), "--out", str(built)], cli_env)
+    assert "2 passages, 2 questions" in out
+    out = bench(["bench.multilingual_embedders", str(built), "--candidates", "bundled"], cli_env)
+    assert "bm25-jieba" in out and "bundled" in out
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    (seeds / "a.txt").write_text(
+        "混合搜索同时运行向量相似度计算和BM25检索。交叉编码器较慢，但精度更高。", encoding="utf-8"
+    )
+    out = bench(["bench.seeds_zh", "--workspace", "smoke-zh", "--seeds", str(seeds)], cli_env)
+    assert '"zh hybrid top-5"' in out and '"concepts_found"' in out
