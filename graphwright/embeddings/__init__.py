@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from graphwright.config import Settings
-from graphwright.embeddings.base import BUNDLED, Embedder, embed_questions, knows_language
+from graphwright.embeddings.base import BUNDLED, Embedder, embed_questions, knows_language, similarity
 from graphwright.embeddings.endpoint import EmbeddingUsage, EndpointEmbedder, VectorCache
 from graphwright.embeddings.local import SentenceTransformerEmbedder
 from graphwright.embeddings.onnx import OnnxEmbedder
@@ -30,6 +30,7 @@ __all__ = [
     "embed_questions",
     "knows_language",
     "make_embedder",
+    "similarity",
 ]
 
 

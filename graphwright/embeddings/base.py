@@ -60,3 +60,17 @@ def embed_questions(embedder: Embedder, texts: list[str]) -> list[list[float]]:
 def knows_language(embedder: Embedder, code: str) -> bool:
     """Whether the embedder was trained on language `code` (one that does not say is taken to know all)."""
     return not isinstance(embedder, LanguageLimited) or code in embedder.languages
+
+
+@runtime_checkable
+class Calibrated(Embedder, Protocol):
+    """An embedder whose cosine similarities sit in a narrow band above a floor (e5's: 0.7 to 1.0); fusion and
+    the walk's seeds rescale them so that the floor reads as 0, as unrelated text does for other models."""
+
+    similarity_floor: float
+
+
+def similarity(embedder: Embedder, cosine: float) -> float:
+    """A cosine similarity on the common scale: rescaled above the embedder's floor when it declares one."""
+    floor = embedder.similarity_floor if isinstance(embedder, Calibrated) else 0.0
+    return (cosine - floor) / (1.0 - floor) if floor else cosine

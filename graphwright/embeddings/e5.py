@@ -23,6 +23,9 @@ _BATCH = 16
 class E5Embedder:
     name = NAME
     dimension = 384
+    # e5 was trained with a low temperature, so its cosine similarities "distribute around 0.7 to 1.0" (its
+    # model card): every passage looks close. Hybrid fusion and the walk's seeds read them above this floor.
+    similarity_floor = 0.7
 
     def __init__(self) -> None:
         self._lock = threading.Lock()  # one engine handle; its calls are not documented as thread-safe

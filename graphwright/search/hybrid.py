@@ -14,7 +14,7 @@ was not trained on (the bundled English model on a Chinese question): its simila
 from __future__ import annotations
 
 from graphwright.config import Settings
-from graphwright.embeddings import Embedder, knows_language
+from graphwright.embeddings import Embedder, knows_language, similarity
 from graphwright.graph_store import Neo4jStore
 from graphwright.models import MetadataFilter, RetrievedChunk
 from graphwright.search.base import SearchContext, ToolSpec
@@ -82,7 +82,7 @@ class HybridRetriever:
     ) -> list[RetrievedChunk]:
         depth = max(k * _CANDIDATE_FACTOR, _MIN_CANDIDATES)
         dense = [
-            c.model_copy(update={"score": cosine(c.score)})
+            c.model_copy(update={"score": similarity(self.vector.embedder, cosine(c.score))})
             for c in self.vector.retrieve(question, depth, filters, embedding)
         ]
         weights = self.weights

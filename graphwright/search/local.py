@@ -1,10 +1,11 @@
 """Local search: the neighbourhood of the entities a question names, ranked by Personalized PageRank.
 
 Link the question to entities; cut the bounded neighbourhood of those entities and of the question's closest
-passages out of the graph (search/neighbourhood.py); walk it from those seeds (search/ppr.py). Passages and
-entities are ranked by the walk's visit share, so a passage about a bridge entity (the director of the film
-the question names) ranks with the passage the question names. Then gather four context sections within the
-token budget: entities, relations, text units and the linked entities' community reports."""
+passages (by meaning, or by BM25 for a question in a language the embedder does not know) out of the graph
+(search/neighbourhood.py); walk it from those seeds (search/ppr.py). Passages and entities are ranked by the
+walk's visit share, so a passage about a bridge entity (the director of the film the question names) ranks
+with the passage the question names. Then gather four context sections within the token budget: entities,
+relations, text units and the linked entities' community reports."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import math
 from collections.abc import Sequence
 
 from graphwright.config import Settings
+from graphwright.embeddings import knows_language, similarity
 from graphwright.graph_store import Neo4jStore
 from graphwright.graph_store.rows import CommunityRow, RelationRow
 from graphwright.models import CommunityRef, EntityRef, RelationRef, RetrievedChunk
@@ -22,8 +24,9 @@ from graphwright.search.evidence import Retrieval
 from graphwright.search.linking import EntityLinker
 from graphwright.search.neighbourhood import CHUNK, ENTITY, Neighbourhood, fetch_neighbourhood
 from graphwright.search.ppr import personalized_pagerank
-from graphwright.search.results import chunk_from_row
+from graphwright.search.results import chunk_from_row, rows_to_chunks
 from graphwright.search.vector import VectorRetriever, cosine
+from graphwright.text.languages import detect
 
 # A fulltext or vector link is a guess: at best a fifth of an exact name match as a seed. Chosen with the
 # walk's other constants on both shared sets together (docs/benchmarks.md); one setting for every corpus.
@@ -101,20 +104,33 @@ class LocalSearch:
         never forgets plain similarity; with no entity linked they are the only seeds."""
         seeds = {ENTITY + e.id: e.score / max(1, mentions.get(e.id, 1)) for e in linked if e.score > 0}
         if dense:
-            best = max(cosine(c.score) for c in dense)
+            best = max(c.score for c in dense)
             temperature = self.settings.ppr_passage_temperature
-            weights = {CHUNK + c.chunk_id: math.exp((cosine(c.score) - best) / temperature) for c in dense}
+            weights = {CHUNK + c.chunk_id: math.exp((c.score - best) / temperature) for c in dense}
             total = sum(weights.values())
             budget = self.settings.ppr_passage_weight * sum(seeds.values()) if seeds else 1.0
             for node, weight in weights.items():
                 seeds[node] = seeds.get(node, 0.0) + budget * weight / total
         return seeds
 
+    def closest_passages(self, question: str, embedding: list[float]) -> list[RetrievedChunk]:
+        """The passages closest to the question, each scored by its similarity: by the embedder where it knows
+        the question's language (cosine, on the common scale); else by BM25, each score over the best (an
+        English-only embedder's similarities to a Chinese question are noise, as in hybrid search)."""
+        n = self.settings.ppr_seed_passages
+        embedder = self.vector.embedder
+        if knows_language(embedder, detect(question).code):
+            found = self.vector.retrieve(question, n, None, embedding)
+            return [c.model_copy(update={"score": similarity(embedder, cosine(c.score))}) for c in found]
+        found = rows_to_chunks(self.store.retrieval.keyword_search(question, n), "fulltext")
+        best = max((c.score for c in found), default=0.0) or 1.0
+        return [c.model_copy(update={"score": c.score / best}) for c in found]
+
     def walk(
         self, question: str, embedding: list[float], linked: list[EntityRef]
     ) -> tuple[Neighbourhood, dict[str, float], dict[str, float]]:
         """The neighbourhood, the walk's visit shares, and each seed passage's similarity."""
-        dense = self.vector.retrieve(question, self.settings.ppr_seed_passages, None, embedding)
+        dense = self.closest_passages(question, embedding)
         hood = fetch_neighbourhood(
             self.store,
             [e.id for e in linked],
@@ -124,7 +140,7 @@ class LocalSearch:
             self.settings.ppr_hub_mentions,
         )
         mass = personalized_pagerank(hood.graph, self.seeds(linked, dense, hood.mentions), self.settings.ppr_damping)
-        return hood, mass, {c.chunk_id: cosine(c.score) for c in dense}
+        return hood, mass, {c.chunk_id: c.score for c in dense}
 
     def text_units(
         self, hood: Neighbourhood, mass: dict[str, float], similarity: dict[str, float], limit: int
