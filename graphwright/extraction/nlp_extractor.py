@@ -653,9 +653,11 @@ class NLPExtractor:
         start_only: dict[str, str] = {}
         sentences = chunk_sentences(text)
         found_per_sentence: list[_Found] = []
+        repeated = detect(text).terms(text) if _CJK_RE.search(text) else []
         for sentence in sentences:
             spans = list(self._spans_of(sentence))
             spans += self.language_spans(sentence)
+            spans += [(term, "#lang:CONCEPT") for term in repeated if term in sentence]
             doc = self._docs.get(sentence)
             found = _Found(sentence, [], {})
             for name, previous in spans:

@@ -45,6 +45,11 @@ class Language(Protocol):
         a language whose names the extractors find themselves (English)."""
         ...
 
+    def terms(self, text: str) -> list[str]:
+        """Terms a whole text (a chunk) shows by repeating them, which its sentences alone do not; [] when the
+        language has none to add."""
+        ...
+
     def index_terms(self, text: str) -> str:
         """For a segmented language: the text's search terms, lowercased, separated by single spaces (what
         the terms index stores and a question is matched against); "" for the others."""

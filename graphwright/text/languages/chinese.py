@@ -88,6 +88,10 @@ _COMMON_PLACE = 2000
 _NOUNISH = frozenset({"n", "nz", "vn", "ng", "nl", "an"})
 # Words before a glossed term that are not part of it: "这就是多跳检索（Multi-hop RAG）" names 多跳检索.
 _GLOSS = re.compile(r"（\s*([A-Za-z][A-Za-z0-9 .+/&-]{1,40})\s*）|\(\s*([A-Za-z][A-Za-z0-9 .+/&-]{1,40})\s*\)")
+# The other way round: an English term glossed in Chinese, "RAG（检索增强生成）".
+_CHINESE_GLOSS = re.compile(r"[A-Za-z][A-Za-z0-9.+/&-]*\s*[（(]([\u4e00-\u9fff]{2,10})[）)]")
+# A compound of two words the text uses at least twice (知识/图谱): what a text repeats is one of its terms.
+_RECURRING = 2
 _NOT_IN_TERM = frozenset(
     "是 就是 即 为 称为 叫做 叫 采用 使用 通过 进行 实现 基于 和 与 或 及 的 了 在 把 被 对 用".split()
 )
@@ -139,7 +143,8 @@ class Chinese:
         run: list[str] = []
 
         def close_run(end: int) -> None:
-            if len(run) >= 2 and len("".join(run)) >= 3:
+            # a one-character last word is mostly a locative or a measure (答案时, 系统中), not a head noun
+            if len(run) >= 2 and len("".join(run)) >= 3 and len(run[-1]) >= 2:
                 name = "".join(run)
                 found.append((end - len(name), name, "CONCEPT"))
 
@@ -159,8 +164,31 @@ class Chinese:
             term = self._glossed(sentence[: match.start()])
             if term:
                 found.append((match.start() - len(term), term, "CONCEPT"))
+        for match in _CHINESE_GLOSS.finditer(sentence):
+            found.append((match.start(1), match.group(1), "CONCEPT"))
         found.sort(key=lambda f: f[0])
         return [(name, kind) for _, name, kind in found]
+
+    def terms(self, text: str) -> list[str]:
+        """Compounds of two words that `text` uses at least twice, the second a noun (知识 + 图谱): a term the
+        text keeps coming back to, which the dictionary splits and a sentence alone cannot tell from chance."""
+        from jieba import posseg
+
+        _jieba()
+        counts: dict[str, int] = {}
+        for sentence in self.split_sentences(text):
+            pairs = [(p.word, p.flag) for p in posseg.lcut(sentence)]
+            for (first, _), (second, flag) in zip(pairs, pairs[1:]):
+                if (
+                    flag in _NOUNISH
+                    and len(first) >= 2
+                    and len(second) >= 2
+                    and _HAN.fullmatch(first[0])
+                    and _HAN.search(second)
+                    and not {first, second} & _STOPWORDS
+                ):
+                    counts[first + second] = counts.get(first + second, 0) + 1
+        return [term for term, n in counts.items() if n >= _RECURRING]
 
     @staticmethod
     def _named_kind(word: str, flag: str, frequency: int) -> str:

@@ -63,6 +63,9 @@ class English:
     def names(self, sentence: str) -> list[tuple[str, str]]:
         return []  # English names come from the extractors' own parser and rules
 
+    def terms(self, text: str) -> list[str]:
+        return []
+
     def index_terms(self, text: str) -> str:
         return ""
 

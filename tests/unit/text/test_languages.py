@@ -48,6 +48,11 @@ def test_chinese_names_are_checked_and_typed() -> None:
     found = [n for n, _ in zh.names("这就是多跳检索（Multi-hop RAG），向量数据库负责检索，再用重排序。")]
     assert found == ["多跳检索", "向量数据库", "重排序"]
     assert dict(zh.names("张三在北京大学工作。")) == {"张三": "PERSON", "北京大学": "ORGANIZATION"}
+    # a term glossed either way round; a one-character locative does not end a compound
+    assert [n for n, _ in zh.names("RAG（检索增强生成）在生成答案时借助外部知识。")] == ["检索增强生成"]
+    # a compound the text repeats is one of its terms, though the dictionary splits it
+    text = "将实体和关系构建成知识图谱，再用图结构检索。系统可以自动构建知识图谱。"
+    assert zh.terms(text) == ["知识图谱"] and zh.terms("构建知识图谱。") == []
 
 
 def test_sentences_split_at_chinese_ends_and_keep_english_rules() -> None:
@@ -96,6 +101,9 @@ class Pig:
         return "-".join(words)
 
     def names(self, sentence: str) -> list[tuple[str, str]]:
+        return []
+
+    def terms(self, text: str) -> list[str]:
         return []
 
     def index_terms(self, text: str) -> str:
