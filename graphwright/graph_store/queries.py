@@ -663,10 +663,11 @@ _RELATION_MAP = """{source_id: startNode(r).id, source: startNode(r).name, type:
   chunk_ids: coalesce(r.chunk_ids, []), evidence: coalesce(r.evidence, [])}"""
 # Shortest paths over extracted relations only, any direction, at most 4 hops. The quantified pattern puts
 # the Entity label on every step, so the search never walks through chunks or communities (a filter on the
-# finished path would, and then find nothing).
+# finished path would, and then find nothing). Ordered by their relation types and nodes, so paths of one
+# length (NASA -[CHOSE]-> and -[SELECTED]-> Blue Moon) come in the same order every time.
 SHORTEST_PATHS = f"""
 MATCH p = ALL SHORTEST (a:Entity {{id: $source}}) (()-[]-(:Entity)){{1,4}} (b:Entity {{id: $target}})
-WITH p LIMIT $limit
+WITH p ORDER BY [r IN relationships(p) | type(r)], [n IN nodes(p) | n.id] LIMIT $limit
 RETURN [n IN nodes(p) | n {{.id, .name, .type}}] AS nodes, [r IN relationships(p) | {_RELATION_MAP}] AS relations
 """
 # Entities tied to A by one of $types_a and to B by one of $types_b (an empty list means any type).

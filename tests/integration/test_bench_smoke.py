@@ -249,5 +249,8 @@ def test_chinese_benches_on_small_inputs(rag, cli_env, tmp_path: Path) -> None:
     (seeds / "a.txt").write_text(
         "混合搜索同时运行向量相似度计算和BM25检索。交叉编码器较慢，但精度更高。", encoding="utf-8"
     )
-    out = bench(["bench.seeds_zh", "--workspace", "smoke-zh", "--seeds", str(seeds)], cli_env)
-    assert '"zh hybrid top-5"' in out and '"concepts_found"' in out
+    try:
+        out = bench(["bench.seeds_zh", "--workspace", "smoke-zh", "--seeds", str(seeds)], cli_env)
+        assert '"zh hybrid top-5"' in out and '"concepts_found"' in out
+    finally:  # other tests expect a database with no workspace but default
+        rag.delete_workspace("smoke-zh", yes=True)

@@ -68,6 +68,7 @@ def _calls(world) -> dict[str, Any]:
     return {
         "retrieval.vector_search": lambda: r.vector_search(vector, 3),
         "retrieval.fulltext_search": lambda: r.fulltext_search("steel", 3),
+        "retrieval.keyword_search": lambda: r.keyword_search("steel", 3),
         "retrieval.co_mentions": lambda: r.co_mentions(acme, borealis, 5),
         "retrieval.chunks_with_ids": lambda: r.chunks_with_ids(chunk_ids[:3]),
         "retrieval.all_chunks": r.all_chunks,

@@ -42,6 +42,7 @@ def test_init_creates_everything_once(rag) -> None:
         "entity_embedding",
         "community_embedding",
         "chunk_text",
+        "chunk_terms",
         "entity_text",
         "document_id",
         "chunk_id",

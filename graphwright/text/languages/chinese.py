@@ -73,15 +73,16 @@ def han_share(text: str) -> float:
     return han / (han + latin) if han + latin else 0.0
 
 
-# The hundred commonest surnames: a word the dictionary tags as a person's name is one only when it starts
-# with one of them and is not reduplicated (the dictionary tags 谢谢 "thanks" and 索引 "index" as names too).
+# The hundred commonest surnames: a word the dictionary tags as a person's name is a person only when it starts
+# with one of them (the dictionary tags 索引 "index", 玉兔 "Yutu", 华为 "Huawei" as names too: they stay
+# entities, as concepts), and is no name at all when reduplicated (谢谢 "thanks").
 _SURNAMES = frozenset(
     "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石"
     "廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
 )
 _PLACE_SUFFIXES = tuple("省市县区州国山河湖江岛镇村路街海洋洲城港")
 # A word tagged a place is one when it ends like a place name (省, 市, 山...) or the dictionary has met it
-# often as one (长安, 北京); 关联 "association", tagged a place, has neither.
+# often as one (长安, 北京); 关联 "association", tagged a place, has neither and stays a concept.
 _COMMON_PLACE = 2000
 # Parts of speech a term is built of (a name tagged nt/nr/ns is a name, not part of a term), and a one-character
 # adjective may open one (大模型, 重排序).
@@ -194,11 +195,13 @@ class Chinese:
     def _named_kind(word: str, flag: str, frequency: int) -> str:
         if len(word) < 2 or not _HAN.search(word):
             return ""
+        # A word tagged a name stays an entity; the checks decide whether the tag's type holds, else CONCEPT.
         if flag in {"nr", "nrfg", "nrt"}:
-            doubled = word[0] == word[1]  # 谢谢, 星星: a reduplicated word, not a name
-            return "PERSON" if word[0] in _SURNAMES and len(word) <= 4 and not doubled else ""
+            if word[0] == word[1]:  # 谢谢, 星星: a reduplicated word, not a name
+                return ""
+            return "PERSON" if word[0] in _SURNAMES and len(word) <= 4 else "CONCEPT"
         if flag == "ns":
-            return "LOCATION" if word.endswith(_PLACE_SUFFIXES) or frequency > _COMMON_PLACE else ""
+            return "LOCATION" if word.endswith(_PLACE_SUFFIXES) or frequency > _COMMON_PLACE else "CONCEPT"
         if flag == "nt":
             return "ORGANIZATION"
         if flag == "nz":

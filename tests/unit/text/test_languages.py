@@ -44,7 +44,8 @@ def test_chinese_words_terms_and_keys() -> None:
 def test_chinese_names_are_checked_and_typed() -> None:
     zh = language("zh")
     names = dict(zh.names("李白和杜甫在长安见面。谢谢大家，索引和关联很重要。"))
-    assert names == {"李白": "PERSON", "杜甫": "PERSON", "长安": "LOCATION"}  # 谢谢, 索引, 关联 are words
+    # the dictionary tags 索引 "index" a name and 关联 "association" a place: concepts; 谢谢 "thanks" is no name
+    assert names == {"李白": "PERSON", "杜甫": "PERSON", "长安": "LOCATION", "索引": "CONCEPT", "关联": "CONCEPT"}
     found = [n for n, _ in zh.names("这就是多跳检索（Multi-hop RAG），向量数据库负责检索，再用重排序。")]
     assert found == ["多跳检索", "向量数据库", "重排序"]
     assert dict(zh.names("张三在北京大学工作。")) == {"张三": "PERSON", "北京大学": "ORGANIZATION"}
