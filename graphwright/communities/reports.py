@@ -55,8 +55,9 @@ def _list(names: list[str], spoken: Language = ENGLISH) -> str:
 
 
 def _relation(type_: str, spoken: Language) -> str:
-    """A relation type as words: "founded", or in Chinese "关联" for a tie the text never typed."""
-    if spoken.code != "en" and type_ == "RELATED_TO":
+    """A relation type as words: "founded"; a tie the text never typed in the language's words ("related
+    to", "关联")."""
+    if type_ == "RELATED_TO":
         return spoken.report("related")
     return type_.lower().replace("_", " ")
 

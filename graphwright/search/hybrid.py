@@ -14,14 +14,13 @@ was not trained on (the bundled English model on a Chinese question): its simila
 from __future__ import annotations
 
 from graphwright.config import Settings
-from graphwright.embeddings import Embedder, knows_language, similarity
+from graphwright.embeddings import Embedder
 from graphwright.graph_store import Neo4jStore
 from graphwright.models import MetadataFilter, RetrievedChunk
 from graphwright.search.base import SearchContext, ToolSpec
 from graphwright.search.rerank import Reranker
 from graphwright.search.results import rows_to_chunks
-from graphwright.search.vector import PassageMode, VectorRetriever, cosine
-from graphwright.text.languages import detect
+from graphwright.search.vector import PassageMode, VectorRetriever
 from graphwright.text.lucene import has_identifier
 
 # Candidates per side before fusion: enough depth for a passage one side ranks low to still count.
@@ -81,12 +80,9 @@ class HybridRetriever:
         self, question: str, k: int, filters: list[MetadataFilter] | None = None, embedding: list[float] | None = None
     ) -> list[RetrievedChunk]:
         depth = max(k * _CANDIDATE_FACTOR, _MIN_CANDIDATES)
-        dense = [
-            c.model_copy(update={"score": similarity(self.vector.embedder, cosine(c.score))})
-            for c in self.vector.retrieve(question, depth, filters, embedding)
-        ]
+        dense = self.vector.similarities(self.vector.retrieve(question, depth, filters, embedding))
         weights = self.weights
-        if has_identifier(question) or not knows_language(self.vector.embedder, detect(question).code):
+        if has_identifier(question) or not self.vector.reads(question):
             weights = {"vector": self.weights["fulltext"], "fulltext": self.weights["vector"]}
         fused = convex_fusion({"fulltext": self.fulltext(question, depth, filters), "vector": dense}, weights)
         if self.reranker is not None:

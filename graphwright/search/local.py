@@ -14,7 +14,6 @@ import math
 from collections.abc import Sequence
 
 from graphwright.config import Settings
-from graphwright.embeddings import knows_language, similarity
 from graphwright.graph_store import Neo4jStore
 from graphwright.graph_store.rows import CommunityRow, RelationRow
 from graphwright.models import CommunityRef, EntityRef, RelationRef, RetrievedChunk
@@ -25,8 +24,7 @@ from graphwright.search.linking import EntityLinker
 from graphwright.search.neighbourhood import CHUNK, ENTITY, Neighbourhood, fetch_neighbourhood
 from graphwright.search.ppr import personalized_pagerank
 from graphwright.search.results import chunk_from_row, rows_to_chunks
-from graphwright.search.vector import VectorRetriever, cosine
-from graphwright.text.languages import detect
+from graphwright.search.vector import VectorRetriever
 
 # A fulltext or vector link is a guess: at best a fifth of an exact name match as a seed. Chosen with the
 # walk's other constants on both shared sets together (docs/benchmarks.md); one setting for every corpus.
@@ -118,10 +116,8 @@ class LocalSearch:
         the question's language (cosine, on the common scale); else by BM25, each score over the best (an
         English-only embedder's similarities to a Chinese question are noise, as in hybrid search)."""
         n = self.settings.ppr_seed_passages
-        embedder = self.vector.embedder
-        if knows_language(embedder, detect(question).code):
-            found = self.vector.retrieve(question, n, None, embedding)
-            return [c.model_copy(update={"score": similarity(embedder, cosine(c.score))}) for c in found]
+        if self.vector.reads(question):
+            return self.vector.similarities(self.vector.retrieve(question, n, None, embedding))
         found = rows_to_chunks(self.store.retrieval.keyword_search(question, n), "fulltext")
         best = max((c.score for c in found), default=0.0) or 1.0
         return [c.model_copy(update={"score": c.score / best}) for c in found]

@@ -5,12 +5,13 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Protocol
 
-from graphwright.embeddings import Embedder, embed_questions
+from graphwright.embeddings import Embedder, embed_questions, knows_language, similarity
 from graphwright.graph_store import Neo4jStore
 from graphwright.models import MetadataFilter, RetrievedChunk
 from graphwright.search.base import SearchContext, SearchMode, SearchQuery, ToolSpec
 from graphwright.search.evidence import Retrieval
 from graphwright.search.results import rows_to_chunks
+from graphwright.text.languages import detect
 
 
 class Retriever(Protocol):
@@ -34,6 +35,15 @@ class VectorRetriever:
     ) -> list[RetrievedChunk]:
         vector = embedding if embedding is not None else embed_questions(self.embedder, [question])[0]
         return rows_to_chunks(self.store.retrieval.vector_search(vector, k, filters), "vector")
+
+    def reads(self, question: str) -> bool:
+        """Whether the embedder was trained on the question's language: else its similarities are noise."""
+        return knows_language(self.embedder, detect(question).code)
+
+    def similarities(self, chunks: list[RetrievedChunk]) -> list[RetrievedChunk]:
+        """The chunks with their index scores as cosine similarity on the common scale (above a calibrated
+        embedder's floor): what fusion and the walk's seeds compare."""
+        return [c.model_copy(update={"score": similarity(self.embedder, cosine(c.score))}) for c in chunks]
 
 
 class PassageMode(SearchMode, ABC):

@@ -9,6 +9,8 @@ import hashlib
 import re
 import unicodedata
 
+from graphwright.text.tokens import HAN_RANGES, HAN_RE
+
 DEFAULT_ENTITY_TYPES = ("PERSON", "ORGANIZATION", "LOCATION", "EVENT", "PRODUCT", "TECHNOLOGY", "CONCEPT")
 FALLBACK_TYPE = "CONCEPT"
 FALLBACK_RELATION = "RELATED_TO"
@@ -18,10 +20,7 @@ _MAX_TYPE_LENGTH = 48
 _NON_WORD = re.compile(r"[^0-9A-Za-z]+")
 _SPACES = re.compile(r"\s+")
 _KEY_DROP = re.compile(r"[^\w\s]", re.UNICODE)
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_HAN_SPACE = re.compile(
-    r"(?<=[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]) | (?=[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])"
-)
+_HAN_SPACE = re.compile(f"(?<=[{HAN_RANGES}]) | (?=[{HAN_RANGES}])")
 
 
 def clean_name(name: str) -> str:
@@ -40,7 +39,7 @@ def normalize_key(name: str) -> str:
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     text = _KEY_DROP.sub("", text.replace("-", " ").replace("/", " "))
     text = _SPACES.sub(" ", text).strip()
-    return _HAN_SPACE.sub("", text) if " " in text and _HAN.search(text) else text
+    return _HAN_SPACE.sub("", text) if " " in text and HAN_RE.search(text) else text
 
 
 def entity_id(key: str) -> str:

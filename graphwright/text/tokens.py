@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import re
 
-_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_TOKEN_RE = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+|[^\w\s]")
+# The Han (Chinese) characters, as regex ranges: one table for every module that tells Chinese apart.
+HAN_RANGES = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+HAN_RE = re.compile(f"[{HAN_RANGES}]")
+
+_TOKEN_RE = re.compile(rf"[{HAN_RANGES}]|[^\W{HAN_RANGES}]+|[^\w\s]")
 
 
 def count_tokens(text: str) -> int:
     return len(_TOKEN_RE.findall(text))
 
 
-_SUBWORD_RE = re.compile(rf"[{_CJK}]|[A-Za-z]+|\d{{1,3}}|[^\W{_CJK}\d]+|[^\w\s]+|\S")
+_SUBWORD_RE = re.compile(rf"[{HAN_RANGES}]|[A-Za-z]+|\d{{1,3}}|[^\W{HAN_RANGES}\d]+|[^\w\s]+|\S")
 
 
 def estimate_subword_tokens(text: str) -> int:

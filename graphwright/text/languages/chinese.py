@@ -6,13 +6,14 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from graphwright.text.code_blocks import without_code
 from graphwright.text.sentences import split_sentences as _split_english
+from graphwright.text.tokens import HAN_RE
 
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_HAN = HAN_RE
 _LATIN = re.compile(r"[A-Za-z]+")
 _WORD = re.compile(r"[^\W_]", re.UNICODE)
 _SENTENCE_END = re.compile(r"(?<=[。！？；!?])\s*|\n+|(?<=[.])\s+(?=[\u4e00-\u9fff])")
@@ -62,6 +63,16 @@ def _jieba() -> Any:  # the jieba module, its dictionary loaded once per process
     with _LOCK:
         jieba.initialize()
     return jieba
+
+
+@lru_cache(maxsize=2048)
+def _tagged(sentence: str) -> tuple[tuple[str, str], ...]:
+    """(word, part of speech) of a sentence: tagged once though a chunk's terms and each sentence's names
+    both read it."""
+    _jieba()
+    from jieba import posseg
+
+    return tuple((p.word, p.flag) for p in posseg.lcut(sentence))
 
 
 def han_share(text: str) -> float:
@@ -136,9 +147,7 @@ class Chinese:
         its HMM find (checked, as its tags are noisy); a term the text glosses in English ("多跳检索（Multi-hop
         RAG）"); a compound of two or more nouns ("向量数据库"). In the order they appear."""
         frequency = _jieba().dt.FREQ
-        from jieba import posseg
-
-        pairs = [(p.word, p.flag) for p in posseg.lcut(sentence)]
+        pairs = _tagged(sentence)
         found: list[tuple[int, str, str]] = []
         position = 0
         run: list[str] = []
@@ -173,12 +182,9 @@ class Chinese:
     def terms(self, text: str) -> list[str]:
         """Compounds of two words that `text` uses at least twice, the second a noun (知识 + 图谱): a term the
         text keeps coming back to, which the dictionary splits and a sentence alone cannot tell from chance."""
-        from jieba import posseg
-
-        _jieba()
         counts: dict[str, int] = {}
         for sentence in self.split_sentences(text):
-            pairs = [(p.word, p.flag) for p in posseg.lcut(sentence)]
+            pairs = _tagged(sentence)
             for (first, _), (second, flag) in zip(pairs, pairs[1:]):
                 if (
                     flag in _NOUNISH
