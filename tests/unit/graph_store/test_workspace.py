@@ -10,7 +10,7 @@ import pytest
 from graphwright.errors import CypherRejectedError
 from graphwright.graph_store import queries as q
 from graphwright.graph_store.read_only import check_scope
-from graphwright.graph_store.workspace import LABELS, TYPES, Workspace, owner_of
+from graphwright.graph_store.workspace import INDEXES, LABELS, TYPES, Workspace, owner_of
 
 LEGAL = Workspace("le-gal")
 _BARE = re.compile(rf":({'|'.join(LABELS + TYPES)})\b")
@@ -34,7 +34,7 @@ def test_every_query_renders_to_the_workspaces_names_only() -> None:
         rendered = LEGAL.render(query)
         assert not _BARE.search(rendered), rendered
         assert "$(" not in rendered or "$('le-gal__' + " in rendered, rendered
-        for index in ("chunk_embedding", "entity_text"):
+        for index in INDEXES:  # every index graphwright names, the Chinese terms' one included
             assert f"'{index}'" not in rendered
     assert Workspace().render(q.COUNTS) is q.COUNTS  # the default workspace runs the text itself
 
