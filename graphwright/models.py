@@ -145,6 +145,7 @@ class RetrievedChunk(BaseModel):
     scores: dict[str, float] = Field(default_factory=dict)  # per retriever: vector, fulltext, fused, ppr, rerank
     pages: str | None = None  # "3–4" for a PDF passage
     section: str | None = None  # heading path of a Word or HTML passage
+    language: str | None = None  # the passage's language, where the search knows it (text/languages)
 
     @property
     def cited_as(self) -> str:

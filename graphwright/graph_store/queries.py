@@ -495,7 +495,7 @@ MATCH (c:Community) RETURN c.level AS level, count(*) AS communities, sum(c.size
 # --- retrieval ---------------------------------------------------------------------------------------
 _CHUNK_RETURN = """
 RETURN c.id AS chunk_id, c.document_id AS document_id, c.text AS text, score,
-       d.title AS title, d.source AS source, c.pages AS pages, c.section AS section
+       d.title AS title, d.source AS source, c.pages AS pages, c.section AS section, c.language AS language
 ORDER BY score DESC
 LIMIT $k
 """
@@ -512,6 +512,8 @@ MATCH (c)-[:PART_OF]->(d:Document)
 {_CHUNK_RETURN}
 """
 TERMS_SEARCH = FULLTEXT_SEARCH.replace(CHUNK_FULLTEXT_INDEX, CHUNK_TERMS_INDEX)
+# The languages the corpus is written in (a graph written before documents recorded them says none).
+CORPUS_LANGUAGES = "MATCH (d:Document) UNWIND coalesce(d.languages, []) AS language RETURN DISTINCT language"
 
 # Filter operators accepted from users; anything else is refused before a query is built.
 FILTER_OPERATORS = {"=": "=", "!=": "<>", ">": ">", ">=": ">=", "<": "<", "<=": "<=", "~": "CONTAINS"}

@@ -8,8 +8,9 @@ from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
 from graphwright.graph_store.rows import ChunkRow, DocumentListRow, DocumentRow, EmbeddedChunkRow, ScoredChunkRow
 from graphwright.models import MetadataFilter
-from graphwright.text.languages import detect
-from graphwright.text.lucene import to_lucene
+from graphwright.text.languages import LANGUAGES, detect, language
+from graphwright.text.languages.base import Translating
+from graphwright.text.lucene import alternatives_query, to_lucene
 
 
 class RetrievalReads:
@@ -45,15 +46,30 @@ class RetrievalReads:
     ) -> list[ScoredChunkRow]:
         """BM25 for a question as its language reads it: a question in a language written without spaces
         (Chinese) matches the segmented terms of chunks in that language, word for word; any other the
-        chunks' text. A graph written before chunks had terms (nothing found there) is read the old way."""
-        language = detect(question)
-        if language.segmented:
-            terms = to_lucene(language.index_terms(question))
+        chunks' text. A graph written before chunks had terms (nothing found there) is read the old way.
+        Where the corpus also holds a segmented language that can translate the question's (an English
+        question, Chinese passages), the question said in that language's terms is searched too, and the two
+        rankings are merged, each score over its own ranking's best."""
+        asked = detect(question)
+        if asked.segmented:
+            terms = to_lucene(asked.index_terms(question))
             rows = self.fulltext_search(terms, k, filters, terms=True) if terms else []
             if rows:
                 return rows
         lucene = to_lucene(question)
-        return self.fulltext_search(lucene, k, filters) if lucene else []
+        rows = self.fulltext_search(lucene, k, filters) if lucene else []
+        translated: list[list[ScoredChunkRow]] = []
+        for code in self.corpus_languages() - {asked.code}:
+            other = language(code) if code in LANGUAGES else None
+            if other is not None and other.segmented and isinstance(other, Translating):
+                query = alternatives_query(other.search_terms_from(asked.words(question), asked.code))
+                if query:
+                    translated.append(self.fulltext_search(query, k, filters, terms=True))
+        return _merged([rows, *translated], k) if any(translated) else rows
+
+    def corpus_languages(self) -> set[str]:
+        """The languages the corpus's documents are written in (none for a graph written before they said)."""
+        return {r["language"] for r in self.connection.read(q.CORPUS_LANGUAGES)}
 
     def co_mentions(self, a: str, b: str, limit: int) -> list[ChunkRow]:
         return cast(list[ChunkRow], self.connection.read(q.CO_MENTIONS, a=a, b=b, limit=limit))
@@ -89,3 +105,18 @@ class RetrievalReads:
     def known_documents(self, keys: list[str]) -> set[str]:
         """Which of `keys` name a document by id or title."""
         return {r["key"] for r in self.connection.read(q.DOCUMENTS_KNOWN, keys=keys) if r["known"]}
+
+
+def _merged(rankings: list[list[ScoredChunkRow]], k: int) -> list[ScoredChunkRow]:
+    """Rankings from different indexes as one: BM25 scores of two indexes are not comparable, so each is put
+    over its ranking's best, and a chunk found by both keeps the higher."""
+    best: dict[str, ScoredChunkRow] = {}
+    for ranking in rankings:
+        top = max((float(r["score"]) for r in ranking), default=0.0)
+        if top <= 0:
+            continue
+        for row in ranking:
+            scaled = cast(ScoredChunkRow, {**row, "score": float(row["score"]) / top})
+            if row["chunk_id"] not in best or scaled["score"] > best[row["chunk_id"]]["score"]:
+                best[row["chunk_id"]] = scaled
+    return sorted(best.values(), key=lambda r: (-r["score"], r["chunk_id"]))[:k]

@@ -19,9 +19,10 @@ class ChunkRow(TypedDict):
 
 
 class ScoredChunkRow(ChunkRow):
-    """A ranked chunk (vector and fulltext search); `score` is the index's."""
+    """A ranked chunk (vector and fulltext search); `score` is the index's, `language` the chunk's."""
 
     score: float
+    language: str | None
 
 
 class EmbeddedChunkRow(ChunkRow):

@@ -79,7 +79,7 @@ class DocumentWrites:
             touched: list[str] = []
             for document, chunks in items:
                 touched += _remove_document_support(tx, document.id)[1]
-                _upsert_document(tx, document, len(chunks))
+                _upsert_document(tx, document, chunks)
                 run_batches(tx, q.WRITE_CHUNKS, "rows", _chunk_rows(chunks), batch_size, document_id=document.id)
             _link_and_settle(tx, [chunks for _, chunks in items], entities, relations, touched, batch_size)
 
@@ -108,7 +108,7 @@ class DocumentWrites:
 
         def work(tx: ScopedTransaction) -> None:
             touched = _remove_document_support(tx, document.id)[1]
-            _upsert_document(tx, document, len(chunks))
+            _upsert_document(tx, document, chunks)
             promoted = sum(
                 r["promoted"]
                 for r in run_batches(
@@ -149,14 +149,17 @@ class DocumentWrites:
         self.connection.execute_write(work)
 
 
-def _upsert_document(tx: ScopedTransaction, document: Document, n_chunks: int) -> None:
+def _upsert_document(tx: ScopedTransaction, document: Document, chunks: list[Chunk]) -> None:
+    # The languages of its chunks: what tells a search which languages the corpus holds (few documents to
+    # read, where the chunks are many).
     props = {
         **document.metadata,
         "id": document.id,
         "source": document.source,
         "title": document.title,
         "content_hash": document.content_hash,
-        "n_chunks": n_chunks,
+        "n_chunks": len(chunks),
+        "languages": sorted({c.language for c in chunks}),
     }
     tx.run(q.UPSERT_DOCUMENT, id=document.id, props=props).consume()
 

@@ -9,9 +9,13 @@ hybrid is at least as good as the better of its two parts at R@2 and R@5 on both
 an identifier (QX-7719-ZB) is the other way round: a sentence embedding sees the code as sub-word noise
 while BM25 matches it exactly, so there the weights swap. So they do for a question in a language the embedder
 was not trained on (the bundled English model on a Chinese question): its similarities are noise around
-0.8 for every passage, and would bury the exact words BM25 found."""
+0.8 for every passage, and would bury the exact words BM25 found. And so they do, passage by passage, for a
+passage in a language the embedder does not read (an English question, Chinese passages found by the question's
+translation into Chinese terms): its similarity to anything is the same noise."""
 
 from __future__ import annotations
+
+from collections.abc import Callable, Mapping
 
 from graphwright.config import Settings
 from graphwright.embeddings import Embedder
@@ -28,9 +32,15 @@ _CANDIDATE_FACTOR = 4
 _MIN_CANDIDATES = 20
 
 
-def convex_fusion(rankings: dict[str, list[RetrievedChunk]], weights: dict[str, float]) -> list[RetrievedChunk]:
+Weights = Mapping[str, float]
+
+
+def convex_fusion(
+    rankings: dict[str, list[RetrievedChunk]], weights: Weights | Callable[[RetrievedChunk], Weights]
+) -> list[RetrievedChunk]:
     """score(d) = sum over rankings of weight * score / (that ranking's best score); a side that did not
-    find d adds nothing. Each side's own score and rank are kept in `scores`."""
+    find d adds nothing. `weights` may depend on the passage. Each side's own score and rank are kept in
+    `scores`."""
     fused: dict[str, RetrievedChunk] = {}
     totals: dict[str, float] = {}
     for name, ranking in rankings.items():
@@ -44,7 +54,8 @@ def convex_fusion(rankings: dict[str, list[RetrievedChunk]], weights: dict[str, 
                 fused[chunk.chunk_id] = entry
             entry.scores[name] = chunk.score
             entry.scores[f"{name}_rank"] = float(chunk.rank)
-            share = weights.get(name, 1.0) * max(chunk.score, 0.0) / best
+            weight = (weights(chunk) if callable(weights) else weights).get(name, 1.0)
+            share = weight * max(chunk.score, 0.0) / best
             totals[chunk.chunk_id] = totals.get(chunk.chunk_id, 0.0) + share
     ordered = sorted(fused.values(), key=lambda c: (-totals[c.chunk_id], c.chunk_id))
     for rank, chunk in enumerate(ordered, start=1):
@@ -81,9 +92,10 @@ class HybridRetriever:
     ) -> list[RetrievedChunk]:
         depth = max(k * _CANDIDATE_FACTOR, _MIN_CANDIDATES)
         dense = self.vector.similarities(self.vector.retrieve(question, depth, filters, embedding))
-        weights = self.weights
-        if has_identifier(question) or not self.vector.reads(question):
-            weights = {"vector": self.weights["fulltext"], "fulltext": self.weights["vector"]}
+        swapped = {"vector": self.weights["fulltext"], "fulltext": self.weights["vector"]}
+        weights: Weights | Callable[[RetrievedChunk], Weights] = swapped
+        if not (has_identifier(question) or not self.vector.reads(question)):
+            weights = lambda chunk: self.weights if self.vector.reads_passage(chunk) else swapped  # noqa: E731
         fused = convex_fusion({"fulltext": self.fulltext(question, depth, filters), "vector": dense}, weights)
         if self.reranker is not None:
             fused = self.reranker.rerank(question, fused[:depth])

@@ -112,15 +112,27 @@ class LocalSearch:
         return seeds
 
     def closest_passages(self, question: str, embedding: list[float]) -> list[RetrievedChunk]:
-        """The passages closest to the question, each scored by its similarity: by the embedder where it knows
-        the question's language (cosine, on the common scale); else by BM25, each score over the best (an
-        English-only embedder's similarities to a Chinese question are noise, as in hybrid search)."""
+        """The passages closest to the question, each scored by its similarity: by the embedder where it reads
+        both the question and the passage (cosine, on the common scale); else by BM25, each score over the
+        best (an English-only embedder's similarities to a Chinese question, or an English question's to a
+        Chinese passage, are noise, as in hybrid search; BM25 then finds them by the question's words or their
+        translation)."""
         n = self.settings.ppr_seed_passages
+        dense: list[RetrievedChunk] = []
         if self.vector.reads(question):
-            return self.vector.similarities(self.vector.retrieve(question, n, None, embedding))
+            dense = self.vector.similarities(self.vector.retrieve(question, n, None, embedding))
+            readable = [c for c in dense if self.vector.reads_passage(c)]
+            if len(readable) == len(dense):
+                return dense
+            dense = readable
         found = rows_to_chunks(self.store.retrieval.keyword_search(question, n), "fulltext")
         best = max((c.score for c in found), default=0.0) or 1.0
-        return [c.model_copy(update={"score": c.score / best}) for c in found]
+        keyword = [c.model_copy(update={"score": c.score / best}) for c in found]
+        if not dense:
+            return keyword
+        # A corpus in two languages: the embedder's closest among the passages it reads, BM25's among the others.
+        keyword = [c for c in keyword if not self.vector.reads_passage(c)]
+        return sorted(dense + keyword, key=lambda c: (-c.score, c.chunk_id))[:n]
 
     def walk(
         self, question: str, embedding: list[float], linked: list[EntityRef]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from graphwright.graph_store.rows import ChunkRow, ScoredChunkRow
 from graphwright.models import RetrievedChunk
@@ -20,6 +21,7 @@ def chunk_from_row(row: ChunkRow, score: float, rank: int, scores: dict[str, flo
         scores=scores,
         pages=row.get("pages"),
         section=row.get("section"),
+        language=cast(ScoredChunkRow, row).get("language"),  # only ranked rows say
     )
 
 

@@ -40,6 +40,11 @@ class VectorRetriever:
         """Whether the embedder was trained on the question's language: else its similarities are noise."""
         return knows_language(self.embedder, detect(question).code)
 
+    def reads_passage(self, chunk: RetrievedChunk) -> bool:
+        """Whether the embedder was trained on the passage's language (one of unknown language is taken to be
+        read): its similarity to a passage it cannot read is noise too, whatever the question's language."""
+        return chunk.language is None or knows_language(self.embedder, chunk.language)
+
     def similarities(self, chunks: list[RetrievedChunk]) -> list[RetrievedChunk]:
         """The chunks with their index scores as cosine similarity on the common scale (above a calibrated
         embedder's floor): what fusion and the walk's seeds compare."""

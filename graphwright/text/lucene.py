@@ -101,3 +101,21 @@ def to_lucene(question: str, max_tokens: int = MAX_QUERY_TOKENS) -> str:
             keep.add(index)
             budget -= cost
     return " ".join(terms[i] for i in sorted(keep))
+
+
+def alternatives_query(groups: list[dict[str, float]], max_tokens: int = MAX_QUERY_TOKENS) -> str:
+    """Groups of weighted alternatives (a question's word and its translations) as one Lucene query, each
+    term or phrase boosted by its weight, so that a word with many candidate translations weighs about as
+    one word (a structured query, after Pirkola); terms escaped, a phrase's words allowed a gap of two (an
+    index of search-mode segments puts the parts of a long word between its words); at most `max_tokens`."""
+    parts: list[str] = []
+    budget = max_tokens
+    for group in groups:
+        for term, weight in group.items():
+            words = [_LUCENE_SPECIAL.sub(r"\\\1", w) for w in term.split() if w.strip("\\")]
+            if not words or len(words) > budget or weight <= 0:
+                continue
+            budget -= len(words)
+            clause = words[0] if len(words) == 1 else '"' + " ".join(words) + '"~2'
+            parts.append(f"{clause}^{weight:.3g}")
+    return " ".join(parts)

@@ -10,6 +10,7 @@ import pytest
 
 from graphwright.search.hybrid import HybridRetriever
 from graphwright.search.linking import EntityLinker
+from graphwright.text.lucene import to_lucene
 from tests.integration.helpers import write_files
 
 pytestmark = pytest.mark.integration
@@ -81,3 +82,35 @@ def test_the_chinese_graph_has_typed_names_and_terms_and_no_code(chinese) -> Non
     assert "Neil Armstrong" in entities  # the English document's graph as before
     linked, _ = EntityLinker(chinese.store).exact("向量数据库负责什么？")
     assert [e.name for e in linked] == ["向量数据库"]
+
+
+def test_an_english_question_finds_a_chinese_passage_by_its_translation(chinese) -> None:
+    """No embedder here reads both languages: the question's words said in Chinese terms (CC-CEDICT) find the
+    passage, and hybrid and local weigh it by BM25, not by the English embedder's noise on Chinese text."""
+    assert chinese.store.retrieval.corpus_languages() == {"zh", "en"}
+    hybrid = HybridRetriever(chinese.store, chinese.embedder)
+    for question, doc in [
+        ("How can hallucination be reduced?", "zh/hallucination.md"),
+        ("What does a vector database store?", "zh/vectors.md"),
+    ]:
+        keyword = chinese.store.retrieval.keyword_search(question, 5)
+        assert keyword and keyword[0]["document_id"] == doc, (question, keyword)
+        assert hybrid.retrieve(question, 3)[0].document_id == doc, question
+        # local's walk starts from it: the closest seed by the translated words (the walk may rank a better
+        # connected neighbour above it in a corpus this small)
+        found = chinese.search(question, mode="local", k=3, generate=False)
+        seeded = {c.document_id: c.scores.get("similarity") for c in found.chunks}
+        assert seeded.get(doc) == 1.0, (question, seeded)
+    # the English passage still leads for an English question about it
+    assert hybrid.retrieve("Who walked on the Moon?", 3)[0].document_id == "zh/apollo.md"
+
+
+def test_an_english_corpus_is_searched_without_translation(rag, tmp_path: Path) -> None:
+    """An English-only corpus: no second index is asked and the keyword ranking is BM25's own."""
+    docs = {"moon.md": DOCS["apollo.md"], "mars.md": "Perseverance landed on Mars in 2021 in Jezero crater."}
+    assert rag.ingest([write_files(tmp_path / "en", docs)], base=tmp_path, extractor="nlp").ok
+    assert rag.store.retrieval.corpus_languages() == {"en"}
+    question = "Who landed on the Moon?"
+    plain = rag.store.retrieval.fulltext_search(to_lucene(question), 5)
+    assert rag.store.retrieval.keyword_search(question, 5) == plain
+    assert plain[0]["language"] == "en"

@@ -7,7 +7,7 @@ question reads the English cues, a Chinese one the Chinese cues, whatever else t
 from __future__ import annotations
 
 import re
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 
 class Language(Protocol):
@@ -59,4 +59,16 @@ class Language(Protocol):
 
     def report(self, key: str, **values: object) -> str:
         """An offline report's sentence in this language: `key` names the template, `values` fill it."""
+        ...
+
+
+@runtime_checkable
+class Translating(Protocol):
+    """A language whose passages a question in another language can still find by words: it says that
+    question in its own search terms (dictionary query translation), for a corpus no embedder reads in both."""
+
+    def search_terms_from(self, words: list[str], source: str) -> list[dict[str, float]]:
+        """For a question's `words` in language `source`: one group per word or phrase of the question, each
+        mapping this language's index terms (a phrase of terms when separated by spaces) that may stand for it
+        to a weight; [] when this language cannot translate from `source`."""
         ...

@@ -1,0 +1,60 @@
+"""English to Chinese search terms from CC-CEDICT: whole senses only, commonest first, names kept as written."""
+
+from __future__ import annotations
+
+from graphwright.text.languages import language
+from graphwright.text.languages.chinese_lexicon import FUNCTION_WORDS, is_name, lexicon, translate
+from graphwright.text.lucene import alternatives_query
+
+FREQUENCY = {"检索": 100, "阶段": 900, "舞台": 200, "地步": 100, "知识库": 50, "知识": 800, "幻觉": 30}
+
+
+def _frequency(word: str) -> int:
+    return FREQUENCY.get(word, 0)
+
+
+def test_the_lexicon_reads_whole_senses_only() -> None:
+    table = lexicon()
+    assert "检索" in table["retrieval"] and "幻觉" in table["hallucination"]
+    assert "数据库" in table["database"]
+    # "retrieve (data)": the parenthesis is dropped, "to" too
+    assert "检索" in table["retrieve"]
+    # a word inside a longer sense is no key of its own ("archive of graphics" is not "graphics")
+    assert "图谱" not in table.get("graphics", ())
+
+
+def test_translation_takes_the_longest_phrase_the_commonest_word_and_keeps_names() -> None:
+    words = ["What", "are", "the", "stages", "of", "the", "knowledge", "base", "in", "RAG", "retrieval"]
+    out = dict(translate(words, _frequency))
+    assert out["stages"] == ("阶段", "舞台", "地步")  # "stage", not "stag"; by frequency
+    assert out["knowledge base"] == ("知识库",)  # the phrase before its words
+    assert out["RAG"] == () and out["retrieval"] == ("检索",)  # an acronym is not the cloth "rag"
+    assert not {"What", "are", "the", "of", "in"} & set(out)  # function words say nothing
+    # words the frequency list does not know are no translation
+    assert dict(translate(["improve"], _frequency))["improve"] == ()
+    assert {"what", "is", "does"} <= FUNCTION_WORDS
+
+
+def test_names_are_told_by_their_capitals() -> None:
+    assert is_name("HyDE", first=False) and is_name("Neo4j", first=True) and is_name("Graph", first=False)
+    assert not is_name("Which", first=True) and not is_name("retrieval", first=False)
+
+
+def test_chinese_says_an_english_question_in_weighted_terms() -> None:
+    chinese, english = language("zh"), language("en")
+    groups = chinese.search_terms_from(english.words("How does HyDE reduce hallucination in special tokens?"), "en")
+    by_word = {next(iter(g)): g for g in groups}
+    assert by_word["hyde"] == {"hyde": 1.0}
+    hallucination = next(g for g in groups if "幻觉" in g)
+    assert hallucination["hallucination"] == 1.0  # the English word stays an alternative
+    tokens = next(g for g in groups if "tokens" in g)
+    assert tokens["token"] == tokens["tokens"]  # and its singular
+    for group in groups:  # the translations of one word share a weight of one
+        assert sum(w for t, w in group.items() if not t.isascii()) <= 1.0 + 1e-9
+    assert chinese.search_terms_from(["幻觉"], "fr") == []
+
+
+def test_alternatives_become_one_boosted_lucene_query() -> None:
+    query = alternatives_query([{"检索": 0.75, "搜索": 0.25, "retrieval": 1.0}, {"图书 管理员": 1.0, "a+b": 0.5}])
+    assert query == '检索^0.75 搜索^0.25 retrieval^1 "图书 管理员"~2^1 a\\+b^0.5'
+    assert alternatives_query([{"x": 1.0} for _ in range(10)], max_tokens=3).count("^") == 3
