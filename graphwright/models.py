@@ -42,6 +42,9 @@ class Document(BaseModel):
     subject: str = ""
     # Set by the PDF, Word and HTML loaders: the text in located parts (then `text` is them joined).
     parts: list[DocumentPart] = Field(default_factory=list)
+    # Set at ingest for a language written without spaces, before the text is let go: the compounds the whole
+    # document keeps coming back to (extraction/document_terms.py), entities of the chunks that use them.
+    terms: list[str] = Field(default_factory=list)
 
 
 def page_span(start: int | None, end: int | None) -> str | None:

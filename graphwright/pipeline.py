@@ -23,6 +23,7 @@ from graphwright.embeddings import Embedder
 from graphwright.errors import WriteRejectedError
 from graphwright.extraction.base import Extractor, SchemaAware, Summarizer, Versioned
 from graphwright.extraction.chunking import chunk_parts
+from graphwright.extraction.document_terms import add_document_terms, document_terms
 from graphwright.extraction.extract import extract_checked
 from graphwright.extraction.formats import FileLimits
 from graphwright.extraction.loaders import iter_files, iter_loaded, source_of
@@ -297,6 +298,8 @@ class IngestPipeline:
         chunked: list[tuple[Document, list[Chunk]]] = []
         for doc in todo:
             chunks = make_chunks(doc, self.settings.chunk_size, self.settings.chunk_overlap)
+            if chunks and self.extractor is not None:
+                doc.terms = document_terms(doc.text, chunks[0].language)
             doc.text = ""  # the chunks hold the text now
             if not chunks:
                 report.failures.append(FileFailure(source=doc.source, error=f"document {doc.id!r} has no text"))
@@ -351,10 +354,14 @@ class IngestPipeline:
         assert self.extractor is not None
         base = run.extracted
         subjects = {c.id: doc.subject for doc, cs in items for c in cs}
+        texts = {c.id: c.text for c in chunks}
+        terms = {c.id: doc.terms for doc, cs in items if doc.terms for c in cs}
 
         def add_subjects(found: list[ChunkExtraction]) -> None:
             for extraction in found:
                 add_subject(extraction, subjects.get(extraction.chunk_id, ""))
+                if terms.get(extraction.chunk_id):
+                    add_document_terms(extraction, terms[extraction.chunk_id], texts[extraction.chunk_id])
 
         with run.timed("extract"):
             extractions, checks = extract_checked(

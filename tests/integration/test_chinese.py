@@ -114,3 +114,17 @@ def test_an_english_corpus_is_searched_without_translation(rag, tmp_path: Path) 
     plain = rag.store.retrieval.fulltext_search(to_lucene(question), 5)
     assert rag.store.retrieval.keyword_search(question, 5) == plain
     assert plain[0]["language"] == "en"
+
+
+def test_a_term_the_document_repeats_across_chunks_is_an_entity(rag, tmp_path: Path) -> None:
+    """知识图谱 once in each of three chunks: no chunk alone can tell the compound (jieba splits it, a verb and
+    a noun) from chance; the document can."""
+    filler = "检索系统需要处理大量的文本，每个段落都经过切分、嵌入和索引，然后进入数据库等待查询。" * 3
+    paragraphs = [f"第{n}部分：团队用知识图谱描述实体之间的联系。{filler}" for n in "一二三"]
+    assert rag.ingest([write_files(tmp_path / "kg", {"kg.md": "\n\n".join(paragraphs)})], base=tmp_path).ok
+    rows = rag.store.read(
+        "MATCH (c:Chunk) WITH c, size(split(c.text, '知识图谱')) - 1 AS uses WHERE uses > 0 "
+        "OPTIONAL MATCH (c)-[:MENTIONS]->(e:Entity {name: '知识图谱'}) RETURN uses, e IS NOT NULL AS mentions"
+    )
+    assert len(rows) >= 2 and all(r["uses"] == 1 for r in rows)  # each chunk says it once
+    assert all(r["mentions"] for r in rows)

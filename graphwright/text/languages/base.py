@@ -45,9 +45,9 @@ class Language(Protocol):
         a language whose names the extractors find themselves (English)."""
         ...
 
-    def terms(self, text: str) -> list[str]:
-        """Terms a whole text (a chunk) shows by repeating them, which its sentences alone do not; [] when the
-        language has none to add."""
+    def terms(self, text: str, *, document: bool = False) -> list[str]:
+        """Terms a whole text (a chunk, or with `document` a whole document, which asks more of a term) shows
+        by repeating them, which its sentences alone do not; [] when the language has none to add."""
         ...
 
     def index_terms(self, text: str) -> str:

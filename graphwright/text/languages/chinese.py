@@ -104,6 +104,8 @@ _GLOSS = re.compile(r"（\s*([A-Za-z][A-Za-z0-9 .+/&-]{1,40})\s*）|\(\s*([A-Za-
 _CHINESE_GLOSS = re.compile(r"[A-Za-z][A-Za-z0-9.+/&-]*\s*[（(]([\u4e00-\u9fff]{2,10})[）)]")
 # A compound of two words the text uses at least twice (知识/图谱): what a text repeats is one of its terms.
 _RECURRING = 2
+_DOCUMENT_RECURRING = 3
+_COHESION = 0.5
 _NOT_IN_TERM = frozenset(
     "是 就是 即 为 称为 叫做 叫 采用 使用 通过 进行 实现 基于 和 与 或 及 的 了 在 把 被 对 用".split()
 )
@@ -179,12 +181,18 @@ class Chinese:
         found.sort(key=lambda f: f[0])
         return [(name, kind) for _, name, kind in found]
 
-    def terms(self, text: str) -> list[str]:
+    def terms(self, text: str, *, document: bool = False) -> list[str]:
         """Compounds of two words that `text` uses at least twice, the second a noun (知识 + 图谱): a term the
-        text keeps coming back to, which the dictionary splits and a sentence alone cannot tell from chance."""
-        counts: dict[str, int] = {}
+        text keeps coming back to, which the dictionary splits and a sentence alone cannot tell from chance.
+        A whole document says more by chance, so there a term is used at least three times and one of its
+        words stands in it at least half the times it occurs (a collocation, not two words that are merely
+        common: 知识图谱 6 of 图谱's 11; 检索无法 is seldom where 检索 is)."""
+        counts: dict[tuple[str, str], int] = {}
+        words: dict[str, int] = {}
         for sentence in self.split_sentences(text):
             pairs = _tagged(sentence)
+            for word, _ in pairs:
+                words[word] = words.get(word, 0) + 1
             for (first, _), (second, flag) in zip(pairs, pairs[1:]):
                 if (
                     flag in _NOUNISH
@@ -194,8 +202,14 @@ class Chinese:
                     and _HAN.search(second)
                     and not {first, second} & _STOPWORDS
                 ):
-                    counts[first + second] = counts.get(first + second, 0) + 1
-        return [term for term, n in counts.items() if n >= _RECURRING]
+                    counts[first, second] = counts.get((first, second), 0) + 1
+        if not document:
+            return [a + b for (a, b), n in counts.items() if n >= _RECURRING]
+        return [
+            a + b
+            for (a, b), n in counts.items()
+            if n >= _DOCUMENT_RECURRING and n >= _COHESION * min(words[a], words[b])
+        ]
 
     @staticmethod
     def _named_kind(word: str, flag: str, frequency: int) -> str:

@@ -63,7 +63,7 @@ class English:
     def names(self, sentence: str) -> list[tuple[str, str]]:
         return []  # English names come from the extractors' own parser and rules
 
-    def terms(self, text: str) -> list[str]:
+    def terms(self, text: str, *, document: bool = False) -> list[str]:
         return []
 
     def index_terms(self, text: str) -> str:

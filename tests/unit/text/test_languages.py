@@ -104,7 +104,7 @@ class Pig:
     def names(self, sentence: str) -> list[tuple[str, str]]:
         return []
 
-    def terms(self, text: str) -> list[str]:
+    def terms(self, text: str, *, document: bool = False) -> list[str]:
         return []
 
     def index_terms(self, text: str) -> str:
