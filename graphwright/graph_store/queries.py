@@ -512,6 +512,16 @@ MATCH (c)-[:PART_OF]->(d:Document)
 {_CHUNK_RETURN}
 """
 TERMS_SEARCH = FULLTEXT_SEARCH.replace(CHUNK_FULLTEXT_INDEX, CHUNK_TERMS_INDEX)
+# How many chunks of a segmented language use each term (a Lucene clause each), counted up to $limit: which of
+# a word's candidate translations the corpus writes.
+TERM_COUNTS = f"""
+UNWIND $terms AS term
+CALL (term) {{
+  CALL db.index.fulltext.queryNodes('{CHUNK_TERMS_INDEX}', term.clause, {{limit: $limit}}) YIELD node
+  RETURN count(node) AS chunks
+}}
+RETURN term.term AS term, chunks
+"""
 # The languages the corpus is written in (a graph written before documents recorded them says none).
 CORPUS_LANGUAGES = "MATCH (d:Document) UNWIND coalesce(d.languages, []) AS language RETURN DISTINCT language"
 

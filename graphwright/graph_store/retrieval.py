@@ -10,7 +10,7 @@ from graphwright.graph_store.rows import ChunkRow, DocumentListRow, DocumentRow,
 from graphwright.models import MetadataFilter
 from graphwright.text.languages import LANGUAGES, detect, language
 from graphwright.text.languages.base import Translating
-from graphwright.text.lucene import alternatives_query, to_lucene
+from graphwright.text.lucene import alternatives_query, term_clause, to_lucene
 
 
 class RetrievalReads:
@@ -48,8 +48,8 @@ class RetrievalReads:
         (Chinese) matches the segmented terms of chunks in that language, word for word; any other the
         chunks' text. A graph written before chunks had terms (nothing found there) is read the old way.
         Where the corpus also holds a segmented language that can translate the question's (an English
-        question, Chinese passages), the question said in that language's terms is searched too, and the two
-        rankings are merged, each score over its own ranking's best."""
+        question, Chinese passages), those passages are ranked by the question said in their language's terms
+        instead (`translated_search`), the others by the text index, each ranking's scores over its best."""
         asked = detect(question)
         if asked.segmented:
             terms = to_lucene(asked.index_terms(question))
@@ -58,18 +58,42 @@ class RetrievalReads:
                 return rows
         lucene = to_lucene(question)
         rows = self.fulltext_search(lucene, k, filters) if lucene else []
-        translated: list[list[ScoredChunkRow]] = []
-        for code in self.corpus_languages() - {asked.code}:
-            other = language(code) if code in LANGUAGES else None
-            if other is not None and other.segmented and isinstance(other, Translating):
-                query = alternatives_query(other.search_terms_from(asked.words(question), asked.code))
-                if query:
-                    translated.append(self.fulltext_search(query, k, filters, terms=True))
-        return _merged([rows, *translated], k) if any(translated) else rows
+        translated = {
+            code: found
+            for code in self.corpus_languages() - {asked.code}
+            if (found := self.translated_search(question, code, k, filters))
+        }
+        if not translated:
+            return rows
+        own = [r for r in rows if r["language"] not in translated]
+        return _merged([own, *translated.values()], k)
+
+    def translated_search(
+        self, question: str, code: str, k: int, filters: list[MetadataFilter] | None = None
+    ) -> list[ScoredChunkRow]:
+        """BM25 over the terms of language `code`'s chunks for a question in another language, said in `code`'s
+        terms where that language can translate it; each word's translations weighed by how many chunks use
+        them (corpus-based disambiguation); [] where it cannot."""
+        target = language(code) if code in LANGUAGES else None
+        if target is None or not target.segmented or not isinstance(target, Translating):
+            return []
+        asked = detect(question)
+        words = target.search_terms_from(asked.words(question), asked.code)
+        clauses = {t: term_clause(t) for w in words for t in w.translations}
+        counts = self.term_counts({t: c for t, c in clauses.items() if c})
+        query = alternatives_query([w.reweighted(counts).terms() for w in words])
+        return self.fulltext_search(query, k, filters, terms=True) if query else []
 
     def corpus_languages(self) -> set[str]:
         """The languages the corpus's documents are written in (none for a graph written before they said)."""
         return {r["language"] for r in self.connection.read(q.CORPUS_LANGUAGES)}
+
+    def term_counts(self, clauses: dict[str, str], limit: int = 1000) -> dict[str, int]:
+        """How many chunks' search terms match each clause (term -> its Lucene clause), counted up to `limit`."""
+        if not clauses:
+            return {}
+        terms = [{"term": t, "clause": c} for t, c in clauses.items()]
+        return {r["term"]: r["chunks"] for r in self.connection.read(q.TERM_COUNTS, terms=terms, limit=limit)}
 
     def co_mentions(self, a: str, b: str, limit: int) -> list[ChunkRow]:
         return cast(list[ChunkRow], self.connection.read(q.CO_MENTIONS, a=a, b=b, limit=limit))

@@ -103,19 +103,26 @@ def to_lucene(question: str, max_tokens: int = MAX_QUERY_TOKENS) -> str:
     return " ".join(terms[i] for i in sorted(keep))
 
 
+def term_clause(term: str) -> str:
+    """One index term escaped, or a phrase of them (words separated by spaces) allowed a gap of two: an index
+    of search-mode segments puts the parts of a long word between its words. "" for nothing searchable."""
+    words = [_LUCENE_SPECIAL.sub(r"\\\1", w) for w in term.split() if w.strip("\\")]
+    if not words:
+        return ""
+    return words[0] if len(words) == 1 else '"' + " ".join(words) + '"~2'
+
+
 def alternatives_query(groups: list[dict[str, float]], max_tokens: int = MAX_QUERY_TOKENS) -> str:
     """Groups of weighted alternatives (a question's word and its translations) as one Lucene query, each
     term or phrase boosted by its weight, so that a word with many candidate translations weighs about as
-    one word (a structured query, after Pirkola); terms escaped, a phrase's words allowed a gap of two (an
-    index of search-mode segments puts the parts of a long word between its words); at most `max_tokens`."""
+    one word (a structured query, after Pirkola); at most `max_tokens` terms."""
     parts: list[str] = []
     budget = max_tokens
     for group in groups:
         for term, weight in group.items():
-            words = [_LUCENE_SPECIAL.sub(r"\\\1", w) for w in term.split() if w.strip("\\")]
-            if not words or len(words) > budget or weight <= 0:
+            clause, size = term_clause(term), len(term.split())
+            if not clause or size > budget or weight <= 0:
                 continue
-            budget -= len(words)
-            clause = words[0] if len(words) == 1 else '"' + " ".join(words) + '"~2'
+            budget -= size
             parts.append(f"{clause}^{weight:.3g}")
     return " ".join(parts)

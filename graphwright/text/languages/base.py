@@ -7,6 +7,7 @@ question reads the English cues, a Chinese one the Chinese cues, whatever else t
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field, replace
 from typing import Protocol, runtime_checkable
 
 
@@ -62,13 +63,37 @@ class Language(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class Alternatives:
+    """One word or phrase of a question in another language's index terms: its candidate translations with a
+    prior weight each (how common the reading is), and the word as written (text in Latin letters keeps RAG,
+    token, Neo4j). A term with a space in it is a phrase of index terms."""
+
+    source: str
+    translations: dict[str, float] = field(default_factory=dict)
+    as_written: dict[str, float] = field(default_factory=dict)
+
+    def reweighted(self, corpus_counts: dict[str, int]) -> Alternatives:
+        """The translations the corpus uses, weighted by how many of its passages use each (the corpus, not a
+        general dictionary, says which sense it writes: 置信 "confidence" in a text on retrieval, 信心
+        elsewhere); the word as written kept as it is."""
+        used = {t: corpus_counts.get(t, 0) for t in self.translations if corpus_counts.get(t, 0) > 0}
+        total = sum(used.values())
+        return replace(self, translations={t: n / total for t, n in used.items()} if total else {})
+
+    def terms(self) -> dict[str, float]:
+        merged = dict(self.translations)
+        for term, weight in self.as_written.items():
+            merged[term] = merged.get(term, 0.0) + weight
+        return merged
+
+
 @runtime_checkable
 class Translating(Protocol):
     """A language whose passages a question in another language can still find by words: it says that
     question in its own search terms (dictionary query translation), for a corpus no embedder reads in both."""
 
-    def search_terms_from(self, words: list[str], source: str) -> list[dict[str, float]]:
-        """For a question's `words` in language `source`: one group per word or phrase of the question, each
-        mapping this language's index terms (a phrase of terms when separated by spaces) that may stand for it
-        to a weight; [] when this language cannot translate from `source`."""
+    def search_terms_from(self, words: list[str], source: str) -> list[Alternatives]:
+        """For a question's `words` in language `source`: one `Alternatives` per word or phrase of the
+        question; [] when this language cannot translate from `source`."""
         ...

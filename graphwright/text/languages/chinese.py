@@ -10,6 +10,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from graphwright.text.code_blocks import without_code
+from graphwright.text.languages.base import Alternatives
 from graphwright.text.sentences import split_sentences as _split_english
 from graphwright.text.tokens import HAN_RE
 
@@ -242,11 +243,11 @@ class Chinese:
         name = "".join(term)
         return name if len(name) >= 2 and before.endswith(name) else ""
 
-    def search_terms_from(self, words: list[str], source: str) -> list[dict[str, float]]:
-        # English only (the dictionary is Chinese-English). A translation weighs by its share of its word's
-        # translations' frequencies in jieba's dictionary (the commoner reading is the likelier one); one that
-        # dictionary does not hold as a word is searched as the phrase of the words jieba splits it into. The
-        # English word stays an alternative of weight 1 (Chinese technical text writes RAG, token, Neo4j in Latin).
+    def search_terms_from(self, words: list[str], source: str) -> list[Alternatives]:
+        # English only (the dictionary is Chinese-English). A translation's prior weight is its share of its
+        # word's translations' frequencies in jieba's dictionary; one that dictionary does not hold as a word is
+        # searched as the phrase of the words jieba splits it into. The English word stays an alternative of
+        # weight 1, its singular too (Chinese text borrows an English noun as written once: "三个特殊 token").
         if source != "en":
             return []
         from graphwright.text.languages.chinese_lexicon import translate
@@ -257,19 +258,19 @@ class Chinese:
             known = int(jieba.dt.FREQ.get(word, 0))
             return known or min((int(jieba.dt.FREQ.get(p, 0)) for p in jieba.lcut(word)), default=0)
 
-        groups: list[dict[str, float]] = []
+        found: list[Alternatives] = []
         for english, translations in translate(words, frequency):
             total = sum(frequency(t) for t in translations) or 1
-            group = {" ".join(jieba.lcut(t)): frequency(t) / total for t in translations}
+            written: dict[str, float] = {}
             pieces = self.index_terms(english).split()
             for piece in pieces:
-                # The singular too: Chinese text borrows an English noun as written once ("三个特殊 token").
                 forms = {piece, piece[:-1]} if len(piece) > 3 and piece.endswith("s") and piece[-2] != "s" else {piece}
                 for form in forms:
-                    group[form] = group.get(form, 0.0) + 1.0 / len(pieces)
-            if group:
-                groups.append(group)
-        return groups
+                    written[form] = written.get(form, 0.0) + 1.0 / len(pieces)
+            translated = {" ".join(jieba.lcut(t)): frequency(t) / total for t in translations}
+            if translated or written:
+                found.append(Alternatives(english, translated, written))
+        return found
 
     def index_terms(self, text: str) -> str:
         # Search mode: a long word also yields the dictionary words inside it (知识图谱 -> 知识, 图谱,

@@ -19,8 +19,9 @@ from typing import cast
 
 from graphwright.text.tokens import HAN_RE
 
-# Translations kept per English word or phrase: the best few, since recall beyond them is mostly noise.
-MAX_TRANSLATIONS = 3
+# Candidate translations per English word or phrase, the commonest first: the corpus then keeps those it uses
+# (graph_store/retrieval.py), so a pool wider than the likeliest few costs little.
+MAX_TRANSLATIONS = 8
 # Longest English phrase looked up as one ("knowledge base", "community detection").
 MAX_PHRASE_WORDS = 3
 _PARENTHESES = re.compile(r"\([^)]*\)|\[[^\]]*\]|\|")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from graphwright.text.languages import language
+from graphwright.text.languages.base import Alternatives
 from graphwright.text.languages.chinese_lexicon import FUNCTION_WORDS, is_name, lexicon, translate
 from graphwright.text.lucene import alternatives_query
 
@@ -42,16 +43,23 @@ def test_names_are_told_by_their_capitals() -> None:
 
 def test_chinese_says_an_english_question_in_weighted_terms() -> None:
     chinese, english = language("zh"), language("en")
-    groups = chinese.search_terms_from(english.words("How does HyDE reduce hallucination in special tokens?"), "en")
-    by_word = {next(iter(g)): g for g in groups}
-    assert by_word["hyde"] == {"hyde": 1.0}
-    hallucination = next(g for g in groups if "幻觉" in g)
-    assert hallucination["hallucination"] == 1.0  # the English word stays an alternative
-    tokens = next(g for g in groups if "tokens" in g)
-    assert tokens["token"] == tokens["tokens"]  # and its singular
-    for group in groups:  # the translations of one word share a weight of one
-        assert sum(w for t, w in group.items() if not t.isascii()) <= 1.0 + 1e-9
+    words = chinese.search_terms_from(english.words("How does HyDE reduce hallucination in special tokens?"), "en")
+    by_word = {w.source: w for w in words}
+    assert by_word["HyDE"].translations == {} and by_word["HyDE"].as_written == {"hyde": 1.0}
+    assert "幻觉" in by_word["hallucination"].translations
+    assert by_word["hallucination"].as_written == {"hallucination": 1.0}  # the English word stays an alternative
+    assert by_word["tokens"].as_written == {"tokens": 1.0, "token": 1.0}  # and its singular
+    for word in words:  # the translations of one word share a prior weight of one
+        assert not word.translations or abs(sum(word.translations.values()) - 1.0) < 1e-9
     assert chinese.search_terms_from(["幻觉"], "fr") == []
+
+
+def test_the_corpus_says_which_translation_it_writes() -> None:
+    word = Alternatives("confidence", {"信心": 0.94, "底气": 0.03, "置信": 0.03}, {"confidence": 1.0})
+    used = word.reweighted({"置信": 6, "信心": 2})
+    assert used.translations == {"置信": 0.75, "信心": 0.25}  # 底气 is not in the corpus
+    assert used.terms() == {"置信": 0.75, "信心": 0.25, "confidence": 1.0}
+    assert word.reweighted({}).terms() == {"confidence": 1.0}
 
 
 def test_alternatives_become_one_boosted_lucene_query() -> None:
