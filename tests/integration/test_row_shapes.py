@@ -57,6 +57,12 @@ def _check(row: dict[str, Any], row_type: type, where: str) -> None:
                 _check(item, inner, f"{where}.{key}")
 
 
+def _with_chinese_terms(store, terms: str) -> bool:
+    """One chunk of the (English) world given the search terms a Chinese chunk has, so the terms index holds it."""
+    store.connection.write("MATCH (c:Chunk) WITH c ORDER BY c.id LIMIT 1 SET c.terms = $terms", terms=terms)
+    return True
+
+
 def _calls(world) -> dict[str, Any]:
     store = world.store
     ids = {r["name"]: r["id"] for r in store.read("MATCH (e:Entity) RETURN e.name AS name, e.id AS id")}
@@ -69,6 +75,9 @@ def _calls(world) -> dict[str, Any]:
         "retrieval.vector_search": lambda: r.vector_search(vector, 3),
         "retrieval.fulltext_search": lambda: r.fulltext_search("steel", 3),
         "retrieval.keyword_search": lambda: r.keyword_search("steel", 3),
+        "retrieval.translated_search": lambda: (
+            _with_chinese_terms(store, "钢铁 供应商 steel") and r.translated_search("steel suppliers", "zh", 3)
+        ),
         "retrieval.co_mentions": lambda: r.co_mentions(acme, borealis, 5),
         "retrieval.chunks_with_ids": lambda: r.chunks_with_ids(chunk_ids[:3]),
         "retrieval.all_chunks": r.all_chunks,
