@@ -522,8 +522,17 @@ CALL (term) {{
 }}
 RETURN term.term AS term, chunks
 """
-# The languages the corpus is written in (a graph written before documents recorded them says none).
-CORPUS_LANGUAGES = "MATCH (d:Document) UNWIND coalesce(d.languages, []) AS language RETURN DISTINCT language"
+# The languages the corpus is written in: as documents record them, or for a document written before they did,
+# as its chunks do (none for chunks older still).
+CORPUS_LANGUAGES = """
+MATCH (d:Document)
+CALL (d) {
+  OPTIONAL MATCH (c:Chunk {document_id: d.id}) WHERE d.languages IS NULL AND c.language IS NOT NULL
+  RETURN collect(DISTINCT c.language) AS chunk_languages
+}
+UNWIND coalesce(d.languages, chunk_languages) AS language
+RETURN DISTINCT language
+"""
 
 # Filter operators accepted from users; anything else is refused before a query is built.
 FILTER_OPERATORS = {"=": "=", "!=": "<>", ">": ">", ">=": ">=", "<": "<", "<=": "<=", "~": "CONTAINS"}

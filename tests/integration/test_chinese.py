@@ -101,6 +101,12 @@ def test_an_english_question_finds_a_chinese_passage_by_its_translation(chinese)
         found = chinese.search(question, mode="local", k=3, generate=False)
         seeded = {c.document_id: c.scores.get("similarity") for c in found.chunks}
         assert seeded.get(doc) == 1.0, (question, seeded)
+    # a graph whose documents do not record their languages (written before they did) reads its chunks'
+    chinese.store.connection.write("MATCH (d:Document) REMOVE d.languages")
+    assert chinese.store.retrieval.corpus_languages() == {"zh", "en"}
+    assert chinese.store.retrieval.keyword_search("How can hallucination be reduced?", 3)[0]["document_id"] == (
+        "zh/hallucination.md"
+    )
     # the English passage still leads for an English question about it
     assert hybrid.retrieve("Who walked on the Moon?", 3)[0].document_id == "zh/apollo.md"
 
