@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import AliasChoices, Field, SecretStr, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from graphwright.errors import InvalidRequestError
+from graphwright.registry import Registry
 
 # The password of a local server set up before `graphwright db start` generated one; production sets
 # NEO4J_PASSWORD.
@@ -19,25 +20,50 @@ PASSWORD_FILE = "neo4j-password"
 
 
 # The extractors by name, each the "module:function" of its factory, `(settings, llm) -> Extractor | None`,
-# imported only when one is built (extraction/registry.py). The table lives here, as text, because the
-# settings validate against it; adding an extractor = its module and one line here, and the settings, the
-# CLI, the server and the docs follow (tests check that they agree).
-EXTRACTORS: dict[str, str] = {
-    "auto": "graphwright.extraction.registry:make_auto",  # llm when configured, else nlp
-    "llm": "graphwright.extraction.registry:make_llm_extractor",
-    "nlp": "graphwright.extraction.registry:make_nlp",
-    "ner": "graphwright.extraction.registry:make_ner",
-    "ner-only": "graphwright.extraction.registry:make_ner_only",
-    "none": "graphwright.extraction.registry:make_none",  # chunks and embeddings only
-}
-EXTRACTOR_NAMES: tuple[str, ...] = tuple(EXTRACTORS)
+# imported only when one is built (extraction/registry.py). The tables of backends chosen by a setting live
+# here, as text, because the settings validate against them; adding one = its module and one line here (or a
+# `register` call), and the settings, the CLI, the server and the docs follow (tests check that they agree).
+EXTRACTORS: Registry[Any] = Registry(
+    "extractor",
+    {
+        "auto": "graphwright.extraction.registry:make_auto",  # llm when configured, else nlp
+        "llm": "graphwright.extraction.registry:make_llm_extractor",
+        "nlp": "graphwright.extraction.registry:make_nlp",
+        "ner": "graphwright.extraction.registry:make_ner",
+        "ner-only": "graphwright.extraction.registry:make_ner_only",
+        "none": "graphwright.extraction.registry:make_none",  # chunks and embeddings only
+    },
+    parameter="extractor",
+)
+EXTRACTOR_NAMES: tuple[str, ...] = EXTRACTORS.names()
+# LLM backends (GRAPHWRIGHT_LLM_BACKEND): a class keeping llm/base.py's `LLMBackend` (built from the settings,
+# and saying whether the settings configure it).
+LLM_BACKENDS: Registry[Any] = Registry(
+    "LLM backend",
+    {"openai": "graphwright.llm.client:LLMClient"},  # any OpenAI-compatible endpoint
+    parameter="GRAPHWRIGHT_LLM_BACKEND",
+)
+# Embedding backends (GRAPHWRIGHT_EMBEDDING_BACKEND): an object keeping embeddings/base.py's `EmbeddingBackend`.
+EMBEDDING_BACKENDS: Registry[Any] = Registry(
+    "embedding backend",
+    {
+        "local": "graphwright.embeddings.backends:LOCAL",  # the bundled model, e5, or sentence-transformers
+        "openai": "graphwright.embeddings.backends:ENDPOINT",  # any OpenAI-compatible /v1/embeddings
+    },
+    parameter="GRAPHWRIGHT_EMBEDDING_BACKEND",
+)
+
+
+def _registered(registry: Registry[Any], name: str) -> str:
+    """`name` when `registry` has it; ValueError listing the names otherwise (a settings error)."""
+    if name not in registry:
+        raise ValueError(f"unknown {registry.kind} {name!r}; use {', '.join(registry)}")
+    return name
 
 
 def check_extractor(name: str) -> str:
     """`name` when an extractor is registered by it; ValueError listing the names otherwise."""
-    if name not in EXTRACTORS:
-        raise ValueError(f"unknown extractor {name!r}; use {', '.join(EXTRACTORS)}")
-    return name
+    return _registered(EXTRACTORS, name)
 
 
 DEFAULT_WORKSPACE = "default"
@@ -90,7 +116,9 @@ class Settings(BaseSettings):
     # answers 503 then); rides over a restart.
     neo4j_retry_seconds: float = Field(30.0, ge=0)
 
-    # LLM: any OpenAI-compatible endpoint. Neither key nor base URL set means fully offline.
+    # LLM: a backend of LLM_BACKENDS; the default is any OpenAI-compatible endpoint, and neither key nor base URL
+    # set means fully offline.
+    llm_backend: str = "openai"
     openai_api_key: SecretStr | None = Field(None, validation_alias=_alias("OPENAI_API_KEY", "openai_api_key"))
     openai_base_url: str | None = Field(None, validation_alias=_alias("OPENAI_BASE_URL", "openai_base_url"))
     llm_model: str = "gpt-4o-mini"
@@ -146,7 +174,7 @@ class Settings(BaseSettings):
     model_cache: Path | None = None  # the exported ONNX model; default ~/.cache/graphwright/models
     # "openai": any OpenAI-compatible /v1/embeddings endpoint (OpenAI, Ollama, vLLM, text-embeddings-inference);
     # embedding_model is then the endpoint's model name. URL and key default to the LLM's.
-    embedding_backend: Literal["local", "openai"] = "local"
+    embedding_backend: str = "local"  # a name of EMBEDDING_BACKENDS
     embedding_base_url: str | None = None
     embedding_api_key: SecretStr | None = None
     embedding_dimensions: int | None = Field(None, ge=1, description="ask the endpoint for this many dimensions")
@@ -262,6 +290,16 @@ class Settings(BaseSettings):
     def _workspace_name(cls, value: str) -> str:
         return check_workspace_name(value)
 
+    @field_validator("llm_backend")
+    @classmethod
+    def _llm_backend(cls, value: str) -> str:
+        return _registered(LLM_BACKENDS, value.strip().lower())
+
+    @field_validator("embedding_backend")
+    @classmethod
+    def _embedding_backend(cls, value: str) -> str:
+        return _registered(EMBEDDING_BACKENDS, value.strip().lower())
+
     @field_validator("extractor")
     @classmethod
     def _known_extractor(cls, value: str) -> str:
@@ -303,6 +341,12 @@ class Settings(BaseSettings):
 
     @property
     def llm_configured(self) -> bool:
+        """Whether the chosen LLM backend has what it needs in these settings (OpenAI's: a base URL or a key)."""
+        return bool(LLM_BACKENDS.load(self.llm_backend).configured(self))
+
+    @property
+    def openai_configured(self) -> bool:
+        """Whether an OpenAI-compatible endpoint is set: a base URL, or a key for OpenAI's own."""
         return bool(self.openai_base_url) or (
             self.openai_api_key is not None and bool(self.openai_api_key.get_secret_value())
         )

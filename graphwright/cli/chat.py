@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from graphwright.cli.common import fail, make_console, open_graph
-from graphwright.search.registry import MODE_NAMES
+from graphwright.cli.common import ModeChoice, fail, make_console, open_graph
+from graphwright.search.registry import mode_names
 
 if TYPE_CHECKING:
     from graphwright.api import GraphRAG
@@ -39,10 +39,10 @@ class ChatSession:
         if name in ("quit", "exit", "q"):
             return False
         if name == "help":
-            click.echo(HELP.format(modes=", ".join(MODE_NAMES)))
+            click.echo(HELP.format(modes=", ".join(mode_names())))
         elif name == "mode":
-            if argument not in MODE_NAMES:
-                click.echo(f"unknown mode {argument!r}: use one of {', '.join(MODE_NAMES)}")
+            if argument not in mode_names():
+                click.echo(f"unknown mode {argument!r}: use one of {', '.join(mode_names())}")
             else:
                 self.mode = argument
                 click.echo(f"mode: {self.mode}")
@@ -89,7 +89,7 @@ class ChatSession:
         stored = self.conversation_id is not None
         events = self.rag.search_stream(
             question,
-            mode=self.mode,  # type: ignore[arg-type]
+            mode=self.mode,
             k=self.k,
             history=None if stored else self.history,
             conversation_id=self.conversation_id,
@@ -118,7 +118,7 @@ class ChatSession:
 
 
 @click.command()
-@click.option("--mode", type=click.Choice(MODE_NAMES), default="local", show_default=True)
+@click.option("--mode", type=ModeChoice(), default="local", show_default=True)
 @click.option("--k", type=click.IntRange(1, 100), default=None, help="Passages to retrieve (default 5).")
 @click.option("--conversation", "conversation_id", default=None, help="Go on with a stored conversation.")
 @click.option("--no-save", is_flag=True, help="Keep the conversation in memory only (not in Neo4j).")

@@ -48,12 +48,17 @@ def tighten_home(home: Path, console: Console) -> None:
 
 
 def load_settings() -> Settings:
+    """The settings of the environment and `.env`, with what the command line chose (`--workspace`) given
+    explicitly."""
     from pydantic import ValidationError
 
+    from graphwright.cli.lazy import WORKSPACE_KEY
     from graphwright.config import Settings
 
+    ctx = click.get_current_context(silent=True)
+    chosen = {"workspace": ctx.meta[WORKSPACE_KEY]} if ctx is not None and WORKSPACE_KEY in ctx.meta else {}
     try:
-        return Settings()
+        return Settings(**chosen)
     except ValidationError as exc:
         raise click.ClickException(f"invalid configuration:\n{exc}") from exc
 
@@ -303,3 +308,20 @@ def print_estimate(estimate: CostEstimate) -> None:
         console.print(f"Estimated cost: {estimate.cost:.4f} (at GRAPHWRIGHT_LLM_PRICE_INPUT/OUTPUT per 1M tokens)")
     for note in estimate.notes:
         console.print(f"[dim]{note}[/]")
+
+
+class ModeChoice(click.Choice):
+    """The registered search modes, read when the option is used, so a mode registered at run time is one."""
+
+    def __init__(self) -> None:
+        super().__init__(())
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        from graphwright.search.registry import mode_names
+
+        return mode_names()
+
+    @choices.setter
+    def choices(self, value: object) -> None:
+        pass  # click sets it in __init__; the registry is the source

@@ -20,7 +20,7 @@ from graphwright.cli.common import (
     schema_option,
 )
 from graphwright.errors import GraphwrightError
-from graphwright.search.registry import MODE_NAMES  # names only: the mode classes load when a search runs
+from graphwright.search.registry import mode_names  # names only: the mode classes load when a search runs
 
 if TYPE_CHECKING:
     from graphwright.extraction.base import Extractor
@@ -92,10 +92,10 @@ def eval_command(
     from graphwright.search.registry import modes_where
 
     chosen = [m.strip() for m in modes.split(",") if m.strip()]
-    unknown = [m for m in chosen if m not in MODE_NAMES]
+    unknown = [m for m in chosen if m not in mode_names()]
     if unknown or not chosen:
         raise click.BadParameter(
-            f"unknown mode(s) {unknown}; choose from {', '.join(MODE_NAMES)}", param_hint="--modes"
+            f"unknown mode(s) {unknown}; choose from {', '.join(mode_names())}", param_hint="--modes"
         )
     try:
         data = load_dataset(dataset)

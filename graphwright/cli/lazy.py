@@ -3,23 +3,23 @@
 
 from __future__ import annotations
 
-import importlib
-import os
-
 import click
 
-WORKSPACE_ENV = "GRAPHWRIGHT_WORKSPACE"
+from graphwright.registry import Registry
+
+# Where `--workspace` is kept for the command that runs: the click context's meta, which `load_settings`
+# reads; the settings are then given it explicitly, not through the process environment.
+WORKSPACE_KEY = "graphwright.workspace"
 
 
-def _use_workspace(_ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
-    """`--workspace NAME`: what GRAPHWRIGHT_WORKSPACE would say, for this command (and the processes it
-    starts, such as the workers of `serve`)."""
+def _use_workspace(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    """`--workspace NAME`: what GRAPHWRIGHT_WORKSPACE would say, for this command."""
     if value is None:
         return
     from graphwright.config import check_workspace_name
 
     try:
-        os.environ[WORKSPACE_ENV] = check_workspace_name(value)
+        ctx.meta[WORKSPACE_KEY] = check_workspace_name(value)
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from exc
 
@@ -50,17 +50,16 @@ class LazyGroup(click.Group):
 
     def __init__(self, *args: object, lazy_subcommands: dict[str, str] | None = None, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.lazy_subcommands = dict(lazy_subcommands or {})
+        self.lazy_subcommands: Registry[object] = Registry("command", lazy_subcommands or {})
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.lazy_subcommands})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        target = self.lazy_subcommands.get(cmd_name)
-        if target is None:
+        if cmd_name not in self.lazy_subcommands:
             return super().get_command(ctx, cmd_name)
-        module_name, _, attribute = target.partition(":")
-        command = getattr(importlib.import_module(module_name), attribute)
+        command = self.lazy_subcommands.load(cmd_name)
         if not isinstance(command, click.Command):
+            target = self.lazy_subcommands.target(cmd_name)
             raise TypeError(f"{target} is not a click command")  # a wrong registration, not a user error
         return with_workspace_option(command)

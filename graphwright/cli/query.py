@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from graphwright.cli.common import browser_base_url, fail, load_settings, make_console, open_graph
+from graphwright.cli.common import ModeChoice, browser_base_url, fail, load_settings, make_console, open_graph
 from graphwright.cli.render import print_result
-from graphwright.search.registry import MODE_NAMES  # names only: the mode classes load when a search runs
+from graphwright.search.registry import mode_names  # names only: the mode classes load when a search runs
 
 if TYPE_CHECKING:
     from graphwright.config import Settings
@@ -24,13 +24,13 @@ class _ModeOption(click.Option):
     def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
         from graphwright.search.registry import mode_class
 
-        self.help = "; ".join(f"{name}: {mode_class(name).summary}" for name in MODE_NAMES) + "."
+        self.help = "; ".join(f"{name}: {mode_class(name).summary}" for name in mode_names()) + "."
         return super().get_help_record(ctx)
 
 
 @click.command()
 @click.argument("question")
-@click.option("--mode", cls=_ModeOption, type=click.Choice(MODE_NAMES), default="hybrid", show_default=True)
+@click.option("--mode", cls=_ModeOption, type=ModeChoice(), default="hybrid", show_default=True)
 @click.option("--k", type=click.IntRange(1, 100), default=None, help="Passages to retrieve (default 5).")
 @click.option(
     "--where",
@@ -182,7 +182,7 @@ def _search_here(
         try:
             return rag.search(
                 question,
-                mode=mode,  # type: ignore[arg-type]
+                mode=mode,
                 k=k,
                 where=filters,
                 generate=not no_llm,

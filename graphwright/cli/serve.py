@@ -75,7 +75,7 @@ def serve(host: str, port: int, log_level: str, workers: int | None) -> None:
         if workers == 1:
             run_server(app, host, port, log_level)
         else:
-            run_workers(workers, host, port, log_level)
+            run_workers(workers, host, port, log_level, workspace=settings.workspace)
     finally:
         withdraw(settings.home)
 

@@ -7,22 +7,26 @@ are imported on first use only."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from graphwright.config import Settings
-from graphwright.embeddings.base import BUNDLED, Embedder, embed_questions, knows_language, similarity
+from graphwright.config import EMBEDDING_BACKENDS, Settings
+from graphwright.embeddings.backends import MULTILINGUAL
+from graphwright.embeddings.base import (
+    BUNDLED,
+    Embedder,
+    EmbeddingBackend,
+    embed_questions,
+    knows_language,
+    similarity,
+)
 from graphwright.embeddings.endpoint import EmbeddingUsage, EndpointEmbedder, VectorCache
 from graphwright.embeddings.local import SentenceTransformerEmbedder
 from graphwright.embeddings.onnx import OnnxEmbedder
-from graphwright.embeddings.onnx_export import default_cache_dir
-
-# Names that choose the packaged multilingual embedder (embeddings/e5.py).
-MULTILINGUAL = ("multilingual", "multilingual-e5-small")
 
 __all__ = [
     "BUNDLED",
     "Embedder",
+    "EmbeddingBackend",
     "EmbeddingUsage",
+    "MULTILINGUAL",
     "EndpointEmbedder",
     "OnnxEmbedder",
     "SentenceTransformerEmbedder",
@@ -35,22 +39,6 @@ __all__ = [
 
 
 def make_embedder(settings: Settings) -> Embedder:
-    if settings.embedding_backend == "openai":
-        return EndpointEmbedder(settings)
-    if settings.embedding_model in MULTILINGUAL:
-        from graphwright.embeddings.e5 import E5Embedder
-
-        return E5Embedder()
-    if (
-        settings.embedding_model == BUNDLED
-        and settings.embedding_runtime != "torch"
-        and settings.embedding_device == "cpu"
-    ):
-        return OnnxEmbedder(
-            Path(settings.model_cache or default_cache_dir()),
-            quantized=settings.embedding_runtime == "onnx-int8",
-            batch_size=settings.embedding_batch_size or 0,
-        )
-    return SentenceTransformerEmbedder(
-        settings.embedding_model, settings.embedding_batch_size or 16, settings.embedding_device
-    )
+    """The embedder of the backend GRAPHWRIGHT_EMBEDDING_BACKEND names (`config.EMBEDDING_BACKENDS`)."""
+    backend: EmbeddingBackend = EMBEDDING_BACKENDS.load(settings.embedding_backend)
+    return backend(settings)

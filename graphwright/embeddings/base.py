@@ -4,7 +4,10 @@ dimension and `embed`, returning unit-length vectors."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from graphwright.config import Settings
 
 BUNDLED = "bundled"
 
@@ -26,6 +29,15 @@ class Embedder(Protocol):
     def dimension(self) -> int: ...
 
     def embed(self, texts: list[str]) -> list[list[float]]: ...
+
+
+class EmbeddingBackend(Protocol):
+    """What `config.EMBEDDING_BACKENDS` registers: builds an embedder from the settings, and says whether the
+    settings configure it (an endpoint backend needs its URL and model name)."""
+
+    def __call__(self, settings: Settings) -> Embedder: ...
+
+    def configured(self, settings: Settings) -> bool: ...
 
 
 @runtime_checkable

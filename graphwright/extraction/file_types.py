@@ -1,22 +1,30 @@
-"""The file types graphwright reads: suffix -> "module:function" of its loader, imported on first use.
+"""The file types graphwright reads: a registry of suffix -> "module:function" of its loader, imported on
+first use.
 
-Adding a type = a loader function `(FileToLoad) -> None` in any module and one line here. Ingest, the
-upload page's file picker and the CLI's help all read this table, and reading it imports nothing, so
-`--help` stays fast."""
+Adding a type = a loader function `(FileToLoad) -> None` in any module and one line here (or
+`LOADERS.register(".tsv", "module:function")`). Ingest, the upload page's file picker and the CLI's help all
+read this registry, and reading it imports nothing, so `--help` stays fast."""
 
 from __future__ import annotations
 
-LOADERS: dict[str, str] = {
-    ".txt": "graphwright.extraction.loaders:load_plain",
-    ".md": "graphwright.extraction.loaders:load_plain",
-    ".markdown": "graphwright.extraction.loaders:load_plain",
-    ".json": "graphwright.extraction.loaders:load_json_file",
-    ".jsonl": "graphwright.extraction.loaders:load_jsonl_file",
-    ".pdf": "graphwright.extraction.loaders:load_pdf",
-    ".docx": "graphwright.extraction.loaders:load_docx",
-    ".html": "graphwright.extraction.loaders:load_html",
-    ".htm": "graphwright.extraction.loaders:load_html",
-}
+from typing import Any
+
+from graphwright.registry import Registry
+
+LOADERS: Registry[Any] = Registry(
+    "file type",
+    {
+        ".txt": "graphwright.extraction.loaders:load_plain",
+        ".md": "graphwright.extraction.loaders:load_plain",
+        ".markdown": "graphwright.extraction.loaders:load_plain",
+        ".json": "graphwright.extraction.loaders:load_json_file",
+        ".jsonl": "graphwright.extraction.loaders:load_jsonl_file",
+        ".pdf": "graphwright.extraction.loaders:load_pdf",
+        ".docx": "graphwright.extraction.loaders:load_docx",
+        ".html": "graphwright.extraction.loaders:load_html",
+        ".htm": "graphwright.extraction.loaders:load_html",
+    },
+)
 
 
 def supported_suffixes() -> list[str]:

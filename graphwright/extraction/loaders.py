@@ -9,7 +9,6 @@ import logging
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -217,11 +216,9 @@ def load_jsonl_file(file: FileToLoad) -> None:
 
 def loader_for(suffix: str) -> Loader | None:
     """The loader registered for a suffix in file_types.LOADERS, imported now; None for an unknown type."""
-    target = LOADERS.get(suffix.lower())
-    if target is None:
+    if suffix.lower() not in LOADERS:
         return None
-    module, _, attribute = target.partition(":")
-    loader: Loader = getattr(import_module(module), attribute)
+    loader: Loader = LOADERS.load(suffix.lower())
     return loader
 
 

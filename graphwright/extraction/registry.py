@@ -1,11 +1,10 @@
-"""Build an extractor by its name in `config.EXTRACTORS` (name -> "module:function" of a factory), importing
-its module only then; the built-in factories are here. Adding an extractor = a module with a class that
-satisfies `Extractor` and a factory, plus one line in `config.EXTRACTORS`."""
+"""Build an extractor by its name in `config.EXTRACTORS` (a registry: name -> "module:function" of a factory),
+importing its module only then; the built-in factories are here. Adding an extractor = a module with a class
+that satisfies `Extractor` and a factory, plus one line in `config.EXTRACTORS` or `EXTRACTORS.register(...)`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib import import_module
 from typing import TYPE_CHECKING
 
 from graphwright.config import EXTRACTORS
@@ -69,9 +68,7 @@ def make_none(settings: Settings, llm: LLM | None) -> None:
 def make_extractor(settings: Settings, choice: str | None = None, llm: LLM | None = None) -> Extractor | None:
     """The extractor named `choice` (default: the settings'); None for `none` (no entity graph)."""
     name = (choice or settings.extractor).lower()
-    target = EXTRACTORS.get(name)
-    if target is None:
+    if name not in EXTRACTORS:
         raise ExtractorNotAvailableError(f"unknown extractor {name!r}; use {', '.join(EXTRACTORS)}")
-    module, _, function = target.partition(":")
-    factory: Factory = getattr(import_module(module), function)
+    factory: Factory = EXTRACTORS.load(name)
     return factory(settings, llm)

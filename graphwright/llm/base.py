@@ -7,9 +7,12 @@ import inspect
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from graphwright.errors import LLMError
+
+if TYPE_CHECKING:
+    from graphwright.config import Settings
 
 Message = dict[str, Any]
 JSONSchema = dict[str, Any]  # {"name": ..., "schema": {...}}: what a structured reply must look like
@@ -157,6 +160,15 @@ class ToolCallingLLM(LLM, Protocol):
     def tool_result(self, call: ToolCall, output: str) -> Message:
         """The message that gives the model a tool call's output."""
         ...
+
+
+class LLMBackend(Protocol):
+    """What `config.LLM_BACKENDS` registers: built from the settings, and able to say, before it is built,
+    whether the settings configure it (no endpoint or key set: graphwright runs offline)."""
+
+    def __call__(self, settings: Settings) -> LLM: ...
+
+    def configured(self, settings: Settings) -> bool: ...
 
 
 def _accepts_keyword(function: Callable[..., Any], name: str) -> bool:

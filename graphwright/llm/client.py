@@ -73,10 +73,15 @@ class LLMClient:
     spent: Usage = field(default_factory=Usage, init=False)  # every call this client made (cached ones too)
     fallbacks: dict[str, int] = field(default_factory=dict, init=False)  # what was downgraded, by reason
 
+    @staticmethod
+    def configured(settings: Settings) -> bool:
+        """An endpoint is set: a base URL, or a key for OpenAI's own."""
+        return settings.openai_configured
+
     def __post_init__(self) -> None:
         if self.cache is None and self.settings.llm_cache:
             self.cache = ResponseCache(self.settings.home / "cache" / "llm")
-        if not self.settings.llm_configured:
+        if not self.configured(self.settings):
             raise LLMNotConfiguredError("no LLM configured: set OPENAI_API_KEY and/or OPENAI_BASE_URL")
         parse_caps(self.settings.llm_max_tokens)  # a typo in a cap is refused now, not at the 500th call
         if self.settings.llm_max_cost is not None and not (

@@ -1,30 +1,28 @@
-"""LLM backends by name, and the one place a client is built from the settings. Adding a backend = a module
-with a class that satisfies `LLM` (and `StreamingLLM` if it streams), taking `Settings`, plus one line in
-`_BACKENDS`. Classes are imported only when a client is made."""
+"""The one place an LLM client is built from the settings: the backend GRAPHWRIGHT_LLM_BACKEND names in
+`config.LLM_BACKENDS` (default "openai", any OpenAI-compatible endpoint). Adding a backend = a module with a
+class keeping `LLMBackend` (llm/base.py), plus one line in that table or `LLM_BACKENDS.register(name, target)`.
+Classes are imported only when a client is made or the settings are asked whether one is configured."""
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from graphwright.errors import InvalidRequestError
+from graphwright.config import LLM_BACKENDS
 
 if TYPE_CHECKING:
     from graphwright.config import Settings
-    from graphwright.llm.base import LLM
-
-_BACKENDS: dict[str, str] = {
-    "openai": "graphwright.llm.client:LLMClient",  # any OpenAI-compatible endpoint
-}
-BACKEND_NAMES: tuple[str, ...] = tuple(_BACKENDS)
+    from graphwright.llm.base import LLM, LLMBackend
 
 
-def make_llm(settings: Settings, backend: str = "openai") -> LLM | None:
-    """The client of `backend` for `settings`; None when no LLM is configured (offline)."""
-    if not settings.llm_configured:
+def backend(settings: Settings, name: str | None = None) -> LLMBackend:
+    """The backend class `name` (default: the settings') names; InvalidRequestError for an unknown one."""
+    return cast("LLMBackend", LLM_BACKENDS.load(name or settings.llm_backend))
+
+
+def make_llm(settings: Settings, name: str | None = None) -> LLM | None:
+    """The client of backend `name` (default: the settings') for `settings`; None when the settings do not
+    configure it (offline)."""
+    chosen = backend(settings, name)
+    if not chosen.configured(settings):
         return None
-    if backend not in _BACKENDS:
-        raise InvalidRequestError(f"unknown LLM backend {backend!r}; available: {', '.join(BACKEND_NAMES)}")
-    module, _, attribute = _BACKENDS[backend].partition(":")
-    llm: LLM = getattr(import_module(module), attribute)(settings)
-    return llm
+    return chosen(settings)

@@ -35,7 +35,7 @@ from graphwright.search.evidence import Answer, Retrieval
 from graphwright.search.graph_model import graph_model_text
 from graphwright.search.linking import EntityLinker
 from graphwright.search.local import relation_refs
-from graphwright.search.registry import MODE_NAMES, mode_class
+from graphwright.search.registry import mode_class, mode_names
 from graphwright.search.results import evidence_chunks
 
 log = logging.getLogger(__name__)
@@ -98,7 +98,7 @@ class Agent:
         self.seen = Retrieval()
         self.answered_offline = False  # the LLM's final answer failed: the answer is the retrieval itself
         self.tools: dict[str, _Tool] = {}
-        for name in MODE_NAMES:
+        for name in mode_names():
             spec = mode_class(name).tool
             if spec is not None:
                 self.tools[spec.name] = _Tool(spec.description, spec.args, self._searcher(name))

@@ -17,7 +17,7 @@ from graphwright.search.answer import LLM_FAILED, LLM_FAILED_RETRIEVING
 from graphwright.search.base import SearchContext, SearchMode, SearchQuery
 from graphwright.search.evidence import Answer, Retrieval
 from graphwright.search.linking import EntityLinker
-from graphwright.search.registry import MODE_NAMES, get_mode, modes_where
+from graphwright.search.registry import get_mode, mode_names, modes_where
 
 if TYPE_CHECKING:
     from graphwright.config import Settings
@@ -193,7 +193,7 @@ class SearchEngine:
             )
         if (chosen.needs_llm or query.hyde) and (self.llm is None or not query.generate):
             what = "`hyde`" if query.hyde and not chosen.needs_llm else f"mode {query.mode!r}"
-            offline = ", ".join(m for m in MODE_NAMES if m not in modes_where("needs_llm"))
+            offline = ", ".join(m for m in mode_names() if m not in modes_where("needs_llm"))
             raise LLMRequiredError(
                 f"{what} needs an LLM: set OPENAI_BASE_URL and/or OPENAI_API_KEY (offline, use {offline})"
             )

@@ -18,7 +18,9 @@ def run_server(app: Any, host: str = "127.0.0.1", port: int = 8000, log_level: s
     uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False, server_header=False)
 
 
-def run_workers(workers: int, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info") -> None:
+def run_workers(
+    workers: int, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info", workspace: str | None = None
+) -> None:
     """Serve with `workers` processes on one socket, each its own app (`app_from_environment`) with its own
     embedder and driver: searches use every core, and the job store and the graph write lock, shared
     through the graphwright home, keep jobs visible to all and one writer at a time."""
@@ -28,7 +30,11 @@ def run_workers(workers: int, host: str = "127.0.0.1", port: int = 8000, log_lev
 
     from graphwright.server.app import SERVE_HOST_ENV
 
-    os.environ[SERVE_HOST_ENV] = host  # the workers inherit the environment, and the settings with it
+    # The workers are started by uvicorn from an import string, so what they must know travels the one way
+    # it can, the environment they inherit: the host, and the workspace the command line chose.
+    os.environ[SERVE_HOST_ENV] = host
+    if workspace is not None:
+        os.environ["GRAPHWRIGHT_WORKSPACE"] = workspace
     uvicorn.run(
         "graphwright.server.app:app_from_environment",
         factory=True,

@@ -285,10 +285,10 @@ def check_key_workspaces(keys: KeyRing, graph: GraphRAG) -> None:
 
 
 def check_dify_mode(mode: str) -> None:
-    from graphwright.search.registry import MODE_NAMES, mode_class
+    from graphwright.search.registry import mode_class, mode_names
 
-    if mode not in MODE_NAMES or mode_class(mode).needs_llm:
-        offline = ", ".join(m for m in MODE_NAMES if not mode_class(m).needs_llm)
+    if mode not in mode_names() or mode_class(mode).needs_llm:
+        offline = ", ".join(m for m in mode_names() if not mode_class(m).needs_llm)
         raise ServerConfigError(f"GRAPHWRIGHT_DIFY_MODE is {mode!r}: use a mode that runs without an LLM ({offline})")
 
 
@@ -553,9 +553,9 @@ def _routes(app: FastAPI, server: Server) -> None:
     @app.get("/v1/models", tags=["openai"])
     def models() -> dict[str, Any]:
         """The chat models /v1/chat/completions accepts: one per search mode."""
-        from graphwright.search.registry import MODE_NAMES
+        from graphwright.search.registry import mode_names
 
-        names = ["graphwright", *(f"graphwright-{m}" for m in MODE_NAMES)]
+        names = ["graphwright", *(f"graphwright-{m}" for m in mode_names())]
         return {
             "object": "list",
             "data": [{"id": n, "object": "model", "created": 0, "owned_by": "graphwright"} for n in names],

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from graphwright.errors import GraphwrightError, InvalidRequestError
 from graphwright.models import MAX_TURN_CHARS, AnswerDelta, ChatTurn, ConversationOwner, SearchResult
-from graphwright.search.registry import MODE_NAMES
+from graphwright.search.registry import mode_names
 from graphwright.server.errors import error_body, status_of
 from graphwright.server.schemas import ChatCitations, ChatRequest, check_question
 
@@ -26,9 +26,9 @@ def mode_of(model: str) -> str:
     if name in ("graphwright", ""):
         return "hybrid"
     mode = name.removeprefix("graphwright-")
-    if mode not in MODE_NAMES:
+    if mode not in mode_names():
         raise InvalidRequestError(
-            f"unknown model {model!r}: use graphwright or graphwright-<mode> ({', '.join(MODE_NAMES)})"
+            f"unknown model {model!r}: use graphwright or graphwright-<mode> ({', '.join(mode_names())})"
         )
     return mode
 

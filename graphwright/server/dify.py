@@ -163,6 +163,6 @@ def retrieve(server: Server, raw: bytes, grant: Grant) -> JSONResponse:
     mode = server.settings.dify_mode
     if filters and not mode_class(mode).filterable:
         mode = "hybrid"  # metadata filters narrow the passage modes; the graph walk has no filter
-    result = rag.search(body.query, mode=mode, k=body.retrieval_setting.top_k, where=filters, generate=False)  # type: ignore[arg-type]
+    result = rag.search(body.query, mode=mode, k=body.retrieval_setting.top_k, where=filters, generate=False)
     found = records(result.chunks, result.mode, body.retrieval_setting.top_k, body.retrieval_setting.score_threshold)
     return JSONResponse({"records": found})

@@ -64,9 +64,9 @@ def _check_name(name: str) -> None:
 def search_description(has_llm: bool) -> str:
     """The `search` tool's description, from the mode registry: each mode this server can run, in its own
     words, and which modes take `where`. A new mode appears here by its registration alone."""
-    from graphwright.search.registry import MODE_NAMES, mode_class, modes_where
+    from graphwright.search.registry import mode_class, mode_names, modes_where
 
-    usable = [name for name in MODE_NAMES if has_llm or not mode_class(name).needs_llm]
+    usable = [name for name in mode_names() if has_llm or not mode_class(name).needs_llm]
     modes = "; ".join(f"{name}: {mode_class(name).summary}" for name in usable)
     filterable = ", ".join(name for name in modes_where("filterable") if name in usable)
     return (

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from graphwright.errors import GraphwrightError
 from graphwright.models import AnswerDelta, ConversationOwner, SearchResult
-from graphwright.search.registry import MODE_NAMES
+from graphwright.search.registry import mode_names
 from graphwright.server.chat import search_args, sources
 from graphwright.server.schemas import ChatMessage, ChatRequest
 
@@ -40,7 +40,7 @@ class OllamaChatRequest(BaseModel):
 def tags() -> dict[str, Any]:
     import hashlib
 
-    names = ["graphwright", *(f"graphwright-{m}" for m in MODE_NAMES)]
+    names = ["graphwright", *(f"graphwright-{m}" for m in mode_names())]
     return {
         "models": [
             {

@@ -234,11 +234,11 @@ def test_a_misspelt_name_still_links(world) -> None:
 def test_k_is_the_number_of_passages_in_every_offline_mode(world, cli_env, tmp_path: Path) -> None:
     """`k` means the same everywhere: at most k passages in the evidence, the answer and the citations (local
     once showed 3 in its answer and 20 in its evidence)."""
-    from graphwright.search.registry import MODE_NAMES, modes_where
+    from graphwright.search.registry import mode_names, modes_where
     from tests.integration.helpers import run
 
     question = "Where does Gamma Mining operate a mine?"
-    for mode in (m for m in MODE_NAMES if m not in modes_where("needs_llm")):
+    for mode in (m for m in mode_names() if m not in modes_where("needs_llm")):
         wide = world.search(question, mode=mode, k=6)
         result = world.search(question, mode=mode, k=2)
         assert len(result.chunks) <= 2, (mode, len(result.chunks))

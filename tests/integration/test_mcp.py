@@ -40,9 +40,9 @@ def text_of(result) -> str:
 async def exercise(client, rag) -> None:
     tools = {t.name: t for t in (await client.list_tools()).tools}
     assert set(tools) == TOOLS
-    from graphwright.search.registry import MODE_NAMES, mode_class
+    from graphwright.search.registry import mode_class, mode_names
 
-    for name in MODE_NAMES:  # every mode this server can run, described by its registered class
+    for name in mode_names():  # every mode this server can run, described by its registered class
         usable = rag.llm is not None or not mode_class(name).needs_llm
         assert (f"{name}: {mode_class(name).summary}" in tools["search"].description) == usable, name
     before = rag.stats()

@@ -1,6 +1,7 @@
-"""The recipes of docs/architecture.md, followed with toy implementations: a new loader, extractor and LLM
-backend are each one module (here, this one) plus one registration; the search mode's recipe is followed in
-test_search_contract.py. Nothing else changes for them to work."""
+"""The recipes of docs/architecture.md, followed with toy implementations: a new loader, extractor, LLM backend
+and embedding backend are each one module (here, this one) plus one registration, the backends chosen by their
+setting; the search mode's recipe is followed in test_search_contract.py, the language's in
+tests/unit/text/test_languages.py. Nothing else changes for them to work."""
 
 from __future__ import annotations
 
@@ -70,7 +71,7 @@ def test_a_new_extractor_is_one_module_and_one_registration(monkeypatch: pytest.
         Settings(home=tmp_path, extractor="whisper", _env_file=None)
 
 
-# --- an LLM backend: a class and one line in llm/registry.py's _BACKENDS ----------------------------------
+# --- an LLM backend: a class and one line in config.LLM_BACKENDS, chosen by GRAPHWRIGHT_LLM_BACKEND -------
 class EchoLLM:
     """Answers with the last message: a backend that needs no endpoint."""
 
@@ -78,6 +79,10 @@ class EchoLLM:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+
+    @staticmethod
+    def configured(settings: Settings) -> bool:
+        return True  # nothing to set
 
     def chat(
         self,
@@ -94,10 +99,56 @@ class EchoLLM:
         pass
 
 
-def test_a_new_llm_backend_is_one_class_and_one_registration(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from graphwright.llm import registry
+def test_a_new_llm_backend_is_one_class_and_one_registration_chosen_by_setting(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from graphwright import config
+    from graphwright.api import GraphRAG
+    from graphwright.llm.registry import make_llm
 
-    monkeypatch.setitem(registry._BACKENDS, "echo", f"{__name__}:EchoLLM")
-    settings = Settings(home=tmp_path, openai_base_url="http://127.0.0.1:9/v1", _env_file=None)
-    llm = registry.make_llm(settings, "echo")
+    monkeypatch.setitem(config.LLM_BACKENDS, "echo", f"{__name__}:EchoLLM")
+    monkeypatch.setenv("GRAPHWRIGHT_LLM_BACKEND", "echo")
+    settings = Settings(home=tmp_path, _env_file=None)  # no OpenAI variables: the echo backend needs none
+    assert settings.llm_backend == "echo" and settings.llm_configured
+    llm = make_llm(settings)
     assert isinstance(llm, EchoLLM) and llm.chat([{"role": "user", "content": "hi"}]).text == "hi"
+    with GraphRAG(settings) as rag:  # the library's client is the chosen backend's, built lazily
+        assert isinstance(rag.llm, EchoLLM)
+    with pytest.raises(ValueError, match="unknown LLM backend 'pigeon'"):
+        Settings(home=tmp_path, llm_backend="pigeon", _env_file=None)
+
+
+# --- an embedding backend: an object and one line in config.EMBEDDING_BACKENDS -------------------------------
+class CountingBackend:
+    """Embeds a text as (its length, 1, 0): enough to show the backend is the one chosen."""
+
+    @staticmethod
+    def configured(settings: Settings) -> bool:
+        return True
+
+    def __call__(self, settings: Settings) -> Any:
+        class Counting:
+            name = "counting"
+            dimension = 3
+
+            def embed(self, texts: list[str]) -> list[list[float]]:
+                return [[float(len(t)), 1.0, 0.0] for t in texts]
+
+        return Counting()
+
+
+COUNTING = CountingBackend()
+
+
+def test_a_new_embedding_backend_is_one_object_and_one_registration(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from graphwright import config
+    from graphwright.embeddings import make_embedder
+
+    monkeypatch.setitem(config.EMBEDDING_BACKENDS, "counting", f"{__name__}:COUNTING")
+    monkeypatch.setenv("GRAPHWRIGHT_EMBEDDING_BACKEND", "counting")
+    embedder = make_embedder(Settings(home=tmp_path, _env_file=None))
+    assert embedder.name == "counting" and embedder.embed(["abc"]) == [[3.0, 1.0, 0.0]]
+    endpoint = config.EMBEDDING_BACKENDS.load("openai")
+    assert not endpoint.configured(Settings(home=tmp_path, openai_base_url=None, _env_file=None))

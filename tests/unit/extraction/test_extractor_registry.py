@@ -20,7 +20,9 @@ def test_every_registered_extractor_names_a_factory_that_exists() -> None:
     from graphwright.config import EXTRACTORS
 
     assert tuple(EXTRACTORS) == EXTRACTOR_NAMES
-    for name, target in EXTRACTORS.items():
+    for name in EXTRACTORS:
+        target = EXTRACTORS.target(name)
+        assert isinstance(target, str)
         module, _, function = target.partition(":")
         assert callable(getattr(import_module(module), function, None)), f"{name}: {target} is not importable"
 
@@ -56,14 +58,15 @@ def test_offline_names_build_and_unknown_ones_are_refused(tmp_path: Path) -> Non
 
 
 def test_llm_clients_come_from_one_factory(tmp_path: Path) -> None:
+    from graphwright.config import LLM_BACKENDS
     from graphwright.errors import InvalidRequestError
     from graphwright.llm import LLMClient
-    from graphwright.llm.registry import BACKEND_NAMES, make_llm
+    from graphwright.llm.registry import make_llm
 
     offline = Settings(home=tmp_path, openai_api_key=None, openai_base_url=None, _env_file=None)
     assert make_llm(offline) is None
     online = offline.model_copy(update={"openai_base_url": "http://127.0.0.1:9/v1"})
-    assert isinstance(make_llm(online), LLMClient) and BACKEND_NAMES == ("openai",)
+    assert isinstance(make_llm(online), LLMClient) and LLM_BACKENDS.names() == ("openai",)
     with pytest.raises(InvalidRequestError, match="unknown LLM backend"):
         make_llm(online, "carrier-pigeon")
 

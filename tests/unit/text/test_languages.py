@@ -122,13 +122,9 @@ PIG = Pig()
 
 def test_a_third_language_is_one_module_and_one_registration(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(languages.LANGUAGES, "pg", f"{__name__}:PIG")
-    languages.language.cache_clear()
-    try:
-        assert detect("oink emesthay-ofway-isthay?").code == "pg"
-        assert route_by_rules("oink emesthay", 0).mode == "global"  # its cues route its questions
-        assert detect("知识图谱").code == "zh" and detect("Apollo").code == "en"
-    finally:
-        languages.language.cache_clear()
+    assert detect("oink emesthay-ofway-isthay?").code == "pg"
+    assert route_by_rules("oink emesthay", 0).mode == "global"  # its cues route its questions
+    assert detect("知识图谱").code == "zh" and detect("Apollo").code == "en"
 
 
 def test_an_unknown_language_code_is_refused() -> None:
