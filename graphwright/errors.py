@@ -1,30 +1,34 @@
 """Every error graphwright raises on purpose, in one tree, so callers can catch ours and only ours
 (`except graphwright.LoadError`; every class here is exported from the package too).
 
-    GraphwrightError
-    ├── InvalidRequestError (also ValueError)   a parameter the caller got wrong; the message names it
-    │   ├── LLMRequiredError                    a mode or option that needs an LLM, with none configured
-    │   └── ServerConfigError                   `serve` cannot start as configured (no key off loopback)
-    ├── NotFoundError (also LookupError)        what the request names does not exist (for this key): HTTP 404
-    ├── ForbiddenError                          a key that may not use this workspace (or manage workspaces): HTTP 403
-    ├── WorkspaceExistsError                    creating a workspace that already exists: HTTP 409
-    ├── CurationConflictError                   a curation change or undo the graph's state forbids: HTTP 409
-    ├── GraphStoreError                         Neo4j cannot be used: down, unreachable, credentials refused
-    ├── QueryRejectedError                      Neo4j refused one query (syntax, a write in a READ transaction)
+    GraphwrightError                            (HTTP status: the tier's, or the error's own)
+    ├── BadInputError                           tier: the caller asked for something wrong: HTTP 400
+    │   ├── InvalidRequestError (also ValueError)   a parameter the caller got wrong; the message names it
+    │   │   ├── LLMRequiredError                a mode or option that needs an LLM, with none configured
+    │   │   └── ServerConfigError               `serve` cannot start as configured (no key off loopback)
+    │   ├── CypherRejectedError (also ValueError)   a query that is not provably read-only
+    │   └── QueryRejectedError                  Neo4j refused one query (syntax, a write in a READ transaction)
+    ├── RefusedError                            tier: well asked, but refused as things stand: HTTP 404/403/409
+    │   ├── NotFoundError (also LookupError)    what the request names does not exist (for this key): 404
+    │   ├── ForbiddenError                      a key that may not use this workspace (or manage workspaces): 403
+    │   ├── WorkspaceExistsError                creating a workspace that already exists: 409
+    │   ├── CurationConflictError               a curation change or undo the graph's state forbids: 409
+    │   └── SchemaMismatchError                 the indexes were built for another embedding model: 409
+    ├── UpstreamError                           tier: a model service failed; later or elsewhere may work: HTTP 502
+    │   ├── LLMError                            the LLM endpoint failed after retries or answered nothing usable
+    │   │   ├── LLMNotConfiguredError           an LLM client asked for with no endpoint or key
+    │   │   ├── LLMEmptyAnswerError             the endpoint answered with no text
+    │   │   │   └── LLMEchoError                it answered by repeating its instructions
+    │   │   ├── LLMTimeoutError                 no first token, or no next token, in the time allowed
+    │   │   ├── LLMUnreachableError             no connection to the endpoint
+    │   │   └── LLMStatusError                  an HTTP error from the endpoint (its .status)
+    │   └── EmbeddingError                      the bundled model is missing, or the endpoint failed or answered wrongly
+    ├── StoreUnavailableError                   tier: the database or the server's capacity is not there now: 503
+    │   ├── GraphStoreError                     Neo4j cannot be used: down, unreachable, credentials refused
+    │   └── BusyError                           the server's job queue is full: 429 with Retry-After
     ├── WriteRejectedError                      Neo4j refused one write; the transaction rolled back
-    ├── SchemaMismatchError                     the indexes were built for another embedding model
     ├── LocalServerError                        the bundled Neo4j cannot be built or started
-    ├── BusyError                               the server's job queue is full (HTTP 429 with Retry-After)
-    ├── CypherRejectedError (also ValueError)   a query that is not provably read-only
-    ├── LLMError                                the LLM endpoint failed after retries or answered nothing usable
-    │   ├── LLMNotConfiguredError               an LLM client asked for with no endpoint or key
-    │   ├── LLMEmptyAnswerError                 the endpoint answered with no text
-    │   │   └── LLMEchoError                    it answered by repeating its instructions
-    │   ├── LLMTimeoutError                     no first token, or no next token, in the time allowed
-    │   ├── LLMUnreachableError                 no connection to the endpoint
-    │   └── LLMStatusError                      an HTTP error from the endpoint (its .status)
     ├── LLMBudgetError                          the run's --max-cost is spent: the run stops, resumable
-    ├── EmbeddingError                          the bundled model is missing, or the endpoint failed or answered wrongly
     ├── JSONRepairError (also ValueError)       an LLM reply with no readable JSON object
     ├── UngroundedReplyError (also ValueError)  an LLM extraction naming nothing its text mentions
     ├── PromptError                             a prompt file missing or filled with the wrong values
@@ -47,6 +51,7 @@ Programming errors (TypeError, KeyError...) are never caught as ours."""
 from __future__ import annotations
 
 __all__ = [
+    "BadInputError",
     "BusyError",
     "CalculationError",
     "CurationConflictError",
@@ -73,6 +78,7 @@ __all__ = [
     "LocalServerError",
     "NotFoundError",
     "PeersNotInstalledError",
+    "RefusedError",
     "PromptError",
     "QueryRejectedError",
     "SchemaConflictError",
@@ -81,19 +87,52 @@ __all__ = [
     "ServerConfigError",
     "ServerRefusedError",
     "ServerUnavailableError",
+    "StoreUnavailableError",
     "ToolFailedError",
     "TorchNotInstalledError",
     "UngroundedReplyError",
+    "UpstreamError",
     "WorkspaceExistsError",
     "WriteRejectedError",
 ]
 
 
 class GraphwrightError(Exception):
-    """Root of every error graphwright raises on purpose."""
+    """Root of every error graphwright raises on purpose. `http_status` is what the server answers with it;
+    each tier below sets its own, so the server's mapping is one attribute, not a chain of checks."""
+
+    http_status = 500
 
 
-class InvalidRequestError(GraphwrightError, ValueError):
+# --- tiers, by what the caller can do about it ---------------------------------------------------------
+class BadInputError(GraphwrightError):
+    """Tier: the caller asked for something wrong; the message says what to change. HTTP 400."""
+
+    http_status = 400
+
+
+class RefusedError(GraphwrightError):
+    """Tier: well asked, but what it names does not exist, is not the caller's, or the graph's state forbids
+    it now: 404, 403 or 409 (each error sets which)."""
+
+    http_status = 409
+
+
+class UpstreamError(GraphwrightError):
+    """Tier: a model service graphwright called (the LLM, an embeddings endpoint) failed; the same request may
+    work later or with another endpoint. HTTP 502."""
+
+    http_status = 502
+
+
+class StoreUnavailableError(GraphwrightError):
+    """Tier: the database, or the server's capacity, is not available now; try again later. HTTP 503 (429 for
+    a full queue)."""
+
+    http_status = 503
+
+
+class InvalidRequestError(BadInputError, ValueError):
     """A parameter the caller got wrong (an empty question, an unknown mode, a filter on a mode that takes
     none); the message names the parameter as the Python API spells it."""
 
@@ -102,28 +141,32 @@ class LLMRequiredError(InvalidRequestError):
     """A mode or option that needs an LLM, asked for with none configured."""
 
 
-class NotFoundError(GraphwrightError, LookupError):
+class NotFoundError(RefusedError, LookupError):
     """A conversation (or other named thing) that does not exist, or belongs to another key."""
 
+    http_status = 404
 
-class ForbiddenError(GraphwrightError):
+
+class ForbiddenError(RefusedError):
     """A key that may not use the workspace it named, or manage workspaces."""
 
+    http_status = 403
 
-class WorkspaceExistsError(GraphwrightError):
+
+class WorkspaceExistsError(RefusedError):
     """A workspace created under a name that is taken."""
 
 
-class CurationConflictError(GraphwrightError):
+class CurationConflictError(RefusedError):
     """A curation change or undo refused by the graph's state: a name taken, a later change depending on it,
     or entities changed since; the message says what to do."""
 
 
-class GraphStoreError(GraphwrightError):
+class GraphStoreError(StoreUnavailableError):
     """Neo4j cannot be used: not running, unreachable, or the credentials were refused."""
 
 
-class QueryRejectedError(GraphwrightError):
+class QueryRejectedError(BadInputError):
     """Neo4j refused one query (a syntax error, a write in a READ transaction, a timeout); the database
     itself is fine."""
 
@@ -132,26 +175,28 @@ class WriteRejectedError(GraphwrightError):
     """Neo4j refused one write transaction (e.g. its memory limit); nothing of it was committed."""
 
 
-class BusyError(GraphwrightError):
+class BusyError(StoreUnavailableError):
     """The server's job queue is full; try again after `retry_after` seconds."""
+
+    http_status = 429
 
     def __init__(self, message: str, retry_after: int = 10) -> None:
         super().__init__(message)
         self.retry_after = retry_after
 
 
-class CypherRejectedError(GraphwrightError, ValueError):
+class CypherRejectedError(BadInputError, ValueError):
     """A query that is not provably read-only; the message says which lock refused it and why."""
 
 
-class LLMError(GraphwrightError):
+class LLMError(UpstreamError):
     """The LLM endpoint failed after retries, or answered with nothing usable. `usage` is what a call that
     was answered (with nothing usable) cost, for the caller's meter; None when nothing came back."""
 
     usage: object = None  # graphwright.llm.Usage; typed loosely here, below the llm package
 
 
-class EmbeddingError(GraphwrightError):
+class EmbeddingError(UpstreamError):
     """The embeddings endpoint failed after retries, or answered with vectors that do not fit."""
 
 
@@ -167,7 +212,7 @@ class LocalServerError(GraphwrightError):
     """The bundled Neo4j cannot be built, started or reached as configured."""
 
 
-class SchemaMismatchError(GraphwrightError):
+class SchemaMismatchError(RefusedError):
     """The database was indexed with another embedding model or dimension."""
 
 

@@ -4,20 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphwright.errors import (
-    BusyError,
-    CurationConflictError,
-    CypherRejectedError,
-    EmbeddingError,
-    ForbiddenError,
-    GraphStoreError,
-    InvalidRequestError,
-    LLMError,
-    NotFoundError,
-    QueryRejectedError,
-    SchemaMismatchError,
-    WorkspaceExistsError,
-)
+from graphwright.errors import GraphwrightError
 
 _TYPES = {
     400: "invalid_request_error",
@@ -38,21 +25,6 @@ def error_body(status: int, message: str) -> dict[str, Any]:
 
 
 def status_of(exc: Exception) -> int:
-    """The HTTP status of one of our errors: the caller's fault, the database's, or an upstream model's."""
-    if isinstance(exc, (InvalidRequestError, CypherRejectedError, QueryRejectedError)):
-        return 400
-    if isinstance(exc, NotFoundError):
-        return 404
-    if isinstance(exc, ForbiddenError):
-        return 403
-    if isinstance(exc, (WorkspaceExistsError, CurationConflictError)):
-        return 409
-    if isinstance(exc, GraphStoreError):
-        return 503
-    if isinstance(exc, BusyError):
-        return 429
-    if isinstance(exc, SchemaMismatchError):
-        return 409
-    if isinstance(exc, (LLMError, EmbeddingError)):
-        return 502
-    return 500
+    """The HTTP status of one of our errors, as its tier says (graphwright/errors.py: bad input 400; refused
+    404, 403 or 409; upstream 502; store unavailable 503 or 429); 500 for anything else."""
+    return exc.http_status if isinstance(exc, GraphwrightError) else 500

@@ -48,3 +48,29 @@ def test_old_homes_still_export_them() -> None:
 
     assert LoadError is graphwright.LoadError and SchemaMismatchError is graphwright.SchemaMismatchError
     assert JSONRepairError is errors.JSONRepairError
+
+
+def test_each_tier_carries_its_http_status() -> None:
+    from graphwright.server.errors import status_of
+
+    expected = {
+        errors.InvalidRequestError("x"): 400,
+        errors.LLMRequiredError("x"): 400,
+        errors.CypherRejectedError("x"): 400,
+        errors.QueryRejectedError("x"): 400,
+        errors.NotFoundError("x"): 404,
+        errors.ForbiddenError("x"): 403,
+        errors.WorkspaceExistsError("x"): 409,
+        errors.CurationConflictError("x"): 409,
+        errors.SchemaMismatchError("x"): 409,
+        errors.GraphStoreError("x"): 503,
+        errors.BusyError("x"): 429,
+        errors.LLMTimeoutError("x"): 502,
+        errors.LLMStatusError("x", 500): 502,
+        errors.EmbeddingError("x"): 502,
+        errors.LoadError("x"): 500,
+        RuntimeError("x"): 500,
+    }
+    assert {type(e).__name__: status_of(e) for e in expected} == {type(e).__name__: s for e, s in expected.items()}
+    for tier in (errors.BadInputError, errors.RefusedError, errors.UpstreamError, errors.StoreUnavailableError):
+        assert tier.__base__ is errors.GraphwrightError
