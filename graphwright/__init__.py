@@ -9,12 +9,13 @@ from graphwright.errors import *  # noqa: F403 - the error tree is part of the p
 from graphwright.errors import __all__ as _errors
 
 __version__ = "0.1.0"
-__all__ = ["GraphRAG", "SearchResult", "Settings", "__version__", *_errors]
+__all__ = ["GraphRAG", "SearchOptions", "SearchResult", "Settings", "__version__", *_errors]
 
 if TYPE_CHECKING:
     from graphwright.api import GraphRAG
     from graphwright.config import Settings
     from graphwright.models import SearchResult
+    from graphwright.search.options import SearchOptions
 
 
 def __getattr__(name: str) -> Any:
@@ -27,6 +28,10 @@ def __getattr__(name: str) -> Any:
         from graphwright.config import Settings
 
         return Settings
+    if name == "SearchOptions":
+        from graphwright.search.options import SearchOptions
+
+        return SearchOptions
     if name == "SearchResult":
         from graphwright.models import SearchResult
 

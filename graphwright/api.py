@@ -41,7 +41,7 @@ from graphwright.pipeline import IngestPipeline, ProgressCallback
 from graphwright.search.base import SearchQuery
 from graphwright.search.engine import SearchEngine
 from graphwright.search.filters import parse_filter
-from graphwright.search.registry import ModeName
+from graphwright.search.options import SearchOptions
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -622,84 +622,43 @@ class GraphRAG:
     def search(
         self,
         question: str,
+        options: SearchOptions | None = None,
         *,
-        mode: ModeName = "hybrid",
-        k: int | None = None,
-        where: list[str] | list[MetadataFilter] | None = None,
-        generate: bool = True,
-        level: int | None = None,
-        source: str | None = None,
-        target: str | None = None,
-        hyde: bool = False,
-        history: Sequence[ChatTurn | Mapping[str, Any]] | None = None,
-        conversation_id: str | None = None,
         owner: str | ConversationOwner = "",
+        **overrides: Any,
     ) -> SearchResult:
         """Retrieve for `question` with a registered mode (`graphwright.search.registry`) and answer: from
-        the retrieval itself offline, or with the LLM when one is configured and `generate` is true.
-        `where` filters documents by metadata ("year>=2020" or MetadataFilter); `level` picks the community
-        level of `global`; `source` and `target` name the endpoints of `path`; `hyde` (vector and hybrid,
-        needs an LLM) also searches with the embedding of a hypothetical answer. `agent`, `multihop` and
-        `cypher` need an LLM. `history` is the conversation before the question (`[{"role": "user"|
-        "assistant", "content": ...}]`, oldest first): a follow-up ("who founded it?") is searched with what
-        it refers to. `conversation_id` names a stored conversation (`conversations().create()`) instead: its
-        turns are the history and the answer becomes its next turn; `owner` is whose conversations those are
-        (the server passes the caller's key). Options are keyword-only. Bad parameters raise
-        InvalidRequestError (a ValueError) naming them; an unknown conversation NotFoundError."""
-        query = self._query(
-            question,
-            mode=mode,
-            k=k,
-            where=where,
-            generate=generate,
-            level=level,
-            source=source,
-            target=target,
-            hyde=hyde,
-            history=history,
-            conversation_id=conversation_id,
-            owner=owner,
-        )
-        result = self.engine.search(query)
-        if conversation_id:
-            self.conversations(owner).remember(conversation_id, result)
-            result.conversation_id = conversation_id
+        the retrieval itself offline, or with the LLM when one is configured and `generate` is true. The
+        options (`SearchOptions`, or the same names as keywords, which override it): `mode`, `k`, `where`
+        filters documents by metadata ("year>=2020" or MetadataFilter); `level` picks the community level of
+        `global`; `source` and `target` name the endpoints of `path`; `hyde` (vector and hybrid, needs an LLM)
+        also searches with the embedding of a hypothetical answer. `agent`, `multihop` and `cypher` need an
+        LLM. `history` is the conversation before the question (`[{"role": "user"|"assistant", "content":
+        ...}]`, oldest first): a follow-up ("who founded it?") is searched with what it refers to.
+        `conversation_id` names a stored conversation (`conversations().create()`) instead: its turns are the
+        history and the answer becomes its next turn; `owner` is whose conversations those are (the server
+        passes the caller's key). Bad or unknown options raise InvalidRequestError (a ValueError) naming
+        them; an unknown conversation NotFoundError."""
+        chosen = SearchOptions.of(options, **overrides)
+        result = self.engine.search(self._query(question, chosen, owner))
+        if chosen.conversation_id:
+            self.conversations(owner).remember(chosen.conversation_id, result)
+            result.conversation_id = chosen.conversation_id
         return result
 
     def search_stream(
         self,
         question: str,
+        options: SearchOptions | None = None,
         *,
-        mode: ModeName = "hybrid",
-        k: int | None = None,
-        where: list[str] | list[MetadataFilter] | None = None,
-        generate: bool = True,
-        level: int | None = None,
-        source: str | None = None,
-        target: str | None = None,
-        hyde: bool = False,
-        history: Sequence[ChatTurn | Mapping[str, Any]] | None = None,
-        conversation_id: str | None = None,
         owner: str | ConversationOwner = "",
+        **overrides: Any,
     ) -> Iterator[SearchEvent]:
         """`search` as it happens: the Evidence when retrieval is done, then the answer in AnswerDelta pieces
         (token by token with an LLM), then the SearchResult. Bad parameters raise before the first event."""
-        query = self._query(
-            question,
-            mode=mode,
-            k=k,
-            where=where,
-            generate=generate,
-            level=level,
-            source=source,
-            target=target,
-            hyde=hyde,
-            history=history,
-            conversation_id=conversation_id,
-            owner=owner,
-        )
-        events = self.engine.stream(query)
-        return self._remembered(events, conversation_id, owner) if conversation_id else events
+        chosen = SearchOptions.of(options, **overrides)
+        events = self.engine.stream(self._query(question, chosen, owner))
+        return self._remembered(events, chosen.conversation_id, owner) if chosen.conversation_id else events
 
     def _remembered(
         self, events: Iterator[SearchEvent], conversation_id: str, owner: str | ConversationOwner
@@ -719,41 +678,29 @@ class GraphRAG:
         seals their text; "" for the library and a server without keys)."""
         return Conversations(self.store, self.settings, owner)
 
-    def _query(
-        self,
-        question: str,
-        *,
-        mode: str,
-        k: int | None,
-        where: list[str] | list[MetadataFilter] | None,
-        generate: bool,
-        level: int | None,
-        source: str | None,
-        target: str | None,
-        hyde: bool,
-        history: Sequence[ChatTurn | Mapping[str, Any]] | None = None,
-        conversation_id: str | None = None,
-        owner: str | ConversationOwner = "",
-    ) -> SearchQuery:
+    def _query(self, question: str, options: SearchOptions, owner: str | ConversationOwner = "") -> SearchQuery:
         """The one SearchQuery of a search, built here and passed down whole."""
-        if history and conversation_id:
+        if options.history and options.conversation_id:
             raise InvalidRequestError("give `history` or `conversation_id`, not both")
-        turns = self.conversations(owner).history(conversation_id) if conversation_id else _turns(history or [])
+        if options.conversation_id:
+            turns = self.conversations(owner).history(options.conversation_id)
+        else:
+            turns = _turns(options.history)
         return SearchQuery(
             history=turns,
             question=question,
-            mode=mode,
-            k=k or self.settings.top_k,
-            filters=self._filters(where),
-            generate=generate,
-            level=level,
-            source=source,
-            target=target,
-            hyde=hyde,
+            mode=options.mode,
+            k=options.k or self.settings.top_k,
+            filters=self._filters(options.where),
+            generate=options.generate,
+            level=options.level,
+            source=options.source,
+            target=options.target,
+            hyde=options.hyde,
             caller=owner.name if isinstance(owner, ConversationOwner) else owner,
         )
 
-    def _filters(self, where: list[str] | list[MetadataFilter] | None) -> list[MetadataFilter]:
+    def _filters(self, where: Sequence[str | MetadataFilter] | None) -> list[MetadataFilter]:
         """`where` parsed, after the once-per-instance embedder check every search needs first."""
         filters = [w if isinstance(w, MetadataFilter) else parse_filter(w) for w in where or []]
         self._check_embedder()

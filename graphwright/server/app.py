@@ -294,7 +294,7 @@ def check_dify_mode(mode: str) -> None:
 
 def _search_events(server: Server, body: SearchRequest, owner: ConversationOwner, workspace: str) -> Iterator[bytes]:
     """The SSE frames of one search; an error after the first frame is an `error` event."""
-    events = server.graph(workspace).search_stream(body.question, **body.options(), owner=owner)
+    events = server.graph(workspace).search_stream(body.question, body.options(), owner=owner)
     started = False
     try:
         for event in events:
@@ -342,7 +342,7 @@ def _routes(app: FastAPI, server: Server) -> None:
     def search(body: SearchRequest, request: Request) -> ServedResult:
         """Search with any mode; the answer cites chunk, entity, relation and community ids. With `history`
         (or a stored `conversation_id`) a follow-up question is searched with what it refers to."""
-        result = graph(request).search(body.question, **body.options(), owner=owner(request))
+        result = graph(request).search(body.question, body.options(), owner=owner(request))
         return server.served(result, workspace_of(request))
 
     @app.post(

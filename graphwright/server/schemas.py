@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from graphwright.config import check_extractor
 from graphwright.errors import InvalidRequestError
 from graphwright.models import MAX_HISTORY_TURNS, ChatTurn, Citation, SearchResult
+from graphwright.search.options import SearchOptions
 from graphwright.search.registry import ModeName
 
 # One cap for a question on every way in: /v1/search, the chat API, MCP tools and the page.
@@ -35,8 +36,9 @@ def check_drawable(result: SearchResult) -> None:
         raise InvalidRequestError(f"graph_paths: a path above {_MAX_PATH_CHARS} characters")
 
 
-class SearchRequest(BaseModel):
-    """Every option of `GraphRAG.search`."""
+class SearchRequest(SearchOptions):
+    """Every option of `GraphRAG.search` (`SearchOptions`), with the question and the limits a public server
+    puts on each; `mode` is checked against the registry when the request is read."""
 
     model_config = ConfigDict(
         extra="forbid",
@@ -46,15 +48,14 @@ class SearchRequest(BaseModel):
     question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
     mode: ModeName = "hybrid"
     k: int | None = Field(None, ge=1, le=100)
-    where: list[str] = Field(
+    where: list[str] = Field(  # type: ignore[assignment]
         default_factory=list, max_length=20, description='metadata filters, e.g. "year>=2020" (vector and hybrid)'
     )
     generate: bool = Field(True, description="let a configured LLM write the answer; false: the retrieval itself")
     level: int | None = Field(None, ge=0, description="global: community level")
     source: str | None = Field(None, max_length=MAX_NAME_CHARS, description="path: first entity")
     target: str | None = Field(None, max_length=MAX_NAME_CHARS, description="path: second entity")
-    hyde: bool = False
-    history: list[ChatTurn] = Field(
+    history: list[ChatTurn] = Field(  # type: ignore[assignment]
         default_factory=list,
         max_length=MAX_HISTORY_TURNS,
         description='the conversation before the question, oldest first: [{"role": "user"|"assistant", "content"}]',
@@ -65,9 +66,9 @@ class SearchRequest(BaseModel):
         description="a stored conversation (POST /v1/conversations): its history, and this turn added",
     )
 
-    def options(self) -> dict[str, Any]:
-        """Everything but the question, as `GraphRAG.search` takes it (its keyword-only options)."""
-        return self.model_dump(exclude={"question"})
+    def options(self) -> SearchOptions:
+        """Everything but the question, as `GraphRAG.search` takes it."""
+        return SearchOptions.of(**self.model_dump(exclude={"question"}))
 
 
 class NewConversation(BaseModel):
