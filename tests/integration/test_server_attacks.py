@@ -401,7 +401,7 @@ def test_upload_names_keep_their_extension_and_never_collide(open_server) -> Non
 
 
 def test_safe_upload_names_are_one_to_one() -> None:
-    from graphwright.server.app import safe_upload_name
+    from graphwright.server.uploads import safe_upload_name
 
     names = [
         "a?.md",

@@ -30,8 +30,8 @@ def test_every_registered_extractor_names_a_factory_that_exists() -> None:
 @pytest.mark.parametrize("name", EXTRACTOR_NAMES)
 def test_every_name_is_accepted_everywhere(name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from graphwright.cli import main
-    from graphwright.server.app import _extractor
     from graphwright.server.schemas import DocumentsRequest
+    from graphwright.server.uploads import upload_extractor as _extractor
 
     monkeypatch.setenv("GRAPHWRIGHT_EXTRACTOR", name)
     assert Settings(home=tmp_path, _env_file=None).extractor == name
