@@ -20,6 +20,7 @@ from graphwright.embeddings.base import (
 from graphwright.embeddings.endpoint import EmbeddingUsage, EndpointEmbedder, VectorCache
 from graphwright.embeddings.local import SentenceTransformerEmbedder
 from graphwright.embeddings.onnx import OnnxEmbedder
+from graphwright.embeddings.onnx_export import default_cache_dir
 
 __all__ = [
     "BUNDLED",
@@ -30,6 +31,7 @@ __all__ = [
     "EndpointEmbedder",
     "OnnxEmbedder",
     "SentenceTransformerEmbedder",
+    "default_cache_dir",
     "VectorCache",
     "embed_questions",
     "knows_language",
