@@ -9,7 +9,7 @@ from graphwright.graph_store.connection import Neo4jConnection
 from graphwright.graph_store.rows import ChunkRow, DocumentListRow, DocumentRow, EmbeddedChunkRow, ScoredChunkRow
 from graphwright.models import MetadataFilter
 from graphwright.text.languages import LANGUAGES, detect, language
-from graphwright.text.languages.base import Translating
+from graphwright.text.languages.base import Language, Translating
 from graphwright.text.lucene import alternatives_query, term_clause, to_lucene
 
 
@@ -61,7 +61,7 @@ class RetrievalReads:
         translated = {
             code: found
             for code in self.corpus_languages() - {asked.code}
-            if (found := self.translated_search(question, code, k, filters))
+            if (found := self.translated_search(question, code, k, filters, asked=asked))
         }
         if not translated:
             return rows
@@ -69,15 +69,22 @@ class RetrievalReads:
         return _merged([own, *translated.values()], k)
 
     def translated_search(
-        self, question: str, code: str, k: int, filters: list[MetadataFilter] | None = None
+        self,
+        question: str,
+        code: str,
+        k: int,
+        filters: list[MetadataFilter] | None = None,
+        *,
+        asked: Language | None = None,
     ) -> list[ScoredChunkRow]:
         """BM25 over the terms of language `code`'s chunks for a question in another language, said in `code`'s
         terms where that language can translate it; each word's translations weighed by how many chunks use
-        them (corpus-based disambiguation); [] where it cannot."""
+        them (corpus-based disambiguation); [] where it cannot. `asked`: the question's language, when the caller
+        has detected it already."""
         target = language(code) if code in LANGUAGES else None
         if target is None or not target.segmented or not isinstance(target, Translating):
             return []
-        asked = detect(question)
+        asked = asked or detect(question)
         words = target.search_terms_from(asked.words(question), asked.code)
         clauses = {t: term_clause(t) for w in words for t in w.translations}
         counts = self.term_counts({t: c for t, c in clauses.items() if c})

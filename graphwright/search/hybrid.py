@@ -94,7 +94,7 @@ class HybridRetriever:
         dense = self.vector.similarities(self.vector.retrieve(question, depth, filters, embedding))
         swapped = {"vector": self.weights["fulltext"], "fulltext": self.weights["vector"]}
         weights: Weights | Callable[[RetrievedChunk], Weights] = swapped
-        if not (has_identifier(question) or not self.vector.reads(question)):
+        if self.vector.reads(question) and not has_identifier(question):
             weights = lambda chunk: self.weights if self.vector.reads_passage(chunk) else swapped  # noqa: E731
         fused = convex_fusion({"fulltext": self.fulltext(question, depth, filters), "vector": dense}, weights)
         if self.reranker is not None:
