@@ -9,8 +9,8 @@ from graphwright.graph_store.connection import Neo4jConnection
 from graphwright.graph_store.rows import ChunkRow, DocumentListRow, DocumentRow, EmbeddedChunkRow, ScoredChunkRow
 from graphwright.models import MetadataFilter
 from graphwright.text.languages import LANGUAGES, detect, language
-from graphwright.text.languages.base import Language, Translating
-from graphwright.text.lucene import alternatives_query, term_clause, to_lucene
+from graphwright.text.languages.base import Alternatives, Language, Translating
+from graphwright.text.lucene import MAX_QUERY_TOKENS, alternatives_query, term_clause, to_lucene
 
 
 class RetrievalReads:
@@ -85,7 +85,7 @@ class RetrievalReads:
         if target is None or not target.segmented or not isinstance(target, Translating):
             return []
         asked = asked or detect(question)
-        words = target.search_terms_from(asked.words(question), asked.code)
+        words = _within_budget(target.search_terms_from(asked.words(question), asked.code))
         clauses = {t: term_clause(t) for w in words for t in w.translations}
         counts = self.term_counts({t: c for t, c in clauses.items() if c})
         query = alternatives_query([w.reweighted(counts).terms() for w in words])
@@ -151,3 +151,15 @@ def _merged(rankings: list[list[ScoredChunkRow]], k: int) -> list[ScoredChunkRow
             if row["chunk_id"] not in best or scaled["score"] > best[row["chunk_id"]]["score"]:
                 best[row["chunk_id"]] = scaled
     return sorted(best.values(), key=lambda r: (-r["score"], r["chunk_id"]))[:k]
+
+
+def _within_budget(words: list[Alternatives], budget: int = MAX_QUERY_TOKENS) -> list[Alternatives]:
+    """The question's first words whose alternatives fit the query's term budget: a question of any length
+    costs at most `budget` term counts and clauses (the query keeps no more either)."""
+    kept: list[Alternatives] = []
+    for word in words:
+        budget -= len(word.translations) + len(word.as_written)
+        if budget < 0:
+            break
+        kept.append(word)
+    return kept

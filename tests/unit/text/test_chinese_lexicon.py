@@ -66,3 +66,13 @@ def test_alternatives_become_one_boosted_lucene_query() -> None:
     query = alternatives_query([{"检索": 0.75, "搜索": 0.25, "retrieval": 1.0}, {"图书 管理员": 1.0, "a+b": 0.5}])
     assert query == '检索^0.75 搜索^0.25 retrieval^1 "图书 管理员"~2^1 a\\+b^0.5'
     assert alternatives_query([{"x": 1.0} for _ in range(10)], max_tokens=3).count("^") == 3
+
+
+def test_a_long_question_is_translated_within_the_query_budget() -> None:
+    from graphwright.graph_store.retrieval import _within_budget
+
+    chinese, english = language("zh"), language("en")
+    words = chinese.search_terms_from(english.words("hallucination retrieval database " * 400), "en")
+    kept = _within_budget(words, budget=50)
+    assert 0 < len(kept) < len(words)
+    assert sum(len(w.translations) + len(w.as_written) for w in kept) <= 50
