@@ -14,7 +14,7 @@ from graphwright.embeddings.base import MeteredEmbedder
 from graphwright.errors import InvalidRequestError, SchemaConflictError
 from graphwright.extraction.base import LearnsFromExamples
 from graphwright.graph_schema import GraphSchema, schema_changes
-from graphwright.graph_store import Neo4jStore
+from graphwright.graph_store import GraphStore, open_store
 from graphwright.graph_store.schema import SchemaPlan, check_model
 from graphwright.llm import LLM
 from graphwright.llm.registry import make_llm
@@ -92,14 +92,15 @@ def _embedding_usage(embedder: Embedder) -> dict[str, float] | None:
 class GraphRAG:
     """One graph, one embedder, optionally one LLM. Close it (or use `with`) to release the driver.
 
-    Each part can be injected: `store` (a Neo4jStore), `embedder` (anything with `name`, `dimension` and
-    `embed`), `llm` (anything that keeps the `graphwright.llm.LLM` protocol); otherwise they come from
-    `settings`."""
+    Each part can be injected: `store` (anything keeping graph_store's `GraphStore` contract), `embedder`
+    (anything with `name`, `dimension` and `embed`), `llm` (anything that keeps the `graphwright.llm.LLM`
+    protocol); otherwise they come from `settings` (the store from the backend `GRAPHWRIGHT_STORE_BACKEND`
+    names, Neo4j by default)."""
 
     def __init__(
         self,
         settings: Settings,
-        store: Neo4jStore | None = None,
+        store: GraphStore | None = None,
         embedder: Embedder | None = None,
         llm: LLM | None = None,
         *,
@@ -107,14 +108,7 @@ class GraphRAG:
     ) -> None:
         name = check_workspace_name(workspace or settings.workspace)
         if store is None:
-            store = Neo4jStore(
-                settings.neo4j_uri,
-                settings.neo4j_user,
-                settings.neo4j_password.get_secret_value(),
-                settings.neo4j_database,
-                settings.neo4j_retry_seconds,
-                workspace=name,
-            )
+            store = open_store(settings, workspace=name)
         elif store.workspace.name != name:
             store = store.in_workspace(name)
         self.store = store
@@ -591,7 +585,7 @@ class GraphRAG:
         if whole:
             entity_id, how = whole[0]["id"], "exact"
         else:
-            linker = EntityLinker(self.store)
+            linker = EntityLinker(self.store.graph)
             found = linker.exact(name)[0] or [
                 e for e in linker.link(name, embed_questions(self.embedder, [name])[0], 3)[0] if e.how == "fulltext"
             ]

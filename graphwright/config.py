@@ -52,6 +52,13 @@ EMBEDDING_BACKENDS: Registry[Any] = Registry(
     },
     parameter="GRAPHWRIGHT_EMBEDDING_BACKEND",
 )
+# Store backends (GRAPHWRIGHT_STORE_BACKEND): a factory `(settings, *, workspace) -> GraphStore`, the contract of
+# graph_store/contracts.py; tests/store_contract.py is what a backend must pass.
+STORE_BACKENDS: Registry[Any] = Registry(
+    "store backend",
+    {"neo4j": "graphwright.graph_store.store:open_neo4j"},
+    parameter="GRAPHWRIGHT_STORE_BACKEND",
+)
 
 
 def _registered(registry: Registry[Any], name: str) -> str:
@@ -115,6 +122,7 @@ class Settings(BaseSettings):
     # How long a transaction is retried while Neo4j is unreachable before the caller is told (a server
     # answers 503 then); rides over a restart.
     neo4j_retry_seconds: float = Field(30.0, ge=0)
+    store_backend: str = "neo4j"  # a name of STORE_BACKENDS
 
     # LLM: a backend of LLM_BACKENDS; the default is any OpenAI-compatible endpoint, and neither key nor base URL
     # set means fully offline.
@@ -294,6 +302,11 @@ class Settings(BaseSettings):
     @classmethod
     def _llm_backend(cls, value: str) -> str:
         return _registered(LLM_BACKENDS, value.strip().lower())
+
+    @field_validator("store_backend")
+    @classmethod
+    def _store_backend(cls, value: str) -> str:
+        return _registered(STORE_BACKENDS, value.strip().lower())
 
     @field_validator("embedding_backend")
     @classmethod

@@ -20,7 +20,7 @@ from graphwright.models import ChatTurn, Conversation, ConversationInfo, Convers
 
 if TYPE_CHECKING:
     from graphwright.config import Settings
-    from graphwright.graph_store import Neo4jStore
+    from graphwright.graph_store.contracts import GraphStore
 
 MAX_CONVERSATION_ID = 100
 _SEALED = "gw1:"
@@ -30,7 +30,7 @@ _TITLE_CHARS = 80
 class Conversations:
     """The conversations of one `owner`; another owner's are not found, as if they did not exist."""
 
-    def __init__(self, store: Neo4jStore, settings: Settings, owner: str | ConversationOwner = "") -> None:
+    def __init__(self, store: GraphStore, settings: Settings, owner: str | ConversationOwner = "") -> None:
         self.store = store
         self.settings = settings
         self.owner = owner if isinstance(owner, ConversationOwner) else ConversationOwner(owner)

@@ -15,8 +15,7 @@ from graphwright.text.normalize import relation_type
 
 if TYPE_CHECKING:
     from graphwright.graph_schema import GraphSchema
-    from graphwright.graph_store import Neo4jStore
-    from graphwright.graph_store.curation import CurationStore
+    from graphwright.graph_store.contracts import CurationRole, GraphStore
 
 
 def local_user() -> str:
@@ -36,14 +35,14 @@ class Curation:
 
     def __init__(
         self,
-        store: Neo4jStore,
+        store: GraphStore,
         *,
         embed: Callable[[list[str]], list[list[float]]],
         after: Callable[[CurationChange], None],
         schema: Callable[[], GraphSchema | None],
         who: str | None = None,
     ) -> None:
-        self._store: CurationStore = store.curation
+        self._store: CurationRole = store.curation
         self._embed = embed
         self._after = after
         self._schema = schema

@@ -31,7 +31,7 @@ from graphwright.extraction.resolution import EntityIndex, Resolver
 from graphwright.extraction.schema_check import schema_entity_types
 from graphwright.extraction.subject import add_subject
 from graphwright.graph_schema import GraphSchema
-from graphwright.graph_store import Neo4jStore
+from graphwright.graph_store.contracts import GraphStore
 from graphwright.models import (
     Chunk,
     ChunkExtraction,
@@ -165,7 +165,7 @@ class IngestPipeline:
     def __init__(
         self,
         settings: Settings,
-        store: Neo4jStore,
+        store: GraphStore,
         embedder: Embedder,
         extractor: Extractor | None = None,
         schema: GraphSchema | None = None,

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from graphwright.config import Settings
 from graphwright.embeddings import Embedder
-from graphwright.graph_store import Neo4jStore
+from graphwright.graph_store.contracts import GraphStore
 from graphwright.graph_store.queries import EMBEDDING_LABELS
 from graphwright.graph_store.schema import SchemaPlan
 from graphwright.models import chunk_embedding_text, community_embedding_text, entity_embedding_text
@@ -40,7 +40,7 @@ class ReembedReport:
 
 
 def reembed(
-    store: Neo4jStore,
+    store: GraphStore,
     embedder: Embedder,
     settings: Settings,
     page: int = 512,

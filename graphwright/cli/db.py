@@ -158,9 +158,13 @@ def doctor() -> None:
     """
     from rich.table import Table
 
+    from graphwright.graph_store import Neo4jStore
     from graphwright.graph_store.posture import read_posture
 
     with open_graph() as rag:
+        if not isinstance(rag.store, Neo4jStore):
+            kind = type(rag.store).__name__
+            raise click.ClickException(f"doctor reads a Neo4j server's settings; this store is {kind}")
         checks, note = read_posture(rag.store.connection)
     table = Table(title=f"Neo4j at {rag.settings.neo4j_uri}")
     for column in ("check", "value", "verdict", "what to set"):

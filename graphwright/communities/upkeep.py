@@ -30,7 +30,7 @@ from graphwright.text.tokens import jaccard
 if TYPE_CHECKING:
     from graphwright.config import Settings
     from graphwright.embeddings import Embedder
-    from graphwright.graph_store import Neo4jStore
+    from graphwright.graph_store.contracts import GraphStore
     from graphwright.graph_store.rows import CommunityCatalogRow, CommunityContextRow
     from graphwright.llm import LLM
 
@@ -106,7 +106,7 @@ class _Written:
 
 
 class CommunityBuilder:
-    def __init__(self, store: Neo4jStore, embedder: Embedder, settings: Settings, llm: LLM | None = None) -> None:
+    def __init__(self, store: GraphStore, embedder: Embedder, settings: Settings, llm: LLM | None = None) -> None:
         self.store, self.embedder, self.settings, self.llm = store, embedder, settings, llm
 
     def build(

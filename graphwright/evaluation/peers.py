@@ -13,6 +13,7 @@ from graphwright.errors import (
     PeersNotInstalledError,  # re-exported: they used to live here
 )
 from graphwright.graph_store import Neo4jStore
+from graphwright.graph_store.contracts import GraphStore
 from graphwright.graph_store.queries import CHUNK_FULLTEXT_INDEX, CHUNK_VECTOR_INDEX
 from graphwright.graph_store.rows import EmbeddedChunkRow
 from graphwright.models import RetrievedChunk
@@ -131,7 +132,7 @@ class Neo4jGraphRAGPeers:
         return self._chunks(found.records, "neo4j-graphrag hybrid")
 
 
-def fulltext_part(store: Neo4jStore) -> Peer:
+def fulltext_part(store: GraphStore) -> Peer:
     """The chunk fulltext index queried as `hybrid` queries it (its vector part is the `vector` mode)."""
 
     def search(question: str, embedding: list[float], k: int) -> list[RetrievedChunk]:
@@ -141,7 +142,7 @@ def fulltext_part(store: Neo4jStore) -> Peer:
     return search
 
 
-def make_peers(store: Neo4jStore) -> tuple[dict[str, Peer], list[str], Callable[[], list[str]]]:
+def make_peers(store: GraphStore) -> tuple[dict[str, Peer], list[str], Callable[[], list[str]]]:
     """Every peer that can run here, a note for each that cannot, and a callable with the notes the run
     itself produced (questions neo4j-graphrag's Lucene parser refused)."""
     rows = store.retrieval.all_chunks()
@@ -155,12 +156,15 @@ def make_peers(store: Neo4jStore) -> tuple[dict[str, Peer], list[str], Callable[
         peers["peer: dense (numpy, exact)"] = corpus.dense
     except PeersNotInstalledError as exc:
         notes.append(str(exc))
-    try:
-        graphrag = Neo4jGraphRAGPeers(store, rows)
-        peers["neo4j-graphrag VectorRetriever"] = graphrag.vector
-        peers["neo4j-graphrag HybridRetriever"] = graphrag.hybrid
-    except PeersNotInstalledError as exc:
-        notes.append(str(exc))
+    if isinstance(store, Neo4jStore):  # neo4j-graphrag's retrievers take a Neo4j driver
+        try:
+            graphrag = Neo4jGraphRAGPeers(store, rows)
+            peers["neo4j-graphrag VectorRetriever"] = graphrag.vector
+            peers["neo4j-graphrag HybridRetriever"] = graphrag.hybrid
+        except PeersNotInstalledError as exc:
+            notes.append(str(exc))
+    else:
+        notes.append(f"neo4j-graphrag peers: they read Neo4j, and this store is {type(store).__name__}")
 
     def after() -> list[str]:
         if graphrag is None or not graphrag.escaped_retries:

@@ -32,7 +32,7 @@ from graphwright.models import IngestReport, RetrievedChunk, SearchResult
 
 if TYPE_CHECKING:
     from graphwright.embeddings import Embedder
-    from graphwright.graph_store import Neo4jStore
+    from graphwright.graph_store.contracts import GraphStore
     from graphwright.llm import LLM
 
 
@@ -44,7 +44,7 @@ class Evaluated(Protocol):
     """What an evaluation needs of the system under test (GraphRAG keeps it): evaluation sits beside
     search, below the API, so it takes this narrow interface instead of importing GraphRAG."""
 
-    store: Neo4jStore
+    store: GraphStore
 
     @property
     def embedder(self) -> Embedder: ...

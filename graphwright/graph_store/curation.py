@@ -21,6 +21,7 @@ from typing import Any
 from graphwright.errors import CurationConflictError, InvalidRequestError, NotFoundError
 from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection, ScopedTransaction, run_batches
+from graphwright.graph_store.contracts import Embed
 from graphwright.graph_store.curation_rules import CurationRules, Redirect, joined_description
 from graphwright.graph_store.writes import SETTLE_BATCH, settle_entities
 from graphwright.models import MAX_DESCRIPTION, CurationChange, entity_embedding_text
@@ -28,7 +29,6 @@ from graphwright.text.normalize import RESERVED_RELATIONS, entity_label, normali
 
 # Entity properties recomputed after a change, so not part of what undo compares.
 _DERIVED = {"embedding", "degree", "similar"}
-Embed = Callable[[list[str]], list[list[float]]]
 Snapshot = dict[str, Any]
 Acted = tuple[str, CurationRules, list[str]]  # summary, standing rule, entities to embed again
 

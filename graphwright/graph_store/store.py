@@ -17,7 +17,7 @@ database is visible in its calls. All Cypher is in `queries.py`."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import neo4j
 
@@ -31,6 +31,9 @@ from graphwright.graph_store.retrieval import RetrievalReads
 from graphwright.graph_store.workspace import Workspace
 from graphwright.graph_store.workspaces import WorkspaceRegistry
 from graphwright.graph_store.writes import DocumentWrites
+
+if TYPE_CHECKING:
+    from graphwright.config import Settings
 
 
 class Neo4jStore:
@@ -104,3 +107,15 @@ class Neo4jStore:
         """An ad-hoc read in this workspace's names (tests and benchmarks inspect the graph with it); the
         package uses the roles."""
         return self.connection.read(cypher, **params)
+
+
+def open_neo4j(settings: Settings, *, workspace: str) -> Neo4jStore:
+    """The `neo4j` store backend: the server the settings name (STORE_BACKENDS in config.py)."""
+    return Neo4jStore(
+        settings.neo4j_uri,
+        settings.neo4j_user,
+        settings.neo4j_password.get_secret_value(),
+        settings.neo4j_database,
+        settings.neo4j_retry_seconds,
+        workspace=workspace,
+    )

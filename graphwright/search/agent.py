@@ -182,7 +182,7 @@ class Agent:
         return rows[0]
 
     def _neighbours(self, args: EntityArgs) -> dict[str, Any]:
-        linker = EntityLinker(self.ctx.store)
+        linker = EntityLinker(self.ctx.store.graph)
         exact, _ = linker.exact(args.name)
         linked = exact or linker.link(args.name, self.ctx.embed(args.name), 1)[0]
         if not linked:

@@ -220,7 +220,7 @@ def _relations(
     seeds = [e.id for e in asked]
     ids = [*seeds, *(c.id for c in candidates)]
     found: dict[str, list[str]] = {}
-    for row in linker.store.graph.relations_among(ids, seeds, 4 * len(ids)):
+    for row in linker.graph.relations_among(ids, seeds, 4 * len(ids)):
         for end, other in ((row["source_id"], row["target_id"]), (row["target_id"], row["source_id"])):
             if other in seeds and end not in seeds:
                 found.setdefault(end, []).append(row["type"])

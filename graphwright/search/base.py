@@ -31,7 +31,7 @@ from graphwright.search.evidence import Answer, Retrieval
 if TYPE_CHECKING:
     from graphwright.config import Settings
     from graphwright.embeddings import Embedder
-    from graphwright.graph_store import Neo4jStore
+    from graphwright.graph_store.contracts import GraphStore
     from graphwright.llm import LLM
 
 
@@ -119,7 +119,7 @@ class SearchContext:
     """What a mode may use: the store, the embedder, the settings, the LLM of this search (None when not
     generating) and other registered modes. Nothing else: modes never see `GraphRAG`."""
 
-    store: Neo4jStore
+    store: GraphStore
     embedder: Embedder
     settings: Settings
     llm: LLM | None

@@ -155,7 +155,7 @@ class CorrectiveMode(SearchMode):
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
         hybrid = HybridRetriever.from_settings(ctx.store, ctx.embedder, ctx.settings)
         settings = ctx.settings
-        names = [e.name for e in EntityLinker(ctx.store).exact(query.question)[0]] + query.carried_names
+        names = [e.name for e in EntityLinker(ctx.store.graph).exact(query.question)[0]] + query.carried_names
         chunks, trace, notes = corrective_retrieve(
             query.text,
             lambda q: hybrid.retrieve(q, query.k),

@@ -11,7 +11,7 @@ from typing import Any
 
 from graphwright.config import Settings
 from graphwright.errors import CypherRejectedError, QueryRejectedError
-from graphwright.graph_store import Neo4jStore
+from graphwright.graph_store.contracts import GraphStore
 from graphwright.graph_store.read_only import ReadLimits
 from graphwright.llm import LLM
 from graphwright.llm.prompts import render
@@ -34,7 +34,7 @@ def read_limits(settings: Settings) -> ReadLimits:
     )
 
 
-def run_read_only(store: Neo4jStore, query: str, settings: Settings, *, caller: str = "") -> CypherRows:
+def run_read_only(store: GraphStore, query: str, settings: Settings, *, caller: str = "") -> CypherRows:
     """The gate with the limits of `settings`: CypherRejectedError for its locks, QueryRejectedError for
     what Neo4j refuses; BusyError when `caller` already runs as many as the settings allow at once."""
     return store.graph.read_only(query, read_limits(settings), caller=caller)
@@ -55,7 +55,7 @@ class CypherRun:
 
 
 class Text2Cypher:
-    def __init__(self, store: Neo4jStore, llm: LLM, settings: Settings) -> None:
+    def __init__(self, store: GraphStore, llm: LLM, settings: Settings) -> None:
         self.store = store
         self.llm = llm
         self.settings = settings

@@ -22,7 +22,7 @@ from graphwright.search.registry import get_mode, mode_names, modes_where
 if TYPE_CHECKING:
     from graphwright.config import Settings
     from graphwright.embeddings import Embedder
-    from graphwright.graph_store import Neo4jStore
+    from graphwright.graph_store.contracts import GraphStore
     from graphwright.llm import LLM
 
 log = logging.getLogger(__name__)
@@ -32,7 +32,7 @@ class SearchEngine:
     """Runs registered modes against one store, embedder and (optional) LLM. Holds no per-search state,
     so one engine serves concurrent searches."""
 
-    def __init__(self, store: Neo4jStore, embedder: Embedder, settings: Settings, llm: LLM | None) -> None:
+    def __init__(self, store: GraphStore, embedder: Embedder, settings: Settings, llm: LLM | None) -> None:
         self.store = store
         self.embedder = embedder
         self.settings = settings
@@ -162,7 +162,7 @@ class SearchEngine:
                 )
                 query.question = standalone
                 return [note], step
-        found = followup.resolve(EntityLinker(self.store), query.question, query.history)
+        found = followup.resolve(EntityLinker(self.store.graph), query.question, query.history)
         query.carried, query.carried_names = found.entities, found.names
         step = TraceStep(
             step=0,

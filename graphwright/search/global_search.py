@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from graphwright.config import Settings
-from graphwright.graph_store import Neo4jStore
+from graphwright.graph_store.contracts import GraphStore
 from graphwright.graph_store.rows import CommunityRow
 from graphwright.llm import LLM, LLMError
 from graphwright.llm.json_repair import JSONRepairError, parse_json_object
@@ -118,7 +118,7 @@ def parse_points(text: str, known: set[str]) -> list[Point]:
 
 
 class GlobalSearch:
-    def __init__(self, store: Neo4jStore, settings: Settings, llm: LLM | None = None) -> None:
+    def __init__(self, store: GraphStore, settings: Settings, llm: LLM | None = None) -> None:
         self.store = store
         self.settings = settings
         self.llm = llm

@@ -5,11 +5,11 @@ the user gave (its patterns spelled as they are stored: labels like `EthnicGroup
 from __future__ import annotations
 
 from graphwright.graph_schema import GraphSchema, is_literal
-from graphwright.graph_store import Neo4jStore
+from graphwright.graph_store.contracts import GraphStore
 from graphwright.text.normalize import entity_label, relation_type
 
 
-def graph_model_text(store: Neo4jStore) -> str:
+def graph_model_text(store: GraphStore) -> str:
     text = store.graph.schema_text()
     stored = store.admin.graph_schema()
     if not stored:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 
 from graphwright.config import Settings
 from graphwright.embeddings import Embedder
-from graphwright.graph_store import Neo4jStore
+from graphwright.graph_store.contracts import GraphStore
 from graphwright.models import MetadataFilter, RetrievedChunk
 from graphwright.search.base import SearchContext, ToolSpec
 from graphwright.search.rerank import Reranker
@@ -67,7 +67,7 @@ def convex_fusion(
 
 class HybridRetriever:
     def __init__(
-        self, store: Neo4jStore, embedder: Embedder, vector_weight: float = 0.8, reranker: Reranker | None = None
+        self, store: GraphStore, embedder: Embedder, vector_weight: float = 0.8, reranker: Reranker | None = None
     ) -> None:
         self.store = store
         self.vector = VectorRetriever(store, embedder)
@@ -75,7 +75,7 @@ class HybridRetriever:
         self.reranker = reranker
 
     @classmethod
-    def from_settings(cls, store: Neo4jStore, embedder: Embedder, settings: Settings) -> HybridRetriever:
+    def from_settings(cls, store: GraphStore, embedder: Embedder, settings: Settings) -> HybridRetriever:
         """The hybrid retriever as configured: with the cross-encoder reranker when one is set."""
         reranker = None
         if settings.rerank_model:

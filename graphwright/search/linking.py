@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from graphwright.graph_store import Neo4jStore
+from graphwright.graph_store.contracts import EntityIndex
 from graphwright.graph_store.rows import KeyedEntityRow
 from graphwright.models import EntityRef
 from graphwright.text.languages import LANGUAGES, detect, language
@@ -125,8 +125,8 @@ def name_query(question: str) -> str:
 
 
 class EntityLinker:
-    def __init__(self, store: Neo4jStore) -> None:
-        self.store = store
+    def __init__(self, graph: EntityIndex) -> None:
+        self.graph = graph  # only what linking reads (`store.graph` keeps it), so a test fakes just that
 
     def exact(self, question: str) -> tuple[list[EntityRef], list[Mention]]:
         return self.exact_many([question])[0]
@@ -140,14 +140,14 @@ class EntityLinker:
         strict = [*names_only, *[False] * (len(texts) - len(names_only))]
         spans = [candidate_spans(question_words(text), only) for text, only in zip(texts, strict)]
         keys = sorted({key for found in spans for _, _, key in found})
-        rows = {r["key"]: r for r in self.store.graph.entities_by_key(keys)} if keys else {}
+        rows = {r["key"]: r for r in self.graph.entities_by_key(keys)} if keys else {}
         return [_exact_matches(found, rows) for found in spans]
 
     def entities(self, ids: list[str]) -> list[EntityRef]:
         """Entities by id, in the order given (those no longer in the graph left out)."""
         return [
             EntityRef(id=r["id"], name=r["name"], type=r["type"], description=r["description"])
-            for r in self.store.graph.entities_with_ids(ids)
+            for r in self.graph.entities_with_ids(ids)
         ]
 
     def link(self, question: str, embedding: list[float], k: int = 5) -> tuple[list[EntityRef], list[Mention]]:
@@ -159,8 +159,8 @@ class EntityLinker:
         found_by: dict[str, set[str]] = {}
         lucene = name_query(question)
         rankings = {
-            "fulltext": self.store.graph.entity_name_search(lucene, 3 * k) if lucene else [],
-            "vector": self.store.graph.entity_vector_search(embedding, 3 * k),
+            "fulltext": self.graph.entity_name_search(lucene, 3 * k) if lucene else [],
+            "vector": self.graph.entity_vector_search(embedding, 3 * k),
         }
         for how, rows in rankings.items():
             for rank, row in enumerate(rows, start=1):

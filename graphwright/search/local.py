@@ -14,7 +14,7 @@ import math
 from collections.abc import Sequence
 
 from graphwright.config import Settings
-from graphwright.graph_store import Neo4jStore
+from graphwright.graph_store.contracts import GraphStore
 from graphwright.graph_store.rows import CommunityRow, RelationRow
 from graphwright.models import CommunityRef, EntityRef, RelationRef, RetrievedChunk
 from graphwright.search.base import GraphMode, SearchContext, SearchQuery, ToolSpec
@@ -80,11 +80,11 @@ def community_item(community: CommunityRef) -> Item:
 
 
 class LocalSearch:
-    def __init__(self, store: Neo4jStore, vector: VectorRetriever, settings: Settings) -> None:
+    def __init__(self, store: GraphStore, vector: VectorRetriever, settings: Settings) -> None:
         self.store = store
         self.vector = vector
         self.settings = settings
-        self.linker = EntityLinker(store)
+        self.linker = EntityLinker(store.graph)
         self.shares = parse_shares(settings.local_shares)
 
     def link(self, question: str, embedding: list[float]) -> tuple[list[EntityRef], list[str]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from graphwright.graph_store import Neo4jStore
+from graphwright.graph_store.contracts import GraphStore
 from graphwright.search.ppr import WalkGraph
 
 CHUNK = "c:"
@@ -26,7 +26,7 @@ class Neighbourhood:
 
 
 def fetch_neighbourhood(
-    store: Neo4jStore, entity_ids: list[str], chunk_ids: list[str], embedding: list[float], per_entity: int, hub: int
+    store: GraphStore, entity_ids: list[str], chunk_ids: list[str], embedding: list[float], per_entity: int, hub: int
 ) -> Neighbourhood:
     """The cut in one read; this builds the walk graph from it."""
     graph = WalkGraph()

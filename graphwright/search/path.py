@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from graphwright.errors import InvalidRequestError
-from graphwright.graph_store import Neo4jStore
+from graphwright.graph_store.contracts import GraphStore
 from graphwright.models import EntityRef, RelationRef, RetrievedChunk
 from graphwright.search.base import GraphMode, PathArgs, SearchContext, SearchQuery, ToolSpec
 from graphwright.search.context import Item, pack_sections
@@ -93,9 +93,9 @@ class Endpoints:
 
 
 class PathSearch:
-    def __init__(self, store: Neo4jStore, max_paths: int = 5, context_tokens: int = 3000) -> None:
+    def __init__(self, store: GraphStore, max_paths: int = 5, context_tokens: int = 3000) -> None:
         self.store = store
-        self.linker = EntityLinker(store)
+        self.linker = EntityLinker(store.graph)
         self.max_paths = max_paths
         self.context_tokens = context_tokens
 

@@ -91,7 +91,7 @@ class AutoMode(SearchMode):
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
         started = time.perf_counter()
         # A follow-up's carried entities count as named: "were they born in the same city?" names two.
-        named = len(EntityLinker(ctx.store).exact(query.question)[0]) + len(query.carried)
+        named = len(EntityLinker(ctx.store.graph).exact(query.question)[0]) + len(query.carried)
         chosen, problem = route(query.text, named, ctx.llm)
         notes = [problem] if problem else []
         mode = chosen.mode

@@ -6,7 +6,7 @@ from abc import ABC, abstractmethod
 from typing import Protocol
 
 from graphwright.embeddings import Embedder, embed_questions, knows_language, similarity
-from graphwright.graph_store import Neo4jStore
+from graphwright.graph_store.contracts import GraphStore
 from graphwright.models import MetadataFilter, RetrievedChunk
 from graphwright.search.base import SearchContext, SearchMode, SearchQuery, ToolSpec
 from graphwright.search.evidence import Retrieval
@@ -26,7 +26,7 @@ def cosine(index_score: float) -> float:
 
 
 class VectorRetriever:
-    def __init__(self, store: Neo4jStore, embedder: Embedder) -> None:
+    def __init__(self, store: GraphStore, embedder: Embedder) -> None:
         self.store = store
         self.embedder = embedder
 

@@ -80,7 +80,7 @@ def test_the_chinese_graph_has_typed_names_and_terms_and_no_code(chinese) -> Non
     assert {"向量数据库", "混合检索", "多跳检索", "重排序模型", "检索增强生成"} <= set(entities)
     assert "LegalDatasetBuilder" not in entities  # an identifier of the code block
     assert "Neil Armstrong" in entities  # the English document's graph as before
-    linked, _ = EntityLinker(chinese.store).exact("向量数据库负责什么？")
+    linked, _ = EntityLinker(chinese.store.graph).exact("向量数据库负责什么？")
     assert [e.name for e in linked] == ["向量数据库"]
 
 

@@ -4,9 +4,10 @@ which weights, and what passage retrieval searches for. The graph is a dict of n
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal
 
-from graphwright.llm.base import ChatResult
+from graphwright.graph_store.rows import EntityRow, KeyedEntityRow, RelationRow, ScoredEntityRow
+from graphwright.llm.base import ChatResult, JSONSchema, Message
 from graphwright.models import ChatTurn, EntityRef
 from graphwright.search import followup
 from graphwright.search.linking import EntityLinker, Mention, candidate_spans, question_words
@@ -30,41 +31,56 @@ RELATIONS = [("Leo Fong", "DIRECTED", "Blood Street"), ("NASA", "OPERATES", "Hub
 
 @dataclass
 class FakeGraph:
+    """What entity linking reads (the store's `EntityIndex` contract), from the dicts above."""
+
     reads: list[int] = field(default_factory=list)
     relations: list[tuple[str, str, str]] = field(default_factory=lambda: list(RELATIONS))
 
-    def _row(self, name: str) -> dict[str, Any]:
-        return {"id": "e_" + normalize_key(name), "name": name, "type": ENTITIES[name], "description": "", "degree": 1}
+    def _row(self, name: str) -> EntityRow:
+        return {"id": "e_" + normalize_key(name), "name": name, "type": ENTITIES[name], "description": ""}
 
-    def entities_by_key(self, keys: list[str]) -> list[dict[str, Any]]:
+    def entities_by_key(self, keys: list[str]) -> list[KeyedEntityRow]:
         self.reads.append(len(keys))
         by_key = {normalize_key(n): n for n in ENTITIES}
-        return [{"key": k, **self._row(by_key[k])} for k in keys if k in by_key]
+        return [{"key": k, "degree": 1, **self._row(by_key[k])} for k in keys if k in by_key]
 
-    def entities_with_ids(self, ids: list[str]) -> list[dict[str, Any]]:
+    def entity_name_search(self, lucene_query: str, k: int) -> list[ScoredEntityRow]:
+        return []  # fuzzy linking is not what these tests are about
+
+    def entity_vector_search(self, embedding: list[float], k: int) -> list[ScoredEntityRow]:
+        return []
+
+    def entities_with_ids(self, ids: list[str]) -> list[EntityRow]:
         by_id = {"e_" + normalize_key(n): n for n in ENTITIES}
         return [self._row(by_id[i]) for i in ids if i in by_id]
 
-    def relations_among(self, ids: list[str], seeds: list[str], limit: int) -> list[dict[str, Any]]:
-        rows = []
+    def relations_among(self, ids: list[str], seeds: list[str], limit: int) -> list[RelationRow]:
+        rows: list[RelationRow] = []
         for source, kind, target in self.relations:
             a, b = "e_" + normalize_key(source), "e_" + normalize_key(target)
             if a in ids and b in ids:
-                rows.append({"source_id": a, "source": source, "type": kind, "target_id": b, "target": target})
+                rows.append(
+                    {
+                        "source_id": a,
+                        "source": source,
+                        "type": kind,
+                        "target_id": b,
+                        "target": target,
+                        "description": "",
+                        "weight": 1.0,
+                        "chunk_ids": [],
+                        "evidence": [],
+                    }
+                )
         return rows[:limit]
 
 
-@dataclass
-class FakeStore:
-    graph: FakeGraph = field(default_factory=FakeGraph)
-
-
 def linker() -> EntityLinker:
-    return EntityLinker(FakeStore())  # type: ignore[arg-type]
+    return EntityLinker(FakeGraph())
 
 
-def turns(*pairs: tuple[str, str]) -> list[ChatTurn]:
-    return [ChatTurn(role=role, content=text) for role, text in pairs]  # type: ignore[arg-type]
+def turns(*pairs: tuple[Literal["user", "assistant"], str]) -> list[ChatTurn]:
+    return [ChatTurn(role=role, content=text) for role, text in pairs]
 
 
 def test_pronouns_make_a_question_depend_on_its_conversation() -> None:
@@ -199,34 +215,50 @@ def test_an_answer_is_about_the_names_it_repeats_not_those_its_question_named() 
 
 
 def test_the_whole_conversation_is_read_in_one_call() -> None:
-    store = FakeStore()
+    graph = FakeGraph()
     history = turns(*[("user", f"Tell me about {n}.") for n in ("NASA", "Saturn V")])
-    followup.resolve(EntityLinker(store), "Who built it?", history)  # type: ignore[arg-type]
-    assert len(store.graph.reads) == 1
+    followup.resolve(EntityLinker(graph), "Who built it?", history)
+    assert len(graph.reads) == 1
 
 
 class ScriptedLLM:
-    def __init__(self, reply: str) -> None:
-        self.reply, self.messages = reply, []
+    """Keeps the `LLM` protocol: one scripted reply, every prompt kept."""
 
-    def chat(self, messages: list, temperature: float | None = None, use_cache: bool = True, **_: Any) -> ChatResult:
+    model = "scripted"
+
+    def __init__(self, reply: str) -> None:
+        self.reply = reply
+        self.messages: list[list[Message]] = []
+
+    def chat(
+        self,
+        messages: list[Message],
+        temperature: float | None = None,
+        use_cache: bool = True,
+        *,
+        task: str = "answer",
+        schema: JSONSchema | None = None,
+    ) -> ChatResult:
         self.messages.append(messages)
         return ChatResult(text=self.reply)
+
+    def forget(self, messages: list[Message], temperature: float | None = None) -> None:
+        pass
 
 
 def test_the_llm_rewrite_is_one_line_or_nothing() -> None:
     history = turns(("user", "Tell me about Saturn V."), ("assistant", "A rocket."))
     llm = ScriptedLLM("Rewritten question: Who built the Saturn V?\nextra line")
-    assert followup.rewrite(llm, "Who built it?", history) == "Who built the Saturn V?"  # type: ignore[arg-type]
+    assert followup.rewrite(llm, "Who built it?", history) == "Who built the Saturn V?"
     assert "Last question: Who built it?" in llm.messages[0][1]["content"]
     assert "user: Tell me about Saturn V." in llm.messages[0][1]["content"]
-    assert followup.rewrite(ScriptedLLM(""), "Who built it?", history) is None  # type: ignore[arg-type]
-    assert followup.rewrite(ScriptedLLM("x" * 2000), "Who built it?", history) is None  # type: ignore[arg-type]
+    assert followup.rewrite(ScriptedLLM(""), "Who built it?", history) is None
+    assert followup.rewrite(ScriptedLLM("x" * 2000), "Who built it?", history) is None
 
 
 def test_long_turns_are_linked_by_their_start_only() -> None:
-    store = FakeStore()
+    graph = FakeGraph()
     history = turns(("user", "Tell me about NASA. " + "word " * 3900), ("assistant", "Saturn V. " + "filler " * 2800))
-    found = followup.resolve(EntityLinker(store), "Who built it?", history)  # type: ignore[arg-type]
+    found = followup.resolve(EntityLinker(graph), "Who built it?", history)
     assert {e.name for e in found.entities} == {"NASA", "Saturn V"}
-    assert store.graph.reads and store.graph.reads[0] < 3000, "a bounded read, not every span of 6,700 words"
+    assert graph.reads and graph.reads[0] < 3000, "a bounded read, not every span of 6,700 words"

@@ -1,0 +1,420 @@
+"""The store's contract: each role of graph_store/store.py as a Protocol, and `GraphStore`, the store as the
+rest of the package sees it. Search, the pipeline, communities, evaluation and the server are typed against
+these, never against `Neo4jStore`, so a second backend (another database, an in-memory one for tests) keeps
+these methods and registers in `STORE_BACKENDS` (config.py); `tests/store_contract.py` is what it must pass.
+
+A consumer that needs a part of a role takes the smaller protocol it is built from (`EntityIndex`, what entity
+linking reads), so a test fakes only that part. Rows are the TypedDicts of rows.py: a backend returns the
+same keys Neo4j's queries do."""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from graphwright.graph_store.rows import (
+    CatalogEntityRow,
+    ChunkRow,
+    CommonNeighbourRow,
+    CommunityCatalogRow,
+    CommunityContextRow,
+    CommunityLevelRow,
+    CommunityRow,
+    DocumentListRow,
+    DocumentRow,
+    EmbeddedChunkRow,
+    EmbeddingSourceRow,
+    EntityProfileRow,
+    EntityRow,
+    EntitySourceRow,
+    FoundEntityRow,
+    IndexRow,
+    IntegrityProblem,
+    KeyedEntityRow,
+    MetaRow,
+    NeighbourhoodRow,
+    PathRow,
+    RelationRow,
+    ScoredChunkRow,
+    ScoredEntityRow,
+    TopEntityRow,
+)
+
+if TYPE_CHECKING:
+    from graphwright.graph_store.read_only import ReadLimits
+    from graphwright.graph_store.schema import SchemaPlan
+    from graphwright.graph_store.workspace import Workspace
+    from graphwright.models import Chunk, CurationChange, CypherRows, Document, Entity, MetadataFilter, Relation
+    from graphwright.text.languages.base import Language
+
+# Embeds texts for curation's renamed or merged entities (the embedder's `embed`).
+Embed = Callable[[list[str]], list[list[float]]]
+
+
+class RetrievalRole(Protocol):
+    """Chunk search and chunk reads (`store.retrieval`)."""
+
+    def vector_search(
+        self, embedding: list[float], k: int, filters: list[MetadataFilter] | None = None
+    ) -> list[ScoredChunkRow]: ...
+
+    def fulltext_search(
+        self, lucene_query: str, k: int, filters: list[MetadataFilter] | None = None, *, terms: bool = False
+    ) -> list[ScoredChunkRow]:
+        """BM25 over the chunks' text and context, or with `terms` over the segmented search terms of
+        chunks in a language written without spaces."""
+
+    def keyword_search(
+        self, question: str, k: int, filters: list[MetadataFilter] | None = None
+    ) -> list[ScoredChunkRow]:
+        """BM25 for a question as its language reads it: a question in a language written without spaces
+        (Chinese) matches the segmented terms of chunks in that language, word for word; any other the
+        chunks' text. A graph written before chunks had terms (nothing found there) is read the old way.
+        Where the corpus also holds a segmented language that can translate the question's (an English
+        question, Chinese passages), those passages are ranked by the question said in their language's terms
+        instead (`translated_search`), the others by the text index, each ranking's scores over its best."""
+
+    def translated_search(
+        self,
+        question: str,
+        code: str,
+        k: int,
+        filters: list[MetadataFilter] | None = None,
+        *,
+        asked: Language | None = None,
+    ) -> list[ScoredChunkRow]:
+        """BM25 over the terms of language `code`'s chunks for a question in another language, said in `code`'s
+        terms where that language can translate it; each word's translations weighed by how many chunks use
+        them (corpus-based disambiguation); [] where it cannot. `asked`: the question's language, when the caller
+        has detected it already."""
+
+    def corpus_languages(self) -> set[str]:
+        """The languages the corpus's documents are written in (none for a graph written before they said)."""
+
+    def term_counts(self, clauses: dict[str, str], limit: int = 1000) -> dict[str, int]:
+        """How many chunks' search terms match each clause (term -> its Lucene clause), counted up to `limit`."""
+
+    def co_mentions(self, a: str, b: str, limit: int) -> list[ChunkRow]: ...
+
+    def chunks_with_ids(self, ids: list[str]) -> list[ChunkRow]:
+        """Chunk rows (with document title and source) in the order of `ids`; unknown ids are skipped."""
+
+    def all_chunks(self) -> list[EmbeddedChunkRow]:
+        """Every chunk with its text, document and embedding: the corpus the plain-Python peers search."""
+
+    def chunks_by_id(self, ids: list[str]) -> dict[str, str]: ...
+
+    def document_chunks(self, document_id: str) -> dict[str, str]: ...
+
+    def chunks_matching(self, lucene_query: str, k: int = 50) -> dict[str, str]: ...
+
+    def get_document(self, document_id: str) -> DocumentRow | None: ...
+
+    def list_documents(self, offset: int = 0, limit: int = 100) -> list[DocumentListRow]:
+        """Documents by id, a page at a time."""
+
+    def known_documents(self, keys: list[str]) -> set[str]:
+        """Which of `keys` name a document by id or title."""
+
+
+class EntityIndex(Protocol):
+    """Entities found by name, key, id or embedding, and the relations among some: what entity linking and
+    follow-up resolution read."""
+
+    def entities_by_key(self, keys: list[str]) -> list[KeyedEntityRow]: ...
+
+    def entity_name_search(self, lucene_query: str, k: int) -> list[ScoredEntityRow]: ...
+
+    def entity_vector_search(self, embedding: list[float], k: int) -> list[ScoredEntityRow]: ...
+
+    def entities_with_ids(self, ids: list[str]) -> list[EntityRow]:
+        """Entity rows in the order of `ids`; unknown ids are skipped."""
+
+    def relations_among(self, ids: list[str], seeds: list[str], limit: int) -> list[RelationRow]: ...
+
+
+class GraphRole(EntityIndex, Protocol):
+    """The entity graph read: linking, neighbourhoods, paths, profiles, read-only Cypher (`store.graph`)."""
+
+    def entity_catalog(self) -> list[CatalogEntityRow]: ...
+
+    def neighbourhood(
+        self, entity_ids: list[str], chunk_ids: list[str], embedding: list[float], per_entity: int, hub: int
+    ) -> NeighbourhoodRow:
+        """The walk's cut around linked entities and seed passages, in one read (search/neighbourhood.py)."""
+
+    def shortest_paths(self, source: str, target: str, limit: int) -> list[PathRow]: ...
+
+    def common_neighbours(self, a: str, types_a: list[str], b: str, types_b: list[str]) -> list[CommonNeighbourRow]: ...
+
+    def entity_relations(self, entity_id: str, limit: int) -> list[RelationRow]: ...
+
+    def entity_lookup(self, text: str, limit: int) -> list[FoundEntityRow]:
+        """Entities whose name or an alias contains `text` (all, by degree, when it is empty)."""
+
+    def relation_types(self) -> list[str]:
+        """The extracted relation types of this workspace, by their names as queries return them."""
+
+    def top_entities(self, limit: int = 5) -> list[TopEntityRow]: ...
+
+    def entity_profile(self, entity_id: str) -> EntityProfileRow | None: ...
+
+    def entity_sources(self, entity_id: str, limit: int = 20) -> list[EntitySourceRow]: ...
+
+    def read_only(self, query: str, limits: ReadLimits, caller: str = "") -> CypherRows:
+        """Cypher written outside graphwright, run only if every lock of `read_only.py` shows it reads, and only
+        `limits.max_concurrent` at a time for one `caller` (a key's fingerprint; "" is everyone without a
+        key): a query Neo4j cannot interrupt holds a core, so one key cannot hold them all (BusyError)."""
+
+    def schema_text(self) -> str:
+        """The live graph model as a prompt sees it: labels with their properties, relationship types."""
+
+
+class WritesRole(Protocol):
+    """Documents, chunks and their entity graph, each document atomically (`store.writes`)."""
+
+    def link_similar(self, batch_size: int = 500, workers: int = 0) -> int:
+        """Give every entity without a synonym list one; returns how many got one. Run after the writes
+        (the vector index holds the new entities then), it also fills in a graph built before synonym lists
+        existed. Derived data: an entity without a list is still whole, it just has no synonym edges.
+        Batches run `workers` at a time (default: this machine's cores, at most 4): one transaction runs
+        on one of Neo4j's threads, each batch sets only its own entities' lists, and each list depends only
+        on the vector index, so the lists are the same as one batch at a time (tested) in ~60% of the time
+        on 2 cores."""
+
+    def document_hashes(self, ids: list[str]) -> dict[str, str]: ...
+
+    def write_documents(
+        self,
+        items: list[tuple[Document, list[Chunk]]],
+        batch_size: int = 500,
+        entities: list[Entity] | None = None,
+        relations: list[Relation] | None = None,
+    ) -> None:
+        """Replace documents, their chunks and their share of the entity graph in ONE transaction: each
+        document lands whole or not at all. Grouping saves a commit (and its fsync) per document; callers
+        retry one by one on failure."""
+
+    def clear_staged(self, document_id: str) -> None: ...
+
+    def stage_chunks(self, document_id: str, stage: str, chunks: list[Chunk], batch_size: int = 500) -> None:
+        """Part of a large document's chunks, with embeddings, under a label no search reads."""
+
+    def commit_staged(
+        self,
+        document: Document,
+        chunks: list[Chunk],
+        stage: str,
+        batch_size: int = 500,
+        entities: list[Entity] | None = None,
+        relations: list[Relation] | None = None,
+    ) -> None:
+        """Replace a document by its staged chunks and their entity graph in ONE transaction."""
+
+    def delete_document(self, document_id: str) -> int | None:
+        """Remove a document, its chunks, and the entities and relations only it supported;
+        None when no such document exists."""
+
+    def write_graph(self, entities: list[Entity], relations: list[Relation], batch_size: int = 500) -> None:
+        """Entities and relations whose chunks already exist (imported graphs), in one transaction."""
+
+
+class CommunitiesRole(Protocol):
+    """The Leiden input and community reports (`store.communities`)."""
+
+    def entity_edges(self) -> list[tuple[str, str, float]]:
+        """The undirected, weighted entity graph in one streamed query (both directions summed)."""
+
+    def entity_ids(self) -> list[str]: ...
+
+    def community_catalog(self) -> list[CommunityCatalogRow]: ...
+
+    def community_context(
+        self, communities: list[dict[str, Any]], max_members: int = 30, max_relations: int = 20
+    ) -> dict[str, CommunityContextRow]: ...
+
+    def write_communities(
+        self,
+        removed: list[str],
+        rows: list[dict[str, Any]],
+        embeddings: list[dict[str, Any]],
+        members: list[dict[str, str]],
+        parents: list[dict[str, str]],
+        graph_hashes: Sequence[dict[str, str]] = (),
+        batch_size: int = 5000,
+    ) -> None:
+        """Write new or rewritten reports, link new communities, then remove vanished ones, in bounded
+        transactions (one transaction for 100k entities' links exceeds Neo4j's transaction memory limit,
+        measured). Kept communities are not touched but for their `graph_hash`."""
+
+    def communities(self, level: int | None = None, limit: int = 20) -> list[CommunityRow]: ...
+
+    def community_levels(self) -> list[CommunityLevelRow]: ...
+
+    def entity_communities(self, ids: list[str], limit: int) -> list[CommunityRow]: ...
+
+    def community_vector_search(self, embedding: list[float], k: int, level: int | None) -> list[CommunityRow]: ...
+
+    def communities_at_level(self, level: int, embedding: list[float]) -> list[CommunityRow]: ...
+
+
+class AdminRole(Protocol):
+    """Schema, counts, integrity rules, re-embedding, reset (`store.admin`)."""
+
+    def vector_index_dimensions(self) -> dict[str, int | None]:
+        """This workspace's vector indexes by their base name (`chunk_embedding`)."""
+
+    def ensure_schema(self, plan: SchemaPlan) -> list[str]:
+        """Create what is missing; raise SchemaMismatchError on an incompatible existing index."""
+
+    def await_indexes(self, seconds: int = 300) -> None:
+        """Until every index is online (populated after a write)."""
+
+    def meta(self) -> MetaRow | None:
+        """What the graph was embedded with (None for an empty database)."""
+
+    def graph_schema(self) -> str | None:
+        """The stored graph schema's JSON, if one was given."""
+
+    def set_graph_schema(self, schema_json: str) -> None: ...
+
+    def begin_reembed(self, model: str, batch: int = 10_000) -> None:
+        """Vectors staged by an interrupted run for *another* model are dropped; for this model they are kept,
+        so a re-run resumes."""
+
+    def embedding_page(self, label: str, after: str, limit: int) -> list[EmbeddingSourceRow]: ...
+
+    def stage_embeddings(self, label: str, rows: list[dict[str, Any]]) -> None: ...
+
+    def finish_reembed(self, plan: SchemaPlan, batch: int = 2_000) -> None:
+        """Drop the vector indexes, move every staged vector into `embedding`, and build the indexes again
+        at the new dimension. The graph itself (nodes, relations, text) is never touched."""
+
+    def indexes(self) -> list[IndexRow]:
+        """This workspace's indexes."""
+
+    def reset(self, batch: int = 10_000) -> None:
+        """Delete this workspace's nodes, indexes and constraints; other workspaces keep theirs. The default
+        workspace's reset also takes nodes of nobody's labels (the database belongs to graphwright)."""
+
+    def counts(self) -> dict[str, int]: ...
+
+    def type_counts(self) -> dict[str, dict[str, int]]:
+        """Entities by type and relations by type."""
+
+    def integrity_problems(self) -> dict[str, IntegrityProblem]:
+        """Rules of the graph model that some element breaks: {rule: {"n": count, "examples": [...]}}."""
+
+
+class ConversationsRole(Protocol):
+    """Stored conversations and their turns, each owned (`store.conversations`)."""
+
+    def create(self, conversation_id: str, owner: str, title: str = "") -> dict[str, Any]: ...
+
+    def append(self, conversation_id: str, owner: str, turn: dict[str, Any], max_turns: int, title: str) -> int | None:
+        """Add a turn (question, answer, mode, standalone, chunk_ids, entity_ids) and keep the newest
+        `max_turns`; `title` names the conversation if it has no title yet. Its index, or None when the owner
+        has no such conversation."""
+
+    def get(self, conversation_id: str, owner: str) -> dict[str, Any] | None: ...
+
+    def list(self, owner: str, offset: int = 0, limit: int = 100) -> list[dict[str, Any]]: ...
+
+    def delete(self, conversation_id: str, owner: str) -> bool: ...
+
+    def reseal(
+        self, conversation_id: str, old: str, owner: str, title: str, turns: builtins.list[dict[str, Any]]
+    ) -> int:
+        """Give `old`'s conversation to `owner` with its texts replaced (re-sealed); 1 if it moved, 0 if it was
+        no longer `old`'s."""
+
+    def expire(self, days: int) -> int:
+        """Delete conversations untouched for `days` days; how many went."""
+
+
+class CurationRole(Protocol):
+    """Hand changes of the entity graph, their audit trail and undo (`store.curation`)."""
+
+    def history(self, offset: int = 0, limit: int = 50) -> list[CurationChange]: ...
+
+    def merge(self, source: str, target: str, *, who: str, embed: Embed | None = None) -> CurationChange:
+        """Entity `source` into `target`: its relations, mentions, aliases and description move onto the
+        survivor, and later writes of its names land on the survivor."""
+
+    def rename(self, entity: str, new_name: str, *, who: str, embed: Embed | None = None) -> CurationChange:
+        """A new display name; the old one stays an alias, and later writes of it land here."""
+
+    def retype(self, entity: str, new_type: str, *, who: str, embed: Embed | None = None) -> CurationChange:
+        """A new entity type (and the label Neo4j Browser shows), kept by later writes."""
+
+    def delete_entity(self, entity: str, *, who: str) -> CurationChange:
+        """The entity, its mentions and relations; later writes do not create it again."""
+
+    def retype_relation(self, source: str, type_: str, target: str, new_type: str, *, who: str) -> CurationChange:
+        """`source -[type]-> target` becomes `-[new_type]->` (joined with one of that type if it exists)."""
+
+    def delete_relation(self, source: str, type_: str, target: str, *, who: str) -> CurationChange:
+        """`source -[type]-> target` goes, and later writes do not create it again."""
+
+    def undo(self, change_id: str | None, *, who: str) -> CurationChange:
+        """Put back exactly what change `change_id` (default: the latest not undone) found; refused when a
+        later change touches the same entities, or when the graph it left has changed since."""
+
+
+class WorkspacesRole(Protocol):
+    """Which workspaces the database holds: the one role of no workspace (`store.workspaces`)."""
+
+    def names(self) -> list[str]:
+        """Every workspace, `default` first."""
+
+    def others_exist(self) -> bool: ...
+
+    def get(self, name: str) -> dict[str, Any]:
+        """A workspace's record (name, created_at, settings); NotFoundError if there is none."""
+
+    def create(self, name: str, settings: dict[str, Any] | None = None) -> dict[str, Any]: ...
+
+    def forget(self, name: str) -> None:
+        """Remove a workspace from the registry (its data is deleted first, by its store's reset). With the
+        last one gone the registry's constraint goes too: the database is as it was before workspaces."""
+
+
+class GraphStore(Protocol):
+    """A store of one workspace: its roles, and the same store in another workspace. Roles are read-only
+    attributes, so a backend may hold any object that keeps the role's protocol."""
+
+    @property
+    def workspace(self) -> Workspace: ...
+
+    @property
+    def retrieval(self) -> RetrievalRole: ...
+
+    @property
+    def graph(self) -> GraphRole: ...
+
+    @property
+    def writes(self) -> WritesRole: ...
+
+    @property
+    def communities(self) -> CommunitiesRole: ...
+
+    @property
+    def admin(self) -> AdminRole: ...
+
+    @property
+    def conversations(self) -> ConversationsRole: ...
+
+    @property
+    def curation(self) -> CurationRole: ...
+
+    @property
+    def workspaces(self) -> WorkspacesRole: ...
+
+    def in_workspace(self, name: str) -> GraphStore:
+        """This store's connection in workspace `name` (closing it leaves the connection open)."""
+
+    def verify(self) -> None:
+        """GraphStoreError unless the database answers."""
+
+    def close(self) -> None: ...
