@@ -10,5 +10,8 @@ echo "==> ruff (lint and format)"
 .venv/bin/ruff format --check graphwright tests bench
 echo "==> mypy (the package; settings in pyproject.toml)"
 .venv/bin/mypy
+echo "==> mypy (test doubles keep the contracts they stand in for, with no type ignores)"
+.venv/bin/mypy tests/memory_store.py tests/store_contract.py tests/unit/graph_store/test_memory_store.py \
+    tests/integration/test_store_contract.py tests/unit/search/test_followup.py
 echo "==> pytest"
 exec .venv/bin/pytest "$@"

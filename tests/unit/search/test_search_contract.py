@@ -19,6 +19,7 @@ from graphwright.search.engine import SearchEngine
 from graphwright.search.evidence import Retrieval
 from graphwright.search.registry import get_mode, mode_class, mode_names, modes_where
 from tests.llm_doubles import ReplyingLLM
+from tests.memory_store import MemoryStore
 
 
 class FakeEmbedder:
@@ -62,7 +63,7 @@ class EchoMode(SearchMode):
 
 def engine(llm: FakeLLM | None = None) -> SearchEngine:
     return SearchEngine(
-        store=None,
+        store=MemoryStore(),
         embedder=FakeEmbedder(),
         settings=Settings(_env_file=None),  # type: ignore[arg-type]
         llm=llm,
@@ -128,7 +129,7 @@ def test_a_new_mode_is_one_class_and_one_registration(monkeypatch: pytest.Monkey
 
 def test_agent_tools_come_from_the_registry_with_schemas_from_their_arguments() -> None:
     ctx = SearchContext(
-        store=None,
+        store=MemoryStore(),
         embedder=FakeEmbedder(),
         settings=Settings(_env_file=None),  # type: ignore[arg-type]
         llm=FakeLLM(),
@@ -153,7 +154,7 @@ def test_an_agent_tool_call_runs_its_mode_without_the_llm() -> None:
         return Retrieval(chunks=[RetrievedChunk(chunk_id="c_abcdef", document_id="d", text="t", score=1, rank=1)])
 
     ctx = SearchContext(
-        store=None,
+        store=MemoryStore(),
         embedder=FakeEmbedder(),
         settings=Settings(_env_file=None),  # type: ignore[arg-type]
         llm=FakeLLM(),

@@ -1,0 +1,696 @@
+"""A store backend in plain Python: the "storage backend" recipe of docs/architecture.md, exercised. It keeps
+graph_store/contracts.py's `GraphStore` (mypy checks it, scripts/test.sh), passes the store contract suite
+(tests/store_contract.py) that Neo4j passes, and registered as `memory` in `STORE_BACKENDS` a GraphRAG ingests
+and searches through it (tests/unit/graph_store/test_memory_store.py).
+
+What it models: documents, chunks, the entity graph they support, vector and keyword search, entity linking,
+conversations, workspaces, schema and counts. What it does not (it raises NotImplementedError naming the
+method): the walk's neighbourhood reads, paths, community reports, curation, re-embedding and Cypher; those
+need a graph database, and a backend that lacks them serves `vector`, `fulltext` and `hybrid` search only."""
+
+from __future__ import annotations
+
+import builtins
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, NoReturn
+
+from graphwright.config import DEFAULT_WORKSPACE, Settings, check_workspace_name
+from graphwright.errors import GraphStoreError, NotFoundError, WorkspaceExistsError
+from graphwright.graph_store.contracts import Embed, GraphStore
+from graphwright.graph_store.read_only import ReadLimits
+from graphwright.graph_store.rows import (
+    CatalogEntityRow,
+    ChunkRow,
+    CommonNeighbourRow,
+    CommunityCatalogRow,
+    CommunityContextRow,
+    CommunityLevelRow,
+    CommunityRow,
+    DocumentListRow,
+    DocumentRow,
+    EmbeddedChunkRow,
+    EmbeddingSourceRow,
+    EntityProfileRow,
+    EntityRow,
+    EntitySourceRow,
+    FoundEntityRow,
+    IndexRow,
+    IntegrityProblem,
+    KeyedEntityRow,
+    MetaRow,
+    NeighbourhoodRow,
+    PathRow,
+    RelationRow,
+    ScoredChunkRow,
+    ScoredEntityRow,
+    TopEntityRow,
+)
+from graphwright.graph_store.schema import SchemaPlan, check_compatible
+from graphwright.graph_store.workspace import Workspace
+from graphwright.models import Chunk, CurationChange, CypherRows, Document, Entity, MetadataFilter, Relation
+from graphwright.text.languages.base import Language
+from graphwright.text.normalize import normalize_key
+
+VECTOR_INDEXES = ("chunk_embedding", "entity_embedding", "community_embedding")
+_WORD = re.compile(r"\w+")
+_LUCENE_WORDS = {"and", "or", "not", "to"}
+
+
+def _missing(what: str) -> NoReturn:
+    raise NotImplementedError(f"the memory store does not model {what}")
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat()
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in _WORD.findall(text.lower()) if w not in _LUCENE_WORDS]
+
+
+def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    dot = sum(x * y for x, y in zip(a, b))
+    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+    return dot / norm if norm else 0.0
+
+
+@dataclass
+class _Space:
+    """One workspace's graph."""
+
+    documents: dict[str, Document] = field(default_factory=dict)
+    chunks: dict[str, Chunk] = field(default_factory=dict)
+    staged: dict[tuple[str, str], list[Chunk]] = field(default_factory=dict)
+    entities: dict[str, Entity] = field(default_factory=dict)
+    relations: dict[tuple[str, str, str], Relation] = field(default_factory=dict)
+    meta: MetaRow | None = None
+    schema_json: str | None = None
+    conversations: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+@dataclass
+class _Database:
+    spaces: dict[str, _Space] = field(default_factory=dict)
+    registry: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def space(self, name: str) -> _Space:
+        return self.spaces.setdefault(name, _Space())
+
+
+class MemoryRetrieval:
+    def __init__(self, space: _Space) -> None:
+        self.s = space
+
+    def _row(self, chunk: Chunk) -> ChunkRow:
+        document = self.s.documents[chunk.document_id]
+        return {
+            "chunk_id": chunk.id,
+            "document_id": chunk.document_id,
+            "text": chunk.text,
+            "title": document.title,
+            "source": document.source,
+            "pages": chunk.pages,
+            "section": chunk.section or None,
+        }
+
+    def _scored(self, chunk: Chunk, score: float) -> ScoredChunkRow:
+        return {**self._row(chunk), "score": score, "language": chunk.language}
+
+    def _passing(self, filters: list[MetadataFilter] | None) -> list[Chunk]:
+        if filters:
+            _missing("metadata filters")
+        return list(self.s.chunks.values())
+
+    def vector_search(
+        self, embedding: list[float], k: int, filters: list[MetadataFilter] | None = None
+    ) -> list[ScoredChunkRow]:
+        scored = [(_cosine(embedding, c.embedding), c) for c in self._passing(filters) if c.embedding]
+        scored.sort(key=lambda pair: (-pair[0], pair[1].id))
+        return [self._scored(c, (1 + score) / 2) for score, c in scored[:k]]  # Neo4j's cosine score, in [0, 1]
+
+    def fulltext_search(
+        self, lucene_query: str, k: int, filters: list[MetadataFilter] | None = None, *, terms: bool = False
+    ) -> list[ScoredChunkRow]:
+        """A plain BM25 over the chunks' context and text (Lucene's operators read as words)."""
+        chunks = self._passing(filters)
+        query = set(_words(lucene_query))
+        if not chunks or not query:
+            return []
+        bags = {c.id: Counter(_words(c.terms if terms else f"{c.context} {c.text}")) for c in chunks}
+        average = sum(sum(b.values()) for b in bags.values()) / len(bags) or 1.0
+        scored = []
+        for chunk in chunks:
+            bag, length, score = bags[chunk.id], sum(bags[chunk.id].values()), 0.0
+            for word in query & bag.keys():
+                having = sum(1 for b in bags.values() if word in b)
+                idf = math.log(1 + (len(bags) - having + 0.5) / (having + 0.5))
+                score += idf * bag[word] * 2.2 / (bag[word] + 1.2 * (0.25 + 0.75 * length / average))
+            if score > 0:
+                scored.append((score, chunk))
+        scored.sort(key=lambda pair: (-pair[0], pair[1].id))
+        return [self._scored(c, score) for score, c in scored[:k]]
+
+    def keyword_search(
+        self, question: str, k: int, filters: list[MetadataFilter] | None = None
+    ) -> list[ScoredChunkRow]:
+        return self.fulltext_search(question, k, filters)
+
+    def translated_search(
+        self,
+        question: str,
+        code: str,
+        k: int,
+        filters: list[MetadataFilter] | None = None,
+        *,
+        asked: Language | None = None,
+    ) -> list[ScoredChunkRow]:
+        return []  # the contract's answer where a store cannot translate
+
+    def corpus_languages(self) -> set[str]:
+        return {c.language for c in self.s.chunks.values()}
+
+    def term_counts(self, clauses: dict[str, str], limit: int = 1000) -> dict[str, int]:
+        return {term: min(limit, sum(1 for c in self.s.chunks.values() if term in c.terms.split())) for term in clauses}
+
+    def co_mentions(self, a: str, b: str, limit: int) -> list[ChunkRow]:
+        ids = set(self.s.entities[a].mentions) & set(self.s.entities[b].mentions) if a in self.s.entities else set()
+        if b not in self.s.entities:
+            return []
+        return [self._row(self.s.chunks[i]) for i in sorted(ids) if i in self.s.chunks][:limit]
+
+    def chunks_with_ids(self, ids: list[str]) -> list[ChunkRow]:
+        return [self._row(self.s.chunks[i]) for i in ids if i in self.s.chunks]
+
+    def all_chunks(self) -> list[EmbeddedChunkRow]:
+        return [
+            {**self._row(c), "embedding": list(c.embedding or [])}
+            for c in sorted(self.s.chunks.values(), key=lambda c: c.id)
+        ]
+
+    def chunks_by_id(self, ids: list[str]) -> dict[str, str]:
+        return {i: self.s.chunks[i].text for i in ids if i in self.s.chunks}
+
+    def document_chunks(self, document_id: str) -> dict[str, str]:
+        chunks = sorted((c for c in self.s.chunks.values() if c.document_id == document_id), key=lambda c: c.index)
+        return {c.id: c.text for c in chunks}
+
+    def chunks_matching(self, lucene_query: str, k: int = 50) -> dict[str, str]:
+        return {row["chunk_id"]: row["text"] for row in self.fulltext_search(lucene_query, k)}
+
+    def get_document(self, document_id: str) -> DocumentRow | None:
+        document = self.s.documents.get(document_id)
+        if document is None:
+            return None
+        chunks = sorted((c for c in self.s.chunks.values() if c.document_id == document_id), key=lambda c: c.index)
+        return {
+            "document": {**document.metadata, "id": document.id, "source": document.source, "title": document.title},
+            "chunks": [{"id": c.id, "index": c.index, "text": c.text, "n_tokens": c.n_tokens} for c in chunks],
+        }
+
+    def list_documents(self, offset: int = 0, limit: int = 100) -> list[DocumentListRow]:
+        documents = sorted(self.s.documents.values(), key=lambda d: d.id)[offset : offset + limit]
+        return [
+            {
+                "id": d.id,
+                "title": d.title,
+                "source": d.source,
+                "chunks": sum(1 for c in self.s.chunks.values() if c.document_id == d.id),
+                "content_hash": d.content_hash,
+                "ingested_at": None,
+            }
+            for d in documents
+        ]
+
+    def known_documents(self, keys: list[str]) -> set[str]:
+        return {k for k in keys for d in self.s.documents.values() if k in (d.id, d.title)}
+
+
+class MemoryGraph:
+    def __init__(self, space: _Space) -> None:
+        self.s = space
+
+    def _row(self, entity: Entity) -> EntityRow:
+        return {"id": entity.id, "name": entity.name, "type": entity.type, "description": entity.description}
+
+    def _degree(self, entity_id: str) -> int:
+        return sum(1 for (a, _, b) in self.s.relations if entity_id in (a, b))
+
+    def _relation_row(self, relation: Relation) -> RelationRow:
+        return {
+            "source_id": relation.source_id,
+            "source": self.s.entities[relation.source_id].name,
+            "type": relation.type,
+            "target_id": relation.target_id,
+            "target": self.s.entities[relation.target_id].name,
+            "description": relation.description,
+            "weight": relation.weight or 1.0,
+            "chunk_ids": list(relation.chunk_ids),
+            "evidence": list(relation.evidence),
+        }
+
+    def entities_by_key(self, keys: list[str]) -> list[KeyedEntityRow]:
+        by_key = {normalize_key(e.name): e for e in self.s.entities.values()}
+        return [{"key": k, "degree": self._degree(by_key[k].id), **self._row(by_key[k])} for k in keys if k in by_key]
+
+    def entity_name_search(self, lucene_query: str, k: int) -> list[ScoredEntityRow]:
+        query = set(_words(lucene_query.replace("name:", " ")))
+        scored = [(len(query & set(_words(e.name))), e) for e in self.s.entities.values()]
+        scored = sorted((pair for pair in scored if pair[0]), key=lambda pair: (-pair[0], pair[1].id))
+        return [{**self._row(e), "score": float(score)} for score, e in scored[:k]]
+
+    def entity_vector_search(self, embedding: list[float], k: int) -> list[ScoredEntityRow]:
+        scored = [(_cosine(embedding, e.embedding), e) for e in self.s.entities.values() if e.embedding]
+        scored.sort(key=lambda pair: (-pair[0], pair[1].id))
+        return [{**self._row(e), "score": (1 + score) / 2} for score, e in scored[:k]]
+
+    def entities_with_ids(self, ids: list[str]) -> list[EntityRow]:
+        return [self._row(self.s.entities[i]) for i in ids if i in self.s.entities]
+
+    def relations_among(self, ids: list[str], seeds: list[str], limit: int) -> list[RelationRow]:
+        inside = [r for (a, _, b), r in self.s.relations.items() if a in ids and b in ids and a != b]
+        touches = {id(r): (r.source_id in seeds) + (r.target_id in seeds) for r in inside}
+        rows = [self._relation_row(r) for r in inside]
+        order = sorted(range(len(rows)), key=lambda i: (-touches[id(inside[i])], -rows[i]["weight"], rows[i]["source"]))
+        return [rows[i] for i in order][:limit]
+
+    def entity_catalog(self) -> list[CatalogEntityRow]:
+        return [
+            {"id": e.id, "key": normalize_key(e.name), "name": e.name, "type": e.type} for e in self.s.entities.values()
+        ]
+
+    def neighbourhood(
+        self, entity_ids: list[str], chunk_ids: list[str], embedding: list[float], per_entity: int, hub: int
+    ) -> NeighbourhoodRow:
+        _missing("the walk's neighbourhood")
+
+    def shortest_paths(self, source: str, target: str, limit: int) -> list[PathRow]:
+        _missing("paths")
+
+    def common_neighbours(self, a: str, types_a: list[str], b: str, types_b: list[str]) -> list[CommonNeighbourRow]:
+        _missing("common neighbours")
+
+    def entity_relations(self, entity_id: str, limit: int) -> list[RelationRow]:
+        found = [r for (a, _, b), r in self.s.relations.items() if entity_id in (a, b)]
+        return [self._relation_row(r) for r in found][:limit]
+
+    def entity_lookup(self, text: str, limit: int) -> list[FoundEntityRow]:
+        found = [e for e in self.s.entities.values() if text.lower() in e.name.lower()]
+        rows: list[FoundEntityRow] = [
+            {"id": e.id, "name": e.name, "type": e.type, "degree": self._degree(e.id)} for e in found
+        ]
+        return sorted(rows, key=lambda r: (-r["degree"], r["name"]))[:limit]
+
+    def relation_types(self) -> list[str]:
+        return sorted({kind for (_, kind, _) in self.s.relations})
+
+    def top_entities(self, limit: int = 5) -> list[TopEntityRow]:
+        rows: list[TopEntityRow] = [
+            {"name": e.name, "type": e.type, "degree": self._degree(e.id), "chunks": len(e.mentions)}
+            for e in self.s.entities.values()
+        ]
+        return sorted(rows, key=lambda r: (-(r["degree"] or 0), r["name"]))[:limit]
+
+    def entity_profile(self, entity_id: str) -> EntityProfileRow | None:
+        _missing("entity profiles")
+
+    def entity_sources(self, entity_id: str, limit: int = 20) -> list[EntitySourceRow]:
+        _missing("entity sources")
+
+    def read_only(self, query: str, limits: ReadLimits, caller: str = "") -> CypherRows:
+        _missing("Cypher")
+
+    def schema_text(self) -> str:
+        return "Document, Chunk, Entity; relations: " + ", ".join(self.relation_types())
+
+
+class MemoryWrites:
+    def __init__(self, space: _Space) -> None:
+        self.s = space
+
+    def _remove(self, document_id: str) -> list[str]:
+        """The document's chunks go, and so does their share of the entity graph; the chunk ids gone."""
+        gone = [i for i, c in self.s.chunks.items() if c.document_id == document_id]
+        for chunk_id in gone:
+            del self.s.chunks[chunk_id]
+        for entity in self.s.entities.values():
+            for chunk_id in gone:
+                entity.mentions.pop(chunk_id, None)
+        for key, relation in list(self.s.relations.items()):
+            kept = [i for i in relation.chunk_ids if i not in gone]
+            if relation.chunk_ids and not kept:
+                del self.s.relations[key]
+            else:
+                relation.chunk_ids = kept
+        self._settle()
+        return gone
+
+    def _settle(self) -> None:
+        """An entity no passage mentions any longer goes, with its relations (Neo4j's settle_entities)."""
+        orphans = {i for i, e in self.s.entities.items() if not e.mentions}
+        for entity_id in orphans:
+            del self.s.entities[entity_id]
+        for key in [k for k in self.s.relations if k[0] in orphans or k[2] in orphans]:
+            del self.s.relations[key]
+
+    def _graph(self, entities: list[Entity] | None, relations: list[Relation] | None) -> None:
+        for entity in entities or []:
+            mentions = {i: n for i, n in entity.mentions.items() if i in self.s.chunks}
+            kept = self.s.entities.get(entity.id)
+            if kept is None:
+                self.s.entities[entity.id] = entity.model_copy(update={"mentions": mentions})
+            else:
+                kept.mentions.update(mentions)
+        for relation in relations or []:
+            if relation.source_id in self.s.entities and relation.target_id in self.s.entities:
+                key = (relation.source_id, relation.type, relation.target_id)
+                self.s.relations[key] = relation.model_copy()
+        self._settle()
+
+    def link_similar(self, batch_size: int = 500, workers: int = 0) -> int:
+        return 0  # synonym lists are derived data; this store keeps none
+
+    def document_hashes(self, ids: list[str]) -> dict[str, str]:
+        return {i: self.s.documents[i].content_hash for i in ids if i in self.s.documents}
+
+    def write_documents(
+        self,
+        items: list[tuple[Document, list[Chunk]]],
+        batch_size: int = 500,
+        entities: list[Entity] | None = None,
+        relations: list[Relation] | None = None,
+    ) -> None:
+        for document, chunks in items:
+            self._remove(document.id)
+            self.s.documents[document.id] = document.model_copy(update={"text": ""})
+            self.s.chunks.update({c.id: c.model_copy() for c in chunks})
+        self._graph(entities, relations)
+
+    def clear_staged(self, document_id: str) -> None:
+        for key in [k for k in self.s.staged if k[0] == document_id]:
+            del self.s.staged[key]
+
+    def stage_chunks(self, document_id: str, stage: str, chunks: list[Chunk], batch_size: int = 500) -> None:
+        self.s.staged.setdefault((document_id, stage), []).extend(chunks)
+
+    def commit_staged(
+        self,
+        document: Document,
+        chunks: list[Chunk],
+        stage: str,
+        batch_size: int = 500,
+        entities: list[Entity] | None = None,
+        relations: list[Relation] | None = None,
+    ) -> None:
+        staged = {c.id: c for c in self.s.staged.pop((document.id, stage), [])}
+        if any(c.id not in staged for c in chunks):
+            raise GraphStoreError(f"{len(staged)} of {len(chunks)} staged chunks found")
+        self.write_documents([(document, [staged[c.id] for c in chunks])], entities=entities, relations=relations)
+
+    def delete_document(self, document_id: str) -> int | None:
+        if document_id not in self.s.documents:
+            return None
+        del self.s.documents[document_id]
+        return len(self._remove(document_id))
+
+    def write_graph(self, entities: list[Entity], relations: list[Relation], batch_size: int = 500) -> None:
+        self._graph(entities, relations)
+
+
+class MemoryCommunities:
+    """No community reports are kept: the levels are empty, which search reads as "not built"."""
+
+    def __init__(self, space: _Space) -> None:
+        self.s = space
+
+    def entity_edges(self) -> list[tuple[str, str, float]]:
+        return [(a, b, r.weight or 1.0) for (a, _, b), r in self.s.relations.items()]
+
+    def entity_ids(self) -> list[str]:
+        return sorted(self.s.entities)
+
+    def community_catalog(self) -> list[CommunityCatalogRow]:
+        return []
+
+    def community_context(
+        self, communities: list[dict[str, Any]], max_members: int = 30, max_relations: int = 20
+    ) -> dict[str, CommunityContextRow]:
+        _missing("community reports")
+
+    def write_communities(
+        self,
+        removed: list[str],
+        rows: list[dict[str, Any]],
+        embeddings: list[dict[str, Any]],
+        members: list[dict[str, str]],
+        parents: list[dict[str, str]],
+        graph_hashes: Sequence[dict[str, str]] = (),
+        batch_size: int = 5000,
+    ) -> None:
+        _missing("community reports")
+
+    def communities(self, level: int | None = None, limit: int = 20) -> list[CommunityRow]:
+        return []
+
+    def community_levels(self) -> list[CommunityLevelRow]:
+        return []
+
+    def entity_communities(self, ids: list[str], limit: int) -> list[CommunityRow]:
+        return []
+
+    def community_vector_search(self, embedding: list[float], k: int, level: int | None) -> list[CommunityRow]:
+        return []
+
+    def communities_at_level(self, level: int, embedding: list[float]) -> list[CommunityRow]:
+        return []
+
+
+class MemoryAdmin:
+    def __init__(self, space: _Space, database: _Database, workspace: Workspace) -> None:
+        self.s, self.database, self.workspace = space, database, workspace
+
+    def vector_index_dimensions(self) -> dict[str, int | None]:
+        dimension = self.s.meta["dimension"] if self.s.meta else None
+        return {name: dimension for name in VECTOR_INDEXES} if dimension else {}
+
+    def ensure_schema(self, plan: SchemaPlan) -> list[str]:
+        check_compatible(self.vector_index_dimensions(), self.s.meta, plan)
+        created = [] if self.s.meta else list(VECTOR_INDEXES)
+        self.s.meta = {"model": plan.embedding_model, "dimension": plan.dimension, "reembed_model": None}
+        return created
+
+    def await_indexes(self, seconds: int = 300) -> None:
+        pass  # nothing here is built in the background
+
+    def meta(self) -> MetaRow | None:
+        return self.s.meta
+
+    def graph_schema(self) -> str | None:
+        return self.s.schema_json
+
+    def set_graph_schema(self, schema_json: str) -> None:
+        self.s.schema_json = schema_json
+
+    def begin_reembed(self, model: str, batch: int = 10_000) -> None:
+        _missing("re-embedding")
+
+    def embedding_page(self, label: str, after: str, limit: int) -> list[EmbeddingSourceRow]:
+        _missing("re-embedding")
+
+    def stage_embeddings(self, label: str, rows: list[dict[str, Any]]) -> None:
+        _missing("re-embedding")
+
+    def finish_reembed(self, plan: SchemaPlan, batch: int = 2_000) -> None:
+        _missing("re-embedding")
+
+    def indexes(self) -> list[IndexRow]:
+        return [
+            {
+                "name": name,
+                "type": "VECTOR",
+                "labelsOrTypes": None,
+                "properties": ["embedding"],
+                "state": "ONLINE",
+                "populationPercent": 100.0,
+            }
+            for name in self.vector_index_dimensions()
+        ]
+
+    def reset(self, batch: int = 10_000) -> None:
+        self.s.__dict__.update(_Space().__dict__)  # in place: the other roles hold this space
+
+    def counts(self) -> dict[str, int]:
+        chunks = self.s.chunks.values()
+        return {
+            "documents": len(self.s.documents),
+            "chunks": len(chunks),
+            "next_links": sum(1 for c in chunks if c.index > 0),
+            "part_of_links": len(chunks),
+            "entities": len(self.s.entities),
+            "relations": len(self.s.relations),
+            "mentions": sum(len(e.mentions) for e in self.s.entities.values()),
+            "communities": 0,
+        }
+
+    def type_counts(self) -> dict[str, dict[str, int]]:
+        return {
+            "entities": dict(Counter(e.type for e in self.s.entities.values())),
+            "relations": dict(Counter(kind for (_, kind, _) in self.s.relations)),
+        }
+
+    def integrity_problems(self) -> dict[str, IntegrityProblem]:
+        dangling = [c.id for c in self.s.chunks.values() if c.document_id not in self.s.documents]
+        return {"chunk_without_document": {"n": len(dangling), "examples": dangling[:5]}} if dangling else {}
+
+
+class MemoryConversations:
+    def __init__(self, space: _Space) -> None:
+        self.s = space
+
+    def _fields(self, c: dict[str, Any]) -> dict[str, Any]:
+        keys = ("id", "title", "created_at", "updated_at")
+        return {**{k: c[k] for k in keys}, "turns": len(c["history"])}
+
+    def _owned(self, conversation_id: str, owner: str) -> dict[str, Any] | None:
+        found = self.s.conversations.get(conversation_id)
+        return found if found is not None and found["owner"] == owner else None
+
+    def create(self, conversation_id: str, owner: str, title: str = "") -> dict[str, Any]:
+        now = _now()
+        c = {"id": conversation_id, "owner": owner, "title": title, "created_at": now, "updated_at": now, "history": []}
+        self.s.conversations[conversation_id] = c
+        return self._fields(c)
+
+    def append(self, conversation_id: str, owner: str, turn: dict[str, Any], max_turns: int, title: str) -> int | None:
+        c = self._owned(conversation_id, owner)
+        if c is None:
+            return None
+        index = c["history"][-1]["index"] + 1 if c["history"] else 0
+        c["history"] = [*c["history"], {**turn, "index": index, "created_at": _now()}][-max_turns:]
+        c["title"], c["updated_at"] = c["title"] or title, _now()
+        return index
+
+    def get(self, conversation_id: str, owner: str) -> dict[str, Any] | None:
+        c = self._owned(conversation_id, owner)
+        return None if c is None else {**self._fields(c), "history": [dict(t) for t in c["history"]]}
+
+    def list(self, owner: str, offset: int = 0, limit: int = 100) -> builtins.list[dict[str, Any]]:
+        mine = [c for c in self.s.conversations.values() if c["owner"] == owner]
+        mine.sort(key=lambda c: c["id"])
+        mine.sort(key=lambda c: c["updated_at"], reverse=True)
+        return [self._fields(c) for c in mine[offset : offset + limit]]
+
+    def delete(self, conversation_id: str, owner: str) -> bool:
+        return self._owned(conversation_id, owner) is not None and bool(self.s.conversations.pop(conversation_id))
+
+    def reseal(
+        self, conversation_id: str, old: str, owner: str, title: str, turns: builtins.list[dict[str, Any]]
+    ) -> int:
+        c = self._owned(conversation_id, old)
+        if c is None:
+            return 0
+        c["owner"], c["title"] = owner, title
+        texts = {t["index"]: t for t in turns}
+        for turn in c["history"]:
+            if turn["index"] in texts:
+                turn.update({k: texts[turn["index"]][k] for k in ("question", "answer", "standalone")})
+        return 1
+
+    def expire(self, days: int) -> int:
+        cutoff = datetime.now(timezone.utc).timestamp() - days * 86400
+        old = [
+            i for i, c in self.s.conversations.items() if datetime.fromisoformat(c["updated_at"]).timestamp() < cutoff
+        ]
+        for conversation_id in old:
+            del self.s.conversations[conversation_id]
+        return len(old)
+
+
+class MemoryCuration:
+    def history(self, offset: int = 0, limit: int = 50) -> list[CurationChange]:
+        return []
+
+    def merge(self, source: str, target: str, *, who: str, embed: Embed | None = None) -> CurationChange:
+        _missing("curation")
+
+    def rename(self, entity: str, new_name: str, *, who: str, embed: Embed | None = None) -> CurationChange:
+        _missing("curation")
+
+    def retype(self, entity: str, new_type: str, *, who: str, embed: Embed | None = None) -> CurationChange:
+        _missing("curation")
+
+    def delete_entity(self, entity: str, *, who: str) -> CurationChange:
+        _missing("curation")
+
+    def retype_relation(self, source: str, type_: str, target: str, new_type: str, *, who: str) -> CurationChange:
+        _missing("curation")
+
+    def delete_relation(self, source: str, type_: str, target: str, *, who: str) -> CurationChange:
+        _missing("curation")
+
+    def undo(self, change_id: str | None, *, who: str) -> CurationChange:
+        _missing("curation")
+
+
+class MemoryWorkspaces:
+    def __init__(self, database: _Database) -> None:
+        self.database = database
+
+    def names(self) -> list[str]:
+        return [DEFAULT_WORKSPACE, *sorted(self.database.registry)]
+
+    def others_exist(self) -> bool:
+        return bool(self.database.registry)
+
+    def get(self, name: str) -> dict[str, Any]:
+        check_workspace_name(name)
+        if name == DEFAULT_WORKSPACE:
+            return {"name": name, "created_at": None, "settings": {}}
+        if name not in self.database.registry:
+            raise NotFoundError(f"no workspace {name!r}: create it with `graphwright workspace create {name}`")
+        return dict(self.database.registry[name])
+
+    def create(self, name: str, settings: dict[str, Any] | None = None) -> dict[str, Any]:
+        check_workspace_name(name)
+        if name == DEFAULT_WORKSPACE or name in self.database.registry:
+            raise WorkspaceExistsError(f"workspace {name!r} already exists")
+        self.database.registry[name] = {"name": name, "created_at": _now(), "settings": dict(settings or {})}
+        return dict(self.database.registry[name])
+
+    def forget(self, name: str) -> None:
+        self.database.registry.pop(name, None)  # its data went first, by its store's reset
+
+
+class MemoryStore:
+    """The whole store over one `_Database`, in one workspace."""
+
+    def __init__(self, *, workspace: str = DEFAULT_WORKSPACE, database: _Database | None = None) -> None:
+        self.database = database or _Database()
+        self.workspace = Workspace(workspace)
+        space = self.database.space(workspace)
+        self.retrieval = MemoryRetrieval(space)
+        self.graph = MemoryGraph(space)
+        self.writes = MemoryWrites(space)
+        self.communities = MemoryCommunities(space)
+        self.admin = MemoryAdmin(space, self.database, self.workspace)
+        self.conversations = MemoryConversations(space)
+        self.curation = MemoryCuration()
+        self.workspaces = MemoryWorkspaces(self.database)
+
+    def in_workspace(self, name: str) -> MemoryStore:
+        return MemoryStore(workspace=name, database=self.database)
+
+    def verify(self) -> None:
+        pass  # always there
+
+    def close(self) -> None:
+        pass
+
+
+def open_memory(settings: Settings, *, workspace: str) -> GraphStore:
+    """The `memory` store backend: a new, empty database (what STORE_BACKENDS calls)."""
+    return MemoryStore(workspace=workspace)
