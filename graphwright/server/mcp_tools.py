@@ -5,16 +5,18 @@ with the official `mcp` SDK; every tool goes through the same `GraphRAG` methods
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 # At module level: the SDK finds the Context parameter of a tool by resolving its annotations here.
 from mcp.server.mcpserver import Context
+from pydantic import Field
 
 from graphwright.errors import GraphwrightError, InvalidRequestError
 from graphwright.models import ConversationOwner
-from graphwright.search.registry import ModeName
-from graphwright.server.schemas import MAX_NAME_CHARS, check_question
+from graphwright.search.options import SearchOptions
+from graphwright.server.schemas import MAX_NAME_CHARS, SearchRequest, check_question
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -30,6 +32,39 @@ INSTRUCTIONS = (
 
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+# The options the `search` tool offers an agent: fields of the HTTP API's `SearchRequest`, each with its type,
+# limits, default and description from there (a new option is offered by adding its name). Not offered:
+# `history` (an agent keeps a stored conversation, `conversation_id`), `generate` (the tool answers when it
+# can), `hyde`, and `source`/`target` (the `find_paths` tool).
+MCP_SEARCH_OPTIONS = ("mode", "k", "where", "level", "conversation_id")
+
+
+def with_search_options(names: tuple[str, ...]) -> Callable[[F], F]:
+    """A tool `fn(question, ctx, **options)` whose signature, as the SDK reads it to build the tool's input
+    schema, also lists `names` as `SearchRequest` declares them."""
+
+    def decorate(fn: F) -> F:
+        signature = inspect.signature(fn)
+        fixed = [p for p in signature.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+        offered = []
+        for name in names:
+            field = SearchRequest.model_fields[name]
+            parts = (field.annotation, *field.metadata, Field(description=field.description))
+            annotation: Any = Annotated.__class_getitem__(parts)  # type: ignore[attr-defined]
+            offered.append(
+                inspect.Parameter(
+                    name,
+                    inspect.Parameter.KEYWORD_ONLY,
+                    annotation=annotation,
+                    default=field.get_default(call_default_factory=True),
+                )
+            )
+        fn.__signature__ = signature.replace(parameters=[*fixed, *offered])  # type: ignore[attr-defined]
+        fn.__annotations__ = {**fn.__annotations__, **{p.name: p.annotation for p in offered}}
+        return fn
+
+    return decorate
 
 
 def _as_tool_errors(fn: F) -> F:
@@ -116,26 +151,10 @@ def build_mcp(rag: GraphRAG, graph: Callable[[str], GraphRAG] | None = None) -> 
 
     @server.tool(annotations=read_only, description=search_description(rag.llm is not None))
     @_as_tool_errors
-    def search(
-        question: str,
-        ctx: Context,
-        mode: ModeName = "hybrid",
-        k: int | None = None,
-        where: list[str] | None = None,
-        level: int | None = None,
-        conversation_id: str | None = None,
-    ) -> dict[str, Any]:
+    @with_search_options(MCP_SEARCH_OPTIONS)
+    def search(question: str, ctx: Context, **options: Any) -> dict[str, Any]:
         check_question(question)
-        result = of(ctx).search(
-            question,
-            mode=mode,
-            k=None if k is None else max(1, min(k, 100)),  # as the CLI and HTTP take it; None: top_k
-            where=where or [],
-            level=level,
-            conversation_id=conversation_id,
-            owner=_owner(ctx),
-        )
-        return _compact(result)
+        return _compact(of(ctx).search(question, SearchOptions.of(**options), owner=_owner(ctx)))
 
     @server.tool(annotations=read_only)
     @_as_tool_errors
