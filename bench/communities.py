@@ -132,7 +132,7 @@ def main() -> None:
     sizes = [] if args.current else (args.entities or [10_000])
     for n in sizes + (["current"] if args.current else []):
         if n == "current":
-            counts = rag.stats()
+            counts = rag.inspect.stats()
             ents, rels, label = counts["entities"], counts["relations"], "current"
             rag.store.connection.write("MATCH (c:Community) DETACH DELETE c")
         else:

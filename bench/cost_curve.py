@@ -95,7 +95,7 @@ def main() -> None:
     source = documents(novels)
     with GraphRAG(settings) as rag, tempfile.TemporaryDirectory() as tmp:
         if args.resume:
-            counts = rag.stats()
+            counts = rag.inspect.stats()
             for _ in range(counts["documents"]):  # the stream's documents the graph already holds
                 next(source)
             chunks = counts["chunks"]
@@ -115,12 +115,12 @@ def main() -> None:
                 report = rag.ingest([folder], base=folder, update_communities=False)
                 step_seconds += time.perf_counter() - started
                 step_chunks += report.chunks_written
-                chunks = rag.stats()["chunks"]
+                chunks = rag.inspect.stats()["chunks"]
                 progress.log(f"{chunks:,} chunks")
             started = time.perf_counter()
             rag.build_communities(full=True)
             communities = time.perf_counter() - started
-            counts = rag.stats()
+            counts = rag.inspect.stats()
             questions = latency_questions(rag.store.graph.top_entities(12))
             timed = [latency(rag, mode, questions) for mode in MODES]
             table.add_row(

@@ -125,7 +125,7 @@ def main() -> None:
         rag.init()
         build(rag, args.relations)
         before = _degrees(rag)
-        console.print(f"A and B: {before[0]} and {before[1]} relations; {rag.stats()}")
+        console.print(f"A and B: {before[0]} and {before[1]} relations; {rag.inspect.stats()}")
         rag.embedder.embed(["warm up"])
         table = Table("communities updated", "merge s (median)", "undo s (median)", "runs", "survivor relations")
         for with_communities in (False, True):
@@ -141,7 +141,7 @@ def main() -> None:
                 started = time.perf_counter()
                 curation.undo()
                 undos.append(time.perf_counter() - started)
-                if _degrees(rag) != before or rag.check():
+                if _degrees(rag) != before or rag.inspect.check():
                     raise SystemExit("undo did not give the graph back")
             table.add_row(
                 "yes" if with_communities else "no",

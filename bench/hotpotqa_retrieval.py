@@ -44,7 +44,7 @@ def main() -> None:
             rag.store.admin.reset()
             for note in load_corpus(rag, dataset, "nlp", need_communities=True):
                 console.print(note)
-        counts = rag.stats()
+        counts = rag.inspect.stats()
         console.print(
             f"graph: {counts['documents']} documents, {counts['chunks']} chunks, {counts['entities']} "
             f"entities, {counts['relations']} relations, {counts['communities']} communities"

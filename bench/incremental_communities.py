@@ -165,7 +165,7 @@ def main() -> None:
             seconds = time.perf_counter() - started
             edges = rag.store.communities.entity_edges()
             mod, full = level0_modularity(rag, edges), full_modularity(edges)
-            counts = rag.stats()
+            counts = rag.inspect.stats()
             table.add_row(
                 name,
                 str(len(docs) or len(base)),

@@ -145,7 +145,7 @@ def main() -> None:
         started = time.perf_counter()
         rag.build_communities()
         community_seconds = time.perf_counter() - started
-        counts = rag.stats()
+        counts = rag.inspect.stats()
         words = sum(len(r["text"].split()) for r in subset)
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         server = server_peak_mib(settings)

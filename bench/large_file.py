@@ -64,8 +64,8 @@ def main() -> None:
         report = rag.ingest([path], base=Path(tmp), extractor=args.extractor)
         seconds = time.perf_counter() - started
         peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        stats = rag.stats()
-        problems = rag.check()
+        stats = rag.inspect.stats()
+        problems = rag.inspect.check()
     table = Table(
         "MB",
         "extractor",

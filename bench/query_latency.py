@@ -28,7 +28,7 @@ def main() -> None:
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     console = Console(record=True, width=140)
     with GraphRAG(Settings()) as rag:
-        stats = rag.stats()
+        stats = rag.inspect.stats()
         questions = latency_questions(rag.store.graph.top_entities(12))
         table = Table(
             title=f"query latency, ms (p50/p95/max), {len(questions)} questions x {args.rounds}, "

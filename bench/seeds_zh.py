@@ -33,7 +33,7 @@ def main() -> None:
     args = parser.parse_args()
     with GraphRAG(Settings()) as default:
         if args.workspace not in default.store.workspaces.names():
-            default.create_workspace(args.workspace)
+            default.workspaces.create(args.workspace)
     rag = GraphRAG(Settings(workspace=args.workspace))
     report = rag.ingest([args.seeds], base=args.seeds)
     if not rag.store.communities.community_levels():

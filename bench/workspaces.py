@@ -71,10 +71,10 @@ def main() -> None:
     root.store.admin.reset()
     for name in root.store.workspaces.names()[1:]:
         if name.startswith(PREFIX):
-            root.delete_workspace(name, yes=True)
+            root.workspaces.delete(name, yes=True)
 
     def fill(name: str) -> float:
-        root.create_workspace(name)
+        root.workspaces.create(name)
         started = time.perf_counter()
         with root.in_workspace(name) as rag:
             rag.ingest([args.corpus], base=args.corpus, extractor="nlp")
@@ -89,11 +89,11 @@ def main() -> None:
             seconds.append(fill(f"{PREFIX}{i}"))
         crowded = measure(rag, modes, args.repeats)
         crowded_again = measure(rag, modes, args.repeats)
-        stats = rag.stats()
+        stats = rag.inspect.stats()
         for i in range(1, args.workspaces):
-            root.delete_workspace(f"{PREFIX}{i}", yes=True)
+            root.workspaces.delete(f"{PREFIX}{i}", yes=True)
         again = measure(rag, modes, args.repeats)
-    root.delete_workspace(ours, yes=True)
+    root.workspaces.delete(ours, yes=True)
     root.close()
 
     table = Table(

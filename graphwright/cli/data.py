@@ -78,7 +78,7 @@ def reembed(quiet: bool = False) -> None:
         GRAPHWRIGHT_EMBEDDING_BASE_URL=http://127.0.0.1:11434/v1 graphwright reembed
     """
     with open_graph() as rag, progress_bar(not quiet) as tell:
-        counts = rag.stats()
+        counts = rag.inspect.stats()
         totals = {
             "Chunk": counts.get("chunks", 0),
             "Entity": counts.get("entities", 0),

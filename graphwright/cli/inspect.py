@@ -27,7 +27,7 @@ def check(as_json: bool) -> None:
     from rich.text import Text
 
     with open_graph() as rag:
-        problems = rag.check()
+        problems = rag.inspect.check()
     if as_json:
         click.echo(json.dumps(problems, indent=2))
     elif not problems:
@@ -54,7 +54,7 @@ def stats(as_json: bool) -> None:
       graphwright stats --json
     """
     with open_graph() as rag:
-        info = rag.inspect()
+        info = rag.inspect.graph()
     if as_json:
         click.echo(info.model_dump_json(indent=2))
         return
@@ -86,7 +86,7 @@ def show_entity(name: str, relations: int, as_json: bool) -> None:
       graphwright show entity nasa --relations 50 --json
     """
     with open_graph() as rag:
-        profile = rag.entity(name, relations)
+        profile = rag.inspect.entity(name, relations)
     if profile is None:
         make_console(stderr=True).print(f"no entity matches {name!r}")
         exit_partial()

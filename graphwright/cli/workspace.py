@@ -42,7 +42,7 @@ def create(name: str, extractor: str | None, entity_types: str | None) -> None:
 
     with open_graph() as rag:
         try:
-            info = rag.create_workspace(name, extractor=extractor, entity_types=entity_types)
+            info = rag.workspaces.create(name, extractor=extractor, entity_types=entity_types)
         except (InvalidRequestError, WorkspaceExistsError) as exc:
             fail(str(exc))
     make_console().print(f"created workspace [bold]{info.name}[/]; use it with `--workspace {info.name}`")
@@ -60,7 +60,7 @@ def list_workspaces(as_json: bool) -> None:
     from rich.table import Table
 
     with open_graph() as rag:
-        found = rag.workspaces()
+        found = rag.workspaces.list()
     if as_json:
         _echo_json([w.model_dump() for w in found])
         return
@@ -85,7 +85,7 @@ def show(name: str, as_json: bool) -> None:
 
     with open_graph() as rag:
         try:
-            info = rag.workspace_info(name)
+            info = rag.workspaces.info(name)
         except (InvalidRequestError, NotFoundError) as exc:
             fail(str(exc))
     if as_json:
@@ -113,7 +113,7 @@ def delete(name: str, yes: bool) -> None:
 
     with open_graph() as rag:
         try:
-            held = rag.delete_workspace(name, yes=yes)
+            held = rag.workspaces.delete(name, yes=yes)
         except (InvalidRequestError, NotFoundError) as exc:
             fail(str(exc))
     make_console().print(

@@ -246,7 +246,7 @@ def _server_routes(app: FastAPI, server: Server) -> None:
     def healthz(request: Request) -> JSONResponse:
         """Neo4j reachable and every index online (503 otherwise). Without a valid key only `{"ok": ...}`:
         the details name the database and its errors (the server log has them too)."""
-        health = graph_of(server, request).health()
+        health = graph_of(server, request).inspect.health()
         status = 200 if health.ok else 503
         if not health.ok:
             log.warning("health check failed: %s", health.detail)

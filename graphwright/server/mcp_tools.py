@@ -161,7 +161,7 @@ def build_mcp(rag: GraphRAG, graph: Callable[[str], GraphRAG] | None = None) -> 
     def show_entity(name: str, ctx: Context) -> dict[str, Any]:
         """An entity (exact name first, else the closest name) with its relations, sources and communities."""
         _check_name(name)
-        profile = of(ctx).entity(name)
+        profile = of(ctx).inspect.entity(name)
         if profile is None:
             raise ToolError(f"no entity is named like {name!r}")
         return profile.model_dump(mode="json")
@@ -188,13 +188,13 @@ def build_mcp(rag: GraphRAG, graph: Callable[[str], GraphRAG] | None = None) -> 
         """Run a read-only Cypher query (writes, admin commands and unknown procedures are refused; rows and
         time are limited). Labels: Document, Chunk, Entity, Community; in a workspace other than default each
         carries its prefix, `legal__Chunk`, and a query must start from such labels."""
-        return of(ctx).read_cypher(query, caller=_owner(ctx).name).model_dump(mode="json")
+        return of(ctx).inspect.read_cypher(query, caller=_owner(ctx).name).model_dump(mode="json")
 
     @server.tool(annotations=read_only)
     @_as_tool_errors
     def stats(ctx: Context) -> dict[str, Any]:
         """Counts of documents, chunks, entities, relations and communities; entity and relation types."""
-        info = of(ctx).inspect()
+        info = of(ctx).inspect.graph()
         return info.model_dump(mode="json", exclude={"indexes"})
 
     return server

@@ -74,7 +74,7 @@ def add_document_routes(app: FastAPI, server: Server) -> None:
         request: Request, offset: int = Query(0, ge=0), limit: int = Query(100, ge=1, le=1000)
     ) -> list[DocumentInfo]:
         """Stored documents by id, a page at a time."""
-        return graph_of(server, request).documents(offset, limit)
+        return graph_of(server, request).inspect.documents(offset, limit)
 
     @app.get("/v1/jobs", response_model=list[Job], tags=["documents"])
     def jobs(request: Request, limit: int = Query(100, ge=1, le=1000)) -> list[Job]:

@@ -23,13 +23,13 @@ def add_graph_routes(app: FastAPI, server: Server) -> None:
     @app.get("/v1/entities/{name:path}", response_model=EntityProfile, tags=["graph"])
     def entity(name: str, request: Request) -> EntityProfile | JSONResponse:
         """An entity by name (misspellings forgiven) with its relations, sources and communities."""
-        profile = graph_of(server, request).entity(name)
+        profile = graph_of(server, request).inspect.entity(name)
         return profile if profile is not None else error_response(404, f"no entity is named like {name!r}")
 
     @app.get("/v1/stats", response_model=GraphStats, tags=["graph"])
     def stats(request: Request) -> GraphStats:
         """Counts, types, communities by level and index states."""
-        return graph_of(server, request).inspect()
+        return graph_of(server, request).inspect.graph()
 
     @app.post("/v1/communities/build", status_code=202, response_model=Job, tags=["graph"])
     def build_communities(request: Request, full: bool = False) -> Job:

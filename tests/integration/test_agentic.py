@@ -19,7 +19,7 @@ def _chunk_of(rag, document_id: str) -> str:
 
 
 def _counts(rag) -> dict[str, int]:
-    return rag.stats()
+    return rag.inspect.stats()
 
 
 def test_agent_calls_tools_in_order_and_cites_what_they_returned(world, llm_rag_factory, stub) -> None:

@@ -35,6 +35,6 @@ def test_every_curl_example_runs(live, tmp_path: Path) -> None:
     text = "\n".join(outputs)
     assert '"ok":true' in text and "Saturn V" in text and "event: retrieval" in text and "event: result" in text
     assert '"status":"succeeded"' in text and '"deleted":"memo-1"' in text and "chat.completion" in text
-    docs = {d.id for d in live.rag.documents(limit=1000)}
+    docs = {d.id for d in live.rag.inspect.documents(limit=1000)}
     assert "kestrel.md" in docs and "memo-1" not in docs
     live.rag.delete_document("kestrel.md")

@@ -146,7 +146,7 @@ def test_query_latency_bench_on_the_graph_as_it_is(rag, cli_env, tmp_path: Path)
     rag.ingest([write_corpus(tmp_path / "corpus")], base=tmp_path)
     out = bench(["bench.query_latency", "--modes", "vector,local", "--rounds", "1", "--label", "smoke"], cli_env)
     assert "query latency, ms" in out and "smoke" in out and "local" in out
-    assert rag.stats()["documents"] > 0, "it reads the graph and writes nothing"
+    assert rag.inspect.stats()["documents"] > 0, "it reads the graph and writes nothing"
 
 
 def test_cost_curve_bench_grows_one_graph(rag, cli_env) -> None:
@@ -165,15 +165,15 @@ def test_cost_curve_bench_grows_one_graph(rag, cli_env) -> None:
     )
     assert "the cost curve" in out and "ingest s per" in out and "communities" in out
     assert re.search(r"│\s+6 │", out) and re.search(r"│\s+12 │", out), "a row at each size, as the graph grew"
-    assert rag.stats()["chunks"] >= 12
-    documents = rag.stats()["documents"]
+    assert rag.inspect.stats()["chunks"] >= 12
+    documents = rag.inspect.stats()["documents"]
     resumed = bench(
         ["bench.cost_curve", "--resume", "--sizes", "12,20", "--batch", "3", "--data", "examples/space/missions.jsonl"],
         cli_env,
     )
     # only the size above what the graph held is measured, and it grew on from the documents already there
     assert not re.search(r"│\s+12 │", resumed) and re.search(r"│\s+2\d │", resumed), resumed
-    assert rag.stats()["documents"] > documents and rag.stats()["chunks"] >= 20
+    assert rag.inspect.stats()["documents"] > documents and rag.inspect.stats()["chunks"] >= 20
 
 
 def test_cost_curve_copies_have_names_of_their_own() -> None:
@@ -253,4 +253,4 @@ def test_chinese_benches_on_small_inputs(rag, cli_env, tmp_path: Path) -> None:
         out = bench(["bench.seeds_zh", "--workspace", "smoke-zh", "--seeds", str(seeds)], cli_env)
         assert '"zh hybrid top-5"' in out and '"concepts_found"' in out
     finally:  # other tests expect a database with no workspace but default
-        rag.delete_workspace("smoke-zh", yes=True)
+        rag.workspaces.delete("smoke-zh", yes=True)

@@ -21,7 +21,7 @@ def test_import_by_chunk_document_and_mention(rag, tmp_path: Path) -> None:
     (docs / "ada.md").write_text("Ada Lovelace wrote programs for the Analytical Engine.", encoding="utf-8")
     (docs / "bab.md").write_text("Charles Babbage designed the Analytical Engine in London.", encoding="utf-8")
     rag.ingest([docs], base=tmp_path, extractor="none")
-    assert rag.stats()["entities"] == 0
+    assert rag.inspect.stats()["entities"] == 0
     ada_chunk = rag.store.retrieval.get_document("docs/ada.md")["chunks"][0]["id"]
     graph = _jsonl(
         tmp_path / "graph.jsonl",

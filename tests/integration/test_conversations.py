@@ -110,7 +110,7 @@ def test_bad_histories_are_refused_before_anything_runs(live) -> None:
 
 def test_stored_conversations_are_kept_apart_from_the_graph(live) -> None:
     rag = live.rag
-    before = rag.stats()
+    before = rag.inspect.stats()
     mine, theirs = rag.conversations("key-a"), rag.conversations("key-b")
     conversation = mine.create()
     first = rag.search(FIRST, mode="local", k=3, generate=False, conversation_id=conversation.id, owner="key-a")
@@ -131,7 +131,7 @@ def test_stored_conversations_are_kept_apart_from_the_graph(live) -> None:
         id=conversation.id,
     )
     assert "Hubble Space Telescope" in {r["name"] for r in about}
-    assert rag.stats() == before, "conversations are not counted as graph"
+    assert rag.inspect.stats() == before, "conversations are not counted as graph"
     assert conversation.id not in {c.id for c in theirs.list()}
     with pytest.raises(NotFoundError):
         theirs.get(conversation.id)
@@ -507,11 +507,13 @@ def test_a_keys_conversations_are_sealed_against_everyone_elses_cypher(live) -> 
         "MATCH (c:Conversation) RETURN c.title AS t, c.owner AS o",
         "MATCH (n) WHERE n.question IS NOT NULL RETURN properties(n) AS p",
     ):
-        rows = live.rag.read_cypher(query).rows
+        rows = live.rag.inspect.read_cypher(query).rows
         assert rows and canary not in json.dumps(rows, default=str), query
     raw = live.rag.store.read("MATCH (c:Conversation {id: $id})-[:HAS_TURN]->(t) RETURN t.question AS q", id=ident)
     assert raw[0]["q"].startswith("gw1:") and canary not in raw[0]["q"]
-    assert READ not in json.dumps(live.rag.read_cypher("MATCH (c:Conversation) RETURN c.owner AS o").rows, default=str)
+    assert READ not in json.dumps(
+        live.rag.inspect.read_cypher("MATCH (c:Conversation) RETURN c.owner AS o").rows, default=str
+    )
     cited = live.rag.store.read(
         "MATCH (:Conversation {id: $id})-[:HAS_TURN]->(:Turn)-[:CITED]->(c:Chunk) RETURN count(c) AS n", id=ident
     )
@@ -621,7 +623,7 @@ def test_key_fingerprints_need_the_server_secret_and_old_conversations_move(live
     assert stat.S_IMODE(secret_file.stat().st_mode) == 0o600
     secret = bytes.fromhex(secret_file.read_text().strip())
     ident = httpx.post(f"{live.url}/v1/conversations", headers=R, json={"title": "mine"}).json()["id"]
-    stored = rag.read_cypher("MATCH (c:Conversation) RETURN DISTINCT c.owner AS o").rows
+    stored = rag.inspect.read_cypher("MATCH (c:Conversation) RETURN DISTINCT c.owner AS o").rows
     owners = {row["o"] for row in stored}
     for key in (READ, WRITE):
         assert "key-" + hashlib.sha256(key.encode()).hexdigest()[:24] not in owners, "the old guessing check works"

@@ -64,7 +64,7 @@ def test_each_change_and_its_undo(world, op: str) -> None:
     curation = rag.curation(who="tester")
     change = CHANGES[op](curation)
     assert change.op == op and change.who == "tester" and change.id == "c1"
-    assert rag.check() == {}, "a change must keep the graph's invariants"
+    assert rag.inspect.check() == {}, "a change must keep the graph's invariants"
     after = _graph(rag)
     assert after != before
     if op == "merge":
@@ -76,7 +76,7 @@ def test_each_change_and_its_undo(world, op: str) -> None:
             "RETURN r.chunk_ids AS ids, r.weight AS w"
         )
         assert len(supplies) == 1  # Delta's SUPPLIES joined Cobalt's: one edge, the evidence of both
-        profile = rag.entity("Cobalt Semiconductors")
+        profile = rag.inspect.entity("Cobalt Semiconductors")
         assert profile is not None and "Delta Cells" in profile.aliases
         # every chunk that mentioned Delta Cells now mentions the survivor
         assert not rag.store.read("MATCH (e:Entity {name: 'Delta Cells'}) RETURN e")
@@ -100,7 +100,7 @@ def test_each_change_and_its_undo(world, op: str) -> None:
         assert row == [{"t": "FACILITY", "l": ["Entity", "Facility"]}]
     if op == "delete":
         assert "Zenith Motors" not in _names(rag)
-        assert rag.stats()["chunks"] == 5  # the passages stay
+        assert rag.inspect.stats()["chunks"] == 5  # the passages stay
     if op == "relation-retype":
         assert ("Astra Agency", "OWNS", "Orion Rockets") in _edges(rag, "Astra Agency")
         assert ("Astra Agency", "FUNDS", "Orion Rockets") not in _edges(rag, "Astra Agency")
@@ -112,7 +112,7 @@ def test_each_change_and_its_undo(world, op: str) -> None:
     undone = curation.undo()
     assert undone.op == "undo" and undone.undoes == "c1"
     assert _graph(rag) == before, "undo must give back exactly what the change found"
-    assert rag.check() == {}
+    assert rag.inspect.check() == {}
     assert [(c.id, c.status, c.undone_by) for c in curation.history()] == [
         ("c2", "applied", None),
         ("c1", "undone", "c2"),
@@ -201,7 +201,7 @@ def test_two_clients_at_once(world) -> None:
     assert not any(isinstance(r, Exception) for r in results), results
     history = one.history()
     assert sorted(c.id for c in history) == ["c1", "c2", "c3"]  # the refused merge left no record
-    assert world.check() == {}
+    assert world.inspect.check() == {}
 
 
 def _corpus(folder: Path) -> Path:
@@ -241,7 +241,7 @@ def test_curation_lasts_through_ingest_and_reextraction(rag, tmp_path: Path) -> 
         assert ("Demis Hassabis", "FOUNDED_IN", "London") not in edges
         assert ("Demis Hassabis", "FOUNDED", "Google DeepMind") in edges  # DeepMind's relation, on the survivor
         assert ("Google DeepMind", "BUILT", "AlphaGo program") in _edges(rag, "Google DeepMind")
-        assert rag.check() == {}
+        assert rag.inspect.check() == {}
 
     holds()
     # a later document naming the merged-away, deleted and renamed names
@@ -276,12 +276,12 @@ def test_document_delete_after_a_merge_removes_exactly_what_only_it_supported(ra
         "MATCH (c:Chunk)-[:MENTIONS]->(:Entity {name: 'Google DeepMind'}) RETURN collect(c.document_id) AS d"
     )[0]["d"]
     assert set(mentions) == {"a.md"}
-    assert rag.check() == {}
+    assert rag.inspect.check() == {}
 
 
 def test_curation_stays_in_its_workspace(rag, tmp_path: Path) -> None:
     folder = _corpus(tmp_path / "dm")
-    rag.create_workspace("other")
+    rag.workspaces.create("other")
     other = rag.in_workspace("other")
     try:
         for graph in (rag, other):
@@ -294,9 +294,9 @@ def test_curation_stays_in_its_workspace(rag, tmp_path: Path) -> None:
         (folder / "c.md").write_text("DeepMind trained AlphaGo in Cambridge.\n", encoding="utf-8")
         other.ingest([folder], base=folder, extractor="nlp")  # the default workspace's rules do not apply
         assert "DeepMind" in _names(other)
-        assert other.check() == {} and rag.check() == {}
+        assert other.inspect.check() == {} and rag.inspect.check() == {}
     finally:
-        rag.delete_workspace("other", yes=True)
+        rag.workspaces.delete("other", yes=True)
 
 
 def test_curation_from_the_command_line(rag, cli_env, tmp_path: Path) -> None:
@@ -321,4 +321,4 @@ def test_curation_from_the_command_line(rag, cli_env, tmp_path: Path) -> None:
     assert missing.returncode == 2 and "no entity named 'Nobody'" in missing.stderr
     again = run(["undo", "c1"], cli_env, tmp_path)
     assert again.returncode == 2 and "undone already" in again.stderr
-    assert "DeepMind" in _names(rag) and rag.check() == {}
+    assert "DeepMind" in _names(rag) and rag.inspect.check() == {}

@@ -183,7 +183,7 @@ def _breached(canaries, outcome: object) -> str | None:
 
 def _send(rag, query: str) -> object:
     try:
-        return rag.read_cypher(query)
+        return rag.inspect.read_cypher(query)
     except (CypherRejectedError, QueryRejectedError) as exc:
         return exc
 
@@ -254,10 +254,10 @@ def test_ordinary_reads_still_answer(world) -> None:
         "MATCH (a:Entity)-[r*1..2]-(b:Entity) RETURN count(*) AS walks",
     ]
     for query in reads:
-        found = world.read_cypher(query)
+        found = world.inspect.read_cypher(query)
         assert found.rows, query
     assert (
-        world.read_cypher(
+        world.inspect.read_cypher(
             "MATCH p = shortestPath((a:Entity {name: 'Falcon Ventures'})-[*..4]-"
             "(b:Entity {name: 'Acme Corp'})) RETURN length(p) AS hops"
         ).rows[0]["hops"]
@@ -267,19 +267,19 @@ def test_ordinary_reads_still_answer(world) -> None:
 
 def test_results_are_capped_by_bytes_as_well_as_rows(rag) -> None:
     rag.settings.cypher_max_bytes = 10_000
-    one = rag.read_cypher("RETURN range(1, 10000) AS big")  # one row, far above the byte cap
+    one = rag.inspect.read_cypher("RETURN range(1, 10000) AS big")  # one row, far above the byte cap
     assert one.rows == [] and one.truncated and "bytes" in one.limit
-    many = rag.read_cypher("UNWIND range(1, 5000) AS x RETURN x, 'padding padding padding' AS p")
+    many = rag.inspect.read_cypher("UNWIND range(1, 5000) AS x RETURN x, 'padding padding padding' AS p")
     assert many.truncated and len(many.rows) <= rag.settings.cypher_max_rows
     rag.settings.cypher_max_rows = 10_000
-    cut = rag.read_cypher("UNWIND range(1, 5000) AS x RETURN x, 'padding padding padding' AS p")
+    cut = rag.inspect.read_cypher("UNWIND range(1, 5000) AS x RETURN x, 'padding padding padding' AS p")
     assert cut.truncated and "bytes" in cut.limit and 0 < len(cut.rows) < 5000
 
 
 def test_a_slow_query_is_stopped_by_the_timeout(rag) -> None:
     rag.settings.cypher_timeout = 1.0
     with pytest.raises(QueryRejectedError, match="(?i)terminated|timeout|timed out"):
-        rag.read_cypher("UNWIND range(1, 100000000) AS x WITH x WHERE x % 7 = 123 RETURN count(x) AS n")
+        rag.inspect.read_cypher("UNWIND range(1, 100000000) AS x WITH x WHERE x % 7 = 123 RETURN count(x) AS n")
 
 
 def test_the_local_server_itself_refuses_file_and_network_loads(rag, http_canary) -> None:
@@ -357,14 +357,14 @@ def scoped(rag, canaries):
     secret, as the database owner wrote them."""
     connection = rag.store.connection
     if "gate-a" in rag.store.workspaces.names():  # left by a run that was killed
-        rag.delete_workspace("gate-a", yes=True)
+        rag.workspaces.delete("gate-a", yes=True)
     connection.write("MATCH (n:`gate-b__Chunk`) DELETE n")
-    rag.create_workspace("gate-a")
+    rag.workspaces.create("gate-a")
     connection.write("CREATE (:`gate-a__Chunk` {id: 'a1', text: 'alpha passage'})")
     connection.write("CREATE (:`gate-b__Chunk` {id: 'b1', text: $t})", t=SECRET)
     connection.write("MATCH (c:Canary) SET c.value = $t, c.text = $t", t=SECRET)
     yield rag.in_workspace("gate-a")
-    rag.delete_workspace("gate-a", yes=True)  # the registry outlives a reset: other tests expect none
+    rag.workspaces.delete("gate-a", yes=True)  # the registry outlives a reset: other tests expect none
     connection.write("MATCH (n:`gate-b__Chunk`) DELETE n")
 
 
@@ -437,7 +437,7 @@ def test_nested_reads_of_the_workspace_itself_still_answer(scoped) -> None:
         "AND y.id = c.id } END RETURN c.id AS t": ["a1"],
     }
     for query, expected in reads.items():
-        assert [row["t"] for row in scoped.read_cypher(query).rows] == expected, query
+        assert [row["t"] for row in scoped.inspect.read_cypher(query).rows] == expected, query
 
 
 def test_one_row_that_would_loop_for_hours_is_refused_before_it_runs(rag) -> None:
@@ -452,7 +452,7 @@ def test_one_row_that_would_loop_for_hours_is_refused_before_it_runs(rag) -> Non
     ]
     for query in loops:
         with pytest.raises(CypherRejectedError, match=r"range\(\)|reduce\(\)|iteration"):
-            rag.read_cypher(query)
+            rag.inspect.read_cypher(query)
     running = rag.store.read(
         "SHOW TRANSACTIONS YIELD currentQuery WHERE currentQuery CONTAINS 'reduce' AND NOT currentQuery STARTS WITH "
         "'SHOW' RETURN count(*) AS n"
@@ -466,11 +466,11 @@ def test_one_row_that_would_loop_for_hours_is_refused_before_it_runs(rag) -> Non
         "UNWIND range(1, 100000) AS x RETURN count(x) AS n",
     ]
     for query in ordinary:
-        assert rag.read_cypher(query).rows, query
+        assert rag.inspect.read_cypher(query).rows, query
 
 
 def test_temporal_and_spatial_values_come_back_as_text(rag) -> None:
-    rows = rag.read_cypher(
+    rows = rag.inspect.read_cypher(
         "RETURN datetime('2026-12-03T10:00:00Z') AS at, date('2026-12-03') AS day, duration('P3D') AS span, "
         "point({longitude: 1.5, latitude: 2.5}) AS where"
     ).rows
@@ -498,7 +498,7 @@ def test_user_cypher_runs_only_so_many_at_once_per_caller(rag) -> None:
 
     def hold() -> None:
         try:
-            outcome.append(rag.read_cypher(slow, caller="key-a"))
+            outcome.append(rag.inspect.read_cypher(slow, caller="key-a"))
         except (CypherRejectedError, QueryRejectedError) as exc:
             outcome.append(exc)
 
@@ -506,8 +506,8 @@ def test_user_cypher_runs_only_so_many_at_once_per_caller(rag) -> None:
     worker.start()
     time.sleep(1.0)  # the slow query holds key-a's one slot
     with pytest.raises(BusyError, match="already running"):
-        rag.read_cypher("RETURN 1 AS x", caller="key-a")
-    assert rag.read_cypher("RETURN 2 AS x", caller="key-b").rows == [{"x": 2}]  # another key is not held up
+        rag.inspect.read_cypher("RETURN 1 AS x", caller="key-a")
+    assert rag.inspect.read_cypher("RETURN 2 AS x", caller="key-b").rows == [{"x": 2}]  # another key is not held up
     worker.join(30)
     assert isinstance(outcome[0], QueryRejectedError)  # stopped by the timeout, between rows
-    assert rag.read_cypher("RETURN 1 AS x", caller="key-a").rows == [{"x": 1}]
+    assert rag.inspect.read_cypher("RETURN 1 AS x", caller="key-a").rows == [{"x": 1}]

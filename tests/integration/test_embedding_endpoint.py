@@ -57,7 +57,7 @@ def _dimensions(rag) -> set[int]:
 
 def test_switching_to_an_endpoint_needs_reembed_which_keeps_the_graph(world, endpoint_factory, stub) -> None:
     graph_before = world.store.read(GRAPH)
-    chunks = world.stats()["chunks"]
+    chunks = world.inspect.stats()["chunks"]
     remote = endpoint_factory()
     with pytest.raises(SchemaMismatchError, match="graphwright reembed"):
         remote.search("Where does the Vega launcher fly from?", mode="vector")

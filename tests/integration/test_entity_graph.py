@@ -29,7 +29,7 @@ def _graph_snapshot(rag) -> tuple:
 def test_sample_corpus_graph_has_provenance(rag) -> None:
     report = rag.ingest([ROOT / "examples" / "space"], base=ROOT, extractor="nlp")
     assert report.ok and report.entities_written > 150 and report.relations_written > 100
-    counts = rag.stats()
+    counts = rag.inspect.stats()
     assert counts["entities"] > 150 and counts["relations"] > 100
     # relations are named by what their sentence says, never by a bare preposition; RELATED_TO is left for names
     # listed together or linked by a word that states no type (two thirds typed on this sample, 99 of 148)
@@ -148,7 +148,7 @@ def test_hostile_types_and_names_never_reach_cypher_as_code(rag, tmp_path: Path)
     pipeline = IngestPipeline(rag.settings, rag.store, rag.embedder, ScriptedExtractor(entities, relations))
     report = pipeline.ingest([tmp_path], base=tmp_path)
     assert report.ok and report.entities_written == 3
-    counts = rag.stats()
+    counts = rag.inspect.stats()
     assert counts["documents"] == 1 and counts["entities"] == 3 and counts["relations"] == 3
     types = sorted(r["t"] for r in rag.store.read("MATCH (:Entity)-[r]->(:Entity) RETURN type(r) AS t"))
     assert types == ["RELATED_TO", "WORKS_FOR", "X_DETACH_DELETE_N"]  # PART_OF is ours, so refused

@@ -59,13 +59,13 @@ def test_explore_and_curate_over_http(live) -> None:
     bad = _post(live, "/v1/curation/retype", {"entity": "SpaceX", "type": "!!!"})
     assert bad.status_code == 400
     # hostile text stays data: a type that tries to close the label and a search that tries to end the query
-    counts = live.rag.stats()
+    counts = live.rag.inspect.stats()
     hostile = _post(live, "/v1/curation/retype", {"entity": "SpaceX", "type": "Person`) DETACH DELETE (n"})
     assert hostile.status_code == 200 and hostile.json()["summary"].endswith("to PERSON_DETACH_DELETE_N")
     assert _get(live, "/v1/graph/entities", q="') MATCH (n) DETACH DELETE n //").status_code == 200
-    assert live.rag.stats() == counts
+    assert live.rag.inspect.stats() == counts
     assert _post(live, "/v1/curation/undo", {"change": hostile.json()["id"]}).status_code == 200
-    assert live.rag.check() == {}
+    assert live.rag.inspect.check() == {}
 
 
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
@@ -110,7 +110,7 @@ def test_explorer_page_search_expand_merge_undo(live) -> None:
         page.locator("#entity-hits button", has_text="JAXA ·").first.wait_for(timeout=15000)
         page.screenshot(path=str(SHOTS / "explorer-undo.png"), full_page=True)
     assert not outside, f"the page fetched from outside the server: {outside}"
-    assert live.rag.check() == {}
+    assert live.rag.inspect.check() == {}
 
 
 def test_two_clients_curating_at_once_over_http(live) -> None:
@@ -128,4 +128,4 @@ def test_two_clients_curating_at_once_over_http(live) -> None:
     landed = next(a.json() for a in answers if a.status_code == 200)
     assert _post(live, "/v1/curation/undo", {"change": landed["id"]}).status_code == 200
     assert _get(live, "/v1/graph/entities", q="starbase").json()[0]["name"] == "Starbase"
-    assert live.rag.check() == {}
+    assert live.rag.inspect.check() == {}

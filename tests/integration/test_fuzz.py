@@ -90,9 +90,9 @@ def test_hostile_names_and_types_never_break_the_graph(
         assert all(LABEL.match(label) for label in row["labels"]), row
     for row in rag.store.read("MATCH (:Entity)-[r]->(:Entity) RETURN DISTINCT type(r) AS type"):
         assert REL_TYPE.match(row["type"]) and row["type"] not in {"MENTIONS", "PART_OF", "NEXT", "IN_COMMUNITY"}
-    assert not rag.check()
+    assert not rag.inspect.check()
     if normalize_key(clean_name(first)):  # the CLI's `show entity` path finds it by its odd name
-        assert rag.entity(clean_name(first)) is not None
+        assert rag.inspect.entity(clean_name(first)) is not None
 
 
 @FUZZ
@@ -118,4 +118,4 @@ def test_hostile_document_ids_and_metadata_keys_round_trip_and_filter(
     hits = rag.search("rockets", mode="hybrid", k=5, where=[MetadataFilter(name, "=", value)], generate=False)
     assert {c.document_id for c in hits.chunks} == {doc_id}
     assert rag.delete_document(doc_id) is not None and rag.store.retrieval.get_document(doc_id) is None
-    assert not rag.check()
+    assert not rag.inspect.check()

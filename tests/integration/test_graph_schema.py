@@ -94,10 +94,10 @@ def test_a_stored_schema_is_used_later_and_a_different_one_is_refused_before_any
     )
     with pytest.raises(SchemaConflictError, match=r"node types \+City; additional_patterns False -> True"):
         rag.ingest([ada_corpus(tmp_path)], base=tmp_path, schema=grown)
-    assert rag.stats()["documents"] == 0
+    assert rag.inspect.stats()["documents"] == 0
     assert rag.set_graph_schema(grown, replace=True) == grown and rag.graph_schema() == grown
     report = rag.ingest([ada_corpus(tmp_path)], base=tmp_path, extractor="nlp")  # no schema given: the stored one
-    assert report.ok and rag.stats()["documents"] == 1
+    assert report.ok and rag.inspect.stats()["documents"] == 1
 
 
 def cli(cli_env: dict, cwd: Path, *args: str) -> subprocess.CompletedProcess:
@@ -124,7 +124,7 @@ def test_a_bad_schema_file_is_one_line_and_exit_2_with_nothing_written(
     run = cli(cli_env, tmp_path, "ingest", str(ada_corpus(tmp_path)), "--schema", str(bad), "--quiet")
     said = " ".join(run.stderr.split())  # rich wraps the line at the terminal's width
     assert run.returncode == 2 and message in said and "Traceback" not in said, run.stderr
-    assert rag.stats()["documents"] == 0 and rag.graph_schema() is None
+    assert rag.inspect.stats()["documents"] == 0 and rag.graph_schema() is None
 
 
 def test_schema_set_and_show_through_the_cli(rag, cli_env, tmp_path: Path) -> None:
@@ -190,7 +190,7 @@ def test_a_malformed_examples_file_names_its_line_and_stops_before_any_write(rag
     run = cli(cli_env, tmp_path, "ingest", str(ada_corpus(tmp_path)), "--examples", str(examples), "--quiet")
     said = " ".join(run.stderr.split())  # rich wraps the line at the terminal's width
     assert run.returncode == 2 and "examples.jsonl, line 2: not JSON" in said and "\n" not in said, run.stderr
-    assert rag.stats()["documents"] == 0
+    assert rag.inspect.stats()["documents"] == 0
 
 
 def test_eval_extraction_scores_the_extraction_ingest_runs_and_refuses_a_bad_gold_file(cli_env, tmp_path: Path) -> None:

@@ -32,7 +32,7 @@ def test_ingest_counts_match_the_chunker(rag, tmp_path: Path) -> None:
 
     loaded = load_paths([corpus], tmp_path)
     expected = sum(len(make_chunks(d, rag.settings.chunk_size, rag.settings.chunk_overlap)) for d in loaded.documents)
-    counts = rag.stats()
+    counts = rag.inspect.stats()
     assert counts["documents"] == len(DOCS) + len(RECORDS)
     assert counts["chunks"] == expected == report.chunks_written
     assert counts["part_of_links"] == expected
@@ -78,10 +78,10 @@ def test_delete_removes_document_and_chunks(rag, tmp_path: Path) -> None:
     corpus = write_corpus(tmp_path / "corpus")
     rag.ingest([corpus], base=tmp_path)
     n_lab = len(rag.store.retrieval.get_document("corpus/lab.md")["chunks"])
-    total = rag.stats()
+    total = rag.inspect.stats()
     assert rag.delete_document("corpus/lab.md") == n_lab
     assert rag.store.retrieval.get_document("corpus/lab.md") is None
-    after = rag.stats()
+    after = rag.inspect.stats()
     assert after["documents"] == total["documents"] - 1
     assert after["chunks"] == total["chunks"] - n_lab
     assert rag.store.read("MATCH (c:Chunk {document_id: 'corpus/lab.md'}) RETURN count(c) AS n") == [{"n": 0}]
@@ -123,7 +123,7 @@ def test_a_document_bigger_than_a_group_is_staged_then_swapped_in_whole(
     rag.settings.ingest_group_chunks = 3  # the "lab" document has more chunks than that
     corpus = write_corpus(tmp_path / "corpus")
     report = rag.ingest([corpus], base=tmp_path)
-    assert report.ok and not rag.check()
+    assert report.ok and not rag.inspect.check()
     lab = rag.store.retrieval.get_document("corpus/lab.md")["chunks"]
     assert len(lab) > 3 and [c["index"] for c in lab] == list(range(len(lab)))
     old_ids = {c["id"] for c in lab}
@@ -144,12 +144,14 @@ def test_a_document_bigger_than_a_group_is_staged_then_swapped_in_whole(
     failed = rag.ingest([corpus], base=tmp_path)
     assert [f.source for f in failed.failures] == [str(lab_file)] and "simulated" in failed.failures[0].error
     assert {c["id"] for c in rag.store.retrieval.get_document("corpus/lab.md")["chunks"]} == old_ids
-    assert set(rag.check()) == {"staged chunks of an interrupted ingest (cleared when that document is ingested again)"}
+    assert set(rag.inspect.check()) == {
+        "staged chunks of an interrupted ingest (cleared when that document is ingested again)"
+    }
     assert not any("calibration" in c.text for c in rag.search("calibration", mode="hybrid", k=10).chunks)
 
     monkeypatch.setattr(rag.store.writes, "commit_staged", real_commit)
     again = rag.ingest([corpus], base=tmp_path)
-    assert again.ok and again.documents_written == 1 and not rag.check()  # leftovers cleared, new version in
+    assert again.ok and again.documents_written == 1 and not rag.inspect.check()  # leftovers cleared, new version in
     lab = rag.store.retrieval.get_document("corpus/lab.md")
     assert any("calibration" in c["text"] for c in lab["chunks"]) and len(lab["chunks"]) == lab["document"]["n_chunks"]
 
@@ -168,7 +170,7 @@ def test_a_staged_write_the_driver_retried_is_swapped_in_once(
     monkeypatch.setattr(rag.store.writes, "stage_chunks", stage_twice)
     report = rag.ingest([write_corpus(tmp_path / "corpus")], base=tmp_path)
     assert report.ok, report.failures
-    assert not rag.check()
+    assert not rag.inspect.check()
     rows = rag.store.read("MATCH (c:Chunk) RETURN count(c) AS n, count(DISTINCT c.id) AS ids")[0]
     assert (
         rows["n"]

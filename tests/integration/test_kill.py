@@ -35,7 +35,7 @@ def version_state(rag) -> dict[str, int]:
 
 
 def counts(rag) -> dict[str, int]:
-    stats = rag.stats()
+    stats = rag.inspect.stats()
     return {k: stats[k] for k in ("documents", "chunks", "entities", "relations", "mentions")}
 
 
@@ -61,7 +61,7 @@ def test_sigkill_at_random_points_never_leaves_half_documents(rag, settings, emb
     same.ingest([v2], base=v2.parent, metadata={"version": 2})
     reference = counts(rag)
     same.close()
-    assert not rag.check()
+    assert not rag.inspect.check()
     outcomes = []
     for attempt in range(runs):
         # Even attempts ingest version one into an empty graph; odd ones update what they left to version two.
@@ -100,7 +100,7 @@ def test_sigkill_at_random_points_never_leaves_half_documents(rag, settings, emb
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=30)
         state = version_state(rag)
-        problems = rag.check()
+        problems = rag.inspect.check()
         staged = problems.pop(STAGED, {"n": 0})["n"]  # invisible leftovers, cleared by the next ingest
         staged_seen += staged > 0
         outcomes.append((attempt, "update" if update else "first", finished, state["documents"], state["v2"], staged))
@@ -141,7 +141,7 @@ def test_sigkill_at_random_points_never_leaves_half_documents(rag, settings, emb
         )
         assert done.returncode == 0, done.stderr
     assert version_state(rag) == {"documents": total, "v2": total, "mixed": 0}
-    assert not rag.check()  # includes: no entity name held by two nodes, no staged chunk left
+    assert not rag.inspect.check()  # includes: no entity name held by two nodes, no staged chunk left
     final = counts(rag)
     print(f"final {final}\nreference {reference}")
     assert {k: final[k] for k in ("documents", "chunks")} == {k: reference[k] for k in ("documents", "chunks")}
@@ -160,7 +160,7 @@ def test_ctrl_c_stops_an_ingest_at_once_and_says_what_was_kept(rag, cli_env, tmp
     args = [sys.executable, "-m", "graphwright.cli", "ingest", str(folder), "--base", str(folder.parent), "-q"]
     process = subprocess.Popen(args, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
-    while process.poll() is None and time.monotonic() < deadline and rag.stats()["documents"] == 0:
+    while process.poll() is None and time.monotonic() < deadline and rag.inspect.stats()["documents"] == 0:
         time.sleep(0.05)
     assert process.poll() is None, "the ingest ended before it could be interrupted"
     process.send_signal(signal.SIGINT)
@@ -172,9 +172,9 @@ def test_ctrl_c_stops_an_ingest_at_once_and_says_what_was_kept(rag, cli_env, tmp
     assert "stopped:" in err and "Run the same command again" in said, err
     # the count is told when a group of documents has committed, so it may trail the last commit
     written = 0 if said.startswith("no document was written yet") else int(said.split(" documents were written")[0])
-    kept = rag.stats()["documents"]
+    kept = rag.inspect.stats()["documents"]
     assert 1 <= kept <= total and written <= kept  # a commit may land between the count and the exit
-    assert not {k: v for k, v in rag.check().items() if k != STAGED}
+    assert not {k: v for k, v in rag.inspect.check().items() if k != STAGED}
     again = subprocess.run(args, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert again.returncode == 0, again.stderr
-    assert rag.stats()["documents"] == total and not rag.check()
+    assert rag.inspect.stats()["documents"] == total and not rag.inspect.check()

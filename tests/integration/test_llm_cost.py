@@ -35,7 +35,7 @@ def test_dry_run_counts_the_calls_the_run_makes_and_writes_nothing(rag, stub, cl
     dry = run([*args, "--dry-run", "--json"], env, tmp_path)
     assert dry.returncode == 0, dry.stderr
     estimate = json.loads(dry.stdout)
-    assert stub.requests == [] and rag.stats()["chunks"] == 0  # nothing asked, nothing written
+    assert stub.requests == [] and rag.inspect.stats()["chunks"] == 0  # nothing asked, nothing written
     extract = next(s for s in estimate["stages"] if s["stage"] == "extract")
     assert estimate["documents"] > 0 and extract["calls"] == estimate["chunks"] > 0
     assert extract["prompt_tokens"] > 100 * extract["calls"] and extract["basis"].startswith("typical")
@@ -61,12 +61,12 @@ def test_max_cost_stops_the_run_and_the_next_run_resumes(rag, stub, cli_env, tmp
     assert stopped.returncode != 0 and "--max-cost 1 reached" in stopped.stderr and "resume" in stopped.stderr
     paid = len(stub.requests)
     assert 7 <= paid <= 9  # stopped at the first call past the budget
-    written = rag.stats()["documents"]
+    written = rag.inspect.stats()["documents"]
     total = json.loads(run([*args, "--dry-run", "--json"], env, tmp_path).stdout)
     assert written > 0 and total["documents"] + written == documents  # what was written is whole; the rest waits
     resumed = run(args, env, tmp_path)
     assert resumed.returncode == 0, resumed.stderr
-    assert rag.stats()["documents"] == documents
+    assert rag.inspect.stats()["documents"] == documents
     asked = [r["body"]["messages"][-1]["content"] for r in stub.requests]
     assert len(asked) == len(set(asked))  # no call paid for twice: the stopped run's answers came from the cache
 
@@ -86,7 +86,7 @@ def test_communities_dry_run_counts_the_reports_a_build_writes(rag, stub, cli_en
     dry = run(["communities", "build", "--dry-run", "--json"], env, tmp_path)
     assert dry.returncode == 0, dry.stderr
     planned = json.loads(dry.stdout)["stages"][0]
-    assert stub.requests == [] and rag.stats().get("communities", 0) == 0
+    assert stub.requests == [] and rag.inspect.stats().get("communities", 0) == 0
     built = run(["communities", "build", "--json"], env, tmp_path)
     assert built.returncode == 0, built.stderr
     assert planned["calls"] == len(stub.requests) == json.loads(built.stdout)["llm_calls"] > 0

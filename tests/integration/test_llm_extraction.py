@@ -99,18 +99,18 @@ def test_failed_chunk_is_reported_and_retried_next_run(llm_graph, stub, tmp_path
     assert report.documents_written == 1  # the text is indexed even when extraction failed
     assert len(report.extraction_failures) == 1 and "ada.md" in report.extraction_failures[0].source
     assert "HTTP 503" in report.extraction_failures[0].error
-    assert llm_graph.stats()["entities"] == 0
+    assert llm_graph.inspect.stats()["entities"] == 0
     stub.default = extractor_reply(json.dumps(GOOD))
     retry = llm_graph.ingest([ada_corpus(tmp_path)], base=tmp_path)
     assert retry.documents_written == 1 and not retry.extraction_failures  # not skipped as "unchanged"
-    assert llm_graph.stats()["entities"] == 3
+    assert llm_graph.inspect.stats()["entities"] == 3
 
 
 def test_rate_limit_then_success(llm_graph, stub, tmp_path: Path) -> None:
     stub.script.append(error_reply(429, "slow down"))
     stub.default = extractor_reply(json.dumps(GOOD))
     report = llm_graph.ingest([ada_corpus(tmp_path)], base=tmp_path)
-    assert not report.extraction_failures and llm_graph.stats()["entities"] == 3
+    assert not report.extraction_failures and llm_graph.inspect.stats()["entities"] == 3
     assert len(stub.requests) == 3  # 429, then extraction, then gleaning
 
 
@@ -118,7 +118,7 @@ def test_timeout_is_retried(llm_graph, stub, tmp_path: Path) -> None:
     stub.script.append(hang(3.0))
     stub.default = extractor_reply(json.dumps(GOOD))
     report = llm_graph.ingest([ada_corpus(tmp_path)], base=tmp_path)
-    assert not report.extraction_failures and llm_graph.stats()["entities"] == 3
+    assert not report.extraction_failures and llm_graph.inspect.stats()["entities"] == 3
 
 
 def test_empty_answers_fall_back_to_the_offline_graph(llm_graph, stub, tmp_path: Path) -> None:
@@ -133,7 +133,7 @@ def test_gleaning_merges_new_items(llm_graph, stub, tmp_path: Path) -> None:
     more = {"entities": [GOOD["entities"][0], GOOD["entities"][2]], "relations": GOOD["relations"]}
     stub.default = extractor_reply(json.dumps(first), glean=json.dumps(more))
     llm_graph.ingest([ada_corpus(tmp_path)], base=tmp_path)
-    assert llm_graph.stats()["entities"] == 3
+    assert llm_graph.inspect.stats()["entities"] == 3
     assert _relations(llm_graph) == {
         ("Ada Lovelace", "WROTE_PROGRAMS_FOR", "Analytical Engine"),
         ("Charles Babbage", "DESIGNED", "Analytical Engine"),

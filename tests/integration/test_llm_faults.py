@@ -49,7 +49,7 @@ def test_transient_faults_are_retried_then_succeed(fault: str, flaky, stub, tmp_
     stub.default = extractor_reply(json.dumps(GOOD))
     report = ingest_within(flaky, ada_corpus(tmp_path), tmp_path)
     assert report.documents_written == 1 and not report.extraction_failures, report.extraction_failures
-    assert flaky.stats()["entities"] == 3
+    assert flaky.inspect.stats()["entities"] == 3
     assert len(stub.requests) == 2  # the fault, then the retry that worked
     if fault == "429":  # the client waited as long as the server asked
         assert stub.requests[1]["at"] - stub.requests[0]["at"] >= 0.9
@@ -78,14 +78,14 @@ def test_persistent_faults_fail_the_chunk_not_the_run(fault: str, message: str, 
     assert len(report.extraction_failures) == 1, report.extraction_failures
     failure = report.extraction_failures[0]
     assert "ada.md" in failure.source and message in failure.error, failure.error
-    assert flaky.stats()["chunks"] == 1 and flaky.stats()["entities"] == 0 and not flaky.check()
+    assert flaky.inspect.stats()["chunks"] == 1 and flaky.inspect.stats()["entities"] == 0 and not flaky.inspect.check()
     # Bounded: the first try plus max_retries (2); a refusal is not retried.
     assert len(stub.requests) <= 3
     # The next run asks again (a failed chunk is not cached as done), and succeeds once the endpoint does.
     stub.default = extractor_reply(json.dumps(GOOD))
     again = ingest_within(flaky, folder, tmp_path)
     assert again.documents_written == 1 and not again.extraction_failures
-    assert flaky.stats()["entities"] == 3
+    assert flaky.inspect.stats()["entities"] == 3
 
 
 @pytest.mark.parametrize(
@@ -102,7 +102,7 @@ def test_an_unusable_reply_gets_the_offline_graph_counted_as_a_fallback(reply: s
     assert len(stub.requests) == 2  # the question and one re-ask with the parse error; then offline
     names = {r["name"] for r in flaky.store.read("MATCH (e:Entity) RETURN e.name AS name")}
     assert "Ada Lovelace" in names, names  # the offline extractor's graph stands in
-    assert not flaky.check()
+    assert not flaky.inspect.check()
     # The model's reply, not the endpoint, was at fault: the document is complete and is not asked again.
     again = ingest_within(flaky, folder, tmp_path)
     assert again.documents_unchanged == 1 and len(stub.requests) == 2
@@ -122,7 +122,7 @@ def test_malformed_json_shapes_are_repaired_or_reported(flaky, stub, tmp_path: P
     names = {r["name"] for r in flaky.store.read("MATCH (e:Entity) RETURN e.name AS name")}
     # whatever could be read is kept; whatever could not is dropped or reported, never a crash
     assert report.extraction_failures or "Ada Lovelace" in names
-    assert not flaky.check()
+    assert not flaky.inspect.check()
 
 
 def test_killed_llm_ingest_resumes_without_repeating_finished_calls(rag, stub, cli_env, tmp_path: Path) -> None:
@@ -166,9 +166,9 @@ def test_killed_llm_ingest_resumes_without_repeating_finished_calls(rag, stub, c
     time.sleep(1.0)  # the stub may still be answering the call in flight; it belongs to the first run
     first_run = list(answered)
     cached = list(Path(env["GRAPHWRIGHT_HOME"], "cache", "llm").rglob("*.json"))
-    documents_before, chunks_before = rag.stats()["documents"], rag.stats()["chunks"]
+    documents_before, chunks_before = rag.inspect.stats()["documents"], rag.inspect.stats()["chunks"]
     assert 8 <= len(first_run) < 20 and len(cached) >= len(first_run) - 1  # at most the call in flight is lost
-    assert not rag.check()
+    assert not rag.inspect.check()
 
     answered.clear()
     done = subprocess.run(command, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600)
@@ -179,5 +179,7 @@ def test_killed_llm_ingest_resumes_without_repeating_finished_calls(rag, stub, c
     assert report["documents_unchanged"] == documents_before  # finished documents are skipped by hash
     # the unfinished documents' chunks: answered before the kill come from the cache, the rest are asked
     assert report["llm_usage"]["cached"] + len(answered) == 20 - chunks_before
-    assert rag.stats()["documents"] == 12 and not rag.check()
-    assert len(first_run) + len(answered) - len(repeated) == rag.stats()["chunks"] == 20  # each chunk asked once
+    assert rag.inspect.stats()["documents"] == 12 and not rag.inspect.check()
+    assert (
+        len(first_run) + len(answered) - len(repeated) == rag.inspect.stats()["chunks"] == 20
+    )  # each chunk asked once

@@ -45,7 +45,7 @@ async def exercise(client, rag) -> None:
     for name in mode_names():  # every mode this server can run, described by its registered class
         usable = rag.llm is not None or not mode_class(name).needs_llm
         assert (f"{name}: {mode_class(name).summary}" in tools["search"].description) == usable, name
-    before = rag.stats()
+    before = rag.inspect.stats()
     found = result_data(
         await client.call_tool("search", {"question": "Which rocket launched Apollo 11?", "mode": "hybrid", "k": 3})
     )
@@ -79,8 +79,8 @@ async def exercise(client, rag) -> None:
     assert not (await client.call_tool("search", {"question": hostile, "mode": "local"})).is_error
     bad = await client.call_tool("search", {"question": "x", "mode": "telepathy"})
     assert bad.is_error
-    assert rag.stats() == before
-    assert rag.read_cypher("MATCH (n:Pwned) RETURN count(n) AS n").rows == [{"n": 0}]
+    assert rag.inspect.stats() == before
+    assert rag.inspect.read_cypher("MATCH (n:Pwned) RETURN count(n) AS n").rows == [{"n": 0}]
 
 
 def test_mcp_over_http_under_serve(live) -> None:

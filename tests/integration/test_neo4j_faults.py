@@ -55,7 +55,7 @@ def ingest(folder: Path, env: dict[str, str], cwd: Path, *extra: str) -> subproc
 
 def wait_for_documents(rag, n: int, process: subprocess.Popen, seconds: float = 120) -> None:
     deadline = time.monotonic() + seconds
-    while rag.stats()["documents"] < n and process.poll() is None and time.monotonic() < deadline:
+    while rag.inspect.stats()["documents"] < n and process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
 
 
@@ -91,7 +91,7 @@ def test_neo4j_restarted_mid_ingest(rag, cli_env, neo4j_uri: str, tmp_path: Path
         assert json.loads(out)["failures"] == []
     else:  # it gave up: one clear line, no traceback, and what was committed is whole
         assert process.returncode == 2 and "Neo4j" in err and "Traceback" not in err, err
-        assert not rag.check()
+        assert not rag.inspect.check()
         rerun = subprocess.run(
             [sys.executable, "-m", "graphwright.cli", "ingest", str(folder), "--base", str(folder.parent), "--quiet"],
             env=env,
@@ -101,7 +101,7 @@ def test_neo4j_restarted_mid_ingest(rag, cli_env, neo4j_uri: str, tmp_path: Path
             timeout=600,
         )
         assert rerun.returncode == 0, rerun.stderr
-    assert rag.stats()["documents"] == 48 and not rag.check()
+    assert rag.inspect.stats()["documents"] == 48 and not rag.inspect.check()
 
 
 def test_two_overlapping_ingests_at_once_leave_no_duplicates(rag, cli_env, tmp_path: Path) -> None:
@@ -114,7 +114,7 @@ def test_two_overlapping_ingests_at_once_leave_no_duplicates(rag, cli_env, tmp_p
     for process, (out, err) in zip(runs, outputs):
         assert process.returncode == 0, err
         assert json.loads(out)["failures"] == []
-    stats = rag.stats()
+    stats = rag.inspect.stats()
     assert stats["documents"] == 60
     names = rag.store.read(
         "MATCH (e:Entity) RETURN count(e) AS n, count(DISTINCT e.key) AS keys, count(DISTINCT e.id) AS ids"
@@ -122,7 +122,7 @@ def test_two_overlapping_ingests_at_once_leave_no_duplicates(rag, cli_env, tmp_p
     assert names["n"] == names["keys"] == names["ids"]
     chunks = rag.store.read("MATCH (c:Chunk) RETURN count(c) AS n, count(DISTINCT c.id) AS ids")[0]
     assert chunks["n"] == chunks["ids"] == stats["chunks"]
-    assert not rag.check()
+    assert not rag.inspect.check()
     # The same corpora ingested one after the other give the same graph.
     together = {k: stats[k] for k in ("documents", "chunks", "entities", "mentions")}
     rag.store.admin.reset()
@@ -130,7 +130,7 @@ def test_two_overlapping_ingests_at_once_leave_no_duplicates(rag, cli_env, tmp_p
     for folder in (first, second):
         done = ingest(folder, env, tmp_path)
         assert done.wait(timeout=600) == 0
-    alone = rag.stats()
+    alone = rag.inspect.stats()
     assert together == {k: alone[k] for k in together}
 
 
@@ -139,13 +139,13 @@ def test_questions_keep_answering_during_an_ingest(rag, cli_env, tmp_path: Path)
     folder = copies(tmp_path / "more" / "docs", 48)
     process = ingest(folder, {**cli_env, "GRAPHWRIGHT_INGEST_GROUP_CHUNKS": "1"}, tmp_path)
     answered = []
-    before = rag.stats()["documents"]
+    before = rag.inspect.stats()["documents"]
     try:
         while process.poll() is None:
             for mode in ("vector", "hybrid", "local"):
                 result = rag.search("Who founded SpaceX?", mode=mode, k=3)
                 assert result.chunks and "SpaceX" in result.chunks[0].text
-                answered.append((mode, rag.stats()["documents"]))
+                answered.append((mode, rag.inspect.stats()["documents"]))
     finally:
         out, err = process.communicate(timeout=600)
     assert process.returncode == 0, err

@@ -86,7 +86,7 @@ def test_offline_answer_is_labelled_retrieval_with_citations(indexed) -> None:
 
 def test_hostile_question_text_is_only_a_parameter(indexed) -> None:
     nasty = "') DETACH DELETE n // \" OR 1=1 AND title:* {x} [y] ~ ^ \\ `MATCH (n)`"
-    before = indexed.stats()
+    before = indexed.inspect.stats()
     for mode in ("vector", "hybrid"):
         indexed.search(nasty, mode=mode, k=3, where=["title~'); MATCH (n) DETACH DELETE n //"])
-    assert indexed.stats() == before
+    assert indexed.inspect.stats() == before

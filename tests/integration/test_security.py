@@ -58,10 +58,10 @@ def test_every_offline_read_path_works_without_write_access(world, monkeypatch) 
     for mode, question in questions.items():
         result = world.search(question, mode=mode, k=3)
         assert result.chunks or result.communities, mode
-    assert world.inspect().counts["entities"] > 0
-    assert world.entity("Acme Corp") is not None
-    assert world.check() == {}
-    assert world.stats()["documents"] > 0
+    assert world.inspect.graph().counts["entities"] > 0
+    assert world.inspect.entity("Acme Corp") is not None
+    assert world.inspect.check() == {}
+    assert world.inspect.stats()["documents"] > 0
 
 
 def test_secrets_never_reach_output_logs_or_files(rag, stub, cli_env, test_password: str, tmp_path: Path) -> None:

@@ -78,13 +78,13 @@ def test_keys_missing_wrong_and_read_only(live, caplog) -> None:
     assert_json_error(httpx.post(f"{live.url}/mcp", json={}), 401)
     assert httpx.get(f"{live.url}/v1/stats", headers=R).status_code == 200
     assert httpx.post(f"{live.url}/v1/search", json={"question": "Apollo 11"}, headers=R).status_code == 200
-    before = live.rag.stats()
+    before = live.rag.inspect.stats()
     assert_json_error(
         httpx.post(f"{live.url}/v1/documents", json={"documents": [{"text": "x y z"}]}, headers=R), 403, "read-only"
     )
     assert_json_error(httpx.delete(f"{live.url}/v1/documents/apollo-11.md", headers=R), 403)
     assert_json_error(httpx.post(f"{live.url}/v1/communities/build", headers=R), 403)
-    assert live.rag.stats() == before
+    assert live.rag.inspect.stats() == before
     # Keys never come back: not in errors, not in the spec, not in the log.
     assert WRITE not in httpx.get(f"{live.url}/openapi.json").text
     assert not {WRITE, READ, "nope"} & set(caplog.text.split()) and WRITE not in caplog.text
@@ -122,10 +122,10 @@ def test_search_bad_input_is_a_400(live) -> None:
     assert_json_error(httpx.post(url, headers=R, json=["a list"]), 400)
     assert_json_error(httpx.post(url, headers=R, json={"question": "x" * 3_000_000}), 413, "limit")  # not an upload
     # Hostile text is only ever a parameter: the graph is unchanged.
-    before = live.rag.stats()
+    before = live.rag.inspect.stats()
     hostile = "x'}) DETACH DELETE n // \" MATCH (m) DETACH DELETE m"
     assert httpx.post(url, headers=R, json={"question": hostile, "mode": "local"}).status_code == 200
-    assert live.rag.stats() == before
+    assert live.rag.inspect.stats() == before
 
 
 def test_stream_sends_retrieval_then_answer_then_result(live) -> None:
@@ -160,7 +160,7 @@ def test_upload_files_job_list_search_delete(live, tmp_path: Path) -> None:
         ("files", ("broken.pdf", b"%PDF-1.7 truncated", "application/pdf")),
         ("files", ("tool.exe", b"MZ\x00\x01", "application/octet-stream")),
     ]
-    before = live.rag.stats()["documents"]
+    before = live.rag.inspect.stats()["documents"]
     response = httpx.post(f"{live.url}/v1/documents", headers=W, files=files, data={"extractor": "nlp"})
     assert response.status_code == 202, response.text
     job = wait_job(live.url, response.json())
@@ -188,7 +188,7 @@ def test_upload_files_job_list_search_delete(live, tmp_path: Path) -> None:
     assert deleted == {"deleted": "zorblat.pdf", "chunks": listed["zorblat.pdf"]["chunks"]}
     assert_json_error(httpx.delete(f"{live.url}/v1/documents/zorblat.pdf", headers=W), 404, "zorblat.pdf")
     assert httpx.delete(f"{live.url}/v1/documents/notes.md", headers=W).status_code == 200
-    assert live.rag.stats()["documents"] == before
+    assert live.rag.inspect.stats()["documents"] == before
     assert not any(p.is_file() for p in (live.rag.settings.home / "uploads").rglob("*"))  # the job's files are gone
 
 
@@ -218,7 +218,7 @@ def test_upload_json_records_and_bad_uploads(live) -> None:
     assert "memo-1" in ids and any(i.startswith("doc-") for i in ids)
     again = wait_job(live.url, httpx.post(f"{live.url}/v1/documents", headers=W, json=records).json())
     assert again["result"]["documents_unchanged"] == 2  # same text, same ids: nothing rewritten
-    before = live.rag.stats()
+    before = live.rag.inspect.stats()
     assert_json_error(httpx.post(f"{live.url}/v1/documents", headers=W, json={"documents": []}), 400, "documents")
     assert_json_error(
         httpx.post(f"{live.url}/v1/documents", headers=W, json={"documents": [{"title": "x"}]}), 400, "text"
@@ -244,7 +244,7 @@ def test_upload_json_records_and_bad_uploads(live) -> None:
         f"{live.url}/v1/documents", headers={**W, "content-type": "application/json"}, content=chunked()
     )
     assert_json_error(response, 413, "limit")
-    assert live.rag.stats() == before
+    assert live.rag.inspect.stats() == before
     for doc in ("memo-1", *[i for i in ids if i.startswith("doc-")]):
         httpx.delete(f"{live.url}/v1/documents/{doc}", headers=W)
 

@@ -78,7 +78,7 @@ def open_server(neo4j_uri, test_password, embedder, tmp_path_factory):
 # --- a web page the user visits ------------------------------------------------------------------------
 def test_a_cross_site_page_cannot_upload_build_or_delete(open_server) -> None:
     url, rag = open_server.url, open_server.rag
-    before = rag.stats()
+    before = rag.inspect.stats()
     # What a <form method=post enctype=multipart/form-data> on another site sends: no preflight, an Origin.
     upload = httpx.post(
         f"{url}/v1/documents",
@@ -90,7 +90,7 @@ def test_a_cross_site_page_cannot_upload_build_or_delete(open_server) -> None:
     _error(httpx.delete(f"{url}/v1/documents/ada.md", headers={"Origin": "null"}), 403)
     _error(httpx.post(f"{url}/v1/search", json={"question": "Ada"}, headers={"Sec-Fetch-Site": "cross-site"}), 403)
     time.sleep(0.5)
-    assert rag.stats() == before
+    assert rag.inspect.stats() == before
     # The server's own page (same origin) and clients that send no Origin (curl, SDKs) still work.
     own = httpx.post(f"{url}/v1/search", json={"question": "Who wrote the first program?"}, headers={"Origin": url})
     assert own.status_code == 200 and own.json()["chunks"]
@@ -100,7 +100,7 @@ def test_a_cross_site_page_cannot_upload_build_or_delete(open_server) -> None:
 def test_dns_rebinding_gets_nothing(open_server) -> None:
     """A page at evil.example whose name now resolves to 127.0.0.1: the browser sends Host: evil.example."""
     url, rag = open_server.url, open_server.rag
-    before = rag.stats()
+    before = rag.inspect.stats()
     host = {"Host": f"evil.example:{open_server.port}"}
     for response in (
         httpx.get(f"{url}/v1/stats", headers=host),
@@ -111,7 +111,7 @@ def test_dns_rebinding_gets_nothing(open_server) -> None:
     ):
         _error(response, 400, "does not answer for the host")
         assert "Ada" not in response.text
-    assert rag.stats() == before
+    assert rag.inspect.stats() == before
     for name in ("localhost", "127.0.0.1"):
         assert httpx.get(f"{url}/v1/stats", headers={"Host": f"{name}:{open_server.port}"}).status_code == 200
 
@@ -214,7 +214,7 @@ def test_a_zip_bomb_upload_fails_by_name_and_loses_nothing(open_server, tmp_path
     report = wait_job(url, response.json())["result"]
     failures = {f["source"]: f["error"] for f in report["failures"]}
     assert "zip bomb" in failures["report.docx"] and "GRAPHWRIGHT_MAX_UNPACKED_BYTES" in failures["report.docx"]
-    assert "katherine.md" in {d.id for d in rag.documents(0, 100)}
+    assert "katherine.md" in {d.id for d in rag.inspect.documents(0, 100)}
 
 
 def test_word_pdf_and_html_limits_are_named_failures(tmp_path: Path) -> None:
@@ -295,7 +295,7 @@ def test_ndjson_records_stream_and_big_json_is_refused(open_server) -> None:
     assert response.status_code == 202, response.text
     report = wait_job(url, response.json())["result"]
     assert report["documents_written"] == 50, report
-    assert {f"nd-{i}" for i in range(50)} <= {d.id for d in rag.documents(0, 1000)}
+    assert {f"nd-{i}" for i in range(50)} <= {d.id for d in rag.inspect.documents(0, 1000)}
     bad = httpx.post(
         f"{url}/v1/documents",
         content=b'{"id": "a", "text": "fine"}\n{"id": "b"}\n',
@@ -391,7 +391,7 @@ def test_upload_names_keep_their_extension_and_never_collide(open_server) -> Non
         response = httpx.post(f"{url}/v1/documents", files={"files": (name, text.encode())})
         report = wait_job(url, response.json())["result"]
         assert report["documents_written"] == 1 and not report["skipped"], (name, report)
-    ids = {d.id for d in rag.documents(0, 1000)}
+    ids = {d.id for d in rag.inspect.documents(0, 1000)}
     assert {"名前.md", "a%3F.md", "a!.md"} <= ids
     twice = httpx.post(
         f"{url}/v1/documents",

@@ -74,7 +74,7 @@ def snapshot(rag) -> tuple[dict[str, int], str, list[str]]:
     )
     rows = sorted(json.dumps(r, sort_keys=True, default=str) for r in nodes + rels)
     digest = hashlib.sha256("\n".join(rows).encode()).hexdigest()
-    return rag.stats(), digest, sorted(i["name"] for i in rag.store.admin.indexes())
+    return rag.inspect.stats(), digest, sorted(i["name"] for i in rag.store.admin.indexes())
 
 
 @pytest.fixture(scope="module")
@@ -88,9 +88,9 @@ def pair(neo4j_uri, test_password, embedder, tmp_path_factory):
     root = GraphRAG(settings, embedder=embedder)
     root.store.admin.reset()
     for name in root.store.workspaces.names()[1:]:
-        root.delete_workspace(name, yes=True)
-    root.create_workspace(A)
-    root.create_workspace(B, extractor="nlp")
+        root.workspaces.delete(name, yes=True)
+    root.workspaces.create(A)
+    root.workspaces.create(B, extractor="nlp")
     a, b = root.in_workspace(A), root.in_workspace(B)
     a.ingest([_write(home / "a", DOCS_A)], base=home / "a", extractor="nlp")
     b.ingest([_write(home / "b", DOCS_B)], base=home / "b", extractor="nlp")
@@ -108,7 +108,7 @@ def pair(neo4j_uri, test_password, embedder, tmp_path_factory):
     llm.close()
     stub.__exit__(None, None, None)
     for name in root.store.workspaces.names()[1:]:
-        root.delete_workspace(name, yes=True)
+        root.workspaces.delete(name, yes=True)
     root.close()
 
 
@@ -197,10 +197,10 @@ def test_llm_modes_in_a_never_send_b_to_the_llm(pair) -> None:
         named = (query, f"{B}__Chunk", f"{B}__Entity", f"{B}__chunk_text")  # a refusal may say which name it refused
         assert_clean(result.model_dump(mode="json"), pair, f"cypher {query}", named)
     assert stub.requests, "the LLM modes asked the stub"
-    rows = llm.read_cypher(f"MATCH (c:`{A}__Chunk`) RETURN c.text AS text").rows
-    assert len(rows) == pair["a"].stats()["chunks"]
+    rows = llm.inspect.read_cypher(f"MATCH (c:`{A}__Chunk`) RETURN c.text AS text").rows
+    assert len(rows) == pair["a"].inspect.stats()["chunks"]
     # However Neo4j plans it (a scan of all relationships, filtered, on a small graph), A's own pattern runs.
-    types = llm.read_cypher(f"MATCH (a:`{A}__Entity`)-[r]->(b:`{A}__Entity`) RETURN DISTINCT type(r) AS t").rows
+    types = llm.inspect.read_cypher(f"MATCH (a:`{A}__Entity`)-[r]->(b:`{A}__Entity`) RETURN DISTINCT type(r) AS t").rows
     assert types and all(row["t"].startswith(f"{A}__") for row in types)
 
 
@@ -238,7 +238,7 @@ def test_raw_cypher_in_a_cannot_reach_outside_it(pair, query) -> None:
     from graphwright.errors import CypherRejectedError
 
     with pytest.raises(CypherRejectedError):
-        pair["a"].read_cypher(query)
+        pair["a"].inspect.read_cypher(query)
 
 
 def test_the_default_workspace_is_scoped_too_once_others_exist(pair) -> None:
@@ -246,20 +246,22 @@ def test_the_default_workspace_is_scoped_too_once_others_exist(pair) -> None:
 
     root = pair["root"]
     with pytest.raises(CypherRejectedError, match="AllNodesScan"):
-        root.read_cypher("MATCH (n) RETURN n.text")
+        root.inspect.read_cypher("MATCH (n) RETURN n.text")
     with pytest.raises(CypherRejectedError, match="not a label or type"):
-        root.read_cypher(f"MATCH (c:`{A}__Chunk`) RETURN c.text")
-    assert root.read_cypher("MATCH (c:Chunk) RETURN count(c) AS n").rows == [{"n": root.stats()["chunks"]}]
+        root.inspect.read_cypher(f"MATCH (c:`{A}__Chunk`) RETURN c.text")
+    assert root.inspect.read_cypher("MATCH (c:Chunk) RETURN count(c) AS n").rows == [
+        {"n": root.inspect.stats()["chunks"]}
+    ]
 
 
 def test_inspection_in_a_shows_only_a(pair) -> None:
     a = pair["a"]
-    assert_clean(a.inspect().model_dump(mode="json"), pair, "inspect")
-    assert_clean([d.model_dump() for d in a.documents()], pair, "documents")
-    assert a.stats()["documents"] == len(DOCS_A)
-    assert a.check() == {}
+    assert_clean(a.inspect.graph().model_dump(mode="json"), pair, "inspect")
+    assert_clean([d.model_dump() for d in a.inspect.documents()], pair, "documents")
+    assert a.inspect.stats()["documents"] == len(DOCS_A)
+    assert a.inspect.check() == {}
     for name in ("Apple", "Ronald Wayne", "Johnny Appleseed", "Freddie Mercury"):
-        profile = a.entity(name)
+        profile = a.inspect.entity(name)
         assert_clean(profile.model_dump(mode="json") if profile else None, pair, f"entity {name}", (name,))
     assert_clean(a.store.graph.schema_text(), pair, "schema text")
     assert_clean(a.store.communities.community_levels(), pair, "community levels")
@@ -492,13 +494,13 @@ def test_deleting_in_a_leaves_b_byte_for_byte(pair, tmp_path) -> None:
     a, b, root = pair["a"], pair["b"], pair["root"]
     before = snapshot(b)
     assert before[0]["documents"] == len(DOCS_B) and before[2]
-    documents = a.stats()["documents"]
+    documents = a.inspect.stats()["documents"]
     assert a.delete_document("apple.md") is not None  # B has an apple.md too
     assert snapshot(b) == before
     with pytest.raises(InvalidRequestError, match="--yes"):
-        root.delete_workspace(A)
-    assert a.stats()["documents"] == documents - 1
-    held = root.delete_workspace(A, yes=True)
+        root.workspaces.delete(A)
+    assert a.inspect.stats()["documents"] == documents - 1
+    held = root.workspaces.delete(A, yes=True)
     assert held.documents == documents - 1
     assert snapshot(b) == before
     assert A not in root.store.workspaces.names()
@@ -510,14 +512,14 @@ def test_deleting_in_a_leaves_b_byte_for_byte(pair, tmp_path) -> None:
     with pytest.raises(NotFoundError):
         root.in_workspace(A)
     with pytest.raises(NotFoundError):
-        root.delete_workspace(A, yes=True)
+        root.workspaces.delete(A, yes=True)
 
 
 def test_bad_workspace_names_and_lifecycle_errors_change_nothing(pair) -> None:
     root = pair["root"]
     # B was made with its own extractor: used where the environment names none.
     assert (pair["b"].settings.extractor, root.settings.extractor) == ("nlp", "auto")
-    assert root.workspace_info(B).settings == {"extractor": "nlp"}
+    assert root.workspaces.info(B).settings == {"extractor": "nlp"}
     assert pair["b"].in_workspace("default").settings.extractor == "auto"  # default's own, not B's
     before = root.store.workspaces.names()
     for bad, why in (
@@ -530,31 +532,31 @@ def test_bad_workspace_names_and_lifecycle_errors_change_nothing(pair) -> None:
         ("ünï", "a-z"),
     ):
         with pytest.raises(InvalidRequestError, match=why):
-            root.create_workspace(bad)
+            root.workspaces.create(bad)
     with pytest.raises(WorkspaceExistsError):
-        root.create_workspace(B)
+        root.workspaces.create(B)
     with pytest.raises(WorkspaceExistsError):
-        root.create_workspace("default")
+        root.workspaces.create("default")
     with pytest.raises(NotFoundError):
         root.in_workspace("nope")
     with pytest.raises(NotFoundError):
-        root.workspace_info("nope")
+        root.workspaces.info("nope")
     with pytest.raises(InvalidRequestError, match="unknown extractor"):
-        root.create_workspace("fresh", extractor="telepathy")
+        root.workspaces.create("fresh", extractor="telepathy")
     assert root.store.workspaces.names() == before
 
 
 def test_deleting_default_needs_yes_once_it_holds_data(pair, tmp_path, cli_env) -> None:
     root, b = pair["root"], pair["b"]
     root.ingest([_write(tmp_path / "d", {"d.md": "# D\nDefault data about Hubble.\n"})], base=tmp_path / "d")
-    held, b_before = root.stats(), snapshot(b)
+    held, b_before = root.inspect.stats(), snapshot(b)
     env = {**cli_env, "GRAPHWRIGHT_HOME": str(pair["home"] / "home")}
     refused = run(["workspace", "delete", "default"], env, tmp_path)
     assert refused.returncode == 2 and "--yes" in refused.stderr
-    assert root.stats() == held
+    assert root.inspect.stats() == held
     done = run(["workspace", "delete", "default", "--yes"], env, tmp_path)
     assert done.returncode == 0, done.stderr
-    assert root.stats()["documents"] == 0 and "default" in root.store.workspaces.names()
+    assert root.inspect.stats()["documents"] == 0 and "default" in root.store.workspaces.names()
     assert snapshot(b) == b_before
 
 

@@ -44,6 +44,22 @@ def test_a_registered_store_backend_serves_graphrag(memory_backend: None, tmp_pa
         assert report.documents_written == 2
         for mode in ("vector", "hybrid"):
             result = rag.search("Which rocket carried crews to the Moon?", mode=mode, k=1)
-            assert [c.document_id for c in result.chunks] == [rag.documents()[1].id], mode
-        assert rag.delete_document(rag.documents()[0].id, update_communities=False) == 1
-        assert rag.stats()["documents"] == 1
+            assert [c.document_id for c in result.chunks] == [rag.inspect.documents()[1].id], mode
+        assert rag.delete_document(rag.inspect.documents()[0].id, update_communities=False) == 1
+        assert rag.inspect.stats()["documents"] == 1
+
+
+def test_graphrag_keeps_its_old_methods_as_warnings_of_where_they_moved(memory_backend: None, tmp_path: Path) -> None:
+    from graphwright.api import GraphRAG
+
+    settings = Settings(_env_file=None, store_backend="memory", home=tmp_path)
+    with GraphRAG(settings) as rag:
+        with pytest.warns(DeprecationWarning, match=r"GraphRAG.stats\(\) is now GraphRAG.inspect.stats\(\)"):
+            assert rag.stats() == rag.inspect.stats()
+        with pytest.warns(DeprecationWarning, match=r"GraphRAG.create_workspace\(\) is now GraphRAG.workspaces"):
+            rag.create_workspace("moved", extractor="none")
+        with pytest.warns(DeprecationWarning, match=r"workspaces.list\(\)"):
+            assert [w.name for w in rag.workspaces()] == ["default", "moved"] == rag.workspaces.names()
+        with pytest.warns(DeprecationWarning, match=r"inspect.graph\(\)"):
+            assert rag.inspect().counts == rag.inspect.graph().counts
+        assert rag.workspaces.delete("moved").name == "moved" and rag.workspaces.names() == ["default"]

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import logging
+import warnings
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from graphwright.config import DEFAULT_WORKSPACE, Settings, check_workspace_name
+from graphwright.api.inspection import Inspection
+from graphwright.api.workspaces import Workspaces
+from graphwright.config import Settings, check_workspace_name
 from graphwright.conversations import Conversations
-from graphwright.embeddings import Embedder, embed_questions, make_embedder
+from graphwright.embeddings import Embedder, make_embedder
 from graphwright.embeddings.base import MeteredEmbedder
 from graphwright.errors import InvalidRequestError, SchemaConflictError
 from graphwright.extraction.base import LearnsFromExamples
@@ -23,18 +26,11 @@ from graphwright.models import (
     ConversationOwner,
     CostEstimate,
     CurationChange,
-    CypherRows,
-    DocumentInfo,
-    EntityProfile,
-    EntityRef,
     ExtractionExample,
-    GraphStats,
-    Health,
     IngestReport,
     MetadataFilter,
     SearchEvent,
     SearchResult,
-    WorkspaceInfo,
     check_history_size,
 )
 from graphwright.pipeline import IngestPipeline, ProgressCallback
@@ -87,6 +83,17 @@ def _embedding_usage(embedder: Embedder) -> dict[str, float] | None:
     if not isinstance(embedder, MeteredEmbedder):
         return None
     return {k: float(v) for k, v in vars(embedder.usage).items()}
+
+
+def _moved(part: str, name: str) -> Any:
+    """A method that moved to a sub-object (`GraphRAG.inspect.stats`): still callable where it was, warning."""
+
+    def method(self: GraphRAG, *args: Any, **kwargs: Any) -> Any:
+        old = {"info": "workspace_info", "create": "create_workspace", "delete": "delete_workspace"}.get(name, name)
+        warnings.warn(f"GraphRAG.{old}() is now GraphRAG.{part}.{name}()", DeprecationWarning, stacklevel=2)
+        return getattr(getattr(self, part), name)(*args, **kwargs)
+
+    return method
 
 
 class GraphRAG:
@@ -440,60 +447,32 @@ class GraphRAG:
         builder = CommunityBuilder(self.store, self.embedder, self.settings, self.llm)
         return builder.refresh(self.settings.report_budget if budget is None else budget, level, progress)
 
-    def stats(self) -> dict[str, int]:
-        return self.store.admin.counts()
+    @cached_property
+    def inspect(self) -> Inspection:
+        """What the graph holds and whether it is well: `stats()`, `documents()`, `entity(name)`, `check()`,
+        `health()`, `graph()` (counts by type, indexes, size) and `read_cypher(query)`."""
+        return Inspection(self.store, self.settings, lambda: self.embedder)
 
-    def documents(self, offset: int = 0, limit: int = 100) -> list[DocumentInfo]:
-        """Stored documents by id, a page at a time."""
-        return [DocumentInfo(**row) for row in self.store.retrieval.list_documents(offset, limit)]
+    @cached_property
+    def workspaces(self) -> Workspaces:
+        """The database's workspaces: `list()`, `names()`, `info(name)`, `create(name)`, `delete(name)`."""
 
-    def read_cypher(self, query: str, *, caller: str = "") -> CypherRows:
-        """Run a Cypher query only if it is provably read-only (the locks of `graph_store/read_only.py`: its
-        text, Neo4j's plan, a READ transaction), within the row, byte and time limits of the settings, and
-        at most `cypher_max_concurrent` at once for one `caller` (a key's fingerprint; BusyError past it).
-        CypherRejectedError says which lock refused it."""
-        from graphwright.search.cypher import run_read_only
+        def initialize(name: str) -> None:
+            with self.in_workspace(name) as created:
+                created.init()
 
-        return run_read_only(self.store, query, self.settings, caller=caller)
+        return Workspaces(self.store, initialize)
 
-    def health(self) -> Health:
-        """Neo4j reachable and every index online; never raises for a database that is down."""
-        from graphwright.errors import GraphStoreError, QueryRejectedError
-
-        try:
-            self.store.verify()
-            indexes = self.store.admin.indexes()
-        except (GraphStoreError, QueryRejectedError) as exc:
-            return Health(ok=False, neo4j=False, indexes_online=False, detail=str(exc))
-        waiting = [row["name"] for row in indexes if row["state"] != "ONLINE"]
-        meta = self.store.admin.meta()
-        return Health(
-            ok=not waiting,
-            neo4j=True,
-            indexes_online=not waiting,
-            detail=f"indexes not online: {', '.join(waiting)}" if waiting else "",
-            embedding_model=meta["model"] if meta else None,
-        )
-
-    def inspect(self) -> GraphStats:
-        """Counts, entities and relations by type, communities by level, index states and, for the local
-        server, the database's size on disk."""
-        from graphwright.graph_store.local_server import store_bytes
-
-        types = self.store.admin.type_counts()
-        indexes = [
-            {k: row.get(k) for k in ("name", "type", "labelsOrTypes", "properties", "state", "populationPercent")}
-            for row in self.store.admin.indexes()
-        ]
-        levels = self.store.communities.community_levels()
-        return GraphStats(
-            counts=self.store.admin.counts(),
-            entity_types=types["entities"],
-            relation_types=types["relations"],
-            community_levels={r["level"]: r["communities"] for r in levels},
-            indexes=indexes,
-            store_bytes=store_bytes(self.settings.home, self.settings.neo4j_database),
-        )
+    # Before the sub-objects, these were GraphRAG's own; they still answer, with a DeprecationWarning.
+    stats = _moved("inspect", "stats")
+    documents = _moved("inspect", "documents")
+    read_cypher = _moved("inspect", "read_cypher")
+    health = _moved("inspect", "health")
+    check = _moved("inspect", "check")
+    entity = _moved("inspect", "entity")
+    workspace_info = _moved("workspaces", "info")
+    create_workspace = _moved("workspaces", "create")
+    delete_workspace = _moved("workspaces", "delete")
 
     def curation(self, *, who: str | None = None, communities: bool = True) -> Curation:
         """Hand changes of the entity graph with an audit trail and undo (docs/curation.md). `who` is the
@@ -512,104 +491,6 @@ class GraphRAG:
             after=after,
             schema=self.graph_schema,
             who=who,
-        )
-
-    def check(self) -> dict[str, dict[str, Any]]:
-        """Rules of the graph model some element breaks ({} when the graph is consistent): documents with a
-        wrong number of chunks, chunks without a document or embedding, entities nothing mentions, relations
-        citing missing chunks, duplicate entity names."""
-        return {rule: dict(problem) for rule, problem in self.store.admin.integrity_problems().items()}
-
-    # --- workspaces ----------------------------------------------------------------------------------------
-    def workspaces(self) -> list[WorkspaceInfo]:
-        """Every workspace of the database, `default` first, with what each holds."""
-        return [self.workspace_info(name) for name in self.store.workspaces.names()]
-
-    def workspace_info(self, name: str) -> WorkspaceInfo:
-        """One workspace with what it holds; NotFoundError if there is none."""
-        record = self.store.workspaces.get(name)
-        counts = self.store.in_workspace(name).admin.counts()
-        return WorkspaceInfo(
-            **record, documents=counts["documents"], chunks=counts["chunks"], entities=counts["entities"]
-        )
-
-    def create_workspace(
-        self, name: str, *, extractor: str | None = None, entity_types: str | None = None
-    ) -> WorkspaceInfo:
-        """A new, empty workspace with its indexes; `extractor` and `entity_types` are its own settings (used
-        where the environment names none). WorkspaceExistsError if the name is taken."""
-        from graphwright.config import check_extractor
-
-        settings: dict[str, Any] = {}
-        try:
-            if extractor is not None:
-                settings["extractor"] = check_extractor(extractor)
-        except ValueError as exc:
-            raise InvalidRequestError(str(exc)) from exc
-        if entity_types is not None:
-            if not [t for t in entity_types.split(",") if t.strip()]:
-                raise InvalidRequestError("`entity_types` names no type")
-            settings["entity_types"] = entity_types
-        self.store.verify()
-        self.store.workspaces.create(name, settings)
-        with self.in_workspace(name) as created:
-            created.init()
-        return self.workspace_info(name)
-
-    def delete_workspace(self, name: str, *, yes: bool = False) -> WorkspaceInfo:
-        """Delete a workspace's documents, graph, communities, conversations and indexes, and nothing of any
-        other; `default` keeps existing, empty. A workspace that holds documents needs `yes` (else
-        InvalidRequestError, nothing deleted). Returns what it held."""
-        held = self.workspace_info(name)
-        if (held.documents or held.chunks or held.entities) and not yes:
-            raise InvalidRequestError(
-                f"workspace {name!r} holds {held.documents} documents and {held.entities} entities: pass yes=True "
-                "(`--yes`) to delete them"
-            )
-        self.store.in_workspace(name).admin.reset()
-        if name != DEFAULT_WORKSPACE:
-            self.store.workspaces.forget(name)
-        return held
-
-    def entity(self, name: str, relations: int = 25) -> EntityProfile | None:
-        """The entity a name means (exact name first, else the closest name, misspellings forgiven) with its
-        relations, sources and communities; None when no name is close (meaning alone is not enough here:
-        every entity is the nearest vector of something)."""
-        from graphwright.search.linking import EntityLinker
-        from graphwright.search.local import relation_refs
-        from graphwright.text.normalize import clean_name, normalize_key
-
-        # The whole name as given first: the span linker reads words, and a name of no word ("_") has none.
-        key = normalize_key(clean_name(name))
-        whole = self.store.graph.entities_by_key([key]) if key else []
-        if whole:
-            entity_id, how = whole[0]["id"], "exact"
-        else:
-            linker = EntityLinker(self.store.graph)
-            found = linker.exact(name)[0] or [
-                e for e in linker.link(name, embed_questions(self.embedder, [name])[0], 3)[0] if e.how == "fulltext"
-            ]
-            if not found:
-                return None
-            entity_id, how = found[0].id, found[0].how
-        profile = self.store.graph.entity_profile(entity_id)
-        if profile is None:
-            return None
-        ref = EntityRef(
-            id=profile["id"],
-            name=profile["name"],
-            type=profile["type"],
-            description=profile["description"],
-            how=how,
-        )
-        return EntityProfile(
-            entity=ref,
-            labels=profile["labels"],
-            aliases=profile["aliases"],
-            degree=profile["degree"],
-            relations=relation_refs(self.store.graph.entity_relations(ref.id, relations)),
-            sources=[dict(s) for s in self.store.graph.entity_sources(ref.id)],
-            communities=profile["communities"],
         )
 
     # --- search ------------------------------------------------------------------------------------------
