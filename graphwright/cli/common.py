@@ -211,6 +211,29 @@ def browser_base_url(settings: Settings) -> str:
     return browser_base(settings.neo4j_uri, settings.http_port)
 
 
+def search_option(name: str, *declarations: str, **overrides: Any) -> Callable[[F], F]:
+    """The flag of search option `name` as the HTTP API's `SearchRequest` declares it: its type (a bool is a
+    flag, a list repeats), limits and help come from the field, so the CLI cannot drift from the API."""
+    import annotated_types
+
+    from graphwright.server.schemas import SearchRequest
+
+    field = SearchRequest.model_fields[name]
+    kind = field.annotation
+    options: dict[str, Any] = {"help": (field.description or "")[:1].upper() + (field.description or "")[1:] + "."}
+    if kind is bool:
+        options["is_flag"] = True
+    elif "list[" in str(kind):
+        options.update(multiple=True, help=options["help"][:-1] + " (repeatable).")
+    elif "int" in str(kind):
+        low: Any = next((m.ge for m in field.metadata if isinstance(m, annotated_types.Ge)), None)
+        high: Any = next((m.le for m in field.metadata if isinstance(m, annotated_types.Le)), None)
+        options.update(type=click.IntRange(low, high), default=None)
+    else:
+        options["default"] = None
+    return click.option(*(declarations or (f"--{name.replace('_', '-')}",)), **{**options, **overrides})
+
+
 def extractor_option(what: str = "Entity graph from") -> Callable[[F], F]:
     """--extractor, with the registered extractors as its choices and in its help."""
     from graphwright.config import EXTRACTOR_NAMES

@@ -7,7 +7,15 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from graphwright.cli.common import ModeChoice, browser_base_url, fail, load_settings, make_console, open_graph
+from graphwright.cli.common import (
+    ModeChoice,
+    browser_base_url,
+    fail,
+    load_settings,
+    make_console,
+    open_graph,
+    search_option,
+)
 from graphwright.cli.render import print_result
 from graphwright.search.registry import mode_names  # names only: the mode classes load when a search runs
 
@@ -28,25 +36,21 @@ class _ModeOption(click.Option):
         return super().get_help_record(ctx)
 
 
+# --where's help adds to the API's description that the flag repeats.
+_WHERE_HELP = (
+    "Metadata filter on documents (vector, hybrid): key=value, key!=value, year>=2020, title~Apollo (repeatable)."
+)
+
+
 @click.command()
 @click.argument("question")
 @click.option("--mode", cls=_ModeOption, type=ModeChoice(), default="hybrid", show_default=True)
-@click.option("--k", type=click.IntRange(1, 100), default=None, help="Passages to retrieve (default 5).")
-@click.option(
-    "--where",
-    multiple=True,
-    metavar="FILTER",
-    help="Metadata filter on documents (vector, hybrid): key=value, key!=value, year>=2020, title~Apollo (repeatable).",
-)
-@click.option(
-    "--level",
-    type=click.IntRange(0, None),
-    default=None,
-    help="global: community level to read (0 = coarsest); default: chosen by relevance.",
-)
-@click.option("--source", default=None, help="path: first entity (instead of reading it from the question).")
-@click.option("--target", default=None, help="path: second entity.")
-@click.option("--hyde", is_flag=True, help="vector/hybrid: also search with a hypothetical answer (needs an LLM).")
+@search_option("k")
+@search_option("where", metavar="FILTER")
+@search_option("level")
+@search_option("source")
+@search_option("target")
+@search_option("hyde")
 @click.option("--no-llm", is_flag=True, help="Return the retrieval even when an LLM is configured.")
 @click.option("--show-context", is_flag=True, help="Also print the context sections the answer was built from.")
 @click.option(

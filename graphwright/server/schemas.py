@@ -47,14 +47,21 @@ class SearchRequest(SearchOptions):
 
     question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
     mode: ModeName = "hybrid"
-    k: int | None = Field(None, ge=1, le=100)
+    k: int | None = Field(None, ge=1, le=100, description="passages to retrieve (default: the settings' top_k, 5)")
     where: list[str] = Field(  # type: ignore[assignment]
-        default_factory=list, max_length=20, description='metadata filters, e.g. "year>=2020" (vector and hybrid)'
+        default_factory=list,
+        max_length=20,
+        description="metadata filters on documents (vector, hybrid): key=value, key!=value, year>=2020, title~Apollo",
     )
     generate: bool = Field(True, description="let a configured LLM write the answer; false: the retrieval itself")
-    level: int | None = Field(None, ge=0, description="global: community level")
-    source: str | None = Field(None, max_length=MAX_NAME_CHARS, description="path: first entity")
+    level: int | None = Field(
+        None, ge=0, description="global: community level to read (0 = coarsest); default: chosen by relevance"
+    )
+    source: str | None = Field(
+        None, max_length=MAX_NAME_CHARS, description="path: first entity (instead of reading it from the question)"
+    )
     target: str | None = Field(None, max_length=MAX_NAME_CHARS, description="path: second entity")
+    hyde: bool = Field(False, description="vector/hybrid: also search with a hypothetical answer (needs an LLM)")
     history: list[ChatTurn] = Field(  # type: ignore[assignment]
         default_factory=list,
         max_length=MAX_HISTORY_TURNS,
