@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
@@ -211,7 +211,7 @@ def browser_base_url(settings: Settings) -> str:
     return browser_base(settings.neo4j_uri, settings.http_port)
 
 
-def search_option(name: str, *declarations: str, **overrides: Any) -> Callable[[F], F]:
+def search_option(name: str, *declarations: str, **overrides: Any) -> click.Option:
     """The flag of search option `name` as the HTTP API's `SearchRequest` declares it: its type (a bool is a
     flag, a list repeats), limits and help come from the field, so the CLI cannot drift from the API."""
     import annotated_types
@@ -220,7 +220,8 @@ def search_option(name: str, *declarations: str, **overrides: Any) -> Callable[[
 
     field = SearchRequest.model_fields[name]
     kind = field.annotation
-    options: dict[str, Any] = {"help": (field.description or "")[:1].upper() + (field.description or "")[1:] + "."}
+    description = field.description or ""
+    options: dict[str, Any] = {"help": description[:1].upper() + description[1:] + "."}
     if kind is bool:
         options["is_flag"] = True
     elif "list[" in str(kind):
@@ -231,7 +232,25 @@ def search_option(name: str, *declarations: str, **overrides: Any) -> Callable[[
         options.update(type=click.IntRange(low, high), default=None)
     else:
         options["default"] = None
-    return click.option(*(declarations or (f"--{name.replace('_', '-')}",)), **{**options, **overrides})
+    return click.Option(list(declarations or (f"--{name.replace('_', '-')}",)), **{**options, **overrides})
+
+
+class SearchCommand(click.Command):
+    """A command taking search options: `search_options` names them (with any flag-specific overrides), and
+    their flags are made by `search_option` when first needed (parsing or the command's help), placed after
+    `--mode`; so listing the commands (`graphwright --help`) imports no model."""
+
+    def __init__(self, *args: Any, search_options: Sequence[tuple[str, dict[str, Any]]] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._pending = list(search_options)
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        if self._pending:
+            made = [search_option(name, **extra) for name, extra in self._pending]
+            self._pending = []
+            at = next((i + 1 for i, p in enumerate(self.params) if p.name == "mode"), len(self.params))
+            self.params[at:at] = made
+        return super().get_params(ctx)
 
 
 def extractor_option(what: str = "Entity graph from") -> Callable[[F], F]:

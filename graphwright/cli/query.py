@@ -9,12 +9,12 @@ import click
 
 from graphwright.cli.common import (
     ModeChoice,
+    SearchCommand,
     browser_base_url,
     fail,
     load_settings,
     make_console,
     open_graph,
-    search_option,
 )
 from graphwright.cli.render import print_result
 from graphwright.search.registry import mode_names  # names only: the mode classes load when a search runs
@@ -42,15 +42,19 @@ _WHERE_HELP = (
 )
 
 
-@click.command()
+@click.command(
+    cls=SearchCommand,
+    search_options=[
+        ("k", {}),
+        ("where", {"metavar": "FILTER"}),
+        ("level", {}),
+        ("source", {}),
+        ("target", {}),
+        ("hyde", {}),
+    ],
+)
 @click.argument("question")
 @click.option("--mode", cls=_ModeOption, type=ModeChoice(), default="hybrid", show_default=True)
-@search_option("k")
-@search_option("where", metavar="FILTER")
-@search_option("level")
-@search_option("source")
-@search_option("target")
-@search_option("hyde")
 @click.option("--no-llm", is_flag=True, help="Return the retrieval even when an LLM is configured.")
 @click.option("--show-context", is_flag=True, help="Also print the context sections the answer was built from.")
 @click.option(

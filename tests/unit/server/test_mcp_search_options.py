@@ -39,9 +39,31 @@ def test_offering_another_option_is_adding_its_name(monkeypatch: pytest.MonkeyPa
 
 
 def test_every_search_option_reaches_the_cli_or_is_left_out_on_purpose() -> None:
+    import click
+
     from graphwright.cli.query import query
     from graphwright.search.options import SearchOptions
 
-    flags = {param.name for param in query.params} | {"generate"}  # --no-llm sets generate=False
+    flags = {param.name for param in query.get_params(click.Context(query))} | {
+        "generate"
+    }  # --no-llm sets generate=False
     left_out = {"history", "conversation_id"}  # a terminal asks one question; `graphwright chat` keeps history
     assert set(SearchOptions.model_fields) - left_out <= flags
+
+
+def test_the_cli_flags_take_their_range_and_help_from_search_request() -> None:
+    import click
+
+    from graphwright.cli.query import query
+
+    params = {param.name: param for param in query.get_params(click.Context(query))}
+    k = params["k"]
+    assert isinstance(k.type, click.IntRange) and (k.type.min, k.type.max) == (1, 100)
+    level = params["level"]
+    assert isinstance(level.type, click.IntRange) and (level.type.min, level.type.max) == (0, None)
+    source = params["source"]
+    assert isinstance(source, click.Option) and source.help is not None
+    assert source.help.lower().startswith(str(SearchRequest.model_fields["source"].description).lower())
+    where, hyde = params["where"], params["hyde"]
+    assert isinstance(where, click.Option) and where.multiple and where.help and where.help.endswith("(repeatable).")
+    assert isinstance(hyde, click.Option) and hyde.is_flag
