@@ -21,8 +21,7 @@ from typing import Any, NoReturn
 
 from graphwright.config import DEFAULT_WORKSPACE, Settings, check_workspace_name
 from graphwright.errors import GraphStoreError, NotFoundError, WorkspaceExistsError
-from graphwright.graph_store.contracts import Embed, GraphStore
-from graphwright.graph_store.read_only import ReadLimits
+from graphwright.graph_store.contracts import Embed, GraphStore, ReadLimits
 from graphwright.graph_store.rows import (
     CatalogEntityRow,
     ChunkRow,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from graphwright.graph_store.rows import (
@@ -42,11 +43,21 @@ from graphwright.graph_store.rows import (
 )
 
 if TYPE_CHECKING:
-    from graphwright.graph_store.read_only import ReadLimits
     from graphwright.graph_store.schema import SchemaPlan
     from graphwright.graph_store.workspace import Workspace
     from graphwright.models import Chunk, CurationChange, CypherRows, Document, Entity, MetadataFilter, Relation
     from graphwright.text.languages.base import Language
+
+
+@dataclass(frozen=True)
+class ReadLimits:
+    """How much a read-only query may return and how long it may run (`GraphRole.read_only`)."""
+
+    max_rows: int = 50
+    max_bytes: int = 1_000_000
+    timeout: float = 10.0
+    max_concurrent: int = 2
+
 
 # Embeds texts for curation's renamed or merged entities (the embedder's `embed`).
 Embed = Callable[[list[str]], list[list[float]]]

@@ -9,7 +9,8 @@ from typing import cast
 from graphwright.errors import BusyError
 from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
-from graphwright.graph_store.read_only import ReadLimits, run_read_only
+from graphwright.graph_store.contracts import ReadLimits
+from graphwright.graph_store.read_only import run_read_only
 from graphwright.graph_store.rows import (
     CatalogEntityRow,
     CommonNeighbourRow,

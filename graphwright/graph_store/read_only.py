@@ -33,6 +33,7 @@ import neo4j
 from graphwright.errors import CypherRejectedError
 from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
+from graphwright.graph_store.contracts import ReadLimits
 from graphwright.graph_store.workspace import Workspace
 from graphwright.models import CypherRows
 
@@ -209,16 +210,6 @@ _MAX_NAME_PARTS = 16  # parts of a dotted procedure name read after CALL
 # A query longer than this is refused before any work: no hand- or model-written read needs it, and the
 # text lock's passes should stay cheap whatever a request sends.
 MAX_QUERY_CHARS = 20_000
-
-
-@dataclass(frozen=True)
-class ReadLimits:
-    """How much a read-only query may return and how long it may run."""
-
-    max_rows: int = 50
-    max_bytes: int = 1_000_000
-    timeout: float = 10.0
-    max_concurrent: int = 2
 
 
 # --- lock 1: the text ---------------------------------------------------------------------------------

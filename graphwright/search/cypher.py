@@ -11,8 +11,7 @@ from typing import Any
 
 from graphwright.config import Settings
 from graphwright.errors import CypherRejectedError, QueryRejectedError
-from graphwright.graph_store.contracts import GraphStore
-from graphwright.graph_store.read_only import ReadLimits
+from graphwright.graph_store.contracts import GraphStore, ReadLimits
 from graphwright.llm import LLM
 from graphwright.llm.prompts import render
 from graphwright.models import CypherRows, TraceStep
