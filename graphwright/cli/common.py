@@ -220,18 +220,20 @@ def search_option(name: str, *declarations: str, **overrides: Any) -> click.Opti
 
     field = SearchRequest.model_fields[name]
     kind = field.annotation
-    description = field.description or ""
-    options: dict[str, Any] = {"help": description[:1].upper() + description[1:] + "."}
+    text = (field.description or "")[:1].upper() + (field.description or "")[1:]
+    options: dict[str, Any] = {}
     if kind is bool:
         options["is_flag"] = True
     elif "list[" in str(kind):
-        options.update(multiple=True, help=options["help"][:-1] + " (repeatable).")
+        options["multiple"] = True
+        text = f"{text} (repeatable)" if text else "Repeatable"
     elif "int" in str(kind):
         low: Any = next((m.ge for m in field.metadata if isinstance(m, annotated_types.Ge)), None)
         high: Any = next((m.le for m in field.metadata if isinstance(m, annotated_types.Le)), None)
         options.update(type=click.IntRange(low, high), default=None)
     else:
         options["default"] = None
+    options["help"] = f"{text}." if text else None
     return click.Option(list(declarations or (f"--{name.replace('_', '-')}",)), **{**options, **overrides})
 
 
