@@ -177,9 +177,9 @@ class MemoryRetrieval:
         return {term: min(limit, sum(1 for c in self.s.chunks.values() if term in c.terms.split())) for term in clauses}
 
     def co_mentions(self, a: str, b: str, limit: int) -> list[ChunkRow]:
-        ids = set(self.s.entities[a].mentions) & set(self.s.entities[b].mentions) if a in self.s.entities else set()
-        if b not in self.s.entities:
+        if a not in self.s.entities or b not in self.s.entities:
             return []
+        ids = set(self.s.entities[a].mentions) & set(self.s.entities[b].mentions)
         return [self._row(self.s.chunks[i]) for i in sorted(ids) if i in self.s.chunks][:limit]
 
     def chunks_with_ids(self, ids: list[str]) -> list[ChunkRow]:
