@@ -246,6 +246,11 @@ class Settings(BaseSettings):
     cypher_max_rows: int = Field(50, ge=1, description="rows a read-only Cypher query may return")
     cypher_max_bytes: int = Field(1_000_000, ge=1, description="bytes (as JSON) a read-only Cypher result may hold")
     cypher_timeout: float = Field(10.0, gt=0, description="seconds a read-only Cypher query may run")
+    tenant_cypher: bool = Field(
+        False,
+        description="read-only Cypher for server keys bound to named workspaces, in a database with several "
+        "(off: docs/security.md says what it exposes; the owner's CLI and Python API always have it)",
+    )
     cypher_max_concurrent: int = Field(
         2,
         ge=1,

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from graphwright.errors import InvalidRequestError
 from graphwright.extraction.schema_check import schema_entity_types
 from graphwright.models import CurationChange
-from graphwright.text.normalize import relation_type
+from graphwright.text.normalize import INTERNAL_LABELS, is_internal_label, relation_type
 
 if TYPE_CHECKING:
     from graphwright.graph_schema import GraphSchema
@@ -79,6 +79,11 @@ class Curation:
 
     # --- checks and what follows a change ---------------------------------------------------------------
     def _check_type(self, type_: str) -> None:
+        if is_internal_label(type_):
+            raise InvalidRequestError(
+                f"{type_!r} would become a label graphwright keeps for its own nodes "
+                f"({', '.join(sorted(INTERNAL_LABELS))}): choose another type"
+            )
         schema = self._schema()
         if schema is None or not schema.node_types or schema.additional_node_types:
             return

@@ -189,6 +189,11 @@ class CypherRejectedError(BadInputError, ValueError):
     """A query that is not provably read-only; the message says which lock refused it and why."""
 
 
+class TenantCypherOffError(ForbiddenError, CypherRejectedError):
+    """User Cypher asked for by a key bound to named workspaces, in a database that holds several, while
+    GRAPHWRIGHT_TENANT_CYPHER is off."""
+
+
 class LLMError(UpstreamError):
     """The LLM endpoint failed after retries, or answered with nothing usable. `usage` is what a call that
     was answered (with nothing usable) cost, for the caller's meter; None when nothing came back."""

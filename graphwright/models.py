@@ -287,10 +287,13 @@ class ChatTurn(BaseModel):
 class ConversationOwner:
     """Whose conversations: `name` is stored with them (a fingerprint of an API key, "" without keys);
     `key`, derived from the same API key and never stored, seals their text, so only a request with that
-    key reads it (read-only Cypher, the Browser and a database dump see ciphertext)."""
+    key reads it (read-only Cypher, the Browser and a database dump see ciphertext). `tenant`: the key is
+    bound to named workspaces (a tenant of the database, not its owner), so it runs no user Cypher unless
+    GRAPHWRIGHT_TENANT_CYPHER allows it."""
 
     name: str = ""
     key: bytes | None = field(default=None, repr=False)
+    tenant: bool = False
 
 
 class ConversationTurn(BaseModel):

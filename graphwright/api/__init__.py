@@ -573,6 +573,7 @@ class GraphRAG:
             target=options.target,
             hyde=options.hyde,
             caller=owner.name if isinstance(owner, ConversationOwner) else owner,
+            tenant=isinstance(owner, ConversationOwner) and owner.tenant,
         )
 
     def _filters(self, where: Sequence[str | MetadataFilter] | None) -> list[MetadataFilter]:

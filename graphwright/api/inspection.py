@@ -31,14 +31,14 @@ class Inspection:
         """Stored documents by id, a page at a time."""
         return [DocumentInfo(**row) for row in self._store.retrieval.list_documents(offset, limit)]
 
-    def read_cypher(self, query: str, *, caller: str = "") -> CypherRows:
+    def read_cypher(self, query: str, *, caller: str = "", tenant: bool = False) -> CypherRows:
         """Run a Cypher query only if it is provably read-only (the locks of `graph_store/read_only.py`: its
         text, Neo4j's plan, a READ transaction), within the row, byte and time limits of the settings, and
         at most `cypher_max_concurrent` at once for one `caller` (a key's fingerprint; BusyError past it).
         CypherRejectedError says which lock refused it."""
         from graphwright.search.cypher import run_read_only
 
-        return run_read_only(self._store, query, self._settings, caller=caller)
+        return run_read_only(self._store, query, self._settings, caller=caller, tenant=tenant)
 
     def health(self) -> Health:
         """The store reachable and every index online; never raises for a database that is down."""

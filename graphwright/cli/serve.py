@@ -51,7 +51,7 @@ def serve(host: str, port: int, log_level: str, workers: int | None) -> None:
     from graphwright.server import run_server, run_workers
     from graphwright.server.app import create_app
     from graphwright.server.fingerprints import server_secret
-    from graphwright.server.running import announce, withdraw
+    from graphwright.server.running import announce, withdraw, withdraw_on_signals
     from graphwright.server.security import KeyRing, ServerConfigError
 
     settings = load_settings()
@@ -71,6 +71,7 @@ def serve(host: str, port: int, log_level: str, workers: int | None) -> None:
         f"graphwright serving on http://{host}:{port} with {workers} worker(s)  (page /, API docs /docs, MCP /mcp)"
     )
     announce(settings.home, port)  # `graphwright query` on this machine asks this server (--local: not)
+    withdraw_on_signals(settings.home)
     try:
         if workers == 1:
             run_server(app, host, port, log_level)

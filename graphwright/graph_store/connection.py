@@ -4,13 +4,15 @@ credentials refused is a GraphStoreError; one refused query or write is a QueryR
 WriteRejectedError, and the database is still there.
 
 A connection belongs to one workspace and renders every query of the package into its names
-(graph_store/workspace.py), so no role can run a query in another workspace. `explain` and `execute_read`
+(graph_store/workspace.py), so no role can run a query in another workspace. `explain` and `read_once`
 run text as given: they serve only user-written Cypher, which the read-only gate checks instead."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -102,27 +104,46 @@ class Neo4jConnection:
         with self._translated(WriteRejectedError), self.driver.session(database=self.database) as session:
             return session.execute_write(lambda tx: work(ScopedTransaction(tx, self.workspace)))
 
-    def execute_read(
-        self, work: Callable[[neo4j.ManagedTransaction], T], timeout: float | None = None, fetch_size: int | None = None
+    def read_once(
+        self, work: Callable[[neo4j.Transaction], T], timeout: float | None = None, fetch_size: int | None = None
     ) -> T:
-        """`work` in one READ transaction (the server refuses writes there), with an optional timeout and
-        the number of records fetched per round trip; its text runs as given (user Cypher, checked first)."""
-        unit = neo4j.unit_of_work(timeout=timeout)(work) if timeout is not None else work
-        with self._translated(QueryRejectedError), self._read_session(fetch_size) as session:
-            return session.execute_read(unit)
+        """`work` in one READ transaction (the server refuses writes there), run once: never retried, whatever
+        fails (the driver's managed transactions retry what they take for transient, and a query that ran
+        out of memory once would run out again). With an optional timeout and the number of records fetched
+        per round trip; its text runs as given (user Cypher, checked first)."""
+        with (
+            self._translated(QueryRejectedError),
+            self._read_session(fetch_size) as session,
+            session.begin_transaction(timeout=timeout) as tx,
+        ):
+            return work(tx)
 
     def stream(self, cypher: str, /, **params: Any) -> Iterator[neo4j.Record]:
         """Records of a large read one at a time, without holding them all."""
         with self._translated(None), self._read_session() as session:
             yield from session.run(self.workspace.render(cypher), params)
 
-    def explain(self, query: str) -> tuple[str, dict[str, Any] | None]:
+    def explain(self, query: str, timeout: float) -> tuple[str, dict[str, Any] | None]:
         """Neo4j's classification ("r", "rw", "w" or "s") and plan tree of an `EXPLAIN ...` query, run in a
-        READ session; nothing of the query is executed."""
-        with self._translated(QueryRejectedError), self._read_session() as session:
-            summary = session.run(query).consume()
-            plan = summary.plan
-            return summary.query_type or "?", dict(plan) if isinstance(plan, dict) else None
+        READ session; nothing of the query is executed. Planning is bounded too: by the transaction's timeout
+        and, should the server never answer (a parser that overflowed its stack sends nothing), by waiting at
+        most `timeout` seconds here, after which the query is refused and the call left to end on its own."""
+
+        def plan() -> tuple[str, dict[str, Any] | None]:
+            with self._translated(QueryRejectedError), self._read_session() as session:
+                summary = session.run(neo4j.Query(query, timeout=timeout)).consume()
+                found = summary.plan
+                return summary.query_type or "?", dict(found) if isinstance(found, dict) else None
+
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphwright-explain")
+        try:
+            return pool.submit(plan).result(timeout=timeout)
+        except FutureTimeout as exc:
+            raise QueryRejectedError(
+                f"Neo4j did not plan the query within {timeout:g} s, so it is refused; simplify it"
+            ) from exc
+        finally:
+            pool.shutdown(wait=False)
 
     def _read_session(self, fetch_size: int | None = None) -> neo4j.Session:
         extra: dict[str, Any] = {"fetch_size": fetch_size} if fetch_size else {}

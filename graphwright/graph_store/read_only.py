@@ -24,8 +24,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
 import neo4j
@@ -34,6 +33,8 @@ from graphwright.errors import CypherRejectedError
 from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
 from graphwright.graph_store.contracts import ReadLimits
+from graphwright.graph_store.cypher_expressions import check_expressions
+from graphwright.graph_store.cypher_tokens import Token, decodings, depth_step, keyword, split_at, tokenize
 from graphwright.graph_store.workspace import Workspace
 from graphwright.models import CypherRows
 
@@ -203,8 +204,6 @@ READ_OPERATORS = frozenset(
     }
 )
 _PROCEDURE_NAME = re.compile(r"\s*([`\w.]+)\s*\(")
-# Cypher's parser reads \uXXXX (with one or more u's) anywhere in a query, as Java source does.
-_UNICODE_ESCAPE = re.compile(r"\\u+([0-9a-fA-F]{4})")
 _MAX_PLAN_OPERATORS = 10_000
 _MAX_NAME_PARTS = 16  # parts of a dotted procedure name read after CALL
 # A query longer than this is refused before any work: no hand- or model-written read needs it, and the
@@ -213,93 +212,20 @@ MAX_QUERY_CHARS = 20_000
 
 
 # --- lock 1: the text ---------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class _Token:
-    kind: str  # "word", "name" (a backtick name), "string", "punct"
-    value: str
-
-
-def _tokens(text: str) -> Iterator[_Token]:
-    """Cypher's tokens, comments and whitespace dropped; CypherRejectedError for text that never ends
-    (a string, name or comment left open) or a backslash outside a string."""
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c.isspace():
-            i += 1
-        elif text.startswith("//", i):
-            ends = [j for j in (text.find("\n", i), text.find("\r", i)) if j >= 0]
-            i = min(ends) + 1 if ends else n
-        elif text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            if end < 0:
-                raise CypherRejectedError("a block comment is never closed")
-            i = end + 2
-        elif c in "'\"":
-            j = i + 1
-            while j < n and text[j] != c:
-                j += 2 if text[j] == "\\" else 1
-            if j >= n:
-                raise CypherRejectedError("a string literal is never closed")
-            yield _Token("string", text[i + 1 : j])
-            i = j + 1
-        elif c == "`":
-            parts, j = [], i + 1
-            while True:
-                k = text.find("`", j)
-                if k < 0:
-                    raise CypherRejectedError("a `quoted` name is never closed")
-                if text.startswith("``", k):  # a doubled backtick is a backtick inside the name
-                    parts.append(text[j : k + 1])
-                    j = k + 2
-                    continue
-                parts.append(text[j:k])
-                break
-            yield _Token("name", "".join(parts))
-            i = k + 1
-        elif c.isalnum() or c == "_":
-            j = i + 1
-            while j < n and (text[j].isalnum() or text[j] == "_"):
-                j += 1
-            yield _Token("word", text[i:j])
-            i = j
-        elif c == "\\":
-            raise CypherRejectedError("a backslash outside a string literal is not allowed")
-        else:
-            yield _Token("punct", c)
-            i += 1
-
-
-def _decodings(query: str) -> list[str]:
-    """The texts Neo4j's parser may see: the query itself and, when it holds unicode escapes, the query
-    with them decoded (both by the Java rule, where an escaped backslash starts no escape, and naively, so
-    a disagreement between the two rules cannot hide anything)."""
-    if not _UNICODE_ESCAPE.search(query):
-        return [query]
-
-    def java(match: re.Match[str]) -> str:
-        start = before = match.start()
-        while before > 0 and query[before - 1] == "\\":  # the run of backslashes just before: O(run), not O(n)
-            before -= 1
-        return match.group(0) if (start - before) % 2 else chr(int(match.group(1), 16))
-
-    return [query, _UNICODE_ESCAPE.sub(java, query), _UNICODE_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), query)]
-
-
-def _check_tokens(tokens: list[_Token]) -> None:
-    while tokens and tokens[-1] == _Token("punct", ";"):
+def _check_tokens(tokens: list[Token]) -> None:
+    while tokens and tokens[-1] == Token("punct", ";"):
         tokens.pop()
     if not tokens:
         raise CypherRejectedError("the query is empty")
     for index, token in enumerate(tokens):
         before = tokens[index - 1] if index else None
         after = tokens[index + 1] if index + 1 < len(tokens) else None
-        if token == _Token("punct", ";"):
+        if token == Token("punct", ";"):
             raise CypherRejectedError("only one statement is allowed")
         if (
             token.kind in ("word", "name")
             and token.value.lower() in _FORBIDDEN_NAMESPACES
-            and after == _Token("punct", ".")
+            and after == Token("punct", ".")
         ):
             raise CypherRejectedError(f"{token.value.lower()}.* is not allowed: queries here are read-only")
         # A word after `.` or `:` is a property, label or type name (n.start, :Set), not a keyword.
@@ -310,7 +236,7 @@ def _check_tokens(tokens: list[_Token]) -> None:
             _check_call(tokens, index + 1)
 
 
-def _check_call(tokens: list[_Token], start: int) -> None:
+def _check_call(tokens: list[Token], start: int) -> None:
     """After CALL (at `start`): a subquery (`{` or `(vars) {`) or a procedure on the read allowlist."""
     if start < len(tokens) and tokens[start].kind == "punct" and tokens[start].value in "{(":
         return
@@ -320,7 +246,7 @@ def _check_call(tokens: list[_Token], start: int) -> None:
             if token.kind not in ("word", "name"):
                 break
             parts.append(token.value)
-        elif token != _Token("punct", "."):
+        elif token != Token("punct", "."):
             break
     name = ".".join(parts)
     if name.lower() not in READ_PROCEDURES:
@@ -336,10 +262,10 @@ def check_text(query: str) -> str:
         raise CypherRejectedError("the query is empty")
     if len(query) > MAX_QUERY_CHARS:
         raise CypherRejectedError(f"the query is {len(query)} characters, above the limit of {MAX_QUERY_CHARS}")
-    for text in _decodings(query):
-        tokens = list(_tokens(text))
+    for text in decodings(query):
+        tokens = list(tokenize(text))
+        check_expressions(tokens)  # first: its caps bound the work of every pass after it
         _check_tokens(tokens)
-        check_cost(tokens)
     return query.strip().rstrip(";").strip()
 
 
@@ -392,8 +318,9 @@ _UNSCOPED_LEAVES = frozenset(
         "UndirectedRelationshipByElementIdSeek",
     }
 )
-# A scan of every relationship is bound when the filter right above it keeps one end on a label of the
-# workspace (the planner's choice for `(a:L)-[r]->(b:L)` on a small graph): nothing joins two workspaces.
+# A scan of every relationship reads every workspace's relationships: refused like a scan of every node. (It
+# used to pass under a Filter holding `a:<label>`; but a Filter evaluates its terms in any order, so another
+# workspace's row still reached the other terms, and reading that Filter apart was a second parser to fool.)
 _ALL_RELATIONSHIPS = frozenset({"DirectedAllRelationshipsScan", "UndirectedAllRelationshipsScan"})
 # Leaves that start from labels or types: each must name at least one, and only the workspace's.
 _NAMED_LEAVES = frozenset(
@@ -402,11 +329,6 @@ _NAMED_LEAVES = frozenset(
     if any(word in name for word in ("Scan", "Seek", "CountFromCountStore"))
     and name not in _UNSCOPED_LEAVES | _ALL_RELATIONSHIPS
 )
-_NAME = r"(`(?:[^`]|``)+`|[A-Za-z_][A-Za-z0-9_-]*)"
-# A label or type in an operator's details: after `:`, or `|`, `&`, `!` of a label expression.
-_DETAIL_NAME = re.compile(rf"[:|&!]\s*{_NAME}")
-_ENDPOINTS = re.compile(rf"^\({_NAME}\)<?-\[[^\]]*\]->?\({_NAME}\)$")
-_LABEL_TERM = re.compile(rf"^{_NAME}:{_NAME}$")
 
 
 def _details(node: Mapping[str, Any]) -> str:
@@ -414,38 +336,39 @@ def _details(node: Mapping[str, Any]) -> str:
     return str(arguments.get("Details", ""))
 
 
-def _unquote(name: str) -> str:
-    return name[1:-1].replace("``", "`") if name.startswith("`") else name
-
-
-def _bound_by_filter(leaf: Mapping[str, Any], parent: Mapping[str, Any] | None, workspace: Workspace) -> bool:
-    """Whether the Filter right above a scan of every relationship keeps one of its ends on a workspace label
-    (a conjunct `a:L`, not one side of an OR)."""
-    ends = _ENDPOINTS.match(_details(leaf).strip())
-    if not ends or parent is None or operator_name(str(parent.get("operatorType", ""))) != "Filter":
-        return False
-    variables = {_unquote(ends.group(1)), _unquote(ends.group(2))}
-    for term in _details(parent).split(" AND "):
-        found = _LABEL_TERM.match(term.strip())
-        if found and _unquote(found.group(1)) in variables and workspace.owns(_unquote(found.group(2))):
-            return True
-    return False
+def _leaf_names(details: str) -> list[str]:
+    """The labels and types a leaf's Details name: after `:` (not `::`) or `|`, `&`, `!` of a label expression."""
+    tokens = list(tokenize(details))
+    return [
+        tokens[index + 1].value
+        for index, token in enumerate(tokens[:-1])
+        if token.kind == "punct"
+        and token.value in ":|&!"
+        and tokens[index + 1].kind in ("word", "name")
+        and not (token.value == ":" and index and tokens[index - 1] == token)
+    ]
 
 
 def check_scope(plan: Mapping[str, Any], workspace: Workspace) -> None:
     """Refuse a plan that could read outside `workspace` (lock 3)."""
     where = f"workspace {workspace.name!r}"
-    stack: list[tuple[Mapping[str, Any], Mapping[str, Any] | None]] = [(plan, None)]
+    stack: list[Mapping[str, Any]] = [plan]
     while stack:
-        node, parent = stack.pop()
+        node = stack.pop()
         name = operator_name(str(node.get("operatorType", "")))
-        if name in _UNSCOPED_LEAVES or (name in _ALL_RELATIONSHIPS and not _bound_by_filter(node, parent, workspace)):
+        if name in _ALL_RELATIONSHIPS:
+            raise CypherRejectedError(
+                f"the plan reads with {name}, a scan of every relationship, which is not bound to {where}: give "
+                f"the relationship a type of this workspace (for example [r:{workspace.identifier('MENTIONS')}]) or "
+                f"start from a label of it (for example ({workspace.identifier('Entity')}))"
+            )
+        if name in _UNSCOPED_LEAVES:
             raise CypherRejectedError(
                 f"the plan reads with {name}, which is not bound to {where}: start every pattern from a "
-                "label of this workspace (its schema lists them)"
+                f"label of this workspace (for example (n:{workspace.identifier('Entity')}); its schema lists them)"
             )
         if name in _NAMED_LEAVES:
-            names = [_unquote(n) for n in _DETAIL_NAME.findall(_details(node))]
+            names = _leaf_names(_details(node))
             if not names:
                 raise CypherRejectedError(f"the plan reads with {name} and no label, which is not bound to {where}")
             foreign = [n for n in names if not workspace.owns(n)]
@@ -455,7 +378,7 @@ def check_scope(plan: Mapping[str, Any], workspace: Workspace) -> None:
             # Their arguments reach the plan as parameters, so which index or which names they read cannot be
             # seen there; the workspace's own vector and fulltext searches are the search modes.
             raise CypherRejectedError(f"procedures are not allowed in the Cypher of {where}: match its labels instead")
-        stack.extend((child, node) for child in node.get("children") or [])
+        stack.extend(node.get("children") or [])
 
 
 # --- lock 2b: queries inside expressions -------------------------------------------------------------
@@ -469,62 +392,27 @@ def check_scope(plan: Mapping[str, Any], workspace: Workspace) -> None:
 _NESTED_CLAUSE_END = frozenset(
     {"RETURN", "WITH", "MATCH", "OPTIONAL", "UNWIND", "CALL", "ORDER", "SKIP", "LIMIT", "UNION", "FINISH", "LOAD"}
 )
-_OPENERS, _CLOSERS = "([{", ")]}"
 
 
-def _keyword(tokens: list[_Token], index: int) -> str | None:
-    """The upper-cased word at `index` when it stands as a keyword: not a property, label or type (after `.`
-    or `:`) and not a map key (before `:`)."""
-    token = tokens[index]
-    if token.kind != "word":
-        return None
-    before = tokens[index - 1] if index else None
-    after = tokens[index + 1] if index + 1 < len(tokens) else None
-    if (before is not None and before.kind == "punct" and before.value in ".:") or after == _Token("punct", ":"):
-        return None
-    return token.value.upper()
-
-
-def _depth_step(tokens: list[_Token], index: int) -> int:
-    token = tokens[index]
-    if token.kind == "punct":
-        return 1 if token.value in _OPENERS else -1 if token.value in _CLOSERS else 0
-    word = _keyword(tokens, index)
-    return 1 if word == "CASE" else -1 if word == "END" else 0
-
-
-def _split(tokens: list[_Token], separator: str) -> list[list[_Token]]:
-    """`tokens` cut at the punctuation or keyword `separator` where it stands outside any bracket or CASE."""
-    parts: list[list[_Token]] = [[]]
-    depth = 0
-    for index, token in enumerate(tokens):
-        if depth == 0 and (token == _Token("punct", separator) or _keyword(tokens, index) == separator):
-            parts.append([])
-            continue
-        depth += _depth_step(tokens, index)
-        parts[-1].append(token)
-    return parts
-
-
-def _is_map_key(tokens: list[_Token], colon: int) -> bool:
+def _is_map_key(tokens: list[Token], colon: int) -> bool:
     """Whether the `:` at `colon` ends a map key (`{k: v}`, `{a: 1, k: v}`, `n{k: v}`)."""
     return (
         colon >= 2
         and tokens[colon - 1].kind in ("word", "name")
         and tokens[colon - 2]
         in (
-            _Token("punct", "{"),
-            _Token("punct", ","),
+            Token("punct", "{"),
+            Token("punct", ","),
         )
     )
 
 
-def _names_in(tokens: list[_Token], where: str) -> list[str]:
+def _names_in(tokens: list[Token], where: str) -> list[str]:
     """The labels and types a nested clause names; CypherRejectedError for label expressions that match
     names the clause does not spell out (`!L`, `%`, dynamic `$(...)`, parenthesised expressions)."""
     names: list[str] = []
     for index, token in enumerate(tokens):
-        if token != _Token("punct", ":") or _is_map_key(tokens, index):
+        if token != Token("punct", ":") or _is_map_key(tokens, index):
             continue
         if (index and tokens[index - 1] == token) or (index + 1 < len(tokens) and tokens[index + 1] == token):
             continue  # `::` of a type predicate, not a label
@@ -544,7 +432,7 @@ def _names_in(tokens: list[_Token], where: str) -> list[str]:
     return names
 
 
-def _part_variables(part: list[_Token]) -> set[str]:
+def _part_variables(part: list[Token]) -> set[str]:
     return {
         part[i + 1].value
         for i, token in enumerate(part[:-1])
@@ -552,7 +440,7 @@ def _part_variables(part: list[_Token]) -> set[str]:
     }
 
 
-def _pinned_inline(part: list[_Token]) -> bool:
+def _pinned_inline(part: list[Token]) -> bool:
     """Whether a pattern part names a label or type of its own: `(v:L`, `(:L`, `[r:T]`. Not counted in a part
     that repeats (a quantified group or a variable length may match zero times, binding no labelled element)."""
     for i in range(1, len(part)):
@@ -563,19 +451,17 @@ def _pinned_inline(part: list[_Token]) -> bool:
             and part[i - 1].value in ")]"
         ):
             return False
-        if part[i] == _Token("punct", "*"):
+        if part[i] == Token("punct", "*"):
             return False
     for i, token in enumerate(part[:-2]):
         if token.kind == "punct" and token.value in "([":
             rest = part[i + 1 : i + 3]
-            if rest[0] == _Token("punct", ":") or (
-                rest[0].kind in ("word", "name") and rest[1] == _Token("punct", ":")
-            ):
+            if rest[0] == Token("punct", ":") or (rest[0].kind in ("word", "name") and rest[1] == Token("punct", ":")):
                 return True
     return False
 
 
-def _anchors(conjunct: list[_Token]) -> str | None:
+def _anchors(conjunct: list[Token]) -> str | None:
     """The variable a WHERE conjunct `v:L` (or `v:L:M`, `v:L&M`) pins to a label, else None."""
     if len(conjunct) < 3 or len(conjunct) % 2 == 0 or conjunct[0].kind not in ("word", "name"):
         return None
@@ -587,7 +473,7 @@ def _anchors(conjunct: list[_Token]) -> str | None:
     return conjunct[0].value
 
 
-def _check_nested_match(clause: list[_Token], workspace: Workspace) -> None:
+def _check_nested_match(clause: list[Token], workspace: Workspace) -> None:
     """One MATCH clause of a nested query: every name it uses is the workspace's, and every pattern part is
     pinned to it, by a label or type in the part or by a `v:L` conjunct of the clause's own WHERE (no
     relationship joins two workspaces, so a part with one pinned element stays in the workspace)."""
@@ -597,11 +483,11 @@ def _check_nested_match(clause: list[_Token], workspace: Workspace) -> None:
             raise CypherRejectedError(
                 f"a query inside an expression names {name!r}, which is not a label or type of {where}"
             )
-    pattern, *predicate = _split(clause, "WHERE")
+    pattern, *predicate = split_at(clause, "WHERE")
     anchored: set[str] = set()
     if predicate and not any(word in ("OR", "XOR") for part in predicate for word in _depth0_words(part)):
-        anchored = {v for conjunct in _split(predicate[0], "AND") if (v := _anchors(conjunct))}
-    for part in _split(pattern, ","):
+        anchored = {v for conjunct in split_at(predicate[0], "AND") if (v := _anchors(conjunct))}
+    for part in split_at(pattern, ","):
         pinned = _pinned_inline(part) or bool(_part_variables(part) & anchored)
         if not pinned:
             shown = " ".join(t.value for t in part)[:120]
@@ -611,12 +497,12 @@ def _check_nested_match(clause: list[_Token], workspace: Workspace) -> None:
             )
 
 
-def _depth0_words(tokens: list[_Token]) -> list[str]:
+def _depth0_words(tokens: list[Token]) -> list[str]:
     words, depth = [], 0
     for index in range(len(tokens)):
-        if depth == 0 and (word := _keyword(tokens, index)):
+        if depth == 0 and (word := keyword(tokens, index)):
             words.append(word)
-        depth += _depth_step(tokens, index)
+        depth += depth_step(tokens, index)
     return words
 
 
@@ -631,11 +517,11 @@ def check_nested(plan: Mapping[str, Any], workspace: Workspace | None) -> None:
         if not details:
             continue
         try:
-            tokens = list(_tokens(details))
+            tokens = list(tokenize(details))
         except CypherRejectedError as exc:
             raise CypherRejectedError(f"an operator's expression cannot be read, so it is refused ({exc})") from exc
         for index in range(len(tokens)):
-            word = _keyword(tokens, index)
+            word = keyword(tokens, index)
             after = tokens[index + 1] if index + 1 < len(tokens) else None
             if word == "RESOLVEDCALL" or (word == "CALL" and after is not None and after.kind in ("word", "name")):
                 raise CypherRejectedError(
@@ -646,108 +532,13 @@ def check_nested(plan: Mapping[str, Any], workspace: Workspace | None) -> None:
             if word == "MATCH" and workspace is not None:
                 clause, depth = [], 0
                 for at in range(index + 1, len(tokens)):
-                    if depth == 0 and _keyword(tokens, at) in _NESTED_CLAUSE_END:
+                    if depth == 0 and keyword(tokens, at) in _NESTED_CLAUSE_END:
                         break
-                    depth += _depth_step(tokens, at)
+                    depth += depth_step(tokens, at)
                     if depth < 0:
                         break
                     clause.append(tokens[at])
                 _check_nested_match(clause, workspace)
-
-
-# --- a bound on one row's work ---------------------------------------------------------------------------
-# Neo4j checks for termination and timeouts between rows, so one expression that loops holds a core past any
-# timeout. Rows (UNWIND, MATCH) stop at the timeout and collected lists count against the transaction's
-# memory limit; what runs inside one row is bounded here: lists from `range()` that an expression iterates
-# have literal bounds and a capped size, `reduce` (whose accumulator can grow with every step, quadratic
-# work in one row) runs only over a path's nodes or relationships or such a range, and no iteration runs
-# inside another (n * m steps in one row).
-MAX_RANGE = 10_000
-MAX_RANGE_PRODUCT = 1_000_000
-_ITERATING_CALLS = frozenset({"reduce", "any", "all", "none", "single"})
-_PATH_LISTS = frozenset({"nodes", "relationships"})
-
-
-def _range_size(tokens: list[_Token], start: int) -> int:
-    """The number of values of `range(...)` whose `(` is at `start`; CypherRejectedError unless its bounds
-    are integer literals."""
-    values: list[int] = []
-    sign, at = 1, start + 1
-    while at < len(tokens):
-        token = tokens[at]
-        if token == _Token("punct", "-"):
-            sign = -sign
-        elif token.kind == "word" and token.value.isdigit() and len(token.value) <= 18:
-            values.append(sign * int(token.value))
-            sign = 1
-            nxt = tokens[at + 1] if at + 1 < len(tokens) else None
-            if nxt == _Token("punct", ")"):
-                break
-            if nxt != _Token("punct", ","):
-                values = []
-                break
-            at += 1
-        else:
-            values = []
-            break
-        at += 1
-    if len(values) not in (2, 3) or (len(values) == 3 and values[2] == 0):
-        raise CypherRejectedError(
-            f"range() takes integer literals here (at most {MAX_RANGE} values), so its work is known before it runs"
-        )
-    first, last, step = values[0], values[1], values[2] if len(values) == 3 else 1
-    return max(0, (last - first) // step + 1)
-
-
-def _word(tokens: list[_Token], index: int) -> str:
-    token = tokens[index] if 0 <= index < len(tokens) else None
-    return token.value.lower() if token is not None and token.kind == "word" else ""
-
-
-def check_cost(tokens: list[_Token]) -> None:
-    """Refuse what could loop for long inside one row (see above)."""
-    product = 1
-    scopes: list[bool] = []  # per open bracket: whether it is an iteration
-    for index, token in enumerate(tokens):
-        word = _word(tokens, index)
-        call = index + 1 < len(tokens) and tokens[index + 1] == _Token("punct", "(")
-        after_dot = index > 0 and tokens[index - 1] == _Token("punct", ".")
-        if word == "range" and call and not after_dot and _word(tokens, index - 1) != "unwind":
-            size = _range_size(tokens, index + 1)
-            if size > MAX_RANGE:
-                raise CypherRejectedError(f"range() of {size} values is above the limit of {MAX_RANGE}")
-            product *= max(size, 1)
-            if product > MAX_RANGE_PRODUCT:
-                raise CypherRejectedError(
-                    f"the query's range() lists multiply to more than {MAX_RANGE_PRODUCT} values, above the limit"
-                )
-        if word == "reduce" and call and not after_dot:
-            # reduce(acc = init, x IN <list> | ...): the list must be a path's or a bounded range.
-            depth, at = 0, index + 1
-            while at < len(tokens):
-                depth += 1 if tokens[at] == _Token("punct", "(") else -1 if tokens[at] == _Token("punct", ")") else 0
-                if depth == 1 and _word(tokens, at) == "in":
-                    break
-                at += 1
-            source = _word(tokens, at + 1)
-            if source not in _PATH_LISTS | {"range"} or tokens[at + 2 : at + 3] != [_Token("punct", "(")]:
-                raise CypherRejectedError(
-                    "reduce() runs here only over nodes(p), relationships(p) or a range() of literals: its "
-                    "accumulator can grow at every step, in one row that no timeout interrupts; aggregate over rows "
-                    "(sum, collect) instead"
-                )
-        if token.kind == "punct" and token.value in "([":
-            iterating = (token.value == "(" and _word(tokens, index - 1) in _ITERATING_CALLS) or (
-                token.value == "[" and _word(tokens, index + 2) == "in" and tokens[index + 1].kind in ("word", "name")
-            )
-            if iterating and any(scopes):
-                raise CypherRejectedError(
-                    "an iteration inside another iteration (a list comprehension, any/all/none/single or reduce in "
-                    "another) is not allowed here: its work multiplies inside one row that no timeout interrupts"
-                )
-            scopes.append(iterating)
-        elif token.kind == "punct" and token.value in ")]" and scopes:
-            scopes.pop()
 
 
 # --- all of them -----------------------------------------------------------------------------------------
@@ -778,7 +569,7 @@ def run_read_only(connection: Neo4jConnection, query: str, limits: ReadLimits) -
     """Run `query` only if every lock agrees it reads; CypherRejectedError for the locks, QueryRejectedError
     for what Neo4j itself refuses (a syntax error, a write in the READ transaction, the timeout)."""
     query = check_text(query)
-    query_type, plan = connection.explain(q.EXPLAIN_PREFIX + query)
+    query_type, plan = connection.explain(q.EXPLAIN_PREFIX + query, limits.timeout)
     check_plan(query_type, plan)
     # A workspace registered after this check is empty until something is ingested into it.
     scoped = plan is not None and (not connection.workspace.is_default or bool(connection.read(q.WORKSPACES)))
@@ -787,7 +578,7 @@ def run_read_only(connection: Neo4jConnection, query: str, limits: ReadLimits) -
     if plan is not None and scoped:
         check_scope(plan, connection.workspace)
 
-    def work(tx: neo4j.ManagedTransaction) -> CypherRows:
+    def work(tx: neo4j.Transaction) -> CypherRows:
         out = CypherRows(rows=[])
         size = 0
         for record in tx.run(query):
@@ -803,4 +594,4 @@ def run_read_only(connection: Neo4jConnection, query: str, limits: ReadLimits) -
         return out
 
     # Fetch one batch beyond the row cap at most, so a huge result is never streamed to us.
-    return connection.execute_read(work, limits.timeout, fetch_size=limits.max_rows + 1)
+    return connection.read_once(work, limits.timeout, fetch_size=limits.max_rows + 1)

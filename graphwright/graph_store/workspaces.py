@@ -4,6 +4,7 @@ not stored: it always exists (the graph as it was before workspaces)."""
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 from graphwright.config import DEFAULT_WORKSPACE, check_workspace_name
@@ -12,14 +13,35 @@ from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
 from graphwright.graph_store.workspace import REGISTRY_CONSTRAINT
 
+logger = logging.getLogger(__name__)
+
 
 class WorkspaceRegistry:
     def __init__(self, connection: Neo4jConnection) -> None:
         self.connection = connection  # the default workspace's: the registry belongs to the database
 
     def names(self) -> list[str]:
-        """Every workspace, `default` first."""
-        return [DEFAULT_WORKSPACE, *(row["name"] for row in self.connection.read(q.WORKSPACES))]
+        """Every workspace, `default` first. A registry node that is no workspace's record (a name that is not
+        a workspace name: put there by hand, or by a release that let a type become the registry's label)
+        is skipped and reported (`unreadable`), so one bad node stops neither the listing nor the server."""
+        readable, _ = self._records()
+        return [DEFAULT_WORKSPACE, *readable]
+
+    def unreadable(self) -> list[str]:
+        """The registry's nodes that are no workspace's record, as text (what `doctor` reports)."""
+        return self._records()[1]
+
+    def _records(self) -> tuple[list[str], list[str]]:
+        readable, unreadable = [], []
+        for row in self.connection.read(q.WORKSPACES):
+            try:
+                json.loads(row["settings"] or "{}")
+                readable.append(check_workspace_name(str(row["name"])))
+            except (ValueError, TypeError):
+                unreadable.append(repr(row["name"])[:80])
+        if unreadable:
+            logger.warning("the workspace registry holds node(s) that are no workspace, skipped: %s", unreadable)
+        return readable, unreadable
 
     def others_exist(self) -> bool:
         return bool(self.connection.read(q.WORKSPACES))

@@ -87,9 +87,11 @@ class Agent:
         max_tool_chars: int,
         max_tool_calls: int = 12,
         caller: str = "",
+        tenant: bool = False,
     ) -> None:
         self.ctx = ctx
         self.caller = caller  # whose share of concurrent user Cypher its cypher_read calls take
+        self.tenant = tenant  # a key bound to named workspaces: cypher_read may be off (TenantCypherOffError)
         self.llm = llm
         self.max_steps = max_steps
         self.max_tool_chars = max_tool_chars
@@ -203,7 +205,7 @@ class Agent:
         }
 
     def _cypher(self, args: CypherArgs) -> dict[str, Any]:
-        found = run_read_only(self.ctx.store, args.query, self.ctx.settings, caller=self.caller)
+        found = run_read_only(self.ctx.store, args.query, self.ctx.settings, caller=self.caller, tenant=self.tenant)
         return {"rows": found.rows, "truncated": found.truncated, **({"limit": found.limit} if found.limit else {})}
 
     def call(self, call: ToolCall) -> tuple[str, str, bool]:
@@ -319,6 +321,7 @@ class AgentMode(SearchMode):
             settings.agent_tool_chars,
             settings.agent_max_tool_calls,
             caller=query.caller,
+            tenant=query.tenant,
         )
         text, trace, notes = agent.run(query.question)
         found = agent.seen

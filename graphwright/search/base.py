@@ -63,6 +63,7 @@ class SearchQuery(BaseModel):
     # Who asked: the fingerprint of the caller's key ("" for no key). User Cypher a mode runs (Text2Cypher,
     # the agent's cypher_read) counts against that caller's share of concurrent queries.
     caller: str = ""
+    tenant: bool = False  # the caller's key is bound to named workspaces (ConversationOwner.tenant)
 
     @property
     def text(self) -> str:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graphwright.config import Settings
-from graphwright.errors import CypherRejectedError, QueryRejectedError
+from graphwright.errors import CypherRejectedError, QueryRejectedError, TenantCypherOffError
 from graphwright.graph_store.contracts import GraphStore, ReadLimits
 from graphwright.llm import LLM
 from graphwright.llm.prompts import render
@@ -33,9 +33,19 @@ def read_limits(settings: Settings) -> ReadLimits:
     )
 
 
-def run_read_only(store: GraphStore, query: str, settings: Settings, *, caller: str = "") -> CypherRows:
+def run_read_only(
+    store: GraphStore, query: str, settings: Settings, *, caller: str = "", tenant: bool = False
+) -> CypherRows:
     """The gate with the limits of `settings`: CypherRejectedError for its locks, QueryRejectedError for
-    what Neo4j refuses; BusyError when `caller` already runs as many as the settings allow at once."""
+    what Neo4j refuses; BusyError when `caller` already runs as many as the settings allow at once.
+    TenantCypherOffError for a `tenant` (a server key bound to named workspaces) in a database that holds
+    several workspaces, unless `settings.tenant_cypher` is on: the gate's proof that a query stays in its
+    workspace is the one thing standing between tenants there, so an operator opts in to it."""
+    if tenant and not settings.tenant_cypher and store.workspaces.others_exist():
+        raise TenantCypherOffError(
+            "Cypher is off for keys bound to a workspace in a database that holds several "
+            "(GRAPHWRIGHT_TENANT_CYPHER=on turns it on; docs/security.md says what that exposes)"
+        )
     return store.graph.read_only(query, read_limits(settings), caller=caller)
 
 
@@ -59,7 +69,7 @@ class Text2Cypher:
         self.llm = llm
         self.settings = settings
 
-    def run(self, question: str, caller: str = "") -> CypherRun:
+    def run(self, question: str, caller: str = "", tenant: bool = False) -> CypherRun:
         messages = [
             {"role": "system", "content": render("cypher_system")},
             {"role": "user", "content": f"Schema:\n{graph_model_text(self.store)}\n\nQuestion: {question}"},
@@ -68,8 +78,10 @@ class Text2Cypher:
         for attempt in range(2):  # the first try and one repair
             query = extract_query(self.llm.chat(messages, use_cache=False, task="cypher").text)
             try:
-                found = run_read_only(self.store, query, self.settings, caller=caller)
+                found = run_read_only(self.store, query, self.settings, caller=caller, tenant=tenant)
                 return CypherRun(query=query, rows=found.rows, truncated=found.truncated, attempts=attempts)
+            except TenantCypherOffError:
+                raise  # no query would pass: a repair only spends a model call
             except (CypherRejectedError, QueryRejectedError) as exc:
                 attempts.append({"query": query, "error": str(exc)})
                 if attempt == 0:
@@ -92,7 +104,8 @@ class CypherMode(SearchMode):
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
         settings = ctx.settings
-        run = Text2Cypher(ctx.store, ctx.require_llm(), settings).run(query.question, caller=query.caller)
+        text2cypher = Text2Cypher(ctx.store, ctx.require_llm(), settings)
+        run = text2cypher.run(query.question, caller=query.caller, tenant=query.tenant)
         trace = [
             TraceStep(
                 step=i,

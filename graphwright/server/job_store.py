@@ -32,10 +32,9 @@ def orphaned(status: str, pid: int) -> bool:
 def process_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
+    except (ProcessLookupError, PermissionError):
+        # PermissionError: the pid is another user's process now, so not the one that was recorded
         return False
-    except PermissionError:
-        return True
     return True
 
 

@@ -188,7 +188,8 @@ def build_mcp(rag: GraphRAG, graph: Callable[[str], GraphRAG] | None = None) -> 
         """Run a read-only Cypher query (writes, admin commands and unknown procedures are refused; rows and
         time are limited). Labels: Document, Chunk, Entity, Community; in a workspace other than default each
         carries its prefix, `legal__Chunk`, and a query must start from such labels."""
-        return of(ctx).inspect.read_cypher(query, caller=_owner(ctx).name).model_dump(mode="json")
+        who = _owner(ctx)
+        return of(ctx).inspect.read_cypher(query, caller=who.name, tenant=who.tenant).model_dump(mode="json")
 
     @server.tool(annotations=read_only)
     @_as_tool_errors

@@ -5,8 +5,12 @@ and the driver that a cold process pays."""
 
 from __future__ import annotations
 
+import hmac
 import json
 import os
+import secrets
+import signal
+import urllib.request
 from pathlib import Path
 
 from graphwright.server.job_store import process_alive
@@ -24,6 +28,20 @@ def announce(home: Path, port: int) -> Path:
     return path
 
 
+def withdraw_on_signals(home: Path) -> None:
+    """Withdraw the record when SIGTERM or SIGINT ends the server: uvicorn re-raises the signal after its
+    graceful shutdown, which ends the process before any `finally` runs; the signal then comes here, the
+    record goes, and the signal does what it always did."""
+
+    def withdraw_then_die(signum: int, frame: object) -> None:
+        withdraw(home)
+        signal.signal(signum, signal.SIG_DFL if signum != signal.SIGINT else signal.default_int_handler)
+        signal.raise_signal(signum)
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, withdraw_then_die)
+
+
 def withdraw(home: Path) -> None:
     """Remove the record if it is this process's (another server may have started since)."""
     path = home / _FILE
@@ -35,10 +53,29 @@ def withdraw(home: Path) -> None:
 
 
 def running_server(home: Path) -> str | None:
-    """The URL of the server recorded in `home` if its process is alive; None otherwise."""
+    """The URL of the server recorded in `home` if its process is alive and the server there proves it is
+    that home's (an HMAC of a fresh challenge under the install's secret); None otherwise, so a key is never
+    sent to whatever took the port of a server that is gone."""
     try:
         record = json.loads((home / _FILE).read_text(encoding="utf-8"))
         url, pid = str(record["url"]), int(record["pid"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    return url if process_alive(pid) else None
+    from graphwright.server.fingerprints import existing_secret  # only when a server was recorded
+
+    secret = existing_secret(home)
+    if secret is None or not process_alive(pid):
+        return None
+    return url if _proves(url, secret) else None
+
+
+def _proves(url: str, secret: bytes) -> bool:
+    from graphwright.server.fingerprints import PROOF_PATH, serving_proof
+
+    challenge = secrets.token_hex(16)
+    try:
+        with urllib.request.urlopen(f"{url}{PROOF_PATH}?challenge={challenge}", timeout=2.0) as response:
+            proof = str(json.loads(response.read(4096))["proof"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    return hmac.compare_digest(proof, serving_proof(secret, challenge))

@@ -10,8 +10,9 @@ import ipaddress
 import json
 import logging
 from collections.abc import Awaitable, Callable, MutableMapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
+from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 from graphwright.config import DEFAULT_WORKSPACE, check_workspace_name
 from graphwright.errors import (
@@ -19,7 +20,7 @@ from graphwright.errors import (
 )
 from graphwright.models import ConversationOwner
 from graphwright.server.errors import error_body
-from graphwright.server.fingerprints import owner_of
+from graphwright.server.fingerprints import PROOF_PATH, owner_of, serving_proof
 
 if TYPE_CHECKING:
     from pydantic import SecretStr
@@ -38,7 +39,7 @@ Role = Literal["write", "read"]
 # Paths anyone may open: the page and its files, the API docs and the health check (it says only whether
 # the database is up). Everything else (the /v1 API and /mcp) needs a key once keys are set.
 _OPEN_PREFIXES = ("/static/", "/docs", "/redoc", "/openapi.json")
-_OPEN_PATHS = {"/", "/healthz", "/favicon.ico"}
+_OPEN_PATHS = {"/", "/healthz", "/favicon.ico", PROOF_PATH}
 # Bodies of every route but uploads stay small: a question, a filter list, a search result to draw.
 SMALL_BODY = 2 * 1024 * 1024
 # Routes that change the graph: a read-only key gets 403 there.
@@ -96,6 +97,11 @@ class Grant:
 
     def sees(self, workspace: str) -> bool:
         return self.role_in(workspace) is not None
+
+    @property
+    def tenant(self) -> bool:
+        """Bound to named workspaces: not an admin key, nor one that holds every workspace."""
+        return not self.admin and self.write is not None and self.read is not None
 
 
 def _holds(workspaces: frozenset[str] | None, workspace: str) -> bool:
@@ -298,6 +304,7 @@ class GuardMiddleware:
             await _reply(send, 403, refused)
             return
         workspace = self.workspace
+        prefix = ""
         if path.startswith(WORKSPACE_PREFIX):
             name, _, rest = path[len(WORKSPACE_PREFIX) :].partition("/")
             try:
@@ -305,8 +312,14 @@ class GuardMiddleware:
             except ValueError as exc:
                 await _reply(send, 400, str(exc))
                 return
-            path = "/" + rest
+            # A trailing slash is dropped here, not redirected: the router's redirect would be built from the
+            # path without the prefix and send a client that follows it to the default workspace.
+            path = "/" + rest.rstrip("/")
             scope["path"], scope["raw_path"] = path, path.encode()
+            prefix = WORKSPACE_PREFIX + workspace
+        if path == PROOF_PATH and method == "GET":
+            await _prove(self.secret, scope, send)
+            return
         scheme, _, token = headers.get("authorization", "").partition(" ")
         token = token.strip() if scheme.lower() == "bearer" else ""
         grant = (self.keys.grant(token) if token else None) if self.keys.enabled else OPEN_GRANT
@@ -315,7 +328,11 @@ class GuardMiddleware:
         state[WORKSPACE_STATE] = workspace
         state[GRANT_STATE] = grant
         state[ROLE_STATE] = role
-        state[OWNER_STATE] = owner_of(token, self.secret) if role is not None else ConversationOwner()
+        state[OWNER_STATE] = (
+            replace(owner_of(token, self.secret), tenant=grant is not None and grant.tenant)
+            if role is not None
+            else ConversationOwner()
+        )
         if self.keys.enabled and needs_key(path):
             if grant is None:
                 why = "missing API key" if "authorization" not in headers else "invalid API key"
@@ -355,6 +372,11 @@ class GuardMiddleware:
         async def tracked_send(message: Message) -> None:
             nonlocal started
             started = started or message["type"] == "http.response.start"
+            if prefix and message["type"] == "http.response.start" and 300 <= message["status"] < 400:
+                message["headers"] = [
+                    (name, _within(value, prefix) if name.lower() == b"location" else value)
+                    for name, value in message.get("headers", [])
+                ]
             await send(message)
 
         try:
@@ -362,6 +384,25 @@ class GuardMiddleware:
         except RequestTooLarge as exc:  # the app's own handler answers first when a route was reading
             if not started:
                 await _reply(send, 413, str(exc))
+
+
+async def _prove(secret: bytes, scope: Scope, send: Send) -> None:
+    challenge = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("challenge", [""])[0]
+    if not 16 <= len(challenge) <= 128:
+        await _reply(send, 400, "send ?challenge= with 16 to 128 characters")
+        return
+    body = json.dumps({"proof": serving_proof(secret, challenge)}).encode()
+    await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"application/json")]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def _within(location: bytes, prefix: str) -> bytes:
+    """A redirect's Location kept inside the workspace prefix the request came in by (any redirect the app
+    still makes, a mount's added slash say, is built from the path the guard stripped of its prefix)."""
+    parts = urlsplit(location.decode("latin-1"))
+    if parts.path.startswith(prefix + "/") or parts.path == prefix:
+        return location
+    return urlunsplit(parts._replace(path=prefix + (parts.path or "/"))).encode("latin-1")
 
 
 def _refusal(grant: Grant, role: Role | None, workspace: str, method: str, path: str) -> str | None:

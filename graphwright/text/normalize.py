@@ -17,6 +17,22 @@ FALLBACK_RELATION = "RELATED_TO"
 # Relationship types graphwright itself uses between its own nodes; an extracted relation may not take them.
 RESERVED_RELATIONS = {"PART_OF", "NEXT", "MENTIONS", "IN_COMMUNITY", "PARENT_OF"}
 _MAX_TYPE_LENGTH = 48
+# The labels of graphwright's own nodes (graph_store/workspace.py's LABELS but Concept, and GLOBAL_LABELS: a
+# test keeps the two lists in step): never an entity type's label, in any workspace.
+INTERNAL_LABELS = frozenset(
+    {
+        "Document",
+        "Chunk",
+        "StagedChunk",
+        "Entity",
+        "Community",
+        "Conversation",
+        "Turn",
+        "GraphwrightMeta",
+        "CurationChange",
+        "GraphwrightWorkspace",
+    }
+)
 _NON_WORD = re.compile(r"[^0-9A-Za-z]+")
 _SPACES = re.compile(r"\s+")
 _KEY_DROP = re.compile(r"[^\w\s]", re.UNICODE)
@@ -67,11 +83,23 @@ def entity_type(raw: str | None, allowed: tuple[str, ...] = DEFAULT_ENTITY_TYPES
     return mapped if mapped in allowed else (FALLBACK_TYPE if FALLBACK_TYPE in allowed else allowed[0])
 
 
-def entity_label(type_: str) -> str:
-    """PERSON -> Person, HUMAN_RESOURCE -> HumanResource: the label Neo4j Browser shows."""
+def _label_of(type_: str) -> str:
     parts = [p for p in _NON_WORD.split(type_) if p]
-    label = "".join(p[:1].upper() + p[1:].lower() for p in parts)[:_MAX_TYPE_LENGTH]
-    if not label or not label[0].isalpha() or label in {"Entity", "Chunk", "Document", "Community"}:
+    return "".join(p[:1].upper() + p[1:].lower() for p in parts)[:_MAX_TYPE_LENGTH]
+
+
+def is_internal_label(type_: str) -> bool:
+    """Whether a type's label would be one graphwright keeps for its own nodes."""
+    return _label_of(type_) in INTERNAL_LABELS
+
+
+def entity_label(type_: str) -> str:
+    """PERSON -> Person, HUMAN_RESOURCE -> HumanResource: the label Neo4j Browser shows. A type whose label
+    graphwright keeps for its own nodes (INTERNAL_LABELS) is shown as Concept: a type is text from documents,
+    a schema, an import or a curator, and must never make an entity pass for a workspace, a passage or a
+    curation record."""
+    label = _label_of(type_)
+    if not label or not label[0].isalpha() or label in INTERNAL_LABELS:
         return "Concept"
     return label
 

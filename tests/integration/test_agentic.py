@@ -146,10 +146,10 @@ def test_the_database_itself_refuses_writes_on_the_read_path(world) -> None:
     from graphwright.graph_store.read_only import ReadLimits
 
     connection = world.store.connection
-    assert connection.explain("EXPLAIN MATCH (n) RETURN count(n)")[0] == "r"
-    assert connection.explain("EXPLAIN CREATE (:Probe)")[0] in ("w", "rw")
+    assert connection.explain("EXPLAIN MATCH (n) RETURN count(n)", 10.0)[0] == "r"
+    assert connection.explain("EXPLAIN CREATE (:Probe)", 10.0)[0] in ("w", "rw")
     with pytest.raises(QueryRejectedError, match="(?i)read|write"):  # lock 3 alone, the checks bypassed
-        connection.execute_read(lambda tx: list(tx.run("CREATE (:Probe) RETURN 1")), 5.0)
+        connection.read_once(lambda tx: list(tx.run("CREATE (:Probe) RETURN 1")), 5.0)
     assert world.store.read("MATCH (p:Probe) RETURN count(p) AS n")[0]["n"] == 0
     found = world.store.graph.read_only("UNWIND range(1, 100) AS x RETURN x", ReadLimits(max_rows=10))
     assert len(found.rows) == 10 and found.truncated and found.limit == "more than 10 rows"

@@ -20,7 +20,7 @@ def test_read_transactions_refuse_writes_at_the_server(rag) -> None:
         rag.store.read("CREATE (:Intruder) RETURN 1")
     assert isinstance(refused.value.__cause__, ClientError)  # the server's own refusal
     with pytest.raises(QueryRejectedError, match="read access mode"):  # the read-only gate's transaction
-        rag.store.connection.execute_read(lambda tx: list(tx.run("MERGE (:Intruder {id: 1}) RETURN 1")), 5.0)
+        rag.store.connection.read_once(lambda tx: list(tx.run("MERGE (:Intruder {id: 1}) RETURN 1")), 5.0)
     assert rag.store.read("MATCH (n:Intruder) RETURN count(n) AS n") == [{"n": 0}]
 
 
