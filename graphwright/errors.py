@@ -11,6 +11,8 @@
     ├── RefusedError                            tier: well asked, but refused as things stand: HTTP 404/403/409
     │   ├── NotFoundError (also LookupError)    what the request names does not exist (for this key): 404
     │   ├── ForbiddenError                      a key that may not use this workspace (or manage workspaces): 403
+    │   │   └── TenantCypherOffError            user Cypher for a key bound to a workspace, with it off (also a
+    │   │                                       CypherRejectedError)
     │   ├── WorkspaceExistsError                creating a workspace that already exists: 409
     │   ├── CurationConflictError               a curation change or undo the graph's state forbids: 409
     │   └── SchemaMismatchError                 the indexes were built for another embedding model: 409
@@ -56,6 +58,7 @@ __all__ = [
     "CalculationError",
     "CurationConflictError",
     "CypherRejectedError",
+    "TenantCypherOffError",
     "DatasetError",
     "EmbeddingError",
     "ExtractorNotAvailableError",

@@ -159,13 +159,35 @@ def doctor() -> None:
     from rich.table import Table
 
     from graphwright.graph_store import Neo4jStore
-    from graphwright.graph_store.posture import read_posture
+    from graphwright.graph_store.posture import PostureCheck, read_posture
 
     with open_graph() as rag:
         if not isinstance(rag.store, Neo4jStore):
             kind = type(rag.store).__name__
             raise click.ClickException(f"doctor reads a Neo4j server's settings; this store is {kind}")
         checks, note = read_posture(rag.store.connection)
+        several = rag.store.workspaces.others_exist()
+        unreadable = rag.store.workspaces.unreadable()
+    tenant_cypher = rag.settings.tenant_cypher
+    checks = [
+        *checks,
+        PostureCheck(
+            "tenant Cypher",
+            ("on" if tenant_cypher else "off") + (" (several workspaces)" if several else ""),
+            not (tenant_cypher and several),
+            "GRAPHWRIGHT_TENANT_CYPHER=off unless tenants may share the gate (docs/security.md)"
+            if tenant_cypher and several
+            else "",
+        ),
+        PostureCheck(
+            "workspace registry",
+            f"{len(unreadable)} node(s) that are no workspace: {', '.join(unreadable)}" if unreadable else "clean",
+            not unreadable,
+            "skipped by every listing; delete them in Neo4j Browser (MATCH (w:GraphwrightWorkspace {name: ...}))"
+            if unreadable
+            else "",
+        ),
+    ]
     table = Table(title=f"Neo4j at {rag.settings.neo4j_uri}")
     for column in ("check", "value", "verdict", "what to set"):
         table.add_column(column)

@@ -23,7 +23,6 @@ if a trick of the text ever gets past the first."""
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -203,7 +202,6 @@ READ_OPERATORS = frozenset(
         "ProcedureCall",
     }
 )
-_PROCEDURE_NAME = re.compile(r"\s*([`\w.]+)\s*\(")
 _MAX_PLAN_OPERATORS = 10_000
 _MAX_NAME_PARTS = 16  # parts of a dotted procedure name read after CALL
 # A query longer than this is refused before any work: no hand- or model-written read needs it, and the
@@ -264,8 +262,8 @@ def check_text(query: str) -> str:
         raise CypherRejectedError(f"the query is {len(query)} characters, above the limit of {MAX_QUERY_CHARS}")
     for text in decodings(query):
         tokens = list(tokenize(text))
-        check_expressions(tokens)  # first: its caps bound the work of every pass after it
-        _check_tokens(tokens)
+        _check_tokens(tokens)  # first: a write or admin keyword is named as such
+        check_expressions(tokens)
     return query.strip().rstrip(";").strip()
 
 
@@ -273,6 +271,21 @@ def check_text(query: str) -> str:
 def operator_name(operator_type: str) -> str:
     """ "VarLengthExpand(All)@neo4j" -> "VarLengthExpand"."""
     return operator_type.split("@", 1)[0].split("(", 1)[0].strip()
+
+
+def _procedure_of(details: str) -> str:
+    """The lower-cased dotted name a ProcedureCall's Details start with, read by the one token reader; "" when
+    they do not start with `name(`."""
+    tokens = list(tokenize(details))
+    parts: list[str] = []
+    at = 0
+    while at < len(tokens) and len(parts) < _MAX_NAME_PARTS and tokens[at].kind in ("word", "name"):
+        parts.append(tokens[at].value)
+        if tokens[at + 1 : at + 2] != [Token("punct", ".")]:
+            break
+        at += 2
+    followed = tokens[at + 1 : at + 2] == [Token("punct", "(")]
+    return ".".join(parts).lower() if parts and followed else ""
 
 
 def check_plan(query_type: str, plan: Mapping[str, Any] | None) -> None:
@@ -295,9 +308,7 @@ def check_plan(query_type: str, plan: Mapping[str, Any] | None) -> None:
                 "subqueries, listed read procedures)"
             )
         if name == "ProcedureCall":
-            arguments = node.get("args") or node.get("arguments") or {}
-            match = _PROCEDURE_NAME.match(str(arguments.get("Details", "")))
-            procedure = match.group(1).replace("`", "").lower() if match else ""
+            procedure = _procedure_of(_details(node))
             if procedure not in READ_PROCEDURES:
                 raise CypherRejectedError(
                     f"the plan calls the procedure {procedure or '(unknown)'}, which is not on the read-only list"
@@ -339,14 +350,21 @@ def _details(node: Mapping[str, Any]) -> str:
 def _leaf_names(details: str) -> list[str]:
     """The labels and types a leaf's Details name: after `:` (not `::`) or `|`, `&`, `!` of a label expression."""
     tokens = list(tokenize(details))
-    return [
-        tokens[index + 1].value
-        for index, token in enumerate(tokens[:-1])
-        if token.kind == "punct"
-        and token.value in ":|&!"
-        and tokens[index + 1].kind in ("word", "name")
-        and not (token.value == ":" and index and tokens[index - 1] == token)
-    ]
+    names = []
+    for index, token in enumerate(tokens[:-1]):
+        if token.kind != "punct" or token.value not in ":|&!" or tokens[index + 1].kind not in ("word", "name"):
+            continue
+        if token.value == ":" and index and tokens[index - 1] == token:
+            continue  # `::` of a type
+        # Index Details print a workspace's label unquoted, hyphen and all (`c:le-gal__Chunk(id)`): in a leaf,
+        # a `-` right after a label only continues it (a pattern's `-` follows `)` or `]`).
+        name, at = tokens[index + 1].value, index + 1
+        while (
+            tokens[at + 1 : at + 2] == [Token("punct", "-")] and at + 2 < len(tokens) and tokens[at + 2].kind == "word"
+        ):
+            name, at = f"{name}-{tokens[at + 2].value}", at + 2
+        names.append(name)
+    return names
 
 
 def check_scope(plan: Mapping[str, Any], workspace: Workspace) -> None:

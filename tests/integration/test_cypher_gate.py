@@ -306,7 +306,13 @@ def test_doctor_reads_the_servers_own_locks(rag, cli_env, tmp_path: Path) -> Non
 
     out = run(["doctor"], cli_env, tmp_path)
     assert out.returncode == 0, out.stdout + out.stderr
-    for line in ("LOAD CSV from files", "LOAD CSV from the network", "HTTP API origins"):
+    for line in (
+        "LOAD CSV from files",
+        "LOAD CSV from the network",
+        "HTTP API origins",
+        "tenant Cypher",
+        "workspace registry",
+    ):
         assert line in out.stdout
     assert "warn" not in out.stdout
     assert cli_env["NEO4J_PASSWORD"] not in out.stdout + out.stderr

@@ -3,8 +3,16 @@ uploads good and bad, streaming, the OpenAI-compatible chat API through the real
 
 from __future__ import annotations
 
+import http.server
 import json
 import logging
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
 import time
 from pathlib import Path
 
@@ -356,6 +364,8 @@ def test_cli_query_finds_the_server_running_from_its_home(live, cli_env, monkeyp
     for name, value in {**cli_env, "GRAPHWRIGHT_SERVER_KEY": READ}.items():
         monkeypatch.setenv(name, value)
     record = announce(home, int(live.url.rsplit(":", 1)[1]))  # this process stands for the server
+    assert running_server(home) is None  # a server of another home (another secret) is not this home's
+    shutil.copy(live.rag.settings.home / "server-secret", home / "server-secret")  # now it is
     assert running_server(home) == live.url and record.stat().st_mode & 0o077 == 0
     runner = CliRunner()
     asked = runner.invoke(main, ["query", "Which rocket launched Apollo 11?"])
@@ -389,3 +399,65 @@ def test_questions_of_any_allowed_length_and_script_search(live) -> None:
                 f"{live.url}/v1/search", json={"question": question, "mode": mode, "k": 5}, headers=W, timeout=120
             )
             assert found.status_code == 200, (mode, found.text[:300])
+
+
+class _Impostor(http.server.BaseHTTPRequestHandler):
+    """Whatever took the port of a server that is gone: it answers every request, proofs included."""
+
+    def do_GET(self) -> None:
+        body = json.dumps({"proof": "0" * 64}).encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_a_key_goes_only_to_the_server_that_proves_it_is_the_recorded_one(tmp_path) -> None:
+    """Issue 61, reproduction 8: a record whose pid is alive (reused) and whose port another process took."""
+    from graphwright.server.fingerprints import server_secret
+    from graphwright.server.running import running_server
+
+    home = tmp_path / "home"
+    server_secret(home)
+    impostor = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Impostor)
+    threading.Thread(target=impostor.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{impostor.server_address[1]}"
+        (home / "serving.json").write_text(json.dumps({"url": url, "pid": os.getpid()}), encoding="utf-8")
+        assert running_server(home) is None
+    finally:
+        impostor.shutdown()
+        impostor.server_close()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_serving_json_is_withdrawn_when_a_signal_stops_the_server(cli_env, tmp_path, signum) -> None:
+    from graphwright.server.running import running_server
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    home = Path(cli_env["GRAPHWRIGHT_HOME"])
+    server = subprocess.Popen(
+        [sys.executable, "-m", "graphwright.cli", "serve", "--port", str(port), "--workers", "1"],
+        env=cli_env,
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        for _ in range(600):
+            if running_server(home) is not None or server.poll() is not None:
+                break
+            time.sleep(0.2)
+        failed = server.stderr.read().decode() if server.poll() is not None and server.stderr else ""
+        assert running_server(home) == f"http://127.0.0.1:{port}", failed
+        server.send_signal(signum)
+        server.wait(60)
+    finally:
+        if server.poll() is None:
+            server.kill()
+    assert not (home / "serving.json").exists()

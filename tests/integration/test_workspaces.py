@@ -304,10 +304,64 @@ def served(pair):
             "api_keys": SecretStr(f"{KEY_A}@{A},{KEY_B}@{B}"),
             "read_api_keys": None,
             "admin_api_keys": SecretStr(ADMIN),
+            "tenant_cypher": True,  # the gate itself is what these tests put to the proof
         }
     )
     with LiveServer(create_app(settings, pair["root"])) as server:
         yield server
+
+
+def test_a_trailing_slash_keeps_the_workspace_on_every_route(pair, served) -> None:
+    """Issue 61, reproduction 7: `/w/<A>/v1/search/` was redirected to `/v1/search`, and a client that
+    follows redirects was answered from default. No route may redirect out of the prefix now."""
+    from fastapi.routing import APIRoute
+
+    app = served.server.config.app
+    routes = [r for r in app.routes if isinstance(r, APIRoute) and "{" not in r.path and r.path != "/"]
+    assert len(routes) > 15
+    headers = {"Authorization": f"Bearer {KEY_A}"}
+    with httpx.Client(base_url=served.url, headers=headers, timeout=120, follow_redirects=False) as http:
+        for route in routes:
+            for method in sorted(route.methods - {"HEAD"}):
+                if method != "GET" and route.path != "/v1/search":
+                    continue  # writes are covered by their own tests; a GET and the search cover the prefix
+                got = http.request(method, f"/w/{A}{route.path}/", json={"question": "Who founded Apple?"})
+                assert not 300 <= got.status_code < 400, (method, route.path, got.headers.get("location"))
+        found = http.post(f"/w/{A}/v1/search/", json={"question": "Who planted Apple trees in Ohio?", "k": 8})
+        assert found.status_code == 200, found.text
+        assert_clean(found.json(), pair, "search with a trailing slash")
+        assert http.get(f"/w/{A}/v1/stats/").json()["counts"]["documents"] == len(DOCS_A)
+
+
+def test_cypher_is_off_for_tenant_keys_unless_the_operator_turns_it_on(pair) -> None:
+    """Issue 61, item 7: with several workspaces, a key bound to one runs no user Cypher by default (403 over
+    HTTP's MCP, a refusal the agent sees); an admin key, the CLI and the Python API still do."""
+    from graphwright.server.app import create_app
+
+    settings = pair["root"].settings.model_copy(
+        update={"api_keys": SecretStr(f"{KEY_A}@{A}"), "admin_api_keys": SecretStr(ADMIN), "read_api_keys": None}
+    )
+    assert settings.tenant_cypher is False
+    query = f"MATCH (c:`{A}__Chunk`) RETURN count(c) AS n"
+
+    async def ask(key: str) -> str:
+        import httpx2
+        from mcp.client import Client
+        from mcp.client.streamable_http import streamable_http_client
+
+        async with (
+            httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"}, timeout=120) as http,
+            Client(streamable_http_client(f"{server.url}/w/{A}/mcp", http_client=http)) as client,
+        ):
+            got = await client.call_tool("cypher", {"query": query})
+            return json.dumps([getattr(c, "text", "") for c in got.content])
+
+    with LiveServer(create_app(settings, pair["root"])) as server:
+        tenant = asyncio.run(ask(KEY_A))
+        admin = asyncio.run(ask(ADMIN))
+    assert "GRAPHWRIGHT_TENANT_CYPHER" in tenant and "rows" not in tenant
+    assert "GRAPHWRIGHT_TENANT_CYPHER" not in admin and "rows" in admin
+    assert pair["a"].inspect.read_cypher(query).rows[0]["n"] > 0  # the owner's API keeps it
 
 
 def test_routes_in_a_show_only_a_and_keys_stay_in_their_workspace(pair, served) -> None:
@@ -452,7 +506,12 @@ def test_hidden_reads_through_every_llm_route_stay_in_a(pair, canary_node) -> No
     stub.default = reply
     first = len(stub.requests)
     settings = pair["llm"].settings.model_copy(
-        update={"api_keys": SecretStr(f"{KEY_A}@{A}"), "read_api_keys": None, "admin_api_keys": None}
+        update={
+            "api_keys": SecretStr(f"{KEY_A}@{A}"),
+            "read_api_keys": None,
+            "admin_api_keys": None,
+            "tenant_cypher": True,  # the gate, not the setting, is what this test puts to the proof
+        }
     )
     rag = GraphRAG(settings, embedder=pair["llm"].embedder)
     checked = 0

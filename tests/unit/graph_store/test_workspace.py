@@ -99,6 +99,13 @@ def _plan(*chain: tuple[str, str]) -> dict:
         _plan(("ProduceResults", "r"), ("DirectedAllRelationshipsScan", "(a)-[r]->(b)")),
         _plan(("Filter", "a:`le-gal__Entity` OR b.x IS NULL"), ("DirectedAllRelationshipsScan", "(a)-[r]->(b)")),
         _plan(("Filter", "x:`le-gal__Entity`"), ("DirectedAllRelationshipsScan", "(a)-[r]->(b)")),
+        # issue 61: a Filter above a scan of every relationship no longer binds it, whatever it holds
+        _plan(("Filter", "a:le-gal__Entity AND b:le-gal__Entity"), ("DirectedAllRelationshipsScan", "(a)-[r]->(b)")),
+        _plan(
+            ("Filter", "(rand() < 0 AND a:`le-gal__Entity` AND rand() < 0) IS NOT NULL"),
+            ("DirectedAllRelationshipsScan", "(a)-[r]->(b)"),
+        ),
+        _plan(("ProduceResults", "c"), ("NodeIndexSeek", "RANGE INDEX c:other-ws__Chunk(id) WHERE id = $x")),
         _plan(("ProduceResults", "r"), ("DirectedRelationshipTypeScan", "(a)-[r:FOUNDED]->(b)")),
         _plan(("ProduceResults", "l"), ("ProcedureCall", "db.labels() :: (label :: STRING)")),
         _plan(("Apply", ""), ("NodeByLabelScan", "c:`le-gal__Chunk`"), ("AllNodesScan", "x")),
@@ -114,10 +121,26 @@ def test_the_workspace_lock_refuses_plans_that_can_reach_outside(plan: dict) -> 
     [
         _plan(("ProduceResults", "c"), ("NodeByLabelScan", "c:`le-gal__Chunk`")),
         _plan(("ProduceResults", "c"), ("NodeIndexSeek", "RANGE INDEX c:le-gal__Chunk(id) WHERE id = $x")),
-        _plan(("Filter", "a:le-gal__Entity AND b:le-gal__Entity"), ("DirectedAllRelationshipsScan", "(a)-[r]->(b)")),
         _plan(("Expand(All)", "(c)-[r]->(d)"), ("NodeByLabelScan", "c:`le-gal__Chunk`")),
         _plan(("ProduceResults", "r"), ("DirectedRelationshipTypeScan", "(a)-[r:le-gal__FOUNDED]->(b)")),
     ],
 )
 def test_the_workspace_lock_passes_plans_that_start_inside(plan: dict) -> None:
     check_scope(plan, LEGAL)
+
+
+def test_no_type_becomes_a_label_graphwright_keeps_for_itself() -> None:
+    """Issue 61: a retype to GRAPHWRIGHT_WORKSPACE made an entity pass for a workspace and broke every
+    listing. Every internal label, as a type in any spelling, is shown as Concept instead."""
+    import re
+
+    from graphwright.graph_store.workspace import GLOBAL_LABELS, LABELS
+    from graphwright.text.normalize import INTERNAL_LABELS, entity_label, is_internal_label
+
+    assert (set(LABELS) - {"Concept"}) | GLOBAL_LABELS == INTERNAL_LABELS
+    for label in INTERNAL_LABELS:
+        snake = re.sub(r"(?<!^)(?=[A-Z])", "_", label)
+        for spelling in (snake.upper(), snake.lower(), snake.replace("_", " ")):
+            assert entity_label(spelling) == "Concept" and is_internal_label(spelling), spelling
+        assert entity_label(label) not in INTERNAL_LABELS  # "CurationChange" reads as Curationchange: another label
+    assert entity_label("PERSON") == "Person" and not is_internal_label("workspace")
