@@ -18,8 +18,9 @@ within a row:
   matcher backtracks exponentially there), and at most MAX_UNBOUNDED_REPEATS unbounded repeats in all (each
   multiplies the work by the subject's length);
 - **lists from `range()`** have literal bounds and a capped size, `reduce` (whose accumulator can grow with
-  every step) runs only over a path's nodes or relationships or such a range, and no iteration runs inside
-  another (n * m steps in one row);
+  every step, the square of their number in work) runs only over a path's nodes or relationships or such a
+  range, for at most MAX_REDUCE_STEPS steps (a range that long, paths bounded that long), and no iteration runs
+  inside another (n * m steps in one row);
 - **no string that grows without bound**: `replace()` (whose result can be its subject times its subject)
   runs neither inside an iteration nor inside another `replace()`."""
 
@@ -37,6 +38,7 @@ MAX_CONCATENATIONS = 8
 MAX_STRING_CHARS = 2_000
 MAX_RANGE = 10_000
 MAX_RANGE_PRODUCT = 1_000_000
+MAX_REDUCE_STEPS = 100
 MAX_REGEX_CHARS = 200
 MAX_UNBOUNDED_REPEATS = 2
 MAX_OPTIONAL_REPEATS = 8
@@ -345,6 +347,32 @@ def _range_size(tokens: list[Token], start: int) -> int:
     return max(0, (last - first) // step + 1)
 
 
+def _paths_bounded(tokens: list[Token]) -> bool:
+    """Whether every variable-length relationship (`[*...]`) and quantified path (`(...){m,n}`, `+`, `*`) of
+    the query has a literal upper bound of at most MAX_REDUCE_STEPS."""
+    for index, token in enumerate(tokens):
+        before = tokens[index - 1] if index else None
+        if token == Token("punct", "*") and before is not None and before.kind in ("word", "name", "punct"):
+            if before == Token("punct", ")"):
+                return False  # `(...)*`: a quantified path with no bound
+            inside = [t.value for t in tokens[index + 1 : index + 6]]
+            if not inside or inside[0] in ("]", "|"):
+                return False  # `[*]`
+            if inside[:3] == [".", ".", "]"] or (inside[0].isdigit() and inside[1:4] == [".", ".", "]"]):
+                return False  # `[*2..]`
+            bound = inside[2] if inside[:2] == [".", "."] else inside[3] if inside[1:3] == [".", "."] else inside[0]
+            if not bound.isdigit() or int(bound) > MAX_REDUCE_STEPS:
+                return False
+        if token == Token("punct", "+") and before == Token("punct", ")"):
+            return False  # `(...)+`
+        if token == Token("punct", "{") and before == Token("punct", ")"):
+            quantifier = [t.value for t in tokens[index + 1 : index + 5]]
+            upper = quantifier[2] if quantifier[1:2] == [","] else quantifier[0]
+            if not upper.isdigit() or int(upper) > MAX_REDUCE_STEPS:
+                return False
+    return True
+
+
 def check_cost(tokens: list[Token]) -> None:
     """Refuse what could loop for long inside one row (see the module's docstring)."""
     product = 1
@@ -378,6 +406,18 @@ def check_cost(tokens: list[Token]) -> None:
                     "reduce() runs here only over nodes(p), relationships(p) or a range() of literals: its "
                     "accumulator can grow at every step, in one row that no timeout interrupts; aggregate over rows "
                     "(sum, collect) instead"
+                )
+            # Its steps are bounded too: a string that grows at each step costs the square of their number.
+            if source == "range" and _range_size(tokens, at + 2) > MAX_REDUCE_STEPS:
+                raise CypherRejectedError(
+                    f"reduce() over a range() of more than {MAX_REDUCE_STEPS} values is not allowed here: its "
+                    "accumulator can grow at every step; aggregate over rows (UNWIND, sum, collect) instead"
+                )
+            if source in _PATH_LISTS and not _paths_bounded(tokens):
+                raise CypherRejectedError(
+                    f"reduce() over a path runs here only when every variable-length pattern of the query has a "
+                    f"literal upper bound of at most {MAX_REDUCE_STEPS} (`[*..{MAX_REDUCE_STEPS}]`, "
+                    f"`{{1,{MAX_REDUCE_STEPS}}}`): its accumulator can grow at every step of the path"
                 )
         if word in _GROWING and call and not after_dot:
             if any(scopes) or growing:
