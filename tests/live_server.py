@@ -4,10 +4,12 @@ over real sockets without starting the embedder in another process."""
 from __future__ import annotations
 
 import contextlib
+import http.server
 import json
 import socket
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 
@@ -116,3 +118,29 @@ class TcpProxy:
                 except OSError:
                     pass
             self._conns.clear()
+
+
+@contextlib.contextmanager
+def canned_http(body: bytes) -> Iterator[tuple[str, list[str]]]:
+    """A loopback HTTP server answering every GET with `body` (200): its base URL and the paths it was asked
+    for. A canary that records a request that should never come, or an impostor on a port."""
+    hits: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            hits.append(self.path)
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", hits
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -14,7 +14,6 @@ The same queries are then sent with the text lock switched off, so the plan lock
 
 from __future__ import annotations
 
-import http.server
 import threading
 import time
 from collections.abc import Iterator
@@ -26,36 +25,16 @@ from hypothesis import strategies as st
 
 from graphwright.errors import CypherRejectedError, QueryRejectedError
 from tests.conftest import ROOT
+from tests.live_server import canned_http
 
 pytestmark = pytest.mark.integration
 TOKEN = "canary-7f3a91c2-do-not-leak"
 
 
-class _Recorder(http.server.BaseHTTPRequestHandler):
-    hits: list[str]
-
-    def do_GET(self) -> None:
-        self.hits.append(self.path)
-        body = f"col\n{TOKEN}\n".encode()
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 @pytest.fixture
 def http_canary() -> Iterator[tuple[str, list[str]]]:
-    hits: list[str] = []
-    handler = type("Recorder", (_Recorder,), {"hits": hits})
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/leak.csv", hits
-    server.shutdown()
-    server.server_close()
+    with canned_http(f"col\n{TOKEN}\n".encode()) as (url, hits):
+        yield f"{url}/leak.csv", hits
 
 
 @pytest.fixture
@@ -493,7 +472,6 @@ def test_temporal_and_spatial_values_come_back_as_text(rag) -> None:
 def test_user_cypher_runs_only_so_many_at_once_per_caller(rag) -> None:
     """A query Neo4j cannot interrupt holds a core: past the cap, a caller (a key's fingerprint) is told to
     come back (429 over HTTP) while another caller still runs; the slot is free again once the query ends."""
-    import threading
 
     from graphwright.errors import BusyError
 

@@ -3,7 +3,6 @@ uploads good and bad, streaming, the OpenAI-compatible chat API through the real
 
 from __future__ import annotations
 
-import http.server
 import json
 import logging
 import os
@@ -12,7 +11,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -22,7 +20,7 @@ from pydantic import SecretStr
 
 from tests.documents import make_pdf
 from tests.integration.conftest import READ, WRITE
-from tests.live_server import sse_events
+from tests.live_server import canned_http, sse_events
 
 pytestmark = pytest.mark.integration
 
@@ -401,20 +399,6 @@ def test_questions_of_any_allowed_length_and_script_search(live) -> None:
             assert found.status_code == 200, (mode, found.text[:300])
 
 
-class _Impostor(http.server.BaseHTTPRequestHandler):
-    """Whatever took the port of a server that is gone: it answers every request, proofs included."""
-
-    def do_GET(self) -> None:
-        body = json.dumps({"proof": "0" * 64}).encode()
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 def test_a_key_goes_only_to_the_server_that_proves_it_is_the_recorded_one(tmp_path) -> None:
     """Issue 61, reproduction 8: a record whose pid is alive (reused) and whose port another process took."""
     from graphwright.server.fingerprints import server_secret
@@ -422,15 +406,10 @@ def test_a_key_goes_only_to_the_server_that_proves_it_is_the_recorded_one(tmp_pa
 
     home = tmp_path / "home"
     server_secret(home)
-    impostor = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Impostor)
-    threading.Thread(target=impostor.serve_forever, daemon=True).start()
-    try:
-        url = f"http://127.0.0.1:{impostor.server_address[1]}"
+    with canned_http(json.dumps({"proof": "0" * 64}).encode()) as (url, asked):  # it answers every request
         (home / "serving.json").write_text(json.dumps({"url": url, "pid": os.getpid()}), encoding="utf-8")
         assert running_server(home) is None
-    finally:
-        impostor.shutdown()
-        impostor.server_close()
+    assert len(asked) == 1 and asked[0].startswith("/v1/serving-proof?challenge=")  # asked, never sent a key
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
