@@ -32,6 +32,10 @@ SLOW = [
         "string work in a comprehension, n=2000",
         "WITH '" + "ab" * 1000 + "' AS s RETURN size([x IN split(s,'') | size(replace(s, x, s))]) AS t",
     ),
+    (
+        "a string grown by reduce over 10,000 steps",
+        "RETURN size(reduce(s = '', x IN range(1, 10000) | s + '" + "a" * 2000 + "')) AS t",
+    ),
     ("4,000 nested brackets", "RETURN " + "(" * 4000 + "1" + ")" * 4000 + " AS t"),
     ("2,400-term chain", "RETURN " + "+".join(["rand()"] * 2400) + " AS t"),
 ]

@@ -3,6 +3,7 @@ uploads good and bad, streaming, the OpenAI-compatible chat API through the real
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -434,6 +435,11 @@ def test_serving_json_is_withdrawn_when_a_signal_stops_the_server(cli_env, tmp_p
             time.sleep(0.2)
         failed = server.stderr.read().decode() if server.poll() is not None and server.stderr else ""
         assert running_server(home) == f"http://127.0.0.1:{port}", failed
+        for _ in range(300):  # serving: uvicorn has caught the signals
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5).status_code == 200:
+                    break
+            time.sleep(0.2)
         server.send_signal(signum)
         server.wait(60)
     finally:
