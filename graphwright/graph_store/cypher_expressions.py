@@ -164,7 +164,11 @@ def check_regexes(tokens: list[Token]) -> None:
         if tokens[index] != Token("punct", "=") or tokens[index + 1] != Token("punct", "~"):
             continue
         pattern = tokens[index + 2] if index + 2 < len(tokens) else None
-        if pattern is None or pattern.kind != "string":
+        after = tokens[index + 3] if index + 3 < len(tokens) else None
+        # The literal must be the whole pattern: `'a' + '((a+)+)+b'` or a slice `'[(a+)+]'[1..6]` would build
+        # another one from a literal that passes (`+` binds tighter than `=~`).
+        whole = after is None or after.kind == "word" or (after.kind == "punct" and after.value in ")],}")
+        if pattern is None or pattern.kind != "string" or not whole:
             raise CypherRejectedError(
                 "=~ takes a string literal as its pattern here, so it can be shown to run in linear time: "
                 "or use CONTAINS, STARTS WITH, ENDS WITH"
