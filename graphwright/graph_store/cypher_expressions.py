@@ -22,7 +22,8 @@ within a row:
   range, for at most MAX_REDUCE_STEPS steps (a range that long, paths bounded that long), and no iteration runs
   inside another (n * m steps in one row);
 - **no string that grows without bound**: `replace()` (whose result can be its subject times its subject)
-  runs neither inside an iteration nor inside another `replace()`."""
+  searches for a non-empty literal and replaces it with a literal at most MAX_REPLACE_GROWTH times as long,
+  and runs neither inside an iteration nor inside another `replace()`."""
 
 from __future__ import annotations
 
@@ -39,6 +40,7 @@ MAX_STRING_CHARS = 2_000
 MAX_RANGE = 10_000
 MAX_RANGE_PRODUCT = 1_000_000
 MAX_REDUCE_STEPS = 100
+MAX_REPLACE_GROWTH = 64
 MAX_REGEX_CHARS = 200
 MAX_UNBOUNDED_REPEATS = 2
 MAX_OPTIONAL_REPEATS = 8
@@ -145,7 +147,8 @@ def function_calls(tokens: list[Token]) -> list[tuple[int, str]]:
         before = tokens[at - 1] if at else None
         if len(parts) == 1 and name.kind == "word" and name.value.upper() in _NOT_CALLS:
             continue
-        if before == Token("punct", ":") or (before is not None and word_at([before], 0) == "call"):
+        index_hint = before == Token("punct", ":") and word_at(tokens, at - 3) == "index"  # INDEX n:Label(prop)
+        if index_hint or (before is not None and word_at([before], 0) == "call"):
             continue
         calls.append((index, ".".join(parts).lower()))
     return calls
@@ -351,6 +354,36 @@ def _range_size(tokens: list[Token], start: int) -> int:
     return max(0, (last - first) // step + 1)
 
 
+def _arguments(tokens: list[Token], start: int) -> list[list[Token]]:
+    """The arguments of the call whose `(` is at `start`, each as its tokens."""
+    arguments: list[list[Token]] = [[]]
+    depth = 0
+    for at in range(start + 1, len(tokens)):
+        token = tokens[at]
+        if depth == 0 and token == Token("punct", ")"):
+            break
+        if depth == 0 and token == Token("punct", ","):
+            arguments.append([])
+            continue
+        depth += depth_step(tokens, at)
+        arguments[-1].append(token)
+    return arguments
+
+
+def _check_replacement(tokens: list[Token], start: int) -> None:
+    """replace(s, search, replacement) with a non-empty literal `search` and a literal `replacement` at most
+    MAX_REPLACE_GROWTH times as long: its result is then at most that many times its subject."""
+    arguments = _arguments(tokens, start)
+    literals = [a[0].value if len(a) == 1 and a[0].kind == "string" else None for a in arguments[1:3]]
+    search, replacement = (literals + [None, None])[:2]
+    if not search or replacement is None or len(replacement) > MAX_REPLACE_GROWTH * len(search):
+        raise CypherRejectedError(
+            "replace() takes a non-empty string literal to search for and a literal replacement at most "
+            f"{MAX_REPLACE_GROWTH} times as long here: with anything else its result can grow with the square "
+            "of its input, in one row that no timeout interrupts"
+        )
+
+
 def _paths_bounded(tokens: list[Token]) -> bool:
     """Whether every variable-length relationship (`[*...]`) and quantified path (`(...){m,n}`, `+`, `*`) of
     the query has a literal upper bound of at most MAX_REDUCE_STEPS."""
@@ -429,6 +462,7 @@ def check_cost(tokens: list[Token]) -> None:
                     f"{word}() inside an iteration or inside another {word}() is not allowed here: its result can "
                     "grow with the square of its input, again at every step, inside one row that no timeout interrupts"
                 )
+            _check_replacement(tokens, index + 1)
             growing.append(depth + 1)
         if token.kind == "punct" and token.value in "([":
             depth += 1
