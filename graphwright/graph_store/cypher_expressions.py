@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 
 from graphwright.errors import CypherRejectedError
-from graphwright.graph_store.cypher_tokens import Token, depth_step, keyword, word_at
+from graphwright.graph_store.cypher_tokens import Token, depth_step, keyword, split_at, word_at
 
 MAX_TERMS = 2_000
 MAX_DEPTH = 40
@@ -356,18 +356,12 @@ def _range_size(tokens: list[Token], start: int) -> int:
 
 def _arguments(tokens: list[Token], start: int) -> list[list[Token]]:
     """The arguments of the call whose `(` is at `start`, each as its tokens."""
-    arguments: list[list[Token]] = [[]]
     depth = 0
-    for at in range(start + 1, len(tokens)):
-        token = tokens[at]
-        if depth == 0 and token == Token("punct", ")"):
-            break
-        if depth == 0 and token == Token("punct", ","):
-            arguments.append([])
-            continue
+    for at in range(start, len(tokens)):
         depth += depth_step(tokens, at)
-        arguments[-1].append(token)
-    return arguments
+        if depth == 0:
+            return split_at(tokens[start + 1 : at], ",")
+    return split_at(tokens[start + 1 :], ",")
 
 
 def _check_replacement(tokens: list[Token], start: int) -> None:
