@@ -40,6 +40,32 @@ SLOW = [
     ("2,400-term chain", "RETURN " + "+".join(["rand()"] * 2400) + " AS t"),
 ]
 
+# Shapes the issue did not name, run against the result (as `alpha`; `leaked` if another canary comes back).
+A = "`alpha__Chunk`"
+SHAPES = [
+    "UNWIND range(1, 100000) AS x WITH collect(x) AS l RETURN size([a IN l WHERE a IN l]) AS t",
+    f"MATCH (a:{A}) MATCH (b) WHERE b.id = a.id RETURN b.text AS t",
+    f"MATCH (a:{A}), (b) WHERE elementId(b) = elementId(a) RETURN b.text AS t",
+    "MATCH (a)-[r:`alpha__NEXT`|`beta__NEXT`]->(b) RETURN b.text AS t",
+    f"MATCH (a:{A}|Chunk) RETURN a.text AS t",
+    "MATCH (a:!`beta__Chunk`) RETURN a.text AS t",
+    f"MATCH (a:{A}) WITH a MATCH (b:`beta__Chunk`) RETURN b.text AS t",
+    f"MATCH (a:{A}) RETURN [(a)-[*0..3]-(x) | x.text] AS t",
+    f"MATCH (a:{A}) RETURN COLLECT {{ MATCH (x) WHERE x.text STARTS WITH 'canary' RETURN x.text }} AS t",
+    f"MATCH (a:{A}) CALL (a) {{ MATCH (x) RETURN x.text AS t LIMIT 1 }} RETURN t",
+    f"MATCH (a:{A}) WHERE a.text =~ '(?i)(canary|x)-.*' RETURN a.text AS t",
+    f"MATCH (a:{A}) RETURN [x IN split(a.text, '') WHERE a.text CONTAINS x] AS t",
+    "RETURN [x IN range(1, 10000) | toString(x) + toString(x)][-1] AS t",
+    f"MATCH p = (a:{A})-[*1..2]-(b) RETURN reduce(s = 0, n IN nodes(p) | s + size(n.text)) AS t",
+    f"RETURN COUNT {{ MATCH (a:{A}), (b:{A}), (c:{A}), (d:{A}), (e:{A}) }} AS t",
+    f"MATCH (a:{A}) RETURN a {{.*, x: [(a)-->(b) | b {{.*}}]}} AS t",
+    "RETURN " + "CASE WHEN true THEN " * 19 + "1" + " END" * 19 + " AS t",
+    "RETURN 'aaaa' =~ 'a' + '((a+)+)+b' AS t",
+    "RETURN {k: db.nameFromElementId('4:x:1')} AS t",
+    "WITH '" + "ab" * 1000 + "' AS s RETURN size(replace(s, '', s)) AS t",
+    f"MATCH p = (a:{A})-[*]-(b) RETURN reduce(s = '', n IN nodes(p) | s + n.text) AS t",
+]
+
 
 def _outcome(call: Any) -> tuple[str, float, str]:
     from graphwright.errors import CypherRejectedError, GraphwrightError
@@ -101,6 +127,12 @@ def main() -> None:
             "RETURN count(*) AS n"
         )[0]["n"]
         print(f"\ntransactions still running 1 s after the last attack: {running}")
+    print("\nShapes the issue did not name:\n\n| shape | outcome | seconds | detail |\n|---|---|---|---|")
+    for query in SHAPES:
+        kind, seconds, detail = _outcome(lambda query=query: alpha.inspect.read_cypher(query))
+        if kind == "answered" and ("canary-beta" in detail or "canary-default" in detail):
+            kind = "leaked"
+        print(f"| `{query[:80]}` | {kind} | {seconds:.1f} | {detail[:80]} |")
     # 6: a type that is the registry's label
     folder = args.home / "doc"
     folder.mkdir(parents=True, exist_ok=True)
