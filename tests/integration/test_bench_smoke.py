@@ -254,3 +254,20 @@ def test_chinese_benches_on_small_inputs(rag, cli_env, tmp_path: Path) -> None:
         assert '"zh hybrid top-5"' in out and '"concepts_found"' in out
     finally:  # other tests expect a database with no workspace but default
         rag.workspaces.delete("smoke-zh", yes=True)
+
+
+def test_cypher_attacks_bench(rag, cli_env, tmp_path: Path) -> None:
+    """Issue 61's reproductions: none leaks on this code, and the bench leaves no workspace behind."""
+    uri, password = cli_env["NEO4J_URI"], cli_env["NEO4J_PASSWORD"]
+    out = bench(
+        ["bench.cypher_attacks", "--uri", uri, "--password", password, "--home", str(tmp_path), "--skip-slow"], cli_env
+    )
+    assert "| refused |" in out and "| leaked |" not in out and "retype to GRAPHWRIGHT_WORKSPACE: refused" in out
+    assert rag.store.workspaces.names() == ["default"]
+
+
+def test_serving_signals_bench(cli_env) -> None:
+    out = bench(
+        ["bench.serving_signals", "--uri", cli_env["NEO4J_URI"], "--password", cli_env["NEO4J_PASSWORD"]], cli_env
+    )
+    assert out.count("| withdrawn |") == 4
