@@ -67,13 +67,15 @@ SHAPES = [
 ]
 
 
-def _outcome(call: Any) -> tuple[str, float, str]:
+def _attack(graph: Any, query: str) -> tuple[str, float, str]:
+    """What `graph`'s read-only Cypher made of `query`: its outcome, the seconds it took, what came back."""
     from graphwright.errors import CypherRejectedError, GraphwrightError
 
     started = time.perf_counter()
     try:
-        rows = call()
-        kind, detail = "answered", json.dumps(rows.rows, default=str)[:160]
+        rows = graph.inspect.read_cypher(query)
+        detail = json.dumps(rows.rows, default=str)[:160]
+        kind = "leaked" if "canary-beta" in detail or "canary-default" in detail else "answered"
     except CypherRejectedError as exc:
         kind, detail = "refused", str(exc)[:160]
     except GraphwrightError as exc:
@@ -113,13 +115,11 @@ def main() -> None:
     alpha = rag.in_workspace("alpha")
     print("| attack | outcome | seconds | detail |\n|---|---|---|---|")
     for query in LEAKS:
-        kind, seconds, detail = _outcome(lambda query=query: alpha.inspect.read_cypher(query))
-        if kind == "answered" and ("canary-beta" in detail or "canary-default" in detail):
-            kind = "leaked"
+        kind, seconds, detail = _attack(alpha, query)
         print(f"| `{query[:70]}...` | {kind} | {seconds:.1f} | {detail[:90]} |")
     if not args.skip_slow:
         for label, query in SLOW:
-            kind, seconds, detail = _outcome(lambda query=query: alpha.inspect.read_cypher(query))
+            kind, seconds, detail = _attack(alpha, query)
             print(f"| {label} | {kind} | {seconds:.1f} | {detail[:90]} |")
         time.sleep(1)
         running = rag.store.read(
@@ -129,9 +129,7 @@ def main() -> None:
         print(f"\ntransactions still running 1 s after the last attack: {running}")
     print("\nShapes the issue did not name:\n\n| shape | outcome | seconds | detail |\n|---|---|---|---|")
     for query in SHAPES:
-        kind, seconds, detail = _outcome(lambda query=query: alpha.inspect.read_cypher(query))
-        if kind == "answered" and ("canary-beta" in detail or "canary-default" in detail):
-            kind = "leaked"
+        kind, seconds, detail = _attack(alpha, query)
         print(f"| `{query[:80]}` | {kind} | {seconds:.1f} | {detail[:80]} |")
     # 6: a type that is the registry's label
     folder = args.home / "doc"

@@ -79,7 +79,7 @@ class Curation:
 
     # --- checks and what follows a change ---------------------------------------------------------------
     def _check_type(self, type_: str) -> None:
-        if is_internal_label(type_):
+        if is_internal_label(relation_type(type_)):  # the type as the store keeps it ("CurationChange" too)
             raise InvalidRequestError(
                 f"{type_!r} would become a label graphwright keeps for its own nodes "
                 f"({', '.join(sorted(INTERNAL_LABELS))}): choose another type"

@@ -132,9 +132,9 @@ def _is_operator(tokens: list[Token], index: int) -> bool:
     return token.kind == "word" and keyword(tokens, index) in ("AND", "OR", "XOR", "NOT", "IN", "IS")
 
 
-def function_calls(tokens: list[Token]) -> list[tuple[int, str]]:
-    """(index of the `(`, lower-cased dotted name) of each function the query calls; procedures after CALL and
-    labels before `(` (an index hint's `n:Label(prop)`) are not calls."""
+def function_calls(tokens: list[Token]) -> list[str]:
+    """The lower-cased dotted name of each function the query calls; procedures after CALL and labels before
+    `(` (an index hint's `n:Label(prop)`) are not calls."""
     calls = []
     for index in range(1, len(tokens)):
         name = tokens[index - 1]
@@ -148,14 +148,14 @@ def function_calls(tokens: list[Token]) -> list[tuple[int, str]]:
         if len(parts) == 1 and name.kind == "word" and name.value.upper() in _NOT_CALLS:
             continue
         index_hint = before == Token("punct", ":") and word_at(tokens, at - 3) == "index"  # INDEX n:Label(prop)
-        if index_hint or (before is not None and word_at([before], 0) == "call"):
+        if index_hint or word_at(tokens, at - 1) == "call":
             continue
-        calls.append((index, ".".join(parts).lower()))
+        calls.append(".".join(parts).lower())
     return calls
 
 
 def check_functions(tokens: list[Token]) -> None:
-    for _, name in function_calls(tokens):
+    for name in function_calls(tokens):
         if name not in FUNCTIONS:
             raise CypherRejectedError(
                 f"the function {name}() is not on the list user Cypher may call (docs/security.md lists them)"
@@ -291,8 +291,8 @@ def check_regex(pattern: str) -> None:
             i = _class_end(pattern, i)
             continue
         if c == "(":
-            if _FLAGS.match(pattern, i):  # inline flags such as (?i): no group
-                i, atom = _FLAGS.match(pattern, i).end(), None  # type: ignore[union-attr]
+            if flags_only := _FLAGS.match(pattern, i):  # inline flags such as (?i): no group
+                i, atom = flags_only.end(), None
                 continue
             if pattern.startswith("(?", i):
                 named = re.match(r"\(\?<[A-Za-z][A-Za-z0-9]*>", pattern[i:])
@@ -408,8 +408,7 @@ def check_cost(tokens: list[Token]) -> None:
     """Refuse what could loop for long inside one row (see the module's docstring)."""
     product = 1
     scopes: list[bool] = []  # per open bracket: whether it is an iteration
-    growing: list[int] = []  # the depths of the open brackets of growing calls (replace)
-    depth = 0
+    growing: list[int] = []  # how many brackets are open inside each open growing call (replace)
     for index, token in enumerate(tokens):
         word = word_at(tokens, index)
         call = index + 1 < len(tokens) and tokens[index + 1] == Token("punct", "(")
@@ -457,9 +456,8 @@ def check_cost(tokens: list[Token]) -> None:
                     "grow with the square of its input, again at every step, inside one row that no timeout interrupts"
                 )
             _check_replacement(tokens, index + 1)
-            growing.append(depth + 1)
+            growing.append(len(scopes) + 1)
         if token.kind == "punct" and token.value in "([":
-            depth += 1
             iterating = (
                 (token.value == "(" and word_at(tokens, index - 1) in _ITERATING_CALLS)
                 or (
@@ -476,7 +474,6 @@ def check_cost(tokens: list[Token]) -> None:
                 )
             scopes.append(iterating)
         elif token.kind == "punct" and token.value in ")]" and scopes:
-            scopes.pop()
-            if growing and growing[-1] == depth:
+            if growing and growing[-1] == len(scopes):
                 growing.pop()
-            depth -= 1
+            scopes.pop()

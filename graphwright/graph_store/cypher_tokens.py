@@ -123,6 +123,20 @@ def split_at(tokens: list[Token], separator: str) -> list[list[Token]]:
     return parts
 
 
+def dotted_name(tokens: list[Token], start: int, max_parts: int) -> tuple[list[str], int]:
+    """The parts of the dotted name starting at `start` (`db.index.fulltext.queryNodes`), at most `max_parts`,
+    and the index of the token after the last part."""
+    parts: list[str] = []
+    at = start
+    while at < len(tokens) and len(parts) < max_parts and tokens[at].kind in ("word", "name"):
+        parts.append(tokens[at].value)
+        at += 1
+        if tokens[at : at + 1] != [Token("punct", ".")]:
+            break
+        at += 1
+    return parts, at
+
+
 def word_at(tokens: list[Token], index: int) -> str:
     """The lower-cased word at `index` ("" for anything else or out of range)."""
     token = tokens[index] if 0 <= index < len(tokens) else None

@@ -33,7 +33,15 @@ from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
 from graphwright.graph_store.contracts import ReadLimits
 from graphwright.graph_store.cypher_expressions import check_expressions
-from graphwright.graph_store.cypher_tokens import Token, decodings, depth_step, keyword, split_at, tokenize
+from graphwright.graph_store.cypher_tokens import (
+    Token,
+    decodings,
+    depth_step,
+    dotted_name,
+    keyword,
+    split_at,
+    tokenize,
+)
 from graphwright.graph_store.workspace import Workspace
 from graphwright.models import CypherRows
 
@@ -238,14 +246,7 @@ def _check_call(tokens: list[Token], start: int) -> None:
     """After CALL (at `start`): a subquery (`{` or `(vars) {`) or a procedure on the read allowlist."""
     if start < len(tokens) and tokens[start].kind == "punct" and tokens[start].value in "{(":
         return
-    parts: list[str] = []
-    for index, token in enumerate(tokens[start : start + 2 * _MAX_NAME_PARTS], start=0):
-        if index % 2 == 0:
-            if token.kind not in ("word", "name"):
-                break
-            parts.append(token.value)
-        elif token != Token("punct", "."):
-            break
+    parts, _ = dotted_name(tokens, start, _MAX_NAME_PARTS)
     name = ".".join(parts)
     if name.lower() not in READ_PROCEDURES:
         raise CypherRejectedError(
@@ -277,14 +278,8 @@ def _procedure_of(details: str) -> str:
     """The lower-cased dotted name a ProcedureCall's Details start with, read by the one token reader; "" when
     they do not start with `name(`."""
     tokens = list(tokenize(details))
-    parts: list[str] = []
-    at = 0
-    while at < len(tokens) and len(parts) < _MAX_NAME_PARTS and tokens[at].kind in ("word", "name"):
-        parts.append(tokens[at].value)
-        if tokens[at + 1 : at + 2] != [Token("punct", ".")]:
-            break
-        at += 2
-    followed = tokens[at + 1 : at + 2] == [Token("punct", "(")]
+    parts, at = dotted_name(tokens, 0, _MAX_NAME_PARTS)
+    followed = tokens[at : at + 1] == [Token("punct", "(")]
     return ".".join(parts).lower() if parts and followed else ""
 
 

@@ -98,6 +98,8 @@ HEAVY = [
     # found re-reading the change: a function behind a map key's colon, and replace() with an empty search
     "RETURN {k: db.nameFromElementId('4:x:1')} AS t",
     "WITH '" + "ab" * 1000 + "' AS s RETURN size(replace(s, '', s)) AS t",
+    # found reading the change once more: a reduce() before a nested replace() hid the nesting
+    "RETURN replace(toString(reduce(w = 0, x IN range(1, 3) | w + x)) + replace('ab', 'a', 'bb'), 'a', 'bb') AS t",
 ]
 
 

@@ -20,7 +20,15 @@ def _labels(rag) -> set[str]:
 def test_a_retype_to_an_internal_label_is_refused_and_changes_nothing(world) -> None:
     name = world.store.read("MATCH (e:Entity) RETURN e.name AS name ORDER BY name LIMIT 1")[0]["name"]
     before = _labels(world)
-    for type_ in ("GRAPHWRIGHT_WORKSPACE", "graphwright meta", "CURATION_CHANGE", "chunk", "Turn", "STAGED_CHUNK"):
+    for type_ in (
+        "GRAPHWRIGHT_WORKSPACE",
+        "graphwright meta",
+        "CURATION_CHANGE",
+        "CurationChange",
+        "chunk",
+        "Turn",
+        "STAGED_CHUNK",
+    ):
         with pytest.raises(InvalidRequestError, match="keeps for its own nodes"):
             world.curation().retype(name, type_)
     assert _labels(world) == before
