@@ -57,7 +57,7 @@ class ProgressCallback(Protocol):
 log = logging.getLogger(__name__)
 # How a chunk's context enters what is embedded and indexed, and how a document's subject joins its chunks'
 # entities; part of the content hash, so a change re-indexes.
-CHUNK_CONTEXT = "title-v1"
+CHUNK_CONTEXT = "title-about-section-v2"
 SUBJECT_RULE = "subject-v1"
 
 
@@ -71,6 +71,14 @@ def chunk_id(document_id: str, index: int, text: str) -> str:
 _LANGUAGE_SAMPLE_CHARS = 20_000
 
 
+def chunk_context(document: Document, section: str) -> str:
+    """What a passage is part of, embedded and indexed with it: its document's title, what the document is
+    about (its profile: "3M COMPANY 10-K fiscal year 2018") and its section or page heading."""
+    about = str(document.metadata.get("about") or "")
+    pieces = [document.title, about if about.casefold() not in document.title.casefold() else "", section]
+    return " | ".join(p for p in pieces if p)
+
+
 def make_chunks(document: Document, size: int, overlap: int) -> list[Chunk]:
     parts = document.parts or [DocumentPart(text=document.text)]
     language = detect(document.title + "\n" + document.text[:_LANGUAGE_SAMPLE_CHARS])
@@ -81,7 +89,7 @@ def make_chunks(document: Document, size: int, overlap: int) -> list[Chunk]:
             index=i,
             text=piece.text,
             n_tokens=piece.n_tokens,
-            context=document.title,
+            context=chunk_context(document, piece.section),
             page_start=piece.page_start,
             page_end=piece.page_end,
             section=piece.section,

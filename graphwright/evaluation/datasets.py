@@ -6,6 +6,10 @@ JSONL, one question per line:
 HotpotQA style: a folder (or its questions.json) with `questions.json` = [{question, answer, type,
 supporting_facts: [[title, sentence_idx], ...]}] and `corpus.json` = {title: [sentence, ...]}; the gold
 passages of a question are the distinct titles of its supporting facts.
+Files with page gold (FinanceBench as ../shared/tools/financebench.py writes it): a folder with
+`questions.jsonl` = {question, answer?, type?, doc, pages: [1-based]} per line and the documents in a
+subfolder (`pdfs/` or `documents/`); `doc` names a file there (with or without its suffix), which is the
+document's id once the folder is ingested with itself as the base.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ class EvalQuestion(BaseModel):
     expected_keywords: list[str] = Field(default_factory=list)
     answer: str | None = None
     type: str = "all"
+    # 1-based pages of the gold document(s) that hold the answer: scored as page@k (a top-k passage covers one).
+    gold_pages: list[int] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _has_something_to_check(self) -> EvalQuestion:
@@ -41,6 +47,11 @@ class Dataset(BaseModel):
     name: str
     questions: list[EvalQuestion]
     corpus: dict[str, str] | None = None  # title -> text, when the dataset ships its corpus
+    corpus_dir: Path | None = None  # a folder of files the dataset ships as its corpus (ids: paths below it)
+
+    @property
+    def has_pages(self) -> bool:
+        return any(q.gold_pages for q in self.questions)
 
     @property
     def types(self) -> list[str]:
@@ -112,12 +123,60 @@ def _jsonl(path: Path) -> Dataset:
     return Dataset(name=path.stem, questions=questions)
 
 
+_FILE_FOLDERS = ("pdfs", "documents")
+
+
+def _files(folder: Path) -> Dataset:
+    """A folder of documents and questions.jsonl whose gold is a document (`doc`) and its `pages`."""
+    corpus_dir = next(folder / name for name in _FILE_FOLDERS if (folder / name).is_dir())
+    by_stem: dict[str, str] = {}
+    for file in sorted(p for p in corpus_dir.rglob("*") if p.is_file()):
+        relative = file.relative_to(corpus_dir).as_posix()
+        by_stem.setdefault(relative, relative)
+        by_stem.setdefault(relative.rsplit(".", 1)[0], relative)
+    source = folder / "questions.jsonl"
+    questions = []
+    try:
+        lines = source.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DatasetError(f"{source}: cannot read: {exc}") from exc
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+            if not isinstance(record, dict):
+                raise DatasetError(f"{source}:{number}: expected a JSON object")
+            doc = record.pop("doc", None)
+            if doc is not None:
+                if str(doc) not in by_stem:
+                    raise DatasetError(f"{source}:{number}: document {doc!r} is not in {corpus_dir}")
+                record["gold_doc_ids"] = [by_stem[str(doc)]]
+            if "pages" in record:
+                record["gold_pages"] = record.pop("pages")
+            fields = set(EvalQuestion.model_fields)
+            questions.append(EvalQuestion.model_validate({k: v for k, v in record.items() if k in fields}))
+        except json.JSONDecodeError as exc:
+            raise DatasetError(f"{source}:{number}: invalid JSON: {exc.msg}") from exc
+        except ValidationError as exc:
+            raise DatasetError(f"{source}:{number}: {_reason(exc)}") from exc
+    if not questions:
+        raise DatasetError(f"{source}: no questions")
+    return Dataset(name=folder.name, questions=questions, corpus_dir=corpus_dir)
+
+
 def load_dataset(path: str | Path) -> Dataset:
-    """A JSONL file, or a HotpotQA-style folder (or its questions.json)."""
+    """A JSONL file, a HotpotQA-style folder (or its questions.json), or a folder of documents with
+    questions.jsonl (page gold)."""
     path = Path(path)
+    if path.is_dir() and (path / "questions.jsonl").exists() and any((path / n).is_dir() for n in _FILE_FOLDERS):
+        return _files(path)
     if path.is_dir():
         if not (path / "questions.json").exists():
-            raise DatasetError(f"{path}: a dataset folder needs questions.json (HotpotQA style)")
+            raise DatasetError(
+                f"{path}: a dataset folder needs questions.json (HotpotQA style), or questions.jsonl and its "
+                f"documents in {' or '.join(n + '/' for n in _FILE_FOLDERS)}"
+            )
         return _hotpot(path)
     if path.name == "questions.json":
         return _hotpot(path.parent)

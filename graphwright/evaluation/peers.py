@@ -44,6 +44,7 @@ def _chunk(row: Mapping[str, Any], score: float, rank: int, name: str) -> Retrie
         title=row.get("title"),
         source=row.get("source"),
         scores={name: score},
+        pages=row.get("pages"),
     )
 
 

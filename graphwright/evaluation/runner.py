@@ -2,7 +2,9 @@
 
 A system's chunks are turned into a ranking of documents (each document at the rank of its best chunk),
 matched against the gold documents by id (`gold_doc_ids`) or by title (`gold_titles`). Keyword recall is
-measured over the text of the top max(k) chunks. Answer EM/F1 only when an LLM writes answers."""
+measured over the text of the top max(k) chunks. Answer EM/F1 only when an LLM writes answers. A question with
+page gold (FinanceBench) is also scored over passages, not documents: doc@k (a top-k passage is of the gold
+document) and page@k (a top-k passage of it covers a gold page)."""
 
 from __future__ import annotations
 
@@ -56,7 +58,9 @@ class Evaluated(Protocol):
         self, question: str, *, mode: Any = ..., k: int | None = ..., where: Any = ..., generate: bool = ...
     ) -> SearchResult: ...
 
-    def ingest(self, paths: list[str | Path], *, extractor: str | None = ...) -> IngestReport: ...
+    def ingest(
+        self, paths: list[str | Path], *, base: str | Path | None = ..., extractor: str | None = ...
+    ) -> IngestReport: ...
 
     def build_communities(self) -> _Levels: ...
 
@@ -79,6 +83,8 @@ class SystemScores(BaseModel):
     p95_ms: float = 0.0
     by_type: dict[str, dict[int, float]] = Field(default_factory=dict)  # type -> k -> recall
     by_type_all: dict[str, dict[int, float]] = Field(default_factory=dict)  # type -> k -> all-evidence recall
+    doc_at: dict[int, float] = Field(default_factory=dict)  # k -> share with a gold document's passage in top k
+    page_at: dict[int, float] = Field(default_factory=dict)  # k -> share with a gold page's passage in top k
     errors: int = 0
 
 
@@ -95,6 +101,28 @@ def ranked_keys(chunks: list[RetrievedChunk], by_title: bool) -> list[str]:
     return list(dict.fromkeys(keys))
 
 
+def page_numbers(span: str | None) -> set[int]:
+    """The pages a citation span names: "3" -> {3}, "3–5" -> {3, 4, 5}; none for a passage without pages."""
+    if not span:
+        return set()
+    first, _, last = span.replace("-", "–").partition("–")
+    try:
+        start = int(first)
+        end = int(last) if last else start
+    except ValueError:
+        return set()
+    return set(range(start, end + 1))
+
+
+def first_gold_passage(chunks: list[RetrievedChunk], item: EvalQuestion, pages: bool) -> int | None:
+    """The 1-based rank of the first passage of a gold document (`pages`: that covers a gold page)."""
+    gold, wanted = set(item.gold_doc_ids), set(item.gold_pages)
+    for rank, chunk in enumerate(chunks, start=1):
+        if chunk.document_id in gold and (not pages or page_numbers(chunk.pages) & wanted):
+            return rank
+    return None
+
+
 class _Tally:
     def __init__(self, ks: list[int]) -> None:
         self.ks = ks
@@ -102,6 +130,8 @@ class _Tally:
         self.all_found: dict[int, list[float]] = {k: [] for k in ks}
         self.typed: dict[str, dict[int, list[float]]] = {}
         self.typed_all: dict[str, dict[int, list[float]]] = {}
+        self.doc_at: dict[int, list[float]] = {k: [] for k in ks}
+        self.page_at: dict[int, list[float]] = {k: [] for k in ks}
         self.rr: list[float] = []
         self.keywords: list[float] = []
         self.em: list[float] = []
@@ -124,6 +154,12 @@ class _Tally:
                 self.all_found[k].append(found)
                 typed_all[k].append(found)
             self.rr.append(reciprocal_rank(ranked, gold))
+        if item.gold_pages and item.gold_doc_ids:
+            doc_rank = first_gold_passage(chunks, item, pages=False)
+            page_rank = first_gold_passage(chunks, item, pages=True)
+            for k in self.ks:
+                self.doc_at[k].append(float(doc_rank is not None and doc_rank <= k))
+                self.page_at[k].append(float(page_rank is not None and page_rank <= k))
         if item.expected_keywords:
             self.keywords.append(keyword_recall([c.text for c in chunks[: max(self.ks)]], item.expected_keywords))
         if answer is not None and item.answer:
@@ -148,6 +184,8 @@ class _Tally:
             p95_ms=percentile(self.latency, 0.95),
             by_type={t: {k: mean(v) for k, v in ks.items()} for t, ks in sorted(self.typed.items())},
             by_type_all={t: {k: mean(v) for k, v in ks.items()} for t, ks in sorted(self.typed_all.items())},
+            doc_at={k: mean(v) for k, v in self.doc_at.items() if v},
+            page_at={k: mean(v) for k, v in self.page_at.items() if v},
             errors=self.errors,
         )
 
@@ -156,6 +194,13 @@ def load_corpus(rag: Evaluated, dataset: Dataset, extractor: str | None, need_co
     """Ingest the dataset's own corpus (idempotent: unchanged paragraphs are skipped) and, for the modes
     that read them, build communities when there are none."""
     notes = []
+    if dataset.corpus_dir is not None:
+        report = rag.ingest([dataset.corpus_dir], base=dataset.corpus_dir, extractor=extractor)
+        notes.append(
+            f"corpus: {report.documents_written} files written, {report.documents_unchanged} unchanged, "
+            f"{len(report.failures)} failed"
+        )
+        return notes + _communities(rag, need_communities)
     if not dataset.corpus:
         return ["the dataset has no corpus; evaluating the graph as it is"]
     with tempfile.TemporaryDirectory() as tmp:
@@ -168,10 +213,14 @@ def load_corpus(rag: Evaluated, dataset: Dataset, extractor: str | None, need_co
         f"corpus: {report.documents_written} paragraphs written, {report.documents_unchanged} unchanged, "
         f"{len(report.failures)} failed"
     )
-    if need_communities and not rag.store.communities.community_levels():
+    return notes + _communities(rag, need_communities)
+
+
+def _communities(rag: Evaluated, needed: bool) -> list[str]:
+    if needed and not rag.store.communities.community_levels():
         run = rag.build_communities()
-        notes.append(f"communities built: {sum(run.levels.values())}")
-    return notes
+        return [f"communities built: {sum(run.levels.values())}"]
+    return []
 
 
 def evaluate(
@@ -196,7 +245,7 @@ def evaluate(
         if len(known) < len(gold):
             notes.append(
                 f"{len(gold) - len(known)} of {len(gold)} gold documents are not in the graph"
-                + (" (load the corpus first: --load-corpus)" if dataset.corpus else "")
+                + (" (load the corpus first: --load-corpus)" if dataset.corpus or dataset.corpus_dir else "")
             )
     _ = rag.embedder.dimension  # load the model before timing anything
     embeddings = embed_questions(rag.embedder, [q.question for q in dataset.questions])

@@ -16,7 +16,10 @@ def _pct(value: float | None) -> str:
 def score_table(report: EvalReport) -> Table:
     table = Table(title=f"{report.dataset}: {report.questions} questions", title_justify="left")
     table.add_column("system")
+    paged = any(s.page_at for s in report.systems)
     for column in [
+        *((f"doc@{k}" for k in report.ks) if paged else ()),
+        *((f"page@{k}" for k in report.ks) if paged else ()),
         *(f"R@{k}" for k in report.ks),
         *(f"all@{k}" for k in report.ks),
         "MRR",
@@ -31,6 +34,8 @@ def score_table(report: EvalReport) -> Table:
     for s in report.systems:
         table.add_row(
             s.system,
+            *((_pct(s.doc_at.get(k)) for k in report.ks) if paged else ()),
+            *((_pct(s.page_at.get(k)) for k in report.ks) if paged else ()),
             *(_pct(s.recall.get(k)) for k in report.ks),
             *(_pct(s.all_found.get(k)) for k in report.ks),
             _pct(s.mrr),

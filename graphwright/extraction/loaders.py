@@ -15,6 +15,7 @@ from typing import Any
 from graphwright.errors import (
     LoadError,  # re-exported: they used to live here
 )
+from graphwright.extraction.document_profile import HEAD_CHARS, page_headings, profile_document
 from graphwright.extraction.file_types import LOADERS, supported_suffixes
 from graphwright.extraction.formats import FileLimits, FormatError, ReadFile, read_docx, read_html, read_pdf
 from graphwright.models import Document, DocumentPart, FileFailure
@@ -174,7 +175,7 @@ def load_plain(file: FileToLoad) -> None:
     if not text.strip():
         raise LoadError("file is empty")
     heading = _markdown_title(text) if file.path.suffix.lower() in {".md", ".markdown"} else None
-    meta = dict(file.metadata)
+    meta = _profiled(file.metadata, text, file.path, heading or "")
     file.result.documents.append(
         Document(
             id=file.doc_id,
@@ -259,8 +260,12 @@ def load_file(
 def _located(read: ReadFile, file: FileToLoad) -> Document:
     """A PDF, Word or HTML file as one document whose parts keep their pages and sections."""
     file.result.warnings.extend(f"{file.source}: {w}" for w in read.warnings)
-    text = "\n\n".join(p.text for p in read.parts)
-    meta = dict(file.metadata)
+    parts = read.parts
+    if read.pages:  # a PDF page's passages carry its heading, as a Word section's carry their heading path
+        headings = page_headings([p.text for p in parts])
+        parts = [p if p.section else p.model_copy(update={"section": h}) for p, h in zip(parts, headings)]
+    text = "\n\n".join(p.text for p in parts)
+    meta = _profiled(file.metadata, text, file.path, read.title)
     if read.pages:
         meta.setdefault("pages", read.pages)
     return Document(
@@ -269,10 +274,18 @@ def _located(read: ReadFile, file: FileToLoad) -> Document:
         title=read.title or file.path.stem,
         text=text,
         metadata=meta,
-        content_hash=content_hash(text, meta, read.parts),
+        content_hash=content_hash(text, meta, parts),
         subject=read.title,
-        parts=read.parts,
+        parts=parts,
     )
+
+
+def _profiled(metadata: dict[str, Any], text: str, path: Path, title: str) -> dict[str, Any]:
+    """The metadata with the document's profile (issuer, kind, period) added where the user gave none."""
+    meta = dict(metadata)
+    for key, value in profile_document(text[:HEAD_CHARS], path.stem, title).as_metadata().items():
+        meta.setdefault(key, value)
+    return meta
 
 
 def _load_json(
