@@ -30,6 +30,10 @@ _REGISTRANT = re.compile(r"\n([^\n]{0,80})\n([^\n]{2,80})\n\s*\(?\s*exact\s+name
 _CLAUSE = re.compile(r"\b(?:for the|period|pursuant|report|section)\b", re.IGNORECASE)
 _NOT_A_NAME = re.compile(r"^.*(?:_{3,}|commission\s+file\s+n(?:o|umber)\.?\s*[\d-]*)\s*", re.IGNORECASE)
 _TICKER = re.compile(r"((?:[A-Z0-9][\w&.,'’-]*\s+){0,5}[A-Z0-9][\w&.'’-]*)\s*\((?:NYSE|NASDAQ|Nasdaq|LSE|TSX|ASX)\s*:")
+# A cover's securities table: "Common stock JPM The New York Stock Exchange" (a ticker names its issuer too).
+_TRADING = re.compile(
+    r"\bCommon\s+(?i:stock|shares)\b[^\n]{0,60}?\s([A-Z]{1,5})\s+(?:The\s+)?(?:New\s+York|NYSE|Nasdaq|NASDAQ)",
+)
 _ORDINAL_QUARTER = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 _QUARTER_WORDS = re.compile(r"\b(first|second|third|fourth)\s+quarter\b", re.IGNORECASE)
 
@@ -63,6 +67,7 @@ class DocumentProfile(BaseModel):
 
     issuer: str = ""
     issuer_aliases: list[str] = Field(default_factory=list)  # other names it goes by (its file name's)
+    tickers: list[str] = Field(default_factory=list)  # its trading symbols ("JPM"), as its cover gives them
     kind: str = ""
     fiscal_year: int | None = None
     fiscal_quarter: int | None = None
@@ -82,6 +87,7 @@ class DocumentProfile(BaseModel):
         values: dict[str, Any] = {
             "issuer": self.issuer,
             "issuer_aliases": self.issuer_aliases,
+            "tickers": self.tickers,
             "doc_kind": self.kind,
             "fiscal_year": self.fiscal_year,
             "fiscal_quarter": self.fiscal_quarter,
@@ -154,10 +160,12 @@ def profile_document(head: str, file_stem: str, title: str = "") -> DocumentProf
         words = _QUARTER_WORDS.search(head[:1500])
         quarter = _ORDINAL_QUARTER[words.group(1).lower()] if words else None
     issuer = _issuer_from_text(head) or name_issuer
+    ticker = _TRADING.search(head) or re.search(r"\((?:NYSE|NASDAQ|Nasdaq)\s*:\s*([A-Z]{1,5})\)", head)
     aliases = [name_issuer] if name_issuer and core_name(name_issuer) != core_name(issuer) else []
     return DocumentProfile(
         issuer=issuer,
         issuer_aliases=aliases,
+        tickers=[ticker.group(1)] if ticker else [],
         kind=kind,
         fiscal_year=(name_year or years[0]) if years else None,
         fiscal_quarter=quarter,

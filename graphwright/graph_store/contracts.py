@@ -23,6 +23,7 @@ from graphwright.graph_store.rows import (
     CommunityLevelRow,
     CommunityRow,
     DocumentListRow,
+    DocumentProfileRow,
     DocumentRow,
     EmbeddedChunkRow,
     EmbeddingSourceRow,
@@ -127,6 +128,9 @@ class RetrievalRole(Protocol):
 
     def known_documents(self, keys: list[str]) -> set[str]:
         """Which of `keys` name a document by id or title."""
+
+    def document_profiles(self, limit: int = 10_000) -> list[DocumentProfileRow]:
+        """The documents with a profile (an issuer), at most `limit` of them."""
 
 
 class EntityIndex(Protocol):

@@ -538,12 +538,16 @@ RETURN DISTINCT language
 FILTER_OPERATORS = {"=": "=", "!=": "<>", ">": ">", ">=": ">=", "<": "<", "<=": "<=", "~": "CONTAINS"}
 
 
+# Operators only the search itself builds (a document focus: `id in [...]`), never parsed from a user.
+INTERNAL_FILTER_OPERATORS = {"in": "IN"}
+
+
 def filter_clause(filters: list[MetadataFilter], alias: str = "d") -> tuple[str, dict[str, Any]]:
     """`WHERE` text over Document properties; keys and values stay parameters (`d[$f0_key]`)."""
     parts: list[str] = []
     params: dict[str, Any] = {}
     for i, flt in enumerate(filters):
-        op = FILTER_OPERATORS.get(flt.op)
+        op = FILTER_OPERATORS.get(flt.op) or INTERNAL_FILTER_OPERATORS.get(flt.op)
         if op is None:
             raise ValueError(f"unsupported filter operator {flt.op!r}")
         parts.append(f"{alias}[$f{i}_key] {op} $f{i}_value")
@@ -738,6 +742,15 @@ RETURN c.id AS chunk_id, c.document_id AS document_id, c.text AS text, d.title A
        c.pages AS pages, c.section AS section,
        c.embedding AS embedding
 ORDER BY c.id
+"""
+# The documents a profile names (extraction/document_profile.py), for a question that names their issuer.
+DOCUMENT_PROFILES = """
+MATCH (d:Document) WHERE d.issuer IS NOT NULL
+RETURN d.id AS id, d.issuer AS issuer, coalesce(d.issuer_aliases, []) AS aliases,
+       coalesce(d.tickers, []) AS tickers, d.doc_kind AS kind,
+       d.fiscal_year AS fiscal_year, d.fiscal_quarter AS fiscal_quarter, coalesce(d.period_years, []) AS years
+ORDER BY d.id
+LIMIT $limit
 """
 DOCUMENTS_KNOWN = """
 UNWIND $keys AS key

@@ -6,7 +6,14 @@ from typing import cast
 
 from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
-from graphwright.graph_store.rows import ChunkRow, DocumentListRow, DocumentRow, EmbeddedChunkRow, ScoredChunkRow
+from graphwright.graph_store.rows import (
+    ChunkRow,
+    DocumentListRow,
+    DocumentProfileRow,
+    DocumentRow,
+    EmbeddedChunkRow,
+    ScoredChunkRow,
+)
 from graphwright.models import MetadataFilter
 from graphwright.text.languages import LANGUAGES, detect, language
 from graphwright.text.languages.base import Alternatives, Language, Translating
@@ -132,6 +139,10 @@ class RetrievalReads:
     def list_documents(self, offset: int = 0, limit: int = 100) -> list[DocumentListRow]:
         """Documents by id, a page at a time."""
         return cast(list[DocumentListRow], self.connection.read(q.LIST_DOCUMENTS, offset=offset, limit=limit))
+
+    def document_profiles(self, limit: int = 10_000) -> list[DocumentProfileRow]:
+        """The documents with a profile (an issuer), at most `limit` of them."""
+        return cast(list[DocumentProfileRow], self.connection.read(q.DOCUMENT_PROFILES, limit=limit))
 
     def known_documents(self, keys: list[str]) -> set[str]:
         """Which of `keys` name a document by id or title."""

@@ -25,6 +25,19 @@ class ScoredChunkRow(ChunkRow):
     language: str | None
 
 
+class DocumentProfileRow(TypedDict):
+    """What a document's profile says (DOCUMENT_PROFILES)."""
+
+    id: str
+    issuer: str
+    aliases: list[str]
+    tickers: list[str]
+    kind: str | None
+    fiscal_year: int | None
+    fiscal_quarter: int | None
+    years: list[int]
+
+
 class EmbeddedChunkRow(ChunkRow):
     """A chunk with its embedding: the corpus the plain-Python eval peers search."""
 
