@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from graphwright.extraction.document_profile import core_name
 from graphwright.graph_store.rows import DocumentProfileRow
+from graphwright.models import MetadataFilter, RetrievedChunk
 from graphwright.text.stopwords import STOPWORDS
 
 _YEAR = re.compile(r"(?<![\d$.,])(?:FY\s?|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})(?!\d|,\d)", re.IGNORECASE)
@@ -89,6 +90,10 @@ def _reports_year(profile: DocumentProfileRow) -> bool:
     return kind in _ANNUAL_KINDS or (kind == "earnings release" and profile["fiscal_quarter"] == 4)
 
 
+def _years(profile: DocumentProfileRow) -> list[int]:
+    return profile["years"] or ([profile["fiscal_year"]] if profile["fiscal_year"] else [])
+
+
 def _narrowed(rows: list[DocumentProfileRow], keep: list[DocumentProfileRow]) -> list[DocumentProfileRow]:
     return keep or rows
 
@@ -100,15 +105,18 @@ def find_focus(question: str, profiles: Sequence[DocumentProfileRow]) -> Focus |
         return None
     words = _words(question)
     question_words, question_compact = set(words), "".join(words)
-    scored = [(issuer_match(question, question_words, question_compact, [p["issuer"], *p["aliases"]], p["tickers"]), p) for p in profiles]
+    scored = [
+        (issuer_match(question, question_words, question_compact, [p["issuer"], *p["aliases"]], p["tickers"]), p)
+        for p in profiles
+    ]
     best = max(score for score, _ in scored)
     if best == 0:
         return None
     rows = [p for score, p in scored if score == best]
     years, quarter = question_years(question), question_quarter(question)
     if years:  # a report covers its year and compares the years before: several years ask for the latest
-        latest = [p for p in rows if max(years) in (p["years"] or [p["fiscal_year"]])]
-        rows = _narrowed(rows, latest or [p for p in rows if set(p["years"] or [p["fiscal_year"]]) & set(years)])
+        latest = [p for p in rows if max(years) in _years(p)]
+        rows = _narrowed(rows, latest or [p for p in rows if set(_years(p)) & set(years)])
     if quarter is not None:
         rows = _narrowed(rows, [p for p in rows if p["fiscal_quarter"] == quarter])
     elif years:  # a year and no quarter: the year's annual report, where there is one
@@ -116,3 +124,21 @@ def find_focus(question: str, profiles: Sequence[DocumentProfileRow]) -> Focus |
     if len(rows) == len(profiles):
         return None
     return Focus([p["id"] for p in rows], rows[0]["issuer"], years, quarter)
+
+
+def focus_filter(focus: Focus) -> MetadataFilter:
+    """The focus as a metadata filter, for the modes that take one."""
+    return MetadataFilter(key="id", op="in", value=list(focus.document_ids))
+
+
+def focused_first(focused: list[RetrievedChunk], everywhere: list[RetrievedChunk], k: int) -> list[RetrievedChunk]:
+    """The passages found in the focus, then the others the unfocused search found, re-ranked 1..k."""
+    seen = {c.chunk_id for c in focused}
+    merged = [*focused, *(c for c in everywhere if c.chunk_id not in seen)][:k]
+    return [c.model_copy(update={"rank": rank}) for rank, c in enumerate(merged, start=1)]
+
+
+def partitioned(chunks: list[RetrievedChunk], focus: Focus) -> list[RetrievedChunk]:
+    """A mode that takes no filter: its passages of the focus first, each group in the mode's order."""
+    inside = set(focus.document_ids)
+    return focused_first([c for c in chunks if c.document_id in inside], chunks, len(chunks))

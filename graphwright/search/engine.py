@@ -15,6 +15,7 @@ from graphwright.models import AnswerDelta, Evidence, SearchEvent, SearchResult,
 from graphwright.search import followup
 from graphwright.search.answer import LLM_FAILED, LLM_FAILED_RETRIEVING
 from graphwright.search.base import SearchContext, SearchMode, SearchQuery
+from graphwright.search.document_focus import Focus, find_focus, focus_filter, focused_first, partitioned
 from graphwright.search.evidence import Answer, Retrieval
 from graphwright.search.linking import EntityLinker
 from graphwright.search.registry import get_mode, mode_names, modes_where
@@ -77,8 +78,11 @@ class SearchEngine:
                 trace.append(step)
         ctx = self._context(meter)
         started = time.perf_counter()
+        focus = None if query.filters else find_focus(query.text, self.store.retrieval.document_profiles())
         try:
             found = chosen.retrieve(query, ctx)
+            if focus is not None:
+                found = self._focused(chosen, query, ctx, found, focus)
         except LLMError as exc:  # degrade, never fail: the offline retrieval answers, and says why
             found = self._offline(query, exc)
         timings["retrieve_ms"] = _ms(started)
@@ -124,6 +128,20 @@ class SearchEngine:
             token_usage=meter.usage.as_dict() if meter else {},
             **evidence,
         )
+
+    @staticmethod
+    def _focused(
+        chosen: SearchMode, query: SearchQuery, ctx: SearchContext, found: Retrieval, focus: Focus
+    ) -> Retrieval:
+        """The retrieval with the passages of the documents the question names first: a mode that takes
+        filters searches them again restricted to those documents; another has its own passages reordered."""
+        if chosen.filterable:
+            inside = chosen.retrieve(query.model_copy(update={"filters": [focus_filter(focus)]}), ctx)
+            found.chunks = focused_first(inside.chunks, found.chunks, query.k)
+        else:
+            found.chunks = partitioned(found.chunks, focus)
+        found.notes.append(f"focused on the documents the question names: {focus.describe()}")
+        return found
 
     def _offline(self, query: SearchQuery, error: LLMError) -> Retrieval:
         """Hybrid retrieval and its offline answer, for a mode whose LLM failed while it retrieved."""

