@@ -11,7 +11,9 @@ while BM25 matches it exactly, so there the weights swap. So they do for a quest
 was not trained on (the bundled English model on a Chinese question): its similarities are noise around
 0.8 for every passage, and would bury the exact words BM25 found. And so they do, passage by passage, for a
 passage in a language the embedder does not read (an English question, Chinese passages found by the question's
-translation into Chinese terms): its similarity to anything is the same noise."""
+translation into Chinese terms): its similarity to anything is the same noise, so such a passage is ranked by
+its words alone (the keyword ranking puts it on the scale of the question's own language's passages by the
+share of the question it holds: graph_store/retrieval.py)."""
 
 from __future__ import annotations
 
@@ -33,6 +35,10 @@ _MIN_CANDIDATES = 20
 
 
 Weights = Mapping[str, float]
+# A passage the embedder cannot read (an English question, a Chinese passage found by the question's
+# translation) is ranked by its words alone, at full weight: its similarity is noise, and any share of that
+# noise would lift it above English passages that match the question better.
+_WORDS_ONLY: Weights = {"vector": 0.0, "fulltext": 1.0}
 
 
 def convex_fusion(
@@ -95,7 +101,7 @@ class HybridRetriever:
         swapped = {"vector": self.weights["fulltext"], "fulltext": self.weights["vector"]}
         weights: Weights | Callable[[RetrievedChunk], Weights] = swapped
         if self.vector.reads(question) and not has_identifier(question):
-            weights = lambda chunk: self.weights if self.vector.reads_passage(chunk) else swapped  # noqa: E731
+            weights = lambda chunk: self.weights if self.vector.reads_passage(chunk) else _WORDS_ONLY  # noqa: E731
         fused = convex_fusion({"fulltext": self.fulltext(question, depth, filters), "vector": dense}, weights)
         if self.reranker is not None:
             fused = self.reranker.rerank(question, fused[:depth])
