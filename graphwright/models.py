@@ -149,6 +149,10 @@ class RetrievedChunk(BaseModel):
     pages: str | None = None  # "3–4" for a PDF passage
     section: str | None = None  # heading path of a Word or HTML passage
     language: str | None = None  # the passage's language, where the search knows it (text/languages)
+    # How well the passage matches the question, comparable across questions and modes (`score` is each
+    # mode's own, often over its best): the question's and the passage's embeddings' cosine on the common
+    # scale; None where the embedder does not read the passage's language or the mode embeds no question.
+    relevance: float | None = None
 
     @property
     def cited_as(self) -> str:
@@ -244,6 +248,10 @@ class Evidence(BaseModel):
     graph_paths: list[str] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
     trace: list[TraceStep] = Field(default_factory=list)
+    # The best passage's relevance, and whether it is below the calibrated floor (GRAPHWRIGHT_NO_ANSWER_BELOW):
+    # then no passage found is taken to answer the question, and the answer says so first.
+    relevance: float | None = None
+    no_answer: bool = False
 
 
 class SearchResult(Evidence):

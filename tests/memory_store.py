@@ -31,6 +31,7 @@ from graphwright.graph_store.rows import (
     CommunityLevelRow,
     CommunityRow,
     DocumentListRow,
+    DocumentProfileRow,
     DocumentRow,
     EmbeddedChunkRow,
     EmbeddingSourceRow,
@@ -227,6 +228,32 @@ class MemoryRetrieval:
 
     def known_documents(self, keys: list[str]) -> set[str]:
         return {k for k in keys for d in self.s.documents.values() if k in (d.id, d.title)}
+
+    def passage_similarities(
+        self, ids: list[str], embedding: list[float], languages: frozenset[str] | None = None
+    ) -> dict[str, float]:
+        chunks = [self.s.chunks[i] for i in ids if i in self.s.chunks and self.s.chunks[i].embedding]
+        chunks = [c for c in chunks if languages is None or c.language in languages]
+        return {c.id: (1 + _cosine(embedding, c.embedding or [])) / 2 for c in chunks}
+
+    def documents_passing(self, ids: list[str], filters: list[MetadataFilter]) -> set[str]:
+        _missing("metadata filters")
+
+    def document_profiles(self, limit: int = 10_000) -> list[DocumentProfileRow]:
+        profiled = [d for d in sorted(self.s.documents.values(), key=lambda d: d.id) if d.metadata.get("issuer")]
+        return [
+            {
+                "id": d.id,
+                "issuer": str(d.metadata["issuer"]),
+                "aliases": list(d.metadata.get("issuer_aliases") or []),
+                "tickers": list(d.metadata.get("tickers") or []),
+                "kind": d.metadata.get("doc_kind"),
+                "fiscal_year": d.metadata.get("fiscal_year"),
+                "fiscal_quarter": d.metadata.get("fiscal_quarter"),
+                "years": list(d.metadata.get("period_years") or []),
+            }
+            for d in profiled[:limit]
+        ]
 
 
 class MemoryGraph:

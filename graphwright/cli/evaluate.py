@@ -75,13 +75,16 @@ def eval_command(
 ) -> None:
     """Score search modes on a question set: passage Recall@k, MRR, keyword recall, and answer EM/F1
     when an LLM answers. DATASET is a JSONL file ({question, gold_doc_ids | gold_titles,
-    expected_keywords?, answer?, type?} per line) or a HotpotQA-style folder (questions.json, corpus.json).
+    expected_keywords?, answer?, type?} per line), a HotpotQA-style folder (questions.json, corpus.json),
+    or a folder of documents with page gold (questions.jsonl with {question, doc, pages} and the files in
+    pdfs/ or documents/, as ../shared/tools/financebench.py writes it): scored as doc@k and page@k too.
 
     \b
     Examples:
       graphwright eval questions.jsonl --modes vector,hybrid --k 1,3
       graphwright eval ../shared/eval/hotpotqa-dev --load-corpus --peers --json eval.json
       graphwright eval ../shared/eval/2wiki-101 --modes hybrid --dry-run   # the LLM answers' calls and tokens
+      graphwright eval financebench/ --load-corpus --peers --k 5   # filings: doc@5 and page@5
     """
     from rich.console import Console
 

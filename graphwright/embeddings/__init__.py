@@ -15,6 +15,7 @@ from graphwright.embeddings.base import (
     EmbeddingBackend,
     embed_questions,
     knows_language,
+    read_languages,
     similarity,
 )
 from graphwright.embeddings.endpoint import EmbeddingUsage, EndpointEmbedder, VectorCache
@@ -35,6 +36,7 @@ __all__ = [
     "VectorCache",
     "embed_questions",
     "knows_language",
+    "read_languages",
     "make_embedder",
     "similarity",
 ]

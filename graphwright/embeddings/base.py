@@ -69,6 +69,11 @@ def embed_questions(embedder: Embedder, texts: list[str]) -> list[list[float]]:
     return embedder.embed(texts)
 
 
+def read_languages(embedder: Embedder) -> frozenset[str] | None:
+    """The languages the embedder was trained on; None for one that does not say (taken to read all)."""
+    return embedder.languages if isinstance(embedder, LanguageLimited) else None
+
+
 def knows_language(embedder: Embedder, code: str) -> bool:
     """Whether the embedder was trained on language `code` (one that does not say is taken to know all)."""
     return not isinstance(embedder, LanguageLimited) or code in embedder.languages

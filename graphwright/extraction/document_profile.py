@@ -34,6 +34,12 @@ _TICKER = re.compile(r"((?:[A-Z0-9][\w&.,'’-]*\s+){0,5}[A-Z0-9][\w&.'’-]*)\s
 _TRADING = re.compile(
     r"\bCommon\s+(?i:stock|shares)\b[^\n]{0,60}?\s([A-Z]{1,5})\s+(?:The\s+)?(?:New\s+York|NYSE|Nasdaq|NASDAQ)",
 )
+# An earnings release: "... reports fourth quarter results", "today reported results for the second quarter".
+_RESULTS = re.compile(
+    r"\bearnings\s+release\b|\b(?:reports?|reported|announces?|announced)\b[^.]{0,60}?"
+    r"\b(?:first|second|third|fourth)\s+quarter",
+    re.IGNORECASE,
+)
 _ORDINAL_QUARTER = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 _QUARTER_WORDS = re.compile(r"\b(first|second|third|fourth)\s+quarter\b", re.IGNORECASE)
 
@@ -147,7 +153,7 @@ def profile_document(head: str, file_stem: str, title: str = "") -> DocumentProf
     name_issuer, name_kind, name_year, name_quarter = _from_name(file_stem)
     form = _FORM.search(head)
     kind = form.group(1).upper().replace(" ", "") if form else name_kind
-    if not kind and re.search(r"\bearnings\b|\breports?\s+(?:first|second|third|fourth)\s+quarter", head, re.I):
+    if not kind and _RESULTS.search(head[:3000]):
         kind = "earnings release"
     years: list[int] = []
     period = _ANNUAL_PERIOD.search(head) or _QUARTER_PERIOD.search(head) or _RESULTS_PERIOD.search(head)

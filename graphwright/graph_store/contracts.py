@@ -132,6 +132,15 @@ class RetrievalRole(Protocol):
     def document_profiles(self, limit: int = 10_000) -> list[DocumentProfileRow]:
         """The documents with a profile (an issuer), at most `limit` of them."""
 
+    def passage_similarities(
+        self, ids: list[str], embedding: list[float], languages: frozenset[str] | None = None
+    ) -> dict[str, float]:
+        """Each passage's cosine similarity to `embedding` (Neo4j's [0, 1] index scale), by chunk id; with
+        `languages`, only of passages in one of them (or of no known language)."""
+
+    def documents_passing(self, ids: list[str], filters: list[MetadataFilter]) -> set[str]:
+        """Which of the documents `ids` pass the metadata `filters`."""
+
 
 class EntityIndex(Protocol):
     """Entities found by name, key, id or embedding, and the relations among some: what entity linking and

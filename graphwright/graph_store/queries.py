@@ -734,7 +734,7 @@ CHUNKS_BY_IDS = """
 UNWIND $ids AS cid
 MATCH (c:Chunk {id: cid})-[:PART_OF]->(d:Document)
 RETURN c.id AS chunk_id, c.document_id AS document_id, c.text AS text, d.title AS title, d.source AS source,
-       c.pages AS pages, c.section AS section
+       c.pages AS pages, c.section AS section, c.language AS language
 """
 ALL_CHUNKS = """
 MATCH (c:Chunk)-[:PART_OF]->(d:Document)
@@ -743,6 +743,19 @@ RETURN c.id AS chunk_id, c.document_id AS document_id, c.text AS text, d.title A
        c.embedding AS embedding
 ORDER BY c.id
 """
+PASSAGE_SIMILARITIES = """
+UNWIND $ids AS id
+MATCH (c:Chunk {id: id}) WHERE c.embedding IS NOT NULL
+RETURN c.id AS id, vector.similarity.cosine(c.embedding, $embedding) AS score, c.language AS language
+"""
+
+
+def documents_passing(filters: list[MetadataFilter]) -> tuple[str, dict[str, Any]]:
+    """Which of $ids name documents that pass `filters`."""
+    where, params = filter_clause(filters)
+    return f"UNWIND $ids AS id MATCH (d:Document {{id: id}}) {where} RETURN d.id AS id", params
+
+
 # The documents a profile names (extraction/document_profile.py), for a question that names their issuer.
 DOCUMENT_PROFILES = """
 MATCH (d:Document) WHERE d.issuer IS NOT NULL

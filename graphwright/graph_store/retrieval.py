@@ -153,6 +153,23 @@ class RetrievalReads:
         """Documents by id, a page at a time."""
         return cast(list[DocumentListRow], self.connection.read(q.LIST_DOCUMENTS, offset=offset, limit=limit))
 
+    def passage_similarities(
+        self, ids: list[str], embedding: list[float], languages: frozenset[str] | None = None
+    ) -> dict[str, float]:
+        """Each passage's cosine similarity to `embedding` (Neo4j's [0, 1] index scale), by chunk id; with
+        `languages`, only of passages in one of them (or of no known language)."""
+        rows = self.connection.read(q.PASSAGE_SIMILARITIES, ids=ids, embedding=embedding)
+        return {
+            r["id"]: float(r["score"])
+            for r in rows
+            if languages is None or r["language"] is None or r["language"] in languages
+        }
+
+    def documents_passing(self, ids: list[str], filters: list[MetadataFilter]) -> set[str]:
+        """Which of the documents `ids` pass the metadata `filters`."""
+        query, params = q.documents_passing(filters)
+        return {r["id"] for r in self.connection.read(query, ids=ids, **params)}
+
     def document_profiles(self, limit: int = 10_000) -> list[DocumentProfileRow]:
         """The documents with a profile (an issuer), at most `limit` of them."""
         return cast(list[DocumentProfileRow], self.connection.read(q.DOCUMENT_PROFILES, limit=limit))

@@ -21,7 +21,9 @@ from graphwright.text.stopwords import STOPWORDS
 
 _YEAR = re.compile(r"(?<![\d$.,])(?:FY\s?|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})(?!\d|,\d)", re.IGNORECASE)
 _SHORT_FY = re.compile(r"\bFY\s?'?(\d{2})\b", re.IGNORECASE)
-_QUARTER = re.compile(r"\b(?:Q([1-4])|([1-4])Q|(first|second|third|fourth)\s+(?:fiscal\s+)?quarter)\b", re.I)
+_QUARTER = re.compile(
+    r"\b(?:Q([1-4])\b|([1-4])Q(?=\d{2}\b|\b)|(first|second|third|fourth)\s+(?:fiscal\s+)?quarter\b)", re.I
+)
 _TICKER = re.compile(r"[A-Z]{1,5}")
 _ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 _ANNUAL_KINDS = {"10-K", "20-F", "40-F", "annual report"}

@@ -19,6 +19,7 @@ from graphwright.search.document_focus import Focus, find_focus, focus_filter, f
 from graphwright.search.evidence import Answer, Retrieval
 from graphwright.search.linking import EntityLinker
 from graphwright.search.registry import get_mode, mode_names, modes_where
+from graphwright.search.relevance import no_answer_line, verdict, with_relevance
 
 if TYPE_CHECKING:
     from graphwright.config import Settings
@@ -85,14 +86,20 @@ class SearchEngine:
                 found = self._focused(chosen, query, ctx, found, focus)
         except LLMError as exc:  # degrade, never fail: the offline retrieval answers, and says why
             found = self._offline(query, exc)
+        if query.embedding is not None and found.chunks:
+            found.chunks = with_relevance(self.store, self.embedder, found.chunks, query.embedding)
+            found.relevance, found.no_answer = verdict(found.chunks[: query.k], self.settings.no_answer_below)
         timings["retrieve_ms"] = _ms(started)
         log.debug("%s search: %d chunks in %.0f ms", query.mode, len(found.chunks), timings["retrieve_ms"])
         evidence = found.evidence()
         evidence["trace"] = [*trace, *found.trace]
         answer_notes: list[str] = [*notes, *found.notes]  # the answer's own notes join as it is written
         evidence["notes"] = answer_notes
+        lead = no_answer_line(found.relevance, self.settings.no_answer_below) + "\n\n" if found.no_answer else ""
         if stream:
             yield Evidence.model_validate(evidence)
+            if lead:
+                yield AnswerDelta(text=lead)
         started = time.perf_counter()
         prompt = chosen.answer_prompt(query, found) if stream and meter is not None and found.answer is None else None
         if prompt is not None and meter is not None:
@@ -121,7 +128,7 @@ class SearchEngine:
         yield SearchResult(
             question=asked,
             mode=found.mode or query.mode,
-            answer=answer.text,
+            answer=lead + answer.text,
             answer_kind=answer.kind,
             citations=answer.citations,
             timings_ms={**found.timings_ms, **timings},

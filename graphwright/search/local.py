@@ -5,7 +5,15 @@ passages (by meaning, or by BM25 for a question in a language the embedder does 
 (search/neighbourhood.py); walk it from those seeds (search/ppr.py). Passages and entities are ranked by the
 walk's visit share, so a passage about a bridge entity (the director of the film the question names) ranks
 with the passage the question names. Then gather four context sections within the token budget: entities,
-relations, text units and the linked entities' community reports."""
+relations, text units and the linked entities' community reports.
+
+The graph never hurts: passages are ranked by the walk only as far as the question names graph entities
+exactly. Each passage's score is its similarity to the question (over the best's) and its visit share (over
+the best's), the walk weighing the share of the restart mass on exactly named entities: a question that names
+none (a company's own documents, where the graph has little to say) is ranked by similarity, as `vector`
+ranks it, over the walk's neighbourhood (which holds `vector`'s closest passages); one that names its
+entities keeps the walk's multi-hop ranking, tempered by similarity. Metadata filters narrow the seeds and the
+passages ranked, as in the passage modes."""
 
 from __future__ import annotations
 
@@ -14,9 +22,10 @@ import math
 from collections.abc import Sequence
 
 from graphwright.config import Settings
+from graphwright.embeddings import read_languages
 from graphwright.graph_store.contracts import GraphStore
 from graphwright.graph_store.rows import CommunityRow, RelationRow
-from graphwright.models import CommunityRef, EntityRef, RelationRef, RetrievedChunk
+from graphwright.models import CommunityRef, EntityRef, MetadataFilter, RelationRef, RetrievedChunk
 from graphwright.search.base import GraphMode, SearchContext, SearchQuery, ToolSpec
 from graphwright.search.context import Item, pack_sections, parse_shares
 from graphwright.search.evidence import Retrieval
@@ -24,7 +33,7 @@ from graphwright.search.linking import EntityLinker
 from graphwright.search.neighbourhood import CHUNK, ENTITY, Neighbourhood, fetch_neighbourhood
 from graphwright.search.ppr import personalized_pagerank
 from graphwright.search.results import chunk_from_row, rows_to_chunks
-from graphwright.search.vector import VectorRetriever
+from graphwright.search.vector import VectorRetriever, cosine
 
 # A fulltext or vector link is a guess: at best a fifth of an exact name match as a seed. Chosen with the
 # walk's other constants on both shared sets together (docs/benchmarks.md); one setting for every corpus.
@@ -37,6 +46,8 @@ _RELATIONS = 40
 _COMMUNITIES = 3
 _DESCRIPTION_CHARS = 240
 _EVIDENCE_CHARS = 240
+# Passages ranked by the fused score: the walk's most visited, this many per passage asked, and the seeds.
+_CANDIDATES = 4
 
 
 def community_ref(row: CommunityRow, score: float = 0.0) -> CommunityRef:
@@ -111,7 +122,9 @@ class LocalSearch:
                 seeds[node] = seeds.get(node, 0.0) + budget * weight / total
         return seeds
 
-    def closest_passages(self, question: str, embedding: list[float]) -> list[RetrievedChunk]:
+    def closest_passages(
+        self, question: str, embedding: list[float], filters: list[MetadataFilter] | None = None
+    ) -> list[RetrievedChunk]:
         """The passages closest to the question, each scored by its similarity: by the embedder where it reads
         both the question and the passage (cosine, on the common scale); else by BM25, each score over the
         best (an English-only embedder's similarities to a Chinese question, or an English question's to a
@@ -120,25 +133,33 @@ class LocalSearch:
         n = self.settings.ppr_seed_passages
         dense: list[RetrievedChunk] = []
         if self.vector.reads(question):
-            dense = self.vector.similarities(self.vector.retrieve(question, n, None, embedding))
+            dense = self.vector.similarities(self.vector.retrieve(question, n, filters, embedding))
             readable = [c for c in dense if self.vector.reads_passage(c)]
             if len(readable) == len(dense):
                 return dense
             dense = readable
-        found = rows_to_chunks(self.store.retrieval.keyword_search(question, n), "fulltext")
-        best = max((c.score for c in found), default=0.0) or 1.0
-        keyword = [c.model_copy(update={"score": c.score / best}) for c in found]
+        found = rows_to_chunks(self.store.retrieval.keyword_search(question, n, filters), "fulltext")
         if not dense:
-            return keyword
+            best = max((c.score for c in found), default=0.0) or 1.0
+            return [c.model_copy(update={"score": c.score / best}) for c in found]
+        # Beside passages ranked by meaning, a passage in a language the embedder does not read keeps the
+        # keyword score that compares across languages (the share of the question it holds, about): one that
+        # shares a single product name with the question is not lifted to the top of the seeds.
+        keyword = [c.model_copy(update={"score": min(c.score, 1.0)}) for c in found]
         # A corpus in two languages: the embedder's closest among the passages it reads, BM25's among the others.
         keyword = [c for c in keyword if not self.vector.reads_passage(c)]
         return sorted(dense + keyword, key=lambda c: (-c.score, c.chunk_id))[:n]
 
     def walk(
-        self, question: str, embedding: list[float], linked: list[EntityRef]
-    ) -> tuple[Neighbourhood, dict[str, float], dict[str, float]]:
-        """The neighbourhood, the walk's visit shares, and each seed passage's similarity."""
-        dense = self.closest_passages(question, embedding)
+        self,
+        question: str,
+        embedding: list[float],
+        linked: list[EntityRef],
+        filters: list[MetadataFilter] | None = None,
+    ) -> tuple[Neighbourhood, dict[str, float], dict[str, float], float]:
+        """The neighbourhood, the walk's visit shares, each seed passage's similarity, and the walk's weight
+        in the ranking (the restart mass's share on exactly named entities)."""
+        dense = self.closest_passages(question, embedding, filters)
         hood = fetch_neighbourhood(
             self.store,
             [e.id for e in linked],
@@ -147,17 +168,48 @@ class LocalSearch:
             self.settings.ppr_chunks_per_entity,
             self.settings.ppr_hub_mentions,
         )
-        mass = personalized_pagerank(hood.graph, self.seeds(linked, dense, hood.mentions), self.settings.ppr_damping)
-        return hood, mass, {c.chunk_id: c.score for c in dense}
+        seeds = self.seeds(linked, dense, hood.mentions)
+        mass = personalized_pagerank(hood.graph, seeds, self.settings.ppr_damping)
+        exact = {ENTITY + e.id for e in linked if e.how == "exact"}
+        weight = sum(v for node, v in seeds.items() if node in exact) / (sum(seeds.values()) or 1.0)
+        return hood, mass, {c.chunk_id: c.score for c in dense}, weight
 
     def text_units(
-        self, hood: Neighbourhood, mass: dict[str, float], similarity: dict[str, float], limit: int
+        self,
+        hood: Neighbourhood,
+        mass: dict[str, float],
+        similarity: dict[str, float],
+        limit: int,
+        embedding: list[float],
+        walk_weight: float = 1.0,
+        filters: list[MetadataFilter] | None = None,
     ) -> list[RetrievedChunk]:
-        ranked = sorted(hood.chunks, key=lambda c: (-mass.get(CHUNK + c, 0.0), c))[:limit]
+        """The passages by their fused score: similarity and visit share, each over its best among the
+        candidates (the walk's most visited and the closest seeds), the walk weighing `walk_weight`."""
+        by_walk = sorted(hood.chunks, key=lambda c: (-mass.get(CHUNK + c, 0.0), c))[: limit * _CANDIDATES]
+        candidates = list(dict.fromkeys([*by_walk, *similarity]))
+        close = dict(similarity)
+        missing = [c for c in candidates if c not in close]
+        if missing and walk_weight < 1.0:
+            found = self.store.retrieval.passage_similarities(missing, embedding, read_languages(self.vector.embedder))
+            close.update({c: self.vector.similarity(cosine(score)) for c, score in found.items()})
+        best_mass = max((mass.get(CHUNK + c, 0.0) for c in candidates), default=0.0) or 1.0
+        best_close = max((max(v, 0.0) for v in close.values()), default=0.0) or 1.0
+
+        def fused(chunk_id: str) -> float:
+            walked = mass.get(CHUNK + chunk_id, 0.0) / best_mass
+            near = max(close.get(chunk_id, 0.0), 0.0) / best_close
+            return walk_weight * walked + (1.0 - walk_weight) * near
+
+        ordered = sorted(candidates, key=lambda c: (-fused(c), c))
+        rows = self.store.retrieval.chunks_with_ids(ordered[: limit * _CANDIDATES if filters else limit])
+        if filters:
+            allowed = self.store.retrieval.documents_passing(list({r["document_id"] for r in rows}), filters)
+            rows = [r for r in rows if r["document_id"] in allowed]
         chunks = []
-        for rank, row in enumerate(self.store.retrieval.chunks_with_ids(ranked), start=1):
-            score = mass.get(CHUNK + row["chunk_id"], 0.0)
-            scores = {"ppr": score}
+        for rank, row in enumerate(rows[:limit], start=1):
+            score = fused(row["chunk_id"])
+            scores = {"ppr": mass.get(CHUNK + row["chunk_id"], 0.0), "walk_weight": walk_weight}
             if row["chunk_id"] in similarity:
                 scores["similarity"] = similarity[row["chunk_id"]]
             chunks.append(chunk_from_row(row, score, rank, scores))
@@ -182,7 +234,14 @@ class LocalSearch:
             for row in self.store.graph.entities_with_ids(top[: self.settings.local_neighbours])
         ]
 
-    def search(self, question: str, embedding: list[float], k: int, carried: Sequence[EntityRef] = ()) -> Retrieval:
+    def search(
+        self,
+        question: str,
+        embedding: list[float],
+        k: int,
+        carried: Sequence[EntityRef] = (),
+        filters: list[MetadataFilter] | None = None,
+    ) -> Retrieval:
         """`carried`: entities a follow-up took from its conversation (score = weight), linked after the
         question's own with `_CARRIED_WEIGHT` of it."""
         linked, notes = self.link(question, embedding)
@@ -193,10 +252,13 @@ class LocalSearch:
                 linked.append(ref)
             elif linked[position[entity.id]].how != "exact" and linked[position[entity.id]].score < ref.score:
                 linked[position[entity.id]] = ref
-        hood, mass, similarity = self.walk(question, embedding, linked)
-        notes.append(f"walked {len(hood.chunks)} passages and {len(hood.entities)} entities")
+        hood, mass, similarity, weight = self.walk(question, embedding, linked, filters)
+        notes.append(
+            f"walked {len(hood.chunks)} passages and {len(hood.entities)} entities; the walk weighs {weight:.2f} "
+            "of the passages' ranking, similarity the rest"
+        )
         # k passages, as in every mode: in the evidence, the offline answer and the LLM's context alike
-        chunks = self.text_units(hood, mass, similarity, k)
+        chunks = self.text_units(hood, mass, similarity, k, embedding, weight, filters)
         entities = linked + self.reached(hood, mass, linked)
         ids = [e.id for e in entities]
         seeds = [e.id for e in linked]
@@ -226,6 +288,7 @@ class LocalSearch:
 
 class LocalMode(GraphMode):
     name = "local"
+    filterable = True
     summary = "the named entities' neighbourhood: entities, relations, passages and their communities"
     routable = True
     route_when = "about named things and what surrounds them"
@@ -233,4 +296,4 @@ class LocalMode(GraphMode):
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
         searcher = LocalSearch(ctx.store, VectorRetriever(ctx.store, ctx.embedder), ctx.settings)
-        return searcher.search(query.question, query.vector(), query.k, query.carried)
+        return searcher.search(query.question, query.vector(), query.k, query.carried, query.filters or None)

@@ -45,6 +45,10 @@ class VectorRetriever:
         read): its similarity to a passage it cannot read is noise too, whatever the question's language."""
         return chunk.language is None or knows_language(self.embedder, chunk.language)
 
+    def similarity(self, cosine_similarity: float) -> float:
+        """A cosine on the common scale (above a calibrated embedder's floor)."""
+        return similarity(self.embedder, cosine_similarity)
+
     def similarities(self, chunks: list[RetrievedChunk]) -> list[RetrievedChunk]:
         """The chunks with their index scores as cosine similarity on the common scale (above a calibrated
         embedder's floor): what fusion and the walk's seeds compare."""

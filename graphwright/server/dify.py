@@ -130,6 +130,7 @@ def records(chunks: list[RetrievedChunk], mode: str, top_k: int, threshold: floa
             "section": chunk.section,
             "rank": chunk.rank,
             "mode": mode,
+            "relevance": chunk.relevance,
         }
         found.append(
             {
@@ -165,4 +166,5 @@ def retrieve(server: Server, raw: bytes, grant: Grant) -> JSONResponse:
         mode = "hybrid"  # metadata filters narrow the passage modes; the graph walk has no filter
     result = rag.search(body.query, mode=mode, k=body.retrieval_setting.top_k, where=filters, generate=False)
     found = records(result.chunks, result.mode, body.retrieval_setting.top_k, body.retrieval_setting.score_threshold)
-    return JSONResponse({"records": found})
+    # Beside Dify's records (which it reads alone): whether no passage answers, and the best one's relevance.
+    return JSONResponse({"records": found, "no_answer": result.no_answer, "relevance": result.relevance})

@@ -96,11 +96,12 @@ def test_an_english_question_finds_a_chinese_passage_by_its_translation(chinese)
         keyword = chinese.store.retrieval.keyword_search(question, 5)
         assert keyword and keyword[0]["document_id"] == doc, (question, keyword)
         assert hybrid.retrieve(question, 3)[0].document_id == doc, question
-        # local's walk starts from it: the closest seed by the translated words (the walk may rank a better
-        # connected neighbour above it in a corpus this small)
+        # local's walk starts from it: the closest seed by the translated words, on the scale of the English
+        # passages' similarities (the share of the question it holds), above the English passage that holds
+        # none of it (the walk may rank a better connected neighbour above it in a corpus this small)
         found = chinese.search(question, mode="local", k=3, generate=False)
         seeded = {c.document_id: c.scores.get("similarity") for c in found.chunks}
-        assert seeded.get(doc) == 1.0, (question, seeded)
+        assert seeded.get(doc) == max(v for v in seeded.values() if v is not None) > 0.3, (question, seeded)
     # a graph whose documents do not record their languages (written before they did) reads its chunks'
     chinese.store.connection.write("MATCH (d:Document) REMOVE d.languages")
     assert chinese.store.retrieval.corpus_languages() == {"zh", "en"}

@@ -136,11 +136,27 @@ def test_global_at_a_level_and_without_communities(world, rag) -> None:
     assert empty.communities == [] and "communities build" in " ".join(empty.notes)
 
 
-def test_filters_are_refused_by_graph_modes(world) -> None:
+def test_filters_narrow_local_and_are_refused_by_the_other_graph_modes(world) -> None:
     from graphwright.errors import InvalidRequestError
 
-    with pytest.raises(InvalidRequestError, match=r"\(`where`\) apply to the vector, hybrid and auto modes only"):
-        world.search("Gamma Mining", mode="local", where=["year=2021"])
+    with pytest.raises(InvalidRequestError, match=r"\(`where`\) apply to the vector, hybrid, local and auto modes"):
+        world.search("Gamma Mining", mode="global", where=["year=2021"])
+    everywhere = world.search("Who acquired Gamma Mining?", mode="local", k=5, generate=False)
+    assert {"funding.md", "gamma.md"} <= {c.document_id for c in everywhere.chunks}
+    narrowed = world.search("Who acquired Gamma Mining?", mode="local", k=5, where=["id=gamma.md"], generate=False)
+    assert narrowed.chunks and {c.document_id for c in narrowed.chunks} == {"gamma.md"}
+
+
+def test_local_ranks_by_similarity_where_the_question_names_no_entity(world) -> None:
+    """The graph never hurts: a question naming no entity of the graph gets the walk's weight 0, so its
+    passages rank as `vector` ranks them; one naming its entities keeps the walk."""
+    question = "Which rail line carries iron ore to a northern port?"
+    local = world.search(question, mode="local", k=3, generate=False)
+    vector = world.search(question, mode="vector", k=3, generate=False)
+    assert {c.scores["walk_weight"] for c in local.chunks} == {0.0}
+    assert [c.chunk_id for c in local.chunks] == [c.chunk_id for c in vector.chunks]
+    named = world.search("Who acquired Gamma Mining?", mode="local", k=3, generate=False)
+    assert named.chunks[0].scores["walk_weight"] > 0.5
 
 
 def test_local_with_an_llm_cites_only_known_ids(world, llm_rag_factory, stub) -> None:
@@ -219,8 +235,8 @@ def test_cli_graph_modes(world, cli_env, tmp_path: Path) -> None:
     assert len(compact.stdout.splitlines()) < len(out.stdout.splitlines()) / 2
     out = run(["query", "main themes", "--mode", "global", "--level", "0"], cli_env, tmp_path)
     assert out.returncode == 0 and "Community reports most relevant" in out.stdout
-    out = run(["query", "x", "--mode", "local", "--where", "a=b"], cli_env, tmp_path)
-    assert out.returncode == 2 and "--where" in out.stderr and "vector, hybrid and auto" in out.stderr
+    out = run(["query", "x", "--mode", "global", "--where", "a=b"], cli_env, tmp_path)
+    assert out.returncode == 2 and "--where" in out.stderr and "vector, hybrid, local and auto" in out.stderr
     out = run(["query", "x", "--mode", "path", "--source", "Acme Corp"], cli_env, tmp_path)
     assert out.returncode == 2 and "--target" in out.stderr
 

@@ -123,7 +123,7 @@ def test_search_bad_input_is_a_400(live) -> None:
     assert_json_error(httpx.post(url, headers=R, json={"question": "x", "k": 0}), 400, "k")
     assert_json_error(httpx.post(url, headers=R, json={"question": "x", "colour": "red"}), 400, "colour")
     assert_json_error(
-        httpx.post(url, headers=R, json={"question": "x", "mode": "local", "where": ["year>=2000"]}), 400, "where"
+        httpx.post(url, headers=R, json={"question": "x", "mode": "global", "where": ["year>=2000"]}), 400, "where"
     )
     assert_json_error(httpx.post(url, headers={**R, "content-type": "application/json"}, content=b"{not json"), 400)
     assert_json_error(httpx.post(url, headers=R, json=["a list"]), 400)

@@ -304,3 +304,18 @@ class Chinese:
 
 
 CHINESE = Chinese()
+
+
+def main() -> None:
+    """`python -m graphwright.text.languages.chinese`: compile the cross-language lexicon now (scripts/setup.sh
+    runs it), so the first English question in a workspace holding Chinese does not wait for it."""
+    from graphwright.text.languages.chinese_lexicon import compile_lexicon, compiled_path
+
+    path = compiled_path()
+    if not path.exists():
+        compile_lexicon(path, jieba_frequency, jieba_segmented)
+    print(f"cross-language lexicon ready: {path}")
+
+
+if __name__ == "__main__":
+    main()

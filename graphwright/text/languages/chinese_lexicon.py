@@ -252,18 +252,3 @@ def open_lexicon(frequency: Callable[[str], int], segment: Callable[[str], str])
             log.warning("cannot write the compiled lexicon (%s); holding it in memory for this process", exc)
             return MemoryLexicon(compiled_rows(lexicon(), frequency, segment))
     return CompiledLexicon(path)
-
-
-def main() -> None:
-    """`python -m graphwright.text.languages.chinese_lexicon`: compile the lexicon now (scripts/setup.sh runs
-    it), so the first English question in a workspace holding Chinese does not wait for it."""
-    from graphwright.text.languages.chinese import jieba_frequency, jieba_segmented
-
-    path = compiled_path()
-    if not path.exists():
-        compile_lexicon(path, jieba_frequency, jieba_segmented)
-    print(f"cross-language lexicon ready: {path}")
-
-
-if __name__ == "__main__":
-    main()

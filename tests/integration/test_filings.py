@@ -1,0 +1,144 @@
+"""Long filings on the real Neo4j: documents profiled at ingest (issuer, kind, period), a question naming an
+issuer and a year searched in that filing first, a statement's title carried to its rows' passages, page-level
+eval scoring (doc@k, page@k), and relevance that says when no passage answers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from graphwright.evaluation.datasets import load_dataset
+from graphwright.evaluation.runner import evaluate, load_corpus
+from tests.documents import make_pdf
+
+pytestmark = pytest.mark.integration
+
+FILLER = (
+    "The Company designs and sells industrial widgets to customers in many markets. Management discusses "
+    "results of operations, liquidity and capital resources in this section of the report. "
+)
+
+
+def _cover(year: int) -> str:
+    return (
+        "UNITED STATES\nSECURITIES AND EXCHANGE COMMISSION\nFORM 10-K\n"
+        f"For the fiscal year ended December 31, {year}\nCommission File Number 1-1234\n"
+        "ACME WIDGETS, INC.\n(Exact name of registrant as specified in its charter)\n"
+        "Common stock ACMW New York Stock Exchange"
+    )
+
+
+def _cash_flows(year: int, capex: str) -> str:
+    rows = "\n".join(
+        f"{name} {value} {value}"
+        for name, value in [
+            ("Net income", "5,363"),
+            ("Depreciation and amortization", "1,488"),
+            ("Accounts receivable", "(305)"),
+            ("Inventories", "(509)"),
+            ("Accounts payable", "408"),
+            ("Other net", "120"),
+            ("Proceeds from sale of businesses", "846"),
+            ("Purchases of marketable securities", "(1,828)"),
+        ]
+    )
+    return (
+        f"Acme Widgets and Subsidiaries\nConsolidated Statement of Cash Flows\n(Millions) {year} {year - 1}\n"
+        f"{rows}\n{rows}\nPurchases of property, plant and equipment ({capex}) (1,373)\n{rows}\n{rows}"
+    )
+
+
+@pytest.fixture
+def filings(tmp_path: Path) -> Path:
+    folder = tmp_path / "filings"
+    (folder / "pdfs").mkdir(parents=True)
+    for year, capex in ((2021, "1,211"), (2022, "1,577")):
+        pages = [_cover(year), FILLER * 6, FILLER * 6, _cash_flows(year, capex), FILLER * 6]
+        make_pdf(folder / "pdfs" / f"ACME_{year}_10K.pdf", pages)
+    questions = [
+        {
+            "question": "What is the FY2022 capital expenditure (purchases of property, plant and equipment) "
+            "of Acme Widgets, from the cash flow statement?",
+            "answer": "$1577",
+            "doc": "ACME_2022_10K",
+            "pages": [4],
+        },
+        {
+            "question": "What were Acme Widgets' purchases of property, plant and equipment in FY2021?",
+            "answer": "$1211",
+            "doc": "ACME_2021_10K",
+            "pages": [4],
+        },
+    ]
+    (folder / "questions.jsonl").write_text("".join(json.dumps(q) + "\n" for q in questions))
+    return folder
+
+
+def test_filings_are_profiled_and_a_named_year_finds_its_filing_and_page(rag, filings: Path) -> None:
+    dataset = load_dataset(filings)
+    assert dataset.corpus_dir == filings / "pdfs" and dataset.questions[0].gold_pages == [4]
+    notes = load_corpus(rag, dataset, "nlp", need_communities=False)
+    assert "2 files written" in notes[0]
+    document = rag.store.read(
+        "MATCH (d:Document {id: 'ACME_2022_10K.pdf'}) RETURN d.issuer AS issuer, d.doc_kind AS kind, "
+        "d.fiscal_year AS year, d.tickers AS tickers, d.about AS about"
+    )[0]
+    assert document == {
+        "issuer": "ACME WIDGETS, INC.",
+        "kind": "10-K",
+        "year": 2022,
+        "tickers": ["ACMW"],
+        "about": "ACME WIDGETS, INC. 10-K fiscal year 2022",
+    }
+    # the statement's title and its columns' years travel with every passage of its page
+    contexts = rag.store.read(
+        "MATCH (c:Chunk {document_id: 'ACME_2022_10K.pdf'}) WHERE c.page_start = 4 RETURN c.context AS context"
+    )
+    assert len(contexts) > 1 and all("Consolidated Statement of Cash Flows" in r["context"] for r in contexts)
+    assert all("(Millions) 2022 2021" in r["context"] for r in contexts)
+    # a question naming the issuer and a year is searched in that filing first, in every passage mode
+    for mode in ("vector", "hybrid", "local"):
+        for item in dataset.questions:
+            found = rag.search(item.question, mode=mode, k=3, generate=False)
+            assert found.chunks[0].document_id == item.gold_doc_ids[0], (mode, item.question)
+            assert any("focused on the documents the question names" in n for n in found.notes)
+    # the filter is filterable by what the profile says
+    narrowed = rag.search("capital expenditure", mode="hybrid", k=5, where=["fiscal_year=2021"], generate=False)
+    assert {c.document_id for c in narrowed.chunks} == {"ACME_2021_10K.pdf"}
+    # a question about a row, a column and the statement finds the cell's passage
+    cell = rag.search("Purchases of property, plant and equipment in the 2022 cash flow statement", k=3)
+    assert any("(1,577)" in c.text and c.pages == "4" for c in cell.chunks)
+
+
+def test_eval_scores_documents_and_pages_over_passages(rag, filings: Path) -> None:
+    dataset = load_dataset(filings)
+    load_corpus(rag, dataset, "nlp", need_communities=False)
+    report = evaluate(rag, dataset, ["vector", "hybrid"], [1, 5], peers=True, generate=False)
+    systems = {s.system: s for s in report.systems}
+    assert systems["hybrid"].doc_at[1] == 1.0 and systems["hybrid"].page_at[5] == 1.0
+    for s in report.systems:  # every system, the peers too, is scored over the same page-located passages
+        assert set(s.doc_at) == {1, 5} and set(s.page_at) == {1, 5} and s.page_at[5] <= s.doc_at[5]
+    # the peers have no document focus: the other year's filing is as near to them
+    assert systems["peer: bm25 (rank_bm25)"].doc_at[5] == 1.0
+
+
+def test_relevance_is_comparable_and_no_answer_is_said(rag, filings: Path) -> None:
+    from graphwright.api import GraphRAG
+
+    dataset = load_dataset(filings)
+    load_corpus(rag, dataset, "nlp", need_communities=False)
+    answered = rag.search(dataset.questions[0].question, mode="hybrid", k=3, generate=False)
+    unrelated = rag.search("Which striker scored the winning goal in the cup final?", mode="hybrid", k=3)
+    assert answered.relevance is not None and unrelated.relevance is not None
+    assert answered.relevance > unrelated.relevance + 0.1  # relevance compares across questions
+    assert all(c.relevance is not None for c in answered.chunks)
+    floor = (answered.relevance + unrelated.relevance) / 2
+    strict = GraphRAG(rag.settings.model_copy(update={"no_answer_below": floor}), embedder=rag.embedder)
+    try:
+        said = strict.search("Which striker scored the winning goal in the cup final?", mode="local", k=3)
+        assert said.no_answer and said.answer.startswith("No passage found answers this question well")
+        assert not strict.search(dataset.questions[0].question, mode="local", k=3).no_answer
+    finally:
+        strict.close()
