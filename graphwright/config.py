@@ -210,6 +210,7 @@ class Settings(BaseSettings):
     )
     max_pdf_pages: int = Field(5000, ge=1, description="pages of one PDF")
     max_pdf_seconds: float = Field(300.0, gt=0, description="seconds reading one PDF may take")
+    max_ocr_pages: int = Field(200, ge=0, description="scanned pages of one PDF read by OCR (the `ocr` extra)")
     max_html_bytes: int = Field(10 * 1024 * 1024, ge=1, description="bytes of one HTML page")
     fulltext_analyzer: str = "standard-no-stop-words"
 

@@ -263,6 +263,7 @@ class IngestPipeline:
             max_unpack_ratio=settings.max_unpack_ratio,
             max_pdf_pages=settings.max_pdf_pages,
             max_pdf_seconds=settings.max_pdf_seconds,
+            max_ocr_pages=settings.max_ocr_pages,
             max_html_bytes=settings.max_html_bytes,
         )
         wave: list[Document] = []

@@ -21,10 +21,13 @@ def make_pdf(path: Path, pages: list[str], title: str | None = None, user_passwo
     return path
 
 
-def make_scanned_pdf(path: Path, pages: int = 2, text_pages: list[str] | None = None) -> Path:
-    """Image-only pages, as a scanner writes them (no text layer), after any `text_pages`."""
+def make_scanned_pdf(
+    path: Path, pages: int = 2, text_pages: list[str] | None = None, lines: list[str] | None = None
+) -> Path:
+    """Image-only pages, as a scanner writes them (no text layer), after any `text_pages`; `lines` are printed
+    on each scanned page in a readable font (else a tiny "scanned page N")."""
     from fpdf import FPDF
-    from PIL import Image, ImageDraw
+    from PIL import Image, ImageDraw, ImageFont
 
     pdf = FPDF()
     pdf.set_font("helvetica", size=11)
@@ -32,8 +35,15 @@ def make_scanned_pdf(path: Path, pages: int = 2, text_pages: list[str] | None = 
         pdf.add_page()
         pdf.multi_cell(0, 6, text)
     for i in range(pages):
-        image = Image.new("RGB", (400, 300), "white")
-        ImageDraw.Draw(image).text((20, 20), f"scanned page {i + 1}", fill="black")
+        if lines:
+            image = Image.new("RGB", (1400, 120 + 60 * len(lines)), "white")
+            draw = ImageDraw.Draw(image)
+            font = ImageFont.load_default(size=36)
+            for n, line in enumerate(lines):
+                draw.text((40, 40 + 60 * n), line, fill="black", font=font)
+        else:
+            image = Image.new("RGB", (400, 300), "white")
+            ImageDraw.Draw(image).text((20, 20), f"scanned page {i + 1}", fill="black")
         pdf.add_page()
         pdf.image(image, x=10, y=10, w=180)
     pdf.output(str(path))

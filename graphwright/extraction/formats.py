@@ -3,7 +3,8 @@
 Libraries (PyPI wheels, nothing fetched at run time), imported only when such a file is read:
 - PDF: pypdfium2 (PDFium, the engine of Chromium's viewer). Against pypdf on the same files it was 15-17x
   faster with the same text, and it marks hyphenation breaks so words cut at a line end join again
-  (`bench/loaders.py` prints the comparison).
+  (`bench/loaders.py` prints the comparison). A scanned page (no text layer, an image) is rendered and read
+  by OCR (extraction/ocr.py) when the `ocr` extra is installed.
 - Word: python-docx; paragraphs and tables in body order, headings as the section path.
 - HTML: trafilatura, which keeps the main content and drops navigation, scripts and page furniture.
 """
@@ -20,6 +21,7 @@ from typing import Any
 from graphwright.errors import (
     FormatError,  # re-exported: they used to live here
 )
+from graphwright.extraction import ocr
 from graphwright.models import DocumentPart
 
 log = logging.getLogger(__name__)
@@ -38,6 +40,7 @@ class FileLimits:
     max_unpack_ratio: int = 200
     max_pdf_pages: int = 5000
     max_pdf_seconds: float = 300.0
+    max_ocr_pages: int = 200
     max_html_bytes: int = 10 * 1024 * 1024
 
 
@@ -93,6 +96,7 @@ def read_pdf(raw: bytes, limits: FileLimits | None = None) -> ReadFile:
             )
         parts: list[DocumentPart] = []
         scanned: list[int] = []
+        read_by_ocr: list[int] = []
         started = time.monotonic()
         for number in range(1, len(pdf) + 1):
             if time.monotonic() - started > limits.max_pdf_seconds:
@@ -106,7 +110,11 @@ def read_pdf(raw: bytes, limits: FileLimits | None = None) -> ReadFile:
             if len(text) < _SCANNED_PAGE_CHARS and any(
                 True for _ in page.get_objects(filter=(pdfium.raw.FPDF_PAGEOBJ_IMAGE,))
             ):
-                scanned.append(number)
+                if ocr.available() and len(read_by_ocr) < limits.max_ocr_pages:
+                    text = _clean_pdf_text(ocr.read_image(page.render(scale=ocr.RENDER_SCALE).to_pil())) or text
+                    read_by_ocr.append(number)
+                else:
+                    scanned.append(number)
             if text:
                 parts.append(DocumentPart(text=text, page=number))
         title = str(pdf.get_metadata_dict().get("Title") or "").strip()
@@ -118,13 +126,24 @@ def read_pdf(raw: bytes, limits: FileLimits | None = None) -> ReadFile:
         if scanned:
             raise FormatError(
                 f"scanned PDF: none of its {n_pages} page(s) has a text layer "
-                "(graphwright does no OCR; run OCR first, e.g. ocrmypdf)"
+                + (
+                    f"and OCR read none of them (at most {limits.max_ocr_pages}: GRAPHWRIGHT_MAX_OCR_PAGES)"
+                    if ocr.available()
+                    else "and OCR is not installed (pip install 'graphwright[ocr]', or run OCR first, e.g. ocrmypdf)"
+                )
             )
         raise FormatError(f"PDF has no text on any of its {n_pages} page(s)")
+    if read_by_ocr:
+        result.warnings.append(f"page(s) {_page_ranges(read_by_ocr)} of {n_pages} are scanned: read by OCR")
     if scanned:
+        why = (
+            f"more than {limits.max_ocr_pages} scanned pages (GRAPHWRIGHT_MAX_OCR_PAGES)"
+            if ocr.available()
+            else "no OCR: pip install 'graphwright[ocr]'"
+        )
         result.warnings.append(
-            f"page(s) {_page_ranges(scanned)} of {n_pages} are scanned images with no text "
-            "layer and were skipped (no OCR)"
+            f"page(s) {_page_ranges(scanned)} of {n_pages} are scanned images with no text layer and were skipped "
+            f"({why})"
         )
     return result
 

@@ -51,7 +51,10 @@ def _chunks(rag, document_id: str) -> list[dict]:
     )
 
 
-def test_pdf_word_and_html_ingest_with_pages_and_sections(rag, tmp_path: Path) -> None:
+def test_pdf_word_and_html_ingest_with_pages_and_sections(rag, tmp_path: Path, monkeypatch) -> None:
+    from graphwright.extraction import ocr
+
+    monkeypatch.setattr(ocr, "available", lambda: False)  # the scan fails by name (OCR: test_filings.py)
     folder = _folder(tmp_path)
     make_pdf(folder / "locked.pdf", PAGES[:1], user_password="pw")
     make_scanned_pdf(folder / "scan.pdf")

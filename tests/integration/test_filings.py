@@ -11,7 +11,7 @@ import pytest
 
 from graphwright.evaluation.datasets import load_dataset
 from graphwright.evaluation.runner import evaluate, load_corpus
-from tests.documents import make_pdf
+from tests.documents import make_pdf, make_scanned_pdf
 
 pytestmark = pytest.mark.integration
 
@@ -142,3 +142,16 @@ def test_relevance_is_comparable_and_no_answer_is_said(rag, filings: Path) -> No
         assert not strict.search(dataset.questions[0].question, mode="local", k=3).no_answer
     finally:
         strict.close()
+
+
+def test_a_scanned_page_is_found_by_a_question_about_its_text(rag, tmp_path: Path) -> None:
+    folder = tmp_path / "scans"
+    folder.mkdir()
+    lines = ["Supplier agreement with Rotterdam Fittings BV.", "The Orion valve costs 4,250 EUR per unit."]
+    make_scanned_pdf(folder / "agreement.pdf", pages=1, text_pages=[FILLER * 3], lines=lines)
+    make_pdf(folder / "overview.pdf", [FILLER * 4, FILLER * 4])
+    report = rag.ingest([folder], base=folder, extractor="nlp")
+    assert report.ok and any("read by OCR" in w for w in report.warnings), report.warnings
+    found = rag.search("How much does the Orion valve cost?", mode="hybrid", k=3, generate=False)
+    top = found.chunks[0]
+    assert top.document_id == "agreement.pdf" and top.pages.endswith("2") and "4,250 EUR" in top.text

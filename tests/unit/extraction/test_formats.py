@@ -80,16 +80,33 @@ def test_an_encrypted_pdf_is_named_as_such(tmp_path: Path) -> None:
     assert "encrypted PDF" in result.failures[0].error and "locked.pdf" in result.failures[0].source
 
 
-def test_a_scanned_pdf_is_reported_not_read(tmp_path: Path) -> None:
+def _no_ocr(monkeypatch: pytest.MonkeyPatch) -> None:
+    from graphwright.extraction import ocr
+
+    monkeypatch.setattr(ocr, "available", lambda: False)
+
+
+def test_a_scanned_pdf_is_reported_not_read_without_ocr(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _no_ocr(monkeypatch)
     result = load_file(make_scanned_pdf(tmp_path / "scan.pdf", pages=2), tmp_path, {})
     assert not result.documents
-    assert "scanned PDF" in result.failures[0].error and "OCR" in result.failures[0].error
+    assert "scanned PDF" in result.failures[0].error and "graphwright[ocr]" in result.failures[0].error
 
 
-def test_scanned_pages_among_text_pages_are_named_in_a_warning(tmp_path: Path) -> None:
+def test_scanned_pages_among_text_pages_are_named_in_a_warning(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _no_ocr(monkeypatch)
     doc, result = _one(make_scanned_pdf(tmp_path / "mixed.pdf", pages=2, text_pages=[CURIE * 2]))
     assert [p.page for p in doc.parts] == [1]
     assert any("page(s) 2-3 of 3" in w and "scanned" in w for w in result.warnings), result.warnings
+
+
+def test_a_scanned_page_is_read_by_ocr(tmp_path: Path) -> None:
+    lines = ["Supplier agreement: the Orion valve costs 4,250 EUR per unit.", "Delivery within 6 weeks."]
+    scan = make_scanned_pdf(tmp_path / "scan.pdf", pages=1, text_pages=[CURIE * 2], lines=lines)
+    doc, result = _one(scan)
+    assert [p.page for p in doc.parts] == [1, 2]
+    assert "Orion valve costs 4,250 EUR" in doc.parts[1].text and "6 weeks" in doc.parts[1].text
+    assert any("page(s) 2 of 2 are scanned: read by OCR" in w for w in result.warnings), result.warnings
 
 
 def test_corrupt_and_truncated_pdfs_fail_by_name(tmp_path: Path) -> None:
