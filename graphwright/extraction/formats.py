@@ -22,6 +22,7 @@ from graphwright.errors import (
     FormatError,  # re-exported: they used to live here
 )
 from graphwright.extraction import ocr
+from graphwright.extraction.tables import markdown_row, table_pieces
 from graphwright.models import DocumentPart
 
 log = logging.getLogger(__name__)
@@ -176,6 +177,11 @@ class _Sections:
         if text.strip():
             self.lines.append(text.strip())
 
+    def table(self, pieces: list[str]) -> None:
+        """A table's pieces, each a paragraph of its own (so the chunker breaks between them)."""
+        for piece in pieces:
+            self.add(piece)
+
     def close(self) -> None:
         if self.lines:
             section = SECTION_SEPARATOR.join(t for _, t in self.path)
@@ -239,10 +245,10 @@ def read_docx(raw: bytes, limits: FileLimits | None = None) -> ReadFile:
         elif isinstance(block, Table):
             rows = []
             for row in block.rows:
+                # Merged cells repeat their text in each grid cell they span: each once, in its first cell.
                 cells = [" ".join(c.text.split()) for c in row.cells]
-                # Merged cells repeat their text in each grid cell they span.
-                rows.append(" | ".join(dict.fromkeys(c for c in cells if c)))
-            sections.add("\n".join(r for r in rows if r))
+                rows.append([c if c not in cells[:i] else "" for i, c in enumerate(cells)])
+            sections.table(table_pieces(rows))
     sections.close()
     if not sections.parts:
         raise FormatError("Word file has no text")
@@ -268,12 +274,23 @@ def read_html(html: str, limits: FileLimits | None = None) -> ReadFile:
     metadata = trafilatura.extract_metadata(html)
     title = (metadata.title if metadata is not None else "") or ""
     sections = _Sections()
+    table: list[list[str]] = []
     for line in text.splitlines():
+        cells = markdown_row(line)
+        if cells is not None:
+            if not re.fullmatch(r"\|?(\s*:?-{3,}:?\s*\|)+\s*", line.strip()):  # a rule line is no row
+                table.append([_plain(c) for c in cells])
+            continue
+        if table:
+            sections.table(table_pieces(table))
+            table = []
         match = _MD_HEADING.match(line)
         if match:
             sections.heading(len(match.group(1)), _plain(match.group(2)))
         else:
             sections.add(_plain(line))
+    if table:
+        sections.table(table_pieces(table))
     sections.close()
     return ReadFile(parts=sections.parts, title=title.strip())
 

@@ -18,6 +18,7 @@ from graphwright.errors import (
 from graphwright.extraction.document_profile import HEAD_CHARS, page_headings, profile_document
 from graphwright.extraction.file_types import LOADERS, supported_suffixes
 from graphwright.extraction.formats import FileLimits, FormatError, ReadFile, read_docx, read_html, read_pdf
+from graphwright.extraction.tables import markdown_tables_as_pieces
 from graphwright.models import Document, DocumentPart, FileFailure
 
 log = logging.getLogger(__name__)
@@ -174,7 +175,10 @@ def load_plain(file: FileToLoad) -> None:
     text = file.text()
     if not text.strip():
         raise LoadError("file is empty")
-    heading = _markdown_title(text) if file.path.suffix.lower() in {".md", ".markdown"} else None
+    markdown = file.path.suffix.lower() in {".md", ".markdown"}
+    if markdown and "|" in text:
+        text = markdown_tables_as_pieces(text)
+    heading = _markdown_title(text) if markdown else None
     meta = _profiled(file.metadata, text, file.path, heading or "")
     file.result.documents.append(
         Document(

@@ -7,13 +7,11 @@ walk's visit share, so a passage about a bridge entity (the director of the film
 with the passage the question names. Then gather four context sections within the token budget: entities,
 relations, text units and the linked entities' community reports.
 
-The graph never hurts: passages are ranked by the walk only as far as the question names graph entities
-exactly. Each passage's score is its similarity to the question (over the best's) and its visit share (over
-the best's), the walk weighing the share of the restart mass on exactly named entities: a question that names
-none (a company's own documents, where the graph has little to say) is ranked by similarity, as `vector`
-ranks it, over the walk's neighbourhood (which holds `vector`'s closest passages); one that names its
-entities keeps the walk's multi-hop ranking, tempered by similarity. Metadata filters narrow the seeds and the
-passages ranked, as in the passage modes."""
+The graph never hurts: passages are ranked by the walk only where the question names a graph entity exactly.
+A question that names none (a company's own documents, where the graph has little to say and linking can only
+guess) is ranked by similarity, as `vector` ranks it, over the walk's neighbourhood (which holds `vector`'s
+closest passages); one that names its entities keeps the walk's multi-hop ranking. Metadata filters narrow
+the seeds and the passages ranked, as in the passage modes."""
 
 from __future__ import annotations
 
@@ -170,8 +168,10 @@ class LocalSearch:
         )
         seeds = self.seeds(linked, dense, hood.mentions)
         mass = personalized_pagerank(hood.graph, seeds, self.settings.ppr_damping)
-        exact = {ENTITY + e.id for e in linked if e.how == "exact"}
-        weight = sum(v for node, v in seeds.items() if node in exact) / (sum(seeds.values()) or 1.0)
+        # The walk ranks the passages where the question names a graph entity exactly; else similarity does.
+        # Measured both ways on 2wiki-101: tempering the walk by similarity where it names one (the walk weighing
+        # its restart mass's share on the named entities) took local's R@5 from 90.1 to 74.5.
+        weight = 1.0 if any(e.how == "exact" and ENTITY + e.id in seeds for e in linked) else 0.0
         return hood, mass, {c.chunk_id: c.score for c in dense}, weight
 
     def text_units(
@@ -254,8 +254,8 @@ class LocalSearch:
                 linked[position[entity.id]] = ref
         hood, mass, similarity, weight = self.walk(question, embedding, linked, filters)
         notes.append(
-            f"walked {len(hood.chunks)} passages and {len(hood.entities)} entities; the walk weighs {weight:.2f} "
-            "of the passages' ranking, similarity the rest"
+            f"walked {len(hood.chunks)} passages and {len(hood.entities)} entities; passages ranked by "
+            + ("the walk (the question names graph entities)" if weight else "similarity (it names no graph entity)")
         )
         # k passages, as in every mode: in the evidence, the offline answer and the LLM's context alike
         chunks = self.text_units(hood, mass, similarity, k, embedding, weight, filters)

@@ -136,7 +136,8 @@ def test_word_headings_become_the_section_path_and_tables_rows(tmp_path: Path) -
     doc, _ = _one(path)
     assert doc.title == "Turing notes"
     assert [p.section for p in doc.parts] == ["Introduction", "Introduction › Bletchley Park", "Legacy"]
-    assert "1936 | On Computable Numbers" in doc.parts[1].text
+    # a table's rows say their cells by their columns' names, under the header row
+    assert "Year | Work\nYear: 1936 | Work: On Computable Numbers" in doc.parts[1].text
     chunks = chunk_parts(doc.parts, size=12, overlap=2)
     assert {c.section for c in chunks} == {"Introduction", "Introduction › Bletchley Park", "Legacy"}
     legacy = [c for c in chunks if "Turing Award" in c.text]
@@ -202,3 +203,38 @@ def test_the_loader_table_is_the_one_list_of_file_types(monkeypatch: pytest.Monk
     help_text = CliRunner().invoke(main, ["ingest", "--help"]).output
     for suffix in file_types.LOADERS:
         assert suffix in help_text, suffix
+
+
+def test_a_long_word_table_is_cut_into_pieces_that_each_repeat_its_header(tmp_path: Path) -> None:
+    rows = [["Product", "Price (EUR)", "Lead time (weeks)"]]
+    rows += [[f"Valve model {n}", f"{1000 + n},00", str(n % 9 + 1)] for n in range(60)]
+    doc, _ = _one(make_docx(tmp_path / "prices.docx", [("h1", "Price list"), ("table", rows)]))
+    chunks = chunk_parts(doc.parts, size=128, overlap=24)
+    with_rows = [c for c in chunks if "Valve model" in c.text]
+    assert len(with_rows) > 3
+    for chunk in with_rows:  # every piece of the table starts with the header row
+        assert chunk.text.count("Product | Price (EUR) | Lead time (weeks)") >= 1, chunk.text
+    cell = next(c for c in with_rows if "Valve model 42 " in c.text + " ")
+    assert "Product: Valve model 42 | Price (EUR): 1042,00 | Lead time (weeks): 7" in cell.text
+
+
+def test_an_html_table_becomes_header_led_pieces_too(tmp_path: Path) -> None:
+    body = "".join(f"<tr><td>Part {n}</td><td>{n * 3}</td></tr>" for n in range(40))
+    html = (
+        "<html><head><title>Stock</title></head><body><article><h1>Stock levels</h1>"
+        "<p>Warehouse stock counted on Monday for every part we keep.</p>"
+        f"<table><tr><th>Part</th><th>Units in stock</th></tr>{body}</table></article></body></html>"
+    )
+    (tmp_path / "stock.html").write_text(html, encoding="utf-8")
+    doc, _ = _one(tmp_path / "stock.html")
+    assert "Part: Part 7 | Units in stock: 21" in doc.text
+    pieces = [p for p in doc.text.split("\n\n") if "Part: Part" in p]
+    assert len(pieces) > 1 and all(p.startswith("Part | Units in stock") for p in pieces)
+
+
+def test_a_markdown_table_is_written_as_records_and_code_stays_code() -> None:
+    from graphwright.extraction.tables import markdown_tables_as_pieces
+
+    text = "# Prices\n\n| Item | Price |\n|---|---|\n| Valve | 12 |\n\n```\n| not | a table |\n```\n"
+    out = markdown_tables_as_pieces(text)
+    assert "Item | Price\nItem: Valve | Price: 12" in out and "| not | a table |" in out and "|---|" not in out
