@@ -148,6 +148,8 @@ class SearchMode(ABC):
     needs_llm: ClassVar[bool] = False  # cannot run offline
     needs_tools: ClassVar[bool] = False  # needs an LLM that calls tools (ToolCallingLLM)
     filterable: ClassVar[bool] = False  # takes metadata filters
+    # ranks passages by the question (its k is passages): the engine asks for more and keeps one per page first
+    ranks_passages: ClassVar[bool] = False
     accepts_hyde: ClassVar[bool] = False  # can search with a hypothetical answer's embedding
     embeds_question: ClassVar[bool] = True  # False: the mode embeds what it searches for itself
     uses_graph: ClassVar[bool] = False  # reads the entity graph (eval builds one for it)

