@@ -4,7 +4,8 @@ Why: a page of a filing splits into several passages that share its heading and 
 one page crowd the top k together (five of a "Results of operations" page above the statement that answers).
 Measured on FinanceBench's shared half, the first passage of each page ahead of the rest moved the gold page
 into the top 5 for 8-10 points more of the questions at no cost to the top 10. Passages without pages (records,
-Word and HTML sections, plain text) are each their own place: rankings over them are unchanged."""
+Word and HTML sections, plain text) are each their own place: rankings over them are unchanged, and so is the
+work (a mode is asked again deeper only when its top k holds two passages of one page)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,12 @@ def one_per_page_first(chunks: list[RetrievedChunk]) -> list[RetrievedChunk]:
     if not rest:
         return chunks
     return [c.model_copy(update={"rank": rank}) for rank, c in enumerate([*first, *rest], start=1)]
+
+
+def crowded(chunks: list[RetrievedChunk]) -> bool:
+    """Whether two of the passages share a page."""
+    places = [place(c) for c in chunks]
+    return len(set(places)) < len(places)
 
 
 def deeper(k: int) -> int:

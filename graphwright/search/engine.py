@@ -15,7 +15,7 @@ from graphwright.models import AnswerDelta, Evidence, SearchEvent, SearchResult,
 from graphwright.search import followup
 from graphwright.search.answer import LLM_FAILED, LLM_FAILED_RETRIEVING
 from graphwright.search.base import SearchContext, SearchMode, SearchQuery
-from graphwright.search.diversity import deeper, one_per_page_first
+from graphwright.search.diversity import crowded, deeper, one_per_page_first
 from graphwright.search.document_focus import Focus, find_focus, focus_filter, focused_first, partitioned
 from graphwright.search.evidence import Answer, Retrieval
 from graphwright.search.linking import EntityLinker
@@ -81,18 +81,14 @@ class SearchEngine:
         ctx = self._context(meter)
         started = time.perf_counter()
         focus = None if query.filters else find_focus(query.text, self.store.retrieval.document_profiles())
-        asked_k = query.k
-        if chosen.ranks_passages:  # deeper, so that one passage per page can still fill k
-            query.k = deeper(asked_k)
         try:
-            found = chosen.retrieve(query, ctx)
-            if focus is not None:
-                found = self._focused(chosen, query, ctx, found, focus)
+            found = self._retrieve(chosen, query, ctx, focus)
+            if chosen.ranks_passages and crowded(found.chunks):
+                # Two passages of one page in the top k: asked again deeper, so one per page can still fill k.
+                found = self._retrieve(chosen, query.model_copy(update={"k": deeper(query.k)}), ctx, focus)
+                found.chunks = one_per_page_first(found.chunks)[: query.k]
         except LLMError as exc:  # degrade, never fail: the offline retrieval answers, and says why
             found = self._offline(query, exc)
-        if chosen.ranks_passages:
-            found.chunks = one_per_page_first(found.chunks)[:asked_k]
-        query.k = asked_k
         if query.embedding is not None and found.chunks:
             found.chunks = with_relevance(self.store, self.embedder, found.chunks, query.embedding)
             found.relevance, found.no_answer = verdict(found.chunks[: query.k], self.settings.no_answer_below)
@@ -142,6 +138,10 @@ class SearchEngine:
             token_usage=meter.usage.as_dict() if meter else {},
             **evidence,
         )
+
+    def _retrieve(self, chosen: SearchMode, query: SearchQuery, ctx: SearchContext, focus: Focus | None) -> Retrieval:
+        found = chosen.retrieve(query, ctx)
+        return found if focus is None else self._focused(chosen, query, ctx, found, focus)
 
     @staticmethod
     def _focused(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from graphwright.models import RetrievedChunk
-from graphwright.search.diversity import deeper, one_per_page_first
+from graphwright.search.diversity import crowded, deeper, one_per_page_first
 
 
 def _chunk(cid: str, doc: str, pages: str | None) -> RetrievedChunk:
@@ -23,5 +23,6 @@ def test_the_first_passage_of_each_page_comes_first() -> None:
 
 def test_passages_without_pages_keep_their_order() -> None:
     ranked = [_chunk("a", "notes.md", None), _chunk("b", "notes.md", None), _chunk("c", "other.md", None)]
-    assert one_per_page_first(ranked) == ranked
+    assert one_per_page_first(ranked) == ranked and not crowded(ranked)
+    assert crowded([_chunk("a", "f.pdf", "3"), _chunk("b", "f.pdf", "3")])
     assert deeper(5) == 10 and deeper(500) == 200
