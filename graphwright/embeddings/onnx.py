@@ -4,13 +4,17 @@ cold start is the ~0.3 s of loading onnxruntime and the model, not the seconds o
 from __future__ import annotations
 
 import json
+import logging
 import os
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from graphwright.embeddings.onnx_export import bundled_model_dir, ensure_exported
+
+log = logging.getLogger(__name__)
 
 # Most tokens in one batch: short texts (entity names, questions) share a call, a chunk runs alone.
 _BATCH_TOKENS = 256
@@ -41,7 +45,7 @@ class OnnxEmbedder:
     def _session(self) -> Any:  # onnxruntime.InferenceSession
         import onnxruntime
 
-        path = ensure_exported(self._cache_dir, self._quantized)
+        path = optimized(ensure_exported(self._cache_dir, self._quantized))
         options = onnxruntime.SessionOptions()
         options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.log_severity_level = 3
@@ -106,3 +110,30 @@ class OnnxEmbedder:
             for i, vector in zip(batch, vectors):
                 out[i] = vector
         return out
+
+
+def optimized(path: Path) -> Path:
+    """The model with onnxruntime's portable graph optimisations applied, written once next to it (keyed by
+    onnxruntime's version): a process then builds its session from it in about half the time (0.2 s instead of
+    0.4 s of a 1.5 s CLI question). Where it cannot be written, the model as exported."""
+    import onnxruntime
+
+    target = path.with_name(f"{path.stem}.ort{onnxruntime.__version__}.onnx")
+    if target.exists():
+        return target
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".onnx.tmp")
+    os.close(fd)
+    try:
+        options = onnxruntime.SessionOptions()
+        options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
+        options.optimized_model_filepath = tmp
+        options.log_severity_level = 3
+        onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+        return target
+    except (OSError, RuntimeError) as exc:  # a read-only cache, or a model this onnxruntime cannot save
+        log.info("cannot keep the optimised model (%s); using the exported one", exc)
+        return path
+    finally:
+        Path(tmp).unlink(missing_ok=True)
