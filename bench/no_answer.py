@@ -2,8 +2,8 @@
 
 For every question of each set (each in its own workspace, loaded with `graphwright eval --load-corpus` or by
 this script): the best relevance among the top-k passages as the corpus is (an answerable question), and the
-best among the top-k once the question's gold documents are taken out (the same question where no document
-answers it: the passages that rank after the gold ones are what a corpus without them returns). The floor
+best among the top-k of the same search with the question's gold documents filtered out (the same question
+where no document answers it). The floor
 is the highest that keeps false "no answer" on answerable questions at most 5% (each set weighing the same);
 fitted leaving each set out in turn, then on all of them: the figure a corpus we never saw should see.
 
@@ -25,9 +25,9 @@ from graphwright.api import GraphRAG
 from graphwright.config import Settings
 from graphwright.evaluation.datasets import load_dataset
 from graphwright.evaluation.runner import load_corpus
+from graphwright.models import MetadataFilter
 
 FALSE_NO_ANSWER = 0.05  # the share of answerable questions a floor may call unanswered
-DEPTH = 20
 
 
 @dataclass
@@ -43,14 +43,14 @@ def best_relevances(rag: GraphRAG, path: Path, mode: str, k: int, load: bool) ->
         load_corpus(rag, dataset, "nlp", need_communities=False)
     answerable, removed = [], []
     for item in dataset.questions:
-        result = rag.search(item.question, mode=mode, k=DEPTH, generate=False)
-        gold = set(item.gold_doc_ids) | set(item.gold_titles)
-        top = [c.relevance for c in result.chunks[:k] if c.relevance is not None]
-        rest = [c for c in result.chunks if c.document_id not in gold and (c.title or "") not in gold]
-        out = [c.relevance for c in rest[:k] if c.relevance is not None]
-        if top and out:
-            answerable.append(max(top))
-            removed.append(max(out))
+        result = rag.search(item.question, mode=mode, k=k, generate=False)
+        # the corpus without the gold documents: every one filtered out by its id or title
+        without = [MetadataFilter("id", "!=", g) for g in item.gold_doc_ids]
+        without += [MetadataFilter("title", "!=", t) for t in item.gold_titles]
+        out = rag.search(item.question, mode=mode, k=k, where=without, generate=False)
+        if result.relevance is not None and out.relevance is not None:
+            answerable.append(result.relevance)
+            removed.append(out.relevance)
     return SetScores(dataset.name, answerable, removed)
 
 

@@ -80,7 +80,10 @@ class SearchEngine:
                 trace.append(step)
         ctx = self._context(meter)
         started = time.perf_counter()
-        focus = None if query.filters else find_focus(query.text, self.store.retrieval.document_profiles())
+        # the documents the question names, for the modes that rank passages (the others read no focus)
+        focus = None
+        if chosen.ranks_passages and not query.filters:
+            focus = find_focus(query.text, self.store.retrieval.document_profiles())
         try:
             found = self._retrieve(chosen, query, ctx, focus)
             if chosen.ranks_passages and crowded(found.chunks):
