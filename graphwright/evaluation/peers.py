@@ -124,9 +124,16 @@ class Neo4jGraphRAGPeers:
     def hybrid(self, question: str, embedding: list[float], k: int) -> list[RetrievedChunk]:
         from neo4j.exceptions import ClientError
 
+        refused: tuple[type[Exception], ...] = (ClientError,)
+        try:  # newer neo4j-graphrag wraps Lucene's refusal in its own error
+            from neo4j_graphrag.exceptions import SearchQueryParseError
+
+            refused = (ClientError, SearchQueryParseError)
+        except ImportError:
+            pass
         try:
             found = self._hybrid.get_search_results(query_text=question, query_vector=embedding, top_k=k)
-        except ClientError:
+        except refused:
             # The retriever hands the question to Lucene unescaped; a "?" or "/" can be a syntax error.
             self.escaped_retries += 1
             found = self._hybrid.get_search_results(query_text=to_lucene(question), query_vector=embedding, top_k=k)
