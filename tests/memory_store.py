@@ -239,6 +239,10 @@ class MemoryRetrieval:
     def documents_passing(self, ids: list[str], filters: list[MetadataFilter]) -> set[str]:
         _missing("metadata filters")
 
+    def document_sections(self, ids: list[str], limit: int = 20_000) -> list[tuple[str, str]]:
+        found = {(c.document_id, c.section) for c in self.s.chunks.values() if c.document_id in ids and c.section}
+        return sorted(found)[:limit]
+
     def document_profiles(self, limit: int = 10_000) -> list[DocumentProfileRow]:
         profiled = [d for d in sorted(self.s.documents.values(), key=lambda d: d.id) if d.metadata.get("issuer")]
         return [

@@ -141,6 +141,9 @@ class RetrievalRole(Protocol):
     def documents_passing(self, ids: list[str], filters: list[MetadataFilter]) -> set[str]:
         """Which of the documents `ids` pass the metadata `filters`."""
 
+    def document_sections(self, ids: list[str], limit: int = 20_000) -> list[tuple[str, str]]:
+        """(document id, heading) for each distinct section or page heading of the documents `ids`."""
+
 
 class EntityIndex(Protocol):
     """Entities found by name, key, id or embedding, and the relations among some: what entity linking and

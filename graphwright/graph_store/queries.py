@@ -743,6 +743,14 @@ RETURN c.id AS chunk_id, c.document_id AS document_id, c.text AS text, d.title A
        c.embedding AS embedding
 ORDER BY c.id
 """
+# The distinct headings (sections, PDF page headings) of some documents: how common each heading word is there.
+DOCUMENT_SECTIONS = """
+UNWIND $ids AS id
+MATCH (c:Chunk {document_id: id}) WHERE c.section IS NOT NULL AND c.section <> ''
+WITH DISTINCT id, c.section AS section
+RETURN id, section
+LIMIT $limit
+"""
 PASSAGE_SIMILARITIES = """
 UNWIND $ids AS id
 MATCH (c:Chunk {id: id}) WHERE c.embedding IS NOT NULL

@@ -165,6 +165,11 @@ class RetrievalReads:
             if languages is None or r["language"] is None or r["language"] in languages
         }
 
+    def document_sections(self, ids: list[str], limit: int = 20_000) -> list[tuple[str, str]]:
+        """(document id, heading) for each distinct section or page heading of the documents `ids`."""
+        rows = self.connection.read(q.DOCUMENT_SECTIONS, ids=ids, limit=limit)
+        return [(r["id"], r["section"]) for r in rows]
+
     def documents_passing(self, ids: list[str], filters: list[MetadataFilter]) -> set[str]:
         """Which of the documents `ids` pass the metadata `filters`."""
         query, params = q.documents_passing(filters)

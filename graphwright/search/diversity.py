@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from graphwright.models import RetrievedChunk
 
-# How much deeper than k a passage mode is asked, so that pages the diversity skips are made up from below.
+# How deep a passage mode is asked when it ranks long documents' passages: twice k, and at least as deep as
+# the headings' reordering needs to reach a statement's page (the depth it was measured at), at most 200.
 DEPTH_FACTOR = 2
+MIN_DEPTH = 40
 MAX_DEPTH = 200
 
 
@@ -40,4 +42,4 @@ def crowded(chunks: list[RetrievedChunk]) -> bool:
 
 
 def deeper(k: int) -> int:
-    return min(max(k * DEPTH_FACTOR, k), MAX_DEPTH)
+    return min(max(k * DEPTH_FACTOR, MIN_DEPTH), MAX_DEPTH)

@@ -144,3 +144,11 @@ def partitioned(chunks: list[RetrievedChunk], focus: Focus) -> list[RetrievedChu
     """A mode that takes no filter: its passages of the focus first, each group in the mode's order."""
     inside = set(focus.document_ids)
     return focused_first([c for c in chunks if c.document_id in inside], chunks, len(chunks))
+
+
+def split_by_focus(chunks: list[RetrievedChunk], focus: Focus | None) -> list[list[RetrievedChunk]]:
+    """[the focus's passages, the others], each in order; one group when there is no focus."""
+    if focus is None:
+        return [chunks]
+    inside = set(focus.document_ids)
+    return [[c for c in chunks if c.document_id in inside], [c for c in chunks if c.document_id not in inside]]

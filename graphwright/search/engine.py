@@ -16,8 +16,16 @@ from graphwright.search import followup
 from graphwright.search.answer import LLM_FAILED, LLM_FAILED_RETRIEVING
 from graphwright.search.base import SearchContext, SearchMode, SearchQuery
 from graphwright.search.diversity import crowded, deeper, one_per_page_first
-from graphwright.search.document_focus import Focus, find_focus, focus_filter, focused_first, partitioned
+from graphwright.search.document_focus import (
+    Focus,
+    find_focus,
+    focus_filter,
+    focused_first,
+    partitioned,
+    split_by_focus,
+)
 from graphwright.search.evidence import Answer, Retrieval
+from graphwright.search.headings import by_headings, has_headings
 from graphwright.search.linking import EntityLinker
 from graphwright.search.registry import get_mode, mode_names, modes_where
 from graphwright.search.relevance import no_answer_line, verdict, with_relevance
@@ -86,10 +94,13 @@ class SearchEngine:
             focus = find_focus(query.text, self.store.retrieval.document_profiles())
         try:
             found = self._retrieve(chosen, query, ctx, focus)
-            if chosen.ranks_passages and crowded(found.chunks):
-                # Two passages of one page in the top k: asked again deeper, so one per page can still fill k.
+            if chosen.ranks_passages and (crowded(found.chunks) or has_headings(found.chunks)):
+                # Passages of long documents (two of one page, or under headings): asked again deeper, the
+                # headings the question names first, then one passage per page, cut to k.
                 found = self._retrieve(chosen, query.model_copy(update={"k": deeper(query.k)}), ctx, focus)
-                found.chunks = one_per_page_first(found.chunks)[: query.k]
+                groups = split_by_focus(found.chunks, focus)  # the focus's passages stay first
+                ranked = [c for group in groups for c in by_headings(self.store, query.text, group)]
+                found.chunks = one_per_page_first(ranked)[: query.k]
         except LLMError as exc:  # degrade, never fail: the offline retrieval answers, and says why
             found = self._offline(query, exc)
         if query.embedding is not None and found.chunks:

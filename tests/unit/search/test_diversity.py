@@ -25,4 +25,4 @@ def test_passages_without_pages_keep_their_order() -> None:
     ranked = [_chunk("a", "notes.md", None), _chunk("b", "notes.md", None), _chunk("c", "other.md", None)]
     assert one_per_page_first(ranked) == ranked and not crowded(ranked)
     assert crowded([_chunk("a", "f.pdf", "3"), _chunk("b", "f.pdf", "3")])
-    assert deeper(5) == 10 and deeper(500) == 200
+    assert deeper(5) == 40 and deeper(30) == 60 and deeper(500) == 200
