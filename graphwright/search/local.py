@@ -121,14 +121,18 @@ class LocalSearch:
         return seeds
 
     def closest_passages(
-        self, question: str, embedding: list[float], filters: list[MetadataFilter] | None = None
+        self,
+        question: str,
+        embedding: list[float],
+        filters: list[MetadataFilter] | None = None,
+        n: int | None = None,
     ) -> list[RetrievedChunk]:
         """The passages closest to the question, each scored by its similarity: by the embedder where it reads
         both the question and the passage (cosine, on the common scale); else by BM25, each score over the
         best (an English-only embedder's similarities to a Chinese question, or an English question's to a
         Chinese passage, are noise, as in hybrid search; BM25 then finds them by the question's words or their
         translation)."""
-        n = self.settings.ppr_seed_passages
+        n = n or self.settings.ppr_seed_passages
         dense: list[RetrievedChunk] = []
         if self.vector.reads(question):
             dense = self.vector.similarities(self.vector.retrieve(question, n, filters, embedding))
@@ -260,8 +264,17 @@ class LocalSearch:
             f"walked {len(hood.chunks)} passages and {len(hood.entities)} entities; passages ranked by "
             + ("the walk (the question names graph entities)" if weight else "similarity (it names no graph entity)")
         )
-        # k passages, as in every mode: in the evidence, the offline answer and the LLM's context alike
-        chunks = self.text_units(hood, mass, similarity, k, embedding, weight, filters)
+        # k passages, as in every mode: in the evidence, the offline answer and the LLM's context alike; where the
+        # walk does not rank, they are the closest passages themselves (as `vector` ranks them, by BM25 for a
+        # question the embedder does not read), the walk's entities and relations still given beside them
+        if weight:
+            chunks = self.text_units(hood, mass, similarity, k, embedding, weight, filters)
+        else:
+            closest = self.closest_passages(question, embedding, filters, max(k, self.settings.ppr_seed_passages))
+            chunks = [
+                c.model_copy(update={"rank": r, "scores": {**c.scores, "similarity": c.score, "walk_weight": 0.0}})
+                for r, c in enumerate(closest[:k], start=1)
+            ]
         entities = linked + self.reached(hood, mass, linked)
         ids = [e.id for e in entities]
         seeds = [e.id for e in linked]
