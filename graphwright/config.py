@@ -101,10 +101,6 @@ def _alias(*names: str) -> AliasChoices:
     return AliasChoices(*names)
 
 
-# The relevance floor under which no passage answers, calibrated on the shared sets (bench/no_answer.py).
-NO_ANSWER_BELOW = 0.0
-
-
 class Settings(BaseSettings):
     """Every knob of graphwright. Environment variables win over `.env`, which wins over defaults."""
 
@@ -219,11 +215,12 @@ class Settings(BaseSettings):
     hybrid_vector_weight: float = Field(
         0.8, ge=0.0, le=1.0, description="dense share of hybrid fusion; BM25 gets the rest"
     )
-    no_answer_below: float = Field(
-        NO_ANSWER_BELOW,
+    no_answer_below: float | None = Field(
+        None,
         ge=0.0,
         le=1.0,
-        description="a search whose best passage's relevance is below this says no passage answers (0: never)",
+        description="a search whose best passage's relevance is below this says no passage answers (0: never; "
+        "unset: the floor calibrated for the embedder, where there is one)",
     )
     # Graph search (local, global, path)
     context_tokens: int = Field(3000, ge=200, description="token budget of the context an answer is built from")

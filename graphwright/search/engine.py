@@ -28,7 +28,7 @@ from graphwright.search.evidence import Answer, Retrieval
 from graphwright.search.headings import by_headings, has_headings
 from graphwright.search.linking import EntityLinker
 from graphwright.search.registry import get_mode, mode_names, modes_where
-from graphwright.search.relevance import no_answer_line, verdict, with_relevance
+from graphwright.search.relevance import no_answer_floor, no_answer_line, verdict, with_relevance
 
 if TYPE_CHECKING:
     from graphwright.config import Settings
@@ -105,14 +105,16 @@ class SearchEngine:
             found = self._offline(query, exc)
         if query.embedding is not None and found.chunks:
             found.chunks = with_relevance(self.store, self.embedder, found.chunks, query.embedding)
-            found.relevance, found.no_answer = verdict(found.chunks[: query.k], self.settings.no_answer_below)
+            floor = no_answer_floor(self.settings.no_answer_below, self.embedder)
+            found.relevance, found.no_answer = verdict(found.chunks[: query.k], floor)
         timings["retrieve_ms"] = _ms(started)
         log.debug("%s search: %d chunks in %.0f ms", query.mode, len(found.chunks), timings["retrieve_ms"])
         evidence = found.evidence()
         evidence["trace"] = [*trace, *found.trace]
         answer_notes: list[str] = [*notes, *found.notes]  # the answer's own notes join as it is written
         evidence["notes"] = answer_notes
-        lead = no_answer_line(found.relevance, self.settings.no_answer_below) + "\n\n" if found.no_answer else ""
+        floor = no_answer_floor(self.settings.no_answer_below, self.embedder)
+        lead = no_answer_line(found.relevance, floor) + "\n\n" if found.no_answer else ""
         if stream:
             yield Evidence.model_validate(evidence)
             if lead:

@@ -14,6 +14,12 @@ from graphwright.embeddings import Embedder, knows_language, read_languages, sim
 from graphwright.graph_store.contracts import GraphStore
 from graphwright.models import RetrievedChunk
 
+# The floor under which no passage answers, per embedder, calibrated on the shared sets (bench/no_answer.py:
+# the highest that calls at most 5% of answerable questions unanswered, each set weighing the same). A floor
+# means nothing on another embedder's cosines, so one without a calibrated floor gives no verdict unless
+# GRAPHWRIGHT_NO_ANSWER_BELOW sets one.
+CALIBRATED_FLOORS = {"all-MiniLM-L6-v2 (bundled)": 0.476}
+
 NO_ANSWER_LINE = (
     "No passage found answers this question well (best relevance {best:.2f}, below {floor:.2f}); "
     "the closest passages follow."
@@ -41,6 +47,13 @@ def verdict(chunks: list[RetrievedChunk], floor: float) -> tuple[float | None, b
     known = [c.relevance for c in chunks if c.relevance is not None]
     best = max(known) if known else None
     return best, best is not None and floor > 0 and best < floor
+
+
+def no_answer_floor(setting: float | None, embedder: Embedder) -> float:
+    """The floor a search judges by: the setting where given, else the embedder's calibrated one, else 0 (off)."""
+    if setting is not None:
+        return setting
+    return CALIBRATED_FLOORS.get(str(getattr(embedder, "name", "")), 0.0)
 
 
 def no_answer_line(best: float | None, floor: float) -> str:
