@@ -15,7 +15,9 @@ document's id once the folder is ingested with itself as the base.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
@@ -100,7 +102,8 @@ def _reason(exc: Exception) -> str:
     return str(exc)
 
 
-def _jsonl(path: Path) -> Dataset:
+def _questions(path: Path, read: Callable[[dict[str, Any]], EvalQuestion]) -> list[EvalQuestion]:
+    """One question per line of a JSONL file, each record made a question by `read`; errors by line."""
     questions = []
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
@@ -113,14 +116,20 @@ def _jsonl(path: Path) -> Dataset:
             record = json.loads(line)
             if not isinstance(record, dict):
                 raise DatasetError(f"{path}:{number}: expected a JSON object")
-            questions.append(EvalQuestion.model_validate(record))
+            questions.append(read(record))
         except json.JSONDecodeError as exc:
             raise DatasetError(f"{path}:{number}: invalid JSON: {exc.msg}") from exc
         except ValidationError as exc:
             raise DatasetError(f"{path}:{number}: {_reason(exc)}") from exc
+        except KeyError as exc:
+            raise DatasetError(f"{path}:{number}: {exc.args[0]}") from exc
     if not questions:
         raise DatasetError(f"{path}: no questions")
-    return Dataset(name=path.stem, questions=questions)
+    return questions
+
+
+def _jsonl(path: Path) -> Dataset:
+    return Dataset(name=path.stem, questions=_questions(path, EvalQuestion.model_validate))
 
 
 _FILE_FOLDERS = ("pdfs", "documents")
@@ -134,35 +143,19 @@ def _files(folder: Path) -> Dataset:
         relative = file.relative_to(corpus_dir).as_posix()
         by_stem.setdefault(relative, relative)
         by_stem.setdefault(relative.rsplit(".", 1)[0], relative)
-    source = folder / "questions.jsonl"
-    questions = []
-    try:
-        lines = source.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DatasetError(f"{source}: cannot read: {exc}") from exc
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-            if not isinstance(record, dict):
-                raise DatasetError(f"{source}:{number}: expected a JSON object")
-            doc = record.pop("doc", None)
-            if doc is not None:
-                if str(doc) not in by_stem:
-                    raise DatasetError(f"{source}:{number}: document {doc!r} is not in {corpus_dir}")
-                record["gold_doc_ids"] = [by_stem[str(doc)]]
-            if "pages" in record:
-                record["gold_pages"] = record.pop("pages")
-            fields = set(EvalQuestion.model_fields)
-            questions.append(EvalQuestion.model_validate({k: v for k, v in record.items() if k in fields}))
-        except json.JSONDecodeError as exc:
-            raise DatasetError(f"{source}:{number}: invalid JSON: {exc.msg}") from exc
-        except ValidationError as exc:
-            raise DatasetError(f"{source}:{number}: {_reason(exc)}") from exc
-    if not questions:
-        raise DatasetError(f"{source}: no questions")
-    return Dataset(name=folder.name, questions=questions, corpus_dir=corpus_dir)
+
+    def read(record: dict[str, Any]) -> EvalQuestion:
+        doc = record.pop("doc", None)
+        if doc is not None:
+            if str(doc) not in by_stem:
+                raise KeyError(f"document {doc!r} is not in {corpus_dir}")
+            record["gold_doc_ids"] = [by_stem[str(doc)]]
+        if "pages" in record:
+            record["gold_pages"] = record.pop("pages")
+        fields = set(EvalQuestion.model_fields)
+        return EvalQuestion.model_validate({k: v for k, v in record.items() if k in fields})
+
+    return Dataset(name=folder.name, questions=_questions(folder / "questions.jsonl", read), corpus_dir=corpus_dir)
 
 
 def load_dataset(path: str | Path) -> Dataset:
