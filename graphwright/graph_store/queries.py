@@ -734,7 +734,7 @@ CHUNKS_BY_IDS = """
 UNWIND $ids AS cid
 MATCH (c:Chunk {id: cid})-[:PART_OF]->(d:Document)
 RETURN c.id AS chunk_id, c.document_id AS document_id, c.text AS text, d.title AS title, d.source AS source,
-       c.pages AS pages, c.section AS section, c.language AS language
+       c.pages AS pages, c.section AS section
 """
 ALL_CHUNKS = """
 MATCH (c:Chunk)-[:PART_OF]->(d:Document)

@@ -78,7 +78,7 @@ def test_pdf_word_and_html_ingest_with_pages_and_sections(rag, tmp_path: Path, m
     assert any(c["start"] < c["end"] for c in pdf), "chunks flow across page breaks"
     word = _chunks(rag, "docs/notes.docx")
     assert {c["section"] for c in word} <= {"Computing", "Computing › Bletchley Park"}
-    assert any("1936 | On Computable Numbers" in c["text"] for c in word)
+    assert any("Year: 1936 | Work: On Computable Numbers" in c["text"] for c in word)
     assert all(c["pages"] is None for c in word)
     html = _chunks(rag, "docs/ada.html")
     assert html and not any("SCRIPT_TEXT" in c["text"] or "NAVIGATION" in c["text"] for c in html)

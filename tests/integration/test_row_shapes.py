@@ -63,6 +63,14 @@ def _with_chinese_terms(store, terms: str) -> bool:
     return True
 
 
+def _with_profile(store) -> bool:
+    """One document of the world profiled as ingest profiles a filing (its issuer and period)."""
+    store.connection.write(
+        "MATCH (d:Document {id: 'acme.md'}) SET d.issuer = 'Acme Corp', d.fiscal_year = 2021, d.doc_kind = '10-K'"
+    )
+    return True
+
+
 def _calls(world) -> dict[str, Any]:
     store = world.store
     ids = {r["name"]: r["id"] for r in store.read("MATCH (e:Entity) RETURN e.name AS name, e.id AS id")}
@@ -82,6 +90,7 @@ def _calls(world) -> dict[str, Any]:
         "retrieval.chunks_with_ids": lambda: r.chunks_with_ids(chunk_ids[:3]),
         "retrieval.all_chunks": r.all_chunks,
         "retrieval.get_document": lambda: r.get_document("acme.md"),
+        "retrieval.document_profiles": lambda: _with_profile(store) and r.document_profiles(),
         "retrieval.list_documents": r.list_documents,
         "graph.entities_by_key": lambda: g.entities_by_key(["acme corp", "gamma mining"]),
         "graph.entity_name_search": lambda: g.entity_name_search("Acme", 3),
