@@ -163,7 +163,7 @@ def retrieve(server: Server, raw: bytes, grant: Grant) -> JSONResponse:
         return exc.response()
     mode = server.settings.dify_mode
     if filters and not mode_class(mode).filterable:
-        mode = "hybrid"  # metadata filters narrow the passage modes; the graph walk has no filter
+        mode = "hybrid"  # metadata filters narrow the passage modes and local; global and path take none
     result = rag.search(body.query, mode=mode, k=body.retrieval_setting.top_k, where=filters, generate=False)
     found = records(result.chunks, result.mode, body.retrieval_setting.top_k, body.retrieval_setting.score_threshold)
     # Beside Dify's records (which it reads alone): whether no passage answers, and the best one's relevance.

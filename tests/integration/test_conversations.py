@@ -299,7 +299,7 @@ def test_dify_external_knowledge_api(live) -> None:
         },
     ).json()["records"]
     assert filtered and {r["title"] for r in filtered} == {"Saturn V"}
-    assert {r["metadata"]["mode"] for r in filtered} == {"hybrid"}, "filters narrow the passage modes"
+    assert {r["metadata"]["mode"] for r in filtered} == {"local"}, "local takes filters: the configured mode stays"
 
 
 def test_dify_errors_have_difys_shape(live) -> None:

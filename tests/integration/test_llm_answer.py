@@ -46,7 +46,9 @@ def test_generated_answer_cites_context_chunks(llm_rag, stub) -> None:
 def test_unknown_answer_cites_nothing(llm_rag, stub) -> None:
     stub.script.append(chat_reply(NOT_IN_CONTEXT))
     result = llm_rag.search("What is the capital of Australia?", mode="vector", k=2)
-    assert result.answer == NOT_IN_CONTEXT
+    # no passage is relevant enough: the answer says so first, then the model's own "I don't know"
+    assert result.no_answer and result.answer.startswith("No passage found answers this question well")
+    assert result.answer.endswith(NOT_IN_CONTEXT)
     assert result.citations == []
     assert result.chunks  # the retrieval is still returned for inspection
 

@@ -68,14 +68,15 @@ def test_llm_answer_streams_token_by_token(llm_server, stub) -> None:
         )
     )
     text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
-    assert text.startswith("Saturn V launched Apollo 11") and "Sources:" in text
+    # the world holds no Apollo: the answer first says no passage answers well, then the model's words
+    assert _after_verdict(text).startswith("Saturn V launched Apollo 11") and "Sources:" in text
     # A graph-mode answer from the LLM, not streamed.
     reply = httpx.post(
         f"{llm_server.url}/v1/search",
         json={"question": "Which rocket launched Apollo 11?", "mode": "local"},
         timeout=60,
     ).json()
-    assert reply["answer_kind"] == "generated" and reply["answer"].startswith("Saturn V")
+    assert reply["answer_kind"] == "generated" and _after_verdict(reply["answer"]).startswith("Saturn V")
 
 
 def test_llm_failing_mid_search_degrades_to_the_offline_answer_and_says_why(llm_server, stub) -> None:
@@ -90,18 +91,19 @@ def test_llm_failing_mid_search_degrades_to_the_offline_answer_and_says_why(llm_
         json={"question": "Which rocket launched Apollo 11?", "mode": "vector"},
     )
     events = sse_events(response.text)
-    assert [n for n, _ in events] == ["retrieval", "token", "result"], events
+    names = [n for n, _ in events]
+    assert names[0] == "retrieval" and names[-1] == "result" and set(names[1:-1]) == {"token"}, events
     result = events[-1][1]
     assert result["answer_kind"] != "generated"
-    # an LLM is configured: the answer's first line must not say there is none
-    assert result["answer"].startswith("Retrieved passages (the LLM's answer failed,"), result["answer"][:80]
+    # an LLM is configured: the answer's first line (after the verdict) must not say there is none
+    assert _after_verdict(result["answer"]).startswith("Retrieved passages (the LLM's answer failed,"), result["answer"]
     cited = {c["id"] for c in result["citations"] if c["kind"] == "chunk"}
     assert cited and cited <= {c["chunk_id"] for c in result["chunks"]}
     assert any("HTTP 500" in note for note in result["notes"]) and "Traceback" not in response.text
     stub.script = [error_reply(500, "model crashed")] * 3
     whole = httpx.post(f"{llm_server.url}/v1/search", json={"question": "Apollo 11", "mode": "vector"}, timeout=60)
     assert whole.status_code == 200 and any("HTTP 500" in note for note in whole.json()["notes"])
-    assert whole.json()["answer"].startswith("Retrieved passages (the LLM's answer failed,")
+    assert _after_verdict(whole.json()["answer"]).startswith("Retrieved passages (the LLM's answer failed,")
     stub.default = citing_reply(5)  # the next question is answered by the LLM again
     assert (
         httpx.post(f"{llm_server.url}/v1/search", json={"question": "Apollo 11", "mode": "vector"}, timeout=60).json()[
@@ -206,3 +208,8 @@ def test_neo4j_cut_mid_requests_gives_503_then_recovers(world, settings, embedde
     finally:
         proxy.cut()
         rag.close()
+
+
+def _after_verdict(answer: str) -> str:
+    """The answer without the "no passage answers this well" line that leads it when none does."""
+    return answer.split("\n\n", 1)[1] if answer.startswith("No passage found answers") else answer
