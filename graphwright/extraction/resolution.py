@@ -27,6 +27,7 @@ from graphwright.text.normalize import (
     normalize_key,
     relation_type,
 )
+from graphwright.text.tokens import singular
 
 _DIGITS = re.compile(r"\d+")
 _ACRONYM_SKIP = {"of", "the", "and", "for", "de", "du", "la", "y", "&"}
@@ -114,9 +115,9 @@ class Resolver:
     def _canonical(self, key: str, name: str, type_: str, index: EntityIndex) -> str:
         if key in index.by_key:
             return key
-        singular = key[:-1] if key.endswith("s") and not key.endswith("ss") and len(key) > 3 else None
-        if singular and singular in index.by_key and index.by_key[singular].type == type_:
-            return singular  # "Mayas" -> "Maya"
+        one = singular(key)
+        if one and one in index.by_key and index.by_key[one].type == type_:
+            return one  # "Mayas" -> "Maya"
         plural = f"{key}s"
         if plural in index.by_key and index.by_key[plural].type == type_:
             return plural  # the plural came first; one node either way

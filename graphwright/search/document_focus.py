@@ -142,8 +142,8 @@ def focused_first(focused: list[RetrievedChunk], everywhere: list[RetrievedChunk
 
 def partitioned(chunks: list[RetrievedChunk], focus: Focus) -> list[RetrievedChunk]:
     """A mode that takes no filter: its passages of the focus first, each group in the mode's order."""
-    inside = set(focus.document_ids)
-    return focused_first([c for c in chunks if c.document_id in inside], chunks, len(chunks))
+    inside, _ = split_by_focus(chunks, focus)
+    return focused_first(inside, chunks, len(chunks))
 
 
 def split_by_focus(chunks: list[RetrievedChunk], focus: Focus | None) -> list[list[RetrievedChunk]]:

@@ -103,9 +103,9 @@ class SearchEngine:
                 found.chunks = one_per_page_first(ranked)[: query.k]
         except LLMError as exc:  # degrade, never fail: the offline retrieval answers, and says why
             found = self._offline(query, exc)
+        floor = no_answer_floor(self.settings.no_answer_below, self.embedder)
         if chosen.ranks_passages and query.embedding is not None and found.chunks:  # a verdict on passages
             found.chunks = with_relevance(self.store, self.embedder, found.chunks, query.embedding)
-            floor = no_answer_floor(self.settings.no_answer_below, self.embedder)
             found.relevance, found.no_answer = verdict(found.chunks[: query.k], floor)
         timings["retrieve_ms"] = _ms(started)
         log.debug("%s search: %d chunks in %.0f ms", query.mode, len(found.chunks), timings["retrieve_ms"])
@@ -113,7 +113,6 @@ class SearchEngine:
         evidence["trace"] = [*trace, *found.trace]
         answer_notes: list[str] = [*notes, *found.notes]  # the answer's own notes join as it is written
         evidence["notes"] = answer_notes
-        floor = no_answer_floor(self.settings.no_answer_below, self.embedder)
         lead = no_answer_line(found.relevance, floor) + "\n\n" if found.no_answer else ""
         if stream:
             yield Evidence.model_validate(evidence)

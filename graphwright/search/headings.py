@@ -19,6 +19,7 @@ from collections import Counter
 from graphwright.graph_store.contracts import GraphStore
 from graphwright.models import RetrievedChunk
 from graphwright.text.stopwords import STOPWORDS
+from graphwright.text.tokens import singular
 
 HEADING_WEIGHT = 1.0
 _WORD = re.compile(r"[^\W\d_]{3,}")
@@ -27,9 +28,7 @@ _WORD = re.compile(r"[^\W\d_]{3,}")
 def _words(text: str) -> set[str]:
     """Content words, a plural's -s dropped (a heading's "Flows" is the question's "flow")."""
     words = (w.casefold() for w in _WORD.findall(text))
-    return {
-        w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words if w not in STOPWORDS
-    }
+    return {singular(w) or w for w in words if w not in STOPWORDS}
 
 
 def has_headings(chunks: list[RetrievedChunk]) -> bool:

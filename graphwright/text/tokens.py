@@ -36,3 +36,9 @@ def estimate_subword_tokens(text: str) -> int:
 
 def jaccard(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b) if a or b else 0.0
+
+
+def singular(word: str) -> str | None:
+    """The word without a plural -s ("stages" -> "stage"), None where it has none to drop (short words and
+    -ss: "bus", "class")."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else None

@@ -12,7 +12,7 @@ from typing import Any
 from graphwright.text.code_blocks import without_code
 from graphwright.text.languages.base import Alternatives
 from graphwright.text.sentences import split_sentences as _split_english
-from graphwright.text.tokens import HAN_RE
+from graphwright.text.tokens import HAN_RE, singular
 
 _HAN = HAN_RE
 _LATIN = re.compile(r"[A-Za-z]+")
@@ -272,7 +272,7 @@ class Chinese:
             written: dict[str, float] = {}
             pieces = self.index_terms(english).split()
             for piece in pieces:
-                forms = {piece, piece[:-1]} if len(piece) > 3 and piece.endswith("s") and piece[-2] != "s" else {piece}
+                forms = {piece, singular(piece) or piece}
                 for form in forms:
                     written[form] = written.get(form, 0.0) + 1.0 / len(pieces)
             translated = {t.terms: t.frequency / total for t in translations}

@@ -24,7 +24,7 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import NamedTuple, Protocol, cast
 
-from graphwright.text.tokens import HAN_RE
+from graphwright.text.tokens import HAN_RE, singular
 
 # Candidate translations per English word or phrase, the commonest first: the corpus then keeps those it uses
 # (graph_store/retrieval.py), so a pool wider than the likeliest few costs little.
@@ -117,8 +117,9 @@ def _forms(word: str) -> list[str]:
     """The word and the dictionary forms it may stand for: plurals, -ing, -ed (a gloss is a base form), the
     likelier first ("stages" is "stage" before it is "stag")."""
     forms = [word]
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-        forms.append(word[:-1])
+    one = singular(word)
+    if one:
+        forms.append(one)
     if word.endswith("ies") and len(word) > 4:
         forms.append(word[:-3] + "y")
     if word.endswith("es") and len(word) > 3:
