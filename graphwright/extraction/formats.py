@@ -112,7 +112,10 @@ def read_pdf(raw: bytes, limits: FileLimits | None = None) -> ReadFile:
                 True for _ in page.get_objects(filter=(pdfium.raw.FPDF_PAGEOBJ_IMAGE,))
             ):
                 if ocr.available() and len(read_by_ocr) < limits.max_ocr_pages:
-                    text = _clean_pdf_text(ocr.read_image(page.render(scale=ocr.RENDER_SCALE).to_pil())) or text
+                    text = (
+                        _clean_pdf_text(ocr.read_image(page.render(scale=ocr.render_scale(*page.get_size())).to_pil()))
+                        or text
+                    )
                     read_by_ocr.append(number)
                 else:
                     scanned.append(number)

@@ -21,8 +21,15 @@ _MODELS = {
     "Cls.model_path": "ch_ppocr_mobile_v2.0_cls_mobile.onnx",
     "Rec.model_path": "PP-OCRv6_rec_small.onnx",
 }
-# A page is rendered at this scale of its PDF size (72 dpi): 144 dpi, enough for body text.
+# A page is rendered at this scale of its PDF size (72 dpi): 144 dpi, enough for body text; its longer side at
+# most MAX_RENDER_SIDE pixels, so a crafted page of 200 inches cannot ask for a bitmap of gigabytes.
 RENDER_SCALE = 2.0
+MAX_RENDER_SIDE = 3000
+
+
+def render_scale(width: float, height: float) -> float:
+    """The scale a page of `width` x `height` points is rendered at for OCR."""
+    return min(RENDER_SCALE, MAX_RENDER_SIDE / max(width, height, 1.0))
 
 
 def available() -> bool:

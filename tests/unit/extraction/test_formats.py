@@ -238,3 +238,10 @@ def test_a_markdown_table_is_written_as_records_and_code_stays_code() -> None:
     text = "# Prices\n\n| Item | Price |\n|---|---|\n| Valve | 12 |\n\n```\n| not | a table |\n```\n"
     out = markdown_tables_as_pieces(text)
     assert "Item | Price\nItem: Valve | Price: 12" in out and "| not | a table |" in out and "|---|" not in out
+
+
+def test_a_huge_scanned_page_is_rendered_within_a_bounded_bitmap() -> None:
+    from graphwright.extraction.ocr import MAX_RENDER_SIDE, RENDER_SCALE, render_scale
+
+    assert render_scale(595, 842) == RENDER_SCALE  # A4 as before
+    assert max(14400, 14400) * render_scale(14400, 14400) <= MAX_RENDER_SIDE  # a 200-inch page
