@@ -78,6 +78,28 @@ def question_words(question: str) -> list[str]:
     return [_POSSESSIVE_RE.sub("", w).rstrip(".") for w in _WORD_RE.findall(question)]
 
 
+_SENTENCE_END = tuple(".?!:;")
+_OPENERS = " \t\n\"'“‘("
+
+
+def named_mentions(question: str, mentions: Sequence[Mention]) -> set[str]:
+    """The entities the question writes as names: a mention holding an acronym, a digit, or a capital that is
+    not there only because a sentence starts with it ("Give a response" names nothing; "board" in an all-lowercase
+    question is a word, not a name). In a script without case every mention counts. What local search lets
+    rank its passages by the walk: a word that merely equals some entity's name says nothing about where to
+    walk."""
+    if detect(question).segmented:
+        return {m.entity_id for m in mentions}
+    named: list[bool] = []
+    for match in _WORD_RE.finditer(question):
+        word, before = match.group(), question[: match.start()].rstrip(_OPENERS)
+        starts_sentence = not before or before.endswith(_SENTENCE_END)
+        acronym = sum(ch.isupper() for ch in word) > 1 or word[:1].isdigit()  # USD, PP&E, 3M: names anywhere
+        capital = word[:1].isupper() or has_unspaced_script(word)
+        named.append(acronym or (capital and not starts_sentence))
+    return {m.entity_id for m in mentions if any(named[m.start : m.end])}
+
+
 def candidate_spans(words: list[str], names_only: bool = False) -> list[tuple[int, int, str]]:
     """(start, end, key) for each span of 1-6 words that is not only stopwords; with `names_only`, only
     the name-shaped ones, beginning and ending with a capital or a digit ("Leo Fong", "The Curse of the

@@ -8,7 +8,8 @@ with the passage the question names. Then gather four context sections within th
 relations, text units and the linked entities' community reports.
 
 The graph never hurts: passages are ranked by the walk only where the question names a specific graph entity
-exactly (not a hub every page names). A question that names none (a company's own documents, where the graph
+exactly, as a name, and the question's closest passages mention it (not a hub every page names, nor a word
+that merely equals a name somewhere else: `anchors`). A question that names none (a company's own documents, where the graph
 has little to say and linking can only guess) is ranked by similarity, as `vector` ranks it, over the walk's
 neighbourhood (which holds `vector`'s closest passages); one that names its entities keeps the walk's multi-hop
 ranking. Metadata filters narrow the seeds and the passages ranked, as in the passage modes."""
@@ -27,11 +28,12 @@ from graphwright.models import CommunityRef, EntityRef, MetadataFilter, Relation
 from graphwright.search.base import GraphMode, SearchContext, SearchQuery, ToolSpec
 from graphwright.search.context import Item, pack_sections, parse_shares
 from graphwright.search.evidence import Retrieval
-from graphwright.search.linking import EntityLinker
+from graphwright.search.linking import EntityLinker, named_mentions
 from graphwright.search.neighbourhood import CHUNK, ENTITY, Neighbourhood, fetch_neighbourhood
 from graphwright.search.ppr import personalized_pagerank
 from graphwright.search.results import chunk_from_row, rows_to_chunks
 from graphwright.search.vector import VectorRetriever, cosine
+from graphwright.text.normalize import normalize_key
 
 # A fulltext or vector link is a guess: at best a fifth of an exact name match as a seed. Chosen with the
 # walk's other constants on both shared sets together (docs/benchmarks.md); one setting for every corpus.
@@ -96,13 +98,15 @@ class LocalSearch:
         self.linker = EntityLinker(store.graph)
         self.shares = parse_shares(settings.local_shares)
 
-    def link(self, question: str, embedding: list[float]) -> tuple[list[EntityRef], list[str]]:
-        """Linked entities, each weighted in [0, 1]: an exact name match 1, a fuzzy one less."""
-        linked, _ = self.linker.link(question, embedding, self.settings.local_entities)
+    def link(self, question: str, embedding: list[float]) -> tuple[list[EntityRef], set[str], list[str]]:
+        """Linked entities, each weighted in [0, 1]: an exact name match 1, a fuzzy one less; and the ids of
+        those the question writes as names."""
+        linked, mentions = self.linker.link(question, embedding, self.settings.local_entities)
         top_fuzzy = max((e.score for e in linked if e.how != "exact"), default=1.0) or 1.0
         for entity in linked:
             entity.score = 1.0 if entity.how == "exact" else _FUZZY_LINK_WEIGHT * entity.score / top_fuzzy
-        return linked, [f"linked: {', '.join(f'{e.name} ({e.how})' for e in linked) or 'nothing'}"]
+        note = f"linked: {', '.join(f'{e.name} ({e.how})' for e in linked) or 'nothing'}"
+        return linked, named_mentions(question, mentions), [note]
 
     def seeds(self, linked: list[EntityRef], dense: list[RetrievedChunk], mentions: dict[str, int]) -> dict[str, float]:
         """Where the walk restarts. An entity counts by its link weight over the passages mentioning it: a
@@ -158,9 +162,11 @@ class LocalSearch:
         embedding: list[float],
         linked: list[EntityRef],
         filters: list[MetadataFilter] | None = None,
+        named: set[str] | None = None,
     ) -> tuple[Neighbourhood, dict[str, float], dict[str, float], float]:
         """The neighbourhood, the walk's visit shares, each seed passage's similarity, and the walk's weight
-        in the ranking (the restart mass's share on exactly named entities)."""
+        in the ranking: 1 where an entity linked exactly is an anchor (`anchors`), else 0. `named`: the ids
+        the question writes as names (None: every exact link)."""
         dense = self.closest_passages(question, embedding, filters)
         hood = fetch_neighbourhood(
             self.store,
@@ -172,14 +178,39 @@ class LocalSearch:
         )
         seeds = self.seeds(linked, dense, hood.mentions)
         mass = personalized_pagerank(hood.graph, seeds, self.settings.ppr_damping)
-        # The walk ranks the passages where the question names a graph entity exactly and that entity is specific
-        # (named in at most `ppr_hub_mentions` passages: a walk from the company every page of its filing names
-        # says nothing about which page); else similarity does. Measured both ways on 2wiki-101: tempering the
-        # walk by similarity wherever a name is linked took local's R@5 from 90.1 to 74.5.
-        hub = self.settings.ppr_hub_mentions
-        specific = [e for e in linked if e.how == "exact" and ENTITY + e.id in seeds]
-        weight = 1.0 if any(hood.mentions.get(e.id, 0) <= hub for e in specific) else 0.0
+        # Measured both ways on 2wiki-101: tempering the walk by similarity wherever a name is linked took
+        # local's R@5 from 90.1 to 74.5; so the walk ranks alone where it has an anchor, and not at all elsewhere.
+        weight = 1.0 if self.anchors(linked, hood, seeds, dense, named) else 0.0
         return hood, mass, {c.chunk_id: c.score for c in dense}, weight
+
+    def anchors(
+        self,
+        linked: list[EntityRef],
+        hood: Neighbourhood,
+        seeds: dict[str, float],
+        dense: list[RetrievedChunk],
+        named: set[str] | None,
+    ) -> list[EntityRef]:
+        """The entities the walk may rank passages from. Each is linked exactly and written in the question as
+        a name (not a word that merely equals one: "Give a response", "any board member"); specific (named
+        in at most `ppr_hub_mentions` passages: a walk from the company every page of its filing names says
+        nothing about which page); and mentioned by one of the question's closest passages, so the graph and
+        similarity agree on where the question's evidence starts. A name the question uses in passing ("in USD
+        millions") is in none of them: a walk from its few pages elsewhere would rank those first."""
+        hub = self.settings.ppr_hub_mentions
+        close = {CHUNK + c.chunk_id for c in dense}
+        touching = {b if a in close else a for a, b in hood.graph.edges if a in close or b in close}
+        # A close passage that mentions a longer name holding this one agrees too: "Lisbet Palme" for "Palme".
+        agreeing = [f" {normalize_key(e.name)} " for e in linked if ENTITY + e.id in touching]
+        return [
+            e
+            for e in linked
+            if e.how == "exact"
+            and ENTITY + e.id in seeds
+            and (named is None or e.id in named)
+            and hood.mentions.get(e.id, 0) <= hub
+            and any(f" {normalize_key(e.name)} " in name for name in agreeing)
+        ]
 
     def text_units(
         self,
@@ -251,15 +282,16 @@ class LocalSearch:
     ) -> Retrieval:
         """`carried`: entities a follow-up took from its conversation (score = weight), linked after the
         question's own with `_CARRIED_WEIGHT` of it."""
-        linked, notes = self.link(question, embedding)
+        linked, named, notes = self.link(question, embedding)
         position = {e.id: i for i, e in enumerate(linked)}
         for entity in carried:  # a carried entity outweighs a fuzzy guess at it, never an exact name
             ref = entity.model_copy(update={"score": _CARRIED_WEIGHT * entity.score})
+            named.add(entity.id)  # the conversation named it
             if entity.id not in position:
                 linked.append(ref)
             elif linked[position[entity.id]].how != "exact" and linked[position[entity.id]].score < ref.score:
                 linked[position[entity.id]] = ref
-        hood, mass, similarity, weight = self.walk(question, embedding, linked, filters)
+        hood, mass, similarity, weight = self.walk(question, embedding, linked, filters, named)
         notes.append(
             f"walked {len(hood.chunks)} passages and {len(hood.entities)} entities; passages ranked by "
             + ("the walk (the question names graph entities)" if weight else "similarity (it names no graph entity)")
