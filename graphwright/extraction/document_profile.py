@@ -17,6 +17,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from graphwright.text.normalize import normalize_key
+
 # How much of a document's start is read: an SEC cover page and an earnings release's first paragraph fit.
 HEAD_CHARS = 6_000
 
@@ -88,12 +90,20 @@ class DocumentProfile(BaseModel):
                 period = f"Q{self.fiscal_quarter} {period}"
         return " ".join(p for p in (self.issuer, self.kind, period) if p)
 
+    def issuer_keys(self) -> list[str]:
+        """The entity keys the issuer goes by in the graph ("ACME WIDGETS, INC." -> "acme widgets"): what
+        links the document to its issuer's entity when written."""
+        names = [self.issuer, *self.issuer_aliases] if self.issuer else []
+        keys = [normalize_key(n) for n in names] + [normalize_key(core_name(n)) for n in names]
+        return list(dict.fromkeys(k for k in keys + [normalize_key(t) for t in self.tickers] if k))
+
     def as_metadata(self) -> dict[str, Any]:
         """The profile as Document properties (empty fields left out, so they never overwrite a user's)."""
         values: dict[str, Any] = {
             "issuer": self.issuer,
             "issuer_aliases": self.issuer_aliases,
             "tickers": self.tickers,
+            "issuer_keys": self.issuer_keys(),
             "doc_kind": self.kind,
             "fiscal_year": self.fiscal_year,
             "fiscal_quarter": self.fiscal_quarter,

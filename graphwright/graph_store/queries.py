@@ -196,6 +196,19 @@ UPSERT_DOCUMENT = """
 MERGE (d:Document {id: $id})
 SET d = $props, d.ingested_at = datetime()
 """
+# A profiled document is ABOUT its issuer's entity: one its own passages mention under a key the profile gives
+# (issuer_keys), so the link stays inside the workspace and never guesses at another company's namesake.
+LINK_DOCUMENT_ISSUER = """
+UNWIND $ids AS id
+MATCH (d:Document {id: id})
+CALL (d) { MATCH (d)-[old:ABOUT]->(:Entity) DELETE old }
+WITH d WHERE size(coalesce(d.issuer_keys, [])) > 0
+CALL (d) {
+  MATCH (:Chunk {document_id: d.id})-[:MENTIONS]->(e:Entity) WHERE e.key IN d.issuer_keys
+  WITH DISTINCT e
+  MERGE (d)-[:ABOUT]->(e)
+}
+"""
 WRITE_CHUNKS = """
 MATCH (d:Document {id: $document_id})
 UNWIND $rows AS row

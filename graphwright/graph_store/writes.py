@@ -82,6 +82,7 @@ class DocumentWrites:
                 _upsert_document(tx, document, chunks)
                 run_batches(tx, q.WRITE_CHUNKS, "rows", _chunk_rows(chunks), batch_size, document_id=document.id)
             _link_and_settle(tx, [chunks for _, chunks in items], entities, relations, touched, batch_size)
+            tx.run(q.LINK_DOCUMENT_ISSUER, ids=[document.id for document, _ in items]).consume()
 
         self.connection.execute_write(work)
 
@@ -124,6 +125,7 @@ class DocumentWrites:
             if promoted != len(chunks):  # another run cleared them: roll back rather than write half
                 raise WriteRejectedError(f"{promoted} of {len(chunks)} staged chunks found")
             _link_and_settle(tx, [chunks], entities, relations, touched, batch_size)
+            tx.run(q.LINK_DOCUMENT_ISSUER, ids=[document.id]).consume()
 
         self.connection.execute_write(work)
 

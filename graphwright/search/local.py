@@ -8,11 +8,11 @@ with the passage the question names. Then gather four context sections within th
 relations, text units and the linked entities' community reports.
 
 The graph never hurts: passages are ranked by the walk only where the question names a specific graph entity
-exactly, as a name, and the question's closest passages mention it (not a hub every page names, nor a word
-that merely equals a name somewhere else: `anchors`). A question that names none (a company's own documents, where the graph
-has little to say and linking can only guess) is ranked by similarity, as `vector` ranks it, over the walk's
-neighbourhood (which holds `vector`'s closest passages); one that names its entities keeps the walk's multi-hop
-ranking. Metadata filters narrow the seeds and the passages ranked, as in the passage modes."""
+exactly, as a name, and the question's closest passages mention it (`anchors`: not a hub every page names, nor
+a word that merely equals a name elsewhere). A question that names none (a company's own documents, where the
+graph has little to say and linking can only guess) is ranked by similarity, as `vector` ranks it, over the
+walk's neighbourhood (which holds `vector`'s closest passages); one that names its entities keeps the walk's
+multi-hop ranking. Metadata filters narrow the seeds and the passages ranked, as in the passage modes."""
 
 from __future__ import annotations
 

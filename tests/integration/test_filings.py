@@ -92,6 +92,12 @@ def test_filings_are_profiled_and_a_named_year_finds_its_filing_and_page(rag, fi
         "tickers": ["ACMW"],
         "about": "ACME WIDGETS, INC. 10-K fiscal year 2022",
     }
+    # the document is linked to its issuer's entity in the graph (one its own passages name), and only to it
+    about = rag.store.read(
+        "MATCH (d:Document {id: 'ACME_2022_10K.pdf'})-[:ABOUT]->(e:Entity) RETURN e.key AS key, "
+        "EXISTS { (:Chunk {document_id: d.id})-[:MENTIONS]->(e) } AS mentioned"
+    )
+    assert about == [{"key": "acme widgets", "mentioned": True}]
     # the statement's title and its columns' years travel with every passage of its page
     contexts = rag.store.read(
         "MATCH (c:Chunk {document_id: 'ACME_2022_10K.pdf'}) WHERE c.page_start = 4 RETURN c.context AS context"
