@@ -4,7 +4,8 @@ Libraries (PyPI wheels, nothing fetched at run time), imported only when such a 
 - PDF: pypdfium2 (PDFium, the engine of Chromium's viewer). Against pypdf on the same files it was 15-17x
   faster with the same text, and it marks hyphenation breaks so words cut at a line end join again
   (`bench/loaders.py` prints the comparison). A scanned page (no text layer, an image) is rendered and read
-  by OCR (extraction/ocr.py) when the `ocr` extra is installed.
+  by OCR (extraction/ocr.py) when the `ocr` extra is installed. A statement's rows under a line of column
+  years are written as records of their columns (extraction/tables.statement_rows).
 - Word: python-docx; paragraphs and tables in body order, headings as the section path.
 - HTML: trafilatura, which keeps the main content and drops navigation, scripts and page furniture.
 """
@@ -22,7 +23,7 @@ from graphwright.errors import (
     FormatError,  # re-exported: they used to live here
 )
 from graphwright.extraction import ocr
-from graphwright.extraction.tables import markdown_row, table_pieces
+from graphwright.extraction.tables import markdown_row, statement_rows, table_pieces
 from graphwright.models import DocumentPart
 
 log = logging.getLogger(__name__)
@@ -120,7 +121,7 @@ def read_pdf(raw: bytes, limits: FileLimits | None = None) -> ReadFile:
                 else:
                     scanned.append(number)
             if text:
-                parts.append(DocumentPart(text=text, page=number))
+                parts.append(DocumentPart(text=statement_rows(text), page=number))
         title = str(pdf.get_metadata_dict().get("Title") or "").strip()
         n_pages = len(pdf)
     finally:

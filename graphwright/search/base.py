@@ -60,6 +60,9 @@ class SearchQuery(BaseModel):
     history: list[ChatTurn] = Field(default_factory=list)
     carried: list[EntityRef] = Field(default_factory=list)
     carried_names: list[str] = Field(default_factory=list)
+    # Searched inside the documents the question names (search/document_focus.py), set by the engine: there the
+    # keyword side of hybrid search weighs only identifiers (search/hybrid.py)
+    focused: bool = False
     # Who asked: the fingerprint of the caller's key ("" for no key). User Cypher a mode runs (Text2Cypher,
     # the agent's cypher_read) counts against that caller's share of concurrent queries.
     caller: str = ""

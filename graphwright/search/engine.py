@@ -165,7 +165,7 @@ class SearchEngine:
         """The retrieval with the passages of the documents the question names first: a mode that takes
         filters searches them again restricted to those documents; another has its own passages reordered."""
         if chosen.filterable:
-            inside = chosen.retrieve(query.model_copy(update={"filters": [focus_filter(focus)]}), ctx)
+            inside = chosen.retrieve(query.model_copy(update={"filters": [focus_filter(focus)], "focused": True}), ctx)
             found.chunks = focused_first(inside.chunks, found.chunks, query.k)
         else:
             found.chunks = partitioned(found.chunks, focus)

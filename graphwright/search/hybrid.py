@@ -13,7 +13,13 @@ was not trained on (the bundled English model on a Chinese question): its simila
 passage in a language the embedder does not read (an English question, Chinese passages found by the question's
 translation into Chinese terms): its similarity to anything is the same noise, so such a passage is ranked by
 its words alone (the keyword ranking puts it on the scale of the question's own language's passages by the
-share of the question it holds: graph_store/retrieval.py)."""
+share of the question it holds: graph_store/retrieval.py).
+
+Inside the documents a question names (a company's filing for the year it asks about: search/document_focus.py)
+the keyword side weighs nothing unless the question holds an identifier: the names and years that chose the
+documents are on every one of their pages, and the words left are ordinary wording that the embedding reads
+better (FinanceBench's shared half: BM25 alone puts the gold page in the top 5 for 13% of questions, meaning
+for 60%, and every keyword weight from 0.1 up lowered hybrid below vector there: docs/benchmarks.md)."""
 
 from __future__ import annotations
 
@@ -23,7 +29,8 @@ from graphwright.config import Settings
 from graphwright.embeddings import Embedder
 from graphwright.graph_store.contracts import GraphStore
 from graphwright.models import MetadataFilter, RetrievedChunk
-from graphwright.search.base import SearchContext, ToolSpec
+from graphwright.search.base import SearchContext, SearchQuery, ToolSpec
+from graphwright.search.evidence import Retrieval
 from graphwright.search.rerank import Reranker
 from graphwright.search.results import rows_to_chunks
 from graphwright.search.vector import PassageMode, VectorRetriever
@@ -39,6 +46,7 @@ Weights = Mapping[str, float]
 # translation) is ranked by its words alone, at full weight: its similarity is noise, and any share of that
 # noise would lift it above English passages that match the question better.
 _WORDS_ONLY: Weights = {"vector": 0.0, "fulltext": 1.0}
+_MEANING_ONLY: Weights = {"vector": 1.0, "fulltext": 0.0}
 
 
 def convex_fusion(
@@ -94,14 +102,22 @@ class HybridRetriever:
         return rows_to_chunks(self.store.retrieval.keyword_search(question, k, filters), "fulltext")
 
     def retrieve(
-        self, question: str, k: int, filters: list[MetadataFilter] | None = None, embedding: list[float] | None = None
+        self,
+        question: str,
+        k: int,
+        filters: list[MetadataFilter] | None = None,
+        embedding: list[float] | None = None,
+        *,
+        focused: bool = False,
     ) -> list[RetrievedChunk]:
+        """`focused`: searching inside the documents the question names (see the module's docstring)."""
         depth = max(k * _CANDIDATE_FACTOR, _MIN_CANDIDATES)
         dense = self.vector.similarities(self.vector.retrieve(question, depth, filters, embedding))
         swapped = {"vector": self.weights["fulltext"], "fulltext": self.weights["vector"]}
         weights: Weights | Callable[[RetrievedChunk], Weights] = swapped
         if self.vector.reads(question) and not has_identifier(question):
-            weights = lambda chunk: self.weights if self.vector.reads_passage(chunk) else _WORDS_ONLY  # noqa: E731
+            readable = _MEANING_ONLY if focused else self.weights
+            weights = lambda chunk: readable if self.vector.reads_passage(chunk) else _WORDS_ONLY  # noqa: E731
         fused = convex_fusion({"fulltext": self.fulltext(question, depth, filters), "vector": dense}, weights)
         if self.reranker is not None:
             fused = self.reranker.rerank(question, fused[:depth])
@@ -117,3 +133,8 @@ class HybridMode(PassageMode):
 
     def retriever(self, ctx: SearchContext) -> HybridRetriever:
         return HybridRetriever.from_settings(ctx.store, ctx.embedder, ctx.settings)
+
+    def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
+        retriever = self.retriever(ctx)
+        chunks = retriever.retrieve(query.text, query.k, query.filters or None, query.embedding, focused=query.focused)
+        return Retrieval(chunks=chunks)

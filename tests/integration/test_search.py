@@ -90,3 +90,19 @@ def test_hostile_question_text_is_only_a_parameter(indexed) -> None:
     for mode in ("vector", "hybrid"):
         indexed.search(nasty, mode=mode, k=3, where=["title~'); MATCH (n) DETACH DELETE n //"])
     assert indexed.inspect.stats() == before
+
+
+def test_inside_named_documents_the_keyword_side_weighs_only_identifiers(indexed) -> None:
+    """Searching inside the documents a question names (the engine's focus), every page holds the names that
+    chose them: hybrid ranks by meaning there, as vector does, unless the question holds a code."""
+    hybrid = HybridRetriever(indexed.store, indexed.embedder)
+    question = "which animal sleeps on the mat"
+    everywhere = hybrid.retrieve(question, 5)
+    assert any(c.scores.get("fulltext") for c in everywhere)  # the words count outside a focus
+    focused = hybrid.retrieve(question, 5, focused=True)
+    dense = {c.chunk_id: c.scores["vector"] for c in focused if "vector" in c.scores}
+    best = max(dense.values())
+    assert [c.score for c in focused if c.chunk_id in dense] == pytest.approx([v / best for v in dense.values()])
+    assert all(c.score == 0 for c in focused if c.chunk_id not in dense)  # found by words alone: last
+    code = hybrid.retrieve(CODE_QUERY, 3, focused=True)
+    assert _docs(code)[0] == "corpus/parts.md" and code[0].scores["fulltext_rank"] == 1
