@@ -64,7 +64,7 @@ class RetrievalReads:
         English question ranks by that one word, not at the top of its own ranking."""
         asked = detect(question)
         if asked.segmented:
-            terms = to_lucene(asked.index_terms(question))
+            terms = to_lucene(asked.query_terms(question))
             rows = self.fulltext_search(terms, k, filters, terms=True) if terms else []
             if rows:
                 return rows

@@ -100,6 +100,14 @@ def named_mentions(question: str, mentions: Sequence[Mention]) -> set[str]:
     return {m.entity_id for m in mentions if any(named[m.start : m.end])}
 
 
+def written_whole(question: str, linked: Sequence[EntityRef]) -> set[str]:
+    """In a question written without spaces, the linked entities whose whole name it holds verbatim ("潘淑" in
+    "潘淑是哪里人"): named there, however the segmenter cut the words ("潘淑是 / 哪里 / 人")."""
+    if not detect(question).segmented:
+        return set()
+    return {e.id for e in linked if len(e.name) >= 2 and has_unspaced_script(e.name) and e.name in question}
+
+
 def candidate_spans(words: list[str], names_only: bool = False) -> list[tuple[int, int, str]]:
     """(start, end, key) for each span of 1-6 words that is not only stopwords; with `names_only`, only
     the name-shaped ones, beginning and ending with a capital or a digit ("Leo Fong", "The Curse of the

@@ -28,7 +28,7 @@ from graphwright.models import CommunityRef, EntityRef, MetadataFilter, Relation
 from graphwright.search.base import GraphMode, SearchContext, SearchQuery, ToolSpec
 from graphwright.search.context import Item, pack_sections, parse_shares
 from graphwright.search.evidence import Retrieval
-from graphwright.search.linking import EntityLinker, named_mentions
+from graphwright.search.linking import EntityLinker, named_mentions, written_whole
 from graphwright.search.neighbourhood import CHUNK, ENTITY, Neighbourhood, fetch_neighbourhood
 from graphwright.search.ppr import personalized_pagerank
 from graphwright.search.results import chunk_from_row, rows_to_chunks
@@ -106,7 +106,7 @@ class LocalSearch:
         for entity in linked:
             entity.score = 1.0 if entity.how == "exact" else _FUZZY_LINK_WEIGHT * entity.score / top_fuzzy
         note = f"linked: {', '.join(f'{e.name} ({e.how})' for e in linked) or 'nothing'}"
-        return linked, named_mentions(question, mentions), [note]
+        return linked, named_mentions(question, mentions) | written_whole(question, linked), [note]
 
     def seeds(self, linked: list[EntityRef], dense: list[RetrievedChunk], mentions: dict[str, int]) -> dict[str, float]:
         """Where the walk restarts. An entity counts by its link weight over the passages mentioning it: a
@@ -192,7 +192,8 @@ class LocalSearch:
         named: set[str] | None,
     ) -> list[EntityRef]:
         """The entities the walk may rank passages from. Each is linked exactly and written in the question as
-        a name (not a word that merely equals one: "Give a response", "any board member"); specific (named
+        a name (not a word that merely equals one: "Give a response", "any board member"; in a script without
+        spaces, a name the question holds whole counts however the words were cut: `named`); specific (named
         in at most `ppr_hub_mentions` passages: a walk from the company every page of its filing names says
         nothing about which page); and mentioned by one of the question's closest passages, so the graph and
         similarity agree on where the question's evidence starts. A name the question uses in passing ("in USD
@@ -205,9 +206,8 @@ class LocalSearch:
         return [
             e
             for e in linked
-            if e.how == "exact"
+            if (e.id in named if named is not None else e.how == "exact")
             and ENTITY + e.id in seeds
-            and (named is None or e.id in named)
             and hood.mentions.get(e.id, 0) <= hub
             and any(f" {normalize_key(e.name)} " in name for name in agreeing)
         ]
@@ -286,7 +286,8 @@ class LocalSearch:
         position = {e.id: i for i, e in enumerate(linked)}
         for entity in carried:  # a carried entity outweighs a fuzzy guess at it, never an exact name
             ref = entity.model_copy(update={"score": _CARRIED_WEIGHT * entity.score})
-            named.add(entity.id)  # the conversation named it
+            if entity.how == "exact":
+                named.add(entity.id)  # the conversation named it
             if entity.id not in position:
                 linked.append(ref)
             elif linked[position[entity.id]].how != "exact" and linked[position[entity.id]].score < ref.score:

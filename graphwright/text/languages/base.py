@@ -56,6 +56,11 @@ class Language(Protocol):
         the terms index stores and a question is matched against); "" for the others."""
         ...
 
+    def query_terms(self, text: str) -> str:
+        """The terms a question is searched by in the index of `index_terms` (its own terms, and what else finds
+        the passages holding them)."""
+        ...
+
     def split_sentences(self, text: str) -> list[str]: ...
 
     def report(self, key: str, **values: object) -> str:

@@ -290,6 +290,23 @@ class Chinese:
             terms = (w.strip().lower() for w in _jieba().cut_for_search(text))
         return " ".join(t for t in terms if t and _WORD.search(t) and t not in _STOPWORDS)
 
+    def query_terms(self, text: str) -> str:
+        # A word of three or more characters jieba's dictionary does not hold was made up by its HMM, often a
+        # name run into the word after it ("潘淑是哪里人" -> 潘淑是 / 哪里 / 人), which no passage's terms hold
+        # ("潘淑，字…" -> 潘淑): its character pairs are searched beside it, as a CJK bigram index would.
+        terms = self.index_terms(text).split()
+        if _LATIN_WORDS.fullmatch(text):
+            return " ".join(terms)
+        known = _jieba().dt.FREQ
+        pairs = [
+            w[i : i + 2]
+            for w in terms
+            if len(w) >= 3 and _HAN.fullmatch(w[0]) and w not in known
+            for i in range(len(w) - 1)
+            if _HAN.search(w[i]) and _HAN.search(w[i + 1])
+        ]
+        return " ".join(dict.fromkeys([*terms, *(p for p in pairs if p not in _STOPWORDS)]))
+
     def split_sentences(self, text: str) -> list[str]:
         sentences: list[str] = []
         for part in _SENTENCE_END.split(text):

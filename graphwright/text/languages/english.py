@@ -69,6 +69,9 @@ class English:
     def index_terms(self, text: str) -> str:
         return ""
 
+    def query_terms(self, text: str) -> str:
+        return self.index_terms(text)
+
     def split_sentences(self, text: str) -> list[str]:
         return _split_sentences(text)
 
