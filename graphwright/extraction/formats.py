@@ -4,8 +4,10 @@ Libraries (PyPI wheels, nothing fetched at run time), imported only when such a 
 - PDF: pypdfium2 (PDFium, the engine of Chromium's viewer). Against pypdf on the same files it was 15-17x
   faster with the same text, and it marks hyphenation breaks so words cut at a line end join again
   (`bench/loaders.py` prints the comparison). A scanned page (no text layer, an image) is rendered and read
-  by OCR (extraction/ocr.py) when the `ocr` extra is installed. A statement's rows under a line of column
-  years are written as records of their columns (extraction/tables.statement_rows).
+  by OCR (extraction/ocr.py) when the `ocr` extra is installed. A statement's rows are kept as the text layer
+  has them, its title, units and column years carried by the page's heading (extraction/document_profile.py):
+  rows rewritten as records of their column years lowered FinanceBench page@5 from 60.0 to 55.0, and
+  pdfplumber's table reader is 64x slower than the text layer (docs/benchmarks.md).
 - Word: python-docx; paragraphs and tables in body order, headings as the section path.
 - HTML: trafilatura, which keeps the main content and drops navigation, scripts and page furniture.
 """
@@ -23,7 +25,7 @@ from graphwright.errors import (
     FormatError,  # re-exported: they used to live here
 )
 from graphwright.extraction import ocr
-from graphwright.extraction.tables import markdown_row, statement_rows, table_pieces
+from graphwright.extraction.tables import markdown_row, table_pieces
 from graphwright.models import DocumentPart
 
 log = logging.getLogger(__name__)
@@ -121,7 +123,7 @@ def read_pdf(raw: bytes, limits: FileLimits | None = None) -> ReadFile:
                 else:
                     scanned.append(number)
             if text:
-                parts.append(DocumentPart(text=statement_rows(text), page=number))
+                parts.append(DocumentPart(text=text, page=number))
         title = str(pdf.get_metadata_dict().get("Title") or "").strip()
         n_pages = len(pdf)
     finally:

@@ -240,32 +240,6 @@ def test_a_markdown_table_is_written_as_records_and_code_stays_code() -> None:
     assert "Item | Price\nItem: Valve | Price: 12" in out and "| not | a table |" in out and "|---|" not in out
 
 
-def test_a_statement_in_a_pdf_has_its_rows_written_with_their_column_years(tmp_path: Path) -> None:
-    statement = (
-        "Consolidated Statement of Cash Flows\n(Millions) 2018 2017 2016\nCash Flows from Operating Activities\n"
-        "Net income $ 5,363 $ 4,869 $ 5,058\nInventories (509) (387) 57\nOther - net 120 256 76\n"
-        "Proceeds from sale of businesses, net of cash sold\n846 1,065 142\nThe notes are part of this statement."
-    )
-    make_pdf(tmp_path / "statement.pdf", ["An introduction in prose, 2018 was a year.", statement])
-    doc, _ = _one(tmp_path / "statement.pdf")
-    assert "Net income | 2018: $5,363 | 2017: $4,869 | 2016: $5,058" in doc.text
-    assert "Inventories | 2018: (509) | 2017: (387) | 2016: 57" in doc.text
-    assert "Other - net | 2018: 120 | 2017: 256 | 2016: 76" in doc.text  # a dash in a label stays a word
-    assert "Proceeds from sale of businesses, net of cash sold | 2018: 846 | 2017: 1,065 | 2016: 142" in doc.text
-    # the line of years, the section lines and the prose are kept as they were
-    assert "(Millions) 2018 2017 2016\nCash Flows from Operating Activities" in doc.text
-    assert "The notes are part of this statement." in doc.text and "2018 was a year." in doc.text
-
-
-def test_statement_rows_leave_a_page_without_column_years_alone() -> None:
-    from graphwright.extraction.tables import statement_rows
-
-    text = "Revenue grew 12 14 16 percent in three regions.\nUnits 10 20"
-    assert statement_rows(text) == text
-    two = "Segment 2023 2022\nAmericas 1,204 1,100\nEurope 950\nNotes follow."
-    assert statement_rows(two) == "Segment 2023 2022\nAmericas | 2023: 1,204 | 2022: 1,100\nEurope 950\nNotes follow."
-
-
 def test_a_huge_scanned_page_is_rendered_within_a_bounded_bitmap() -> None:
     from graphwright.extraction.ocr import MAX_RENDER_SIDE, RENDER_SCALE, render_scale
 
