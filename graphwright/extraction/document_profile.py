@@ -29,6 +29,7 @@ _ANNUAL_PERIOD = re.compile(rf"fiscal\s+year\s+ended\s*:?\s*{_DATE}", re.IGNOREC
 _QUARTER_PERIOD = re.compile(rf"quarterly\s+period\s+ended\s*:?\s*(?:[^\n]*\n)?\s*{_DATE}", re.IGNORECASE)
 _RESULTS_PERIOD = re.compile(rf"(?:quarter|year)s?\s+(?:and\s+(?:full\s+)?year\s+)?ended\s+{_DATE}", re.IGNORECASE)
 _REGISTRANT = re.compile(r"\n([^\n]{0,80})\n([^\n]{2,80})\n\s*\(?\s*exact\s+name\s+of\s+registrant", re.IGNORECASE)
+_REGISTRANT_LINES = re.compile(r"((?:\n[^\n]{0,80}){1,6})\n\s*\(?\s*exact\s+name\s+of\s+registrant", re.IGNORECASE)
 _CLAUSE = re.compile(r"\b(?:for the|period|pursuant|report|section)\b", re.IGNORECASE)
 _NOT_A_NAME = re.compile(r"^.*(?:_{3,}|commission\s+file\s+n(?:o|umber)\.?\s*[\d-]*)\s*", re.IGNORECASE)
 _TICKER = re.compile(r"((?:[A-Z0-9][\w&.,'’-]*\s+){0,5}[A-Z0-9][\w&.'’-]*)\s*\((?:NYSE|NASDAQ|Nasdaq|LSE|TSX|ASX)\s*:")
@@ -139,7 +140,32 @@ def _from_name(stem: str) -> tuple[str, str, int | None, int | None]:
     return issuer, kind, year, quarter
 
 
+def _small_caps_name(head: str) -> str:
+    """A registrant name set in small capitals, which some text layers cut into lines at each capital's change
+    of size ("MGM\nR\nESORTS I\nNTERNATIONAL"): its all-capital lines glued where one ends in a lone capital;
+    "" when the name was not cut so."""
+    found = _REGISTRANT_LINES.search(head)
+    if not found:
+        return ""
+    fragments: list[str] = []
+    for line in reversed(found.group(1).split("\n")):
+        line = line.strip()
+        if not line or any(c.islower() for c in line) or not any(c.isupper() for c in line):
+            break
+        fragments.insert(0, line)
+    if not any(len(f) == 1 or re.search(r"\s[A-Z]$", f) for f in fragments[:-1]):
+        return ""
+    name = ""
+    for fragment in fragments:
+        lone = name[-1:].isupper() and (len(name) == 1 or name[-2] == " ")
+        name = name + fragment if lone else f"{name} {fragment}".strip()
+    return name
+
+
 def _issuer_from_text(head: str) -> str:
+    glued = _small_caps_name(head)
+    if glued and core_name(glued):
+        return glued
     found = _REGISTRANT.search(head)
     if found:
         # The name's line may carry the cover's furniture before it, or hold only its legal form ("INC.",

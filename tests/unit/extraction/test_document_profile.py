@@ -35,6 +35,18 @@ def test_an_sec_cover_names_issuer_kind_period_and_ticker() -> None:
     assert meta["doc_kind"] == "10-K" and meta["period_years"] == [2018] and "fiscal_quarter" not in meta
 
 
+def test_a_name_in_small_capitals_cut_into_lines_is_glued_and_keyed_for_the_graph() -> None:
+    # how one text layer gives "MGM Resorts International" set in small capitals
+    cover = COVER_10K.replace("ACME WIDGETS, INC.", "Commission\nFile\nNo.\n001-10362\nMGM\nR\nESORTS I\nNTERNATIONAL")
+    profile = profile_document(cover, "MGMRESORTS_2018_10K")
+    assert profile.issuer == "MGM RESORTS INTERNATIONAL"
+    assert profile.issuer_keys()[:2] == ["mgm resorts international", "mgmresorts"]
+    # a name on one line, or wrapped before its legal form, is read as before
+    assert profile_document(COVER_10K, "X").issuer == "ACME WIDGETS, INC."
+    wrapped = COVER_10K.replace("ACME WIDGETS, INC.", "ACME WIDGETS\nINC.")
+    assert profile_document(wrapped, "X").issuer == "ACME WIDGETS INC."
+
+
 def test_a_results_release_and_a_quarterly_file_name() -> None:
     release = profile_document(RELEASE, "globex-q4-results")
     assert release.issuer == "Globex Corporation" and release.kind == "earnings release"
