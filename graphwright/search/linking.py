@@ -82,14 +82,16 @@ _SENTENCE_END = tuple(".?!:;")
 _OPENERS = " \t\n\"'“‘("
 
 
-def named_mentions(question: str, mentions: Sequence[Mention]) -> set[str]:
+def named_mentions(question: str, mentions: Sequence[Mention], linked: Sequence[EntityRef] = ()) -> set[str]:
     """The entities the question writes as names: a mention holding an acronym, a digit, or a capital that is
     not there only because a sentence starts with it ("Give a response" names nothing; "board" in an all-lowercase
-    question is a word, not a name). In a script without case every mention counts. What local search lets
-    rank its passages by the walk: a word that merely equals some entity's name says nothing about where to
-    walk."""
+    question is a word, not a name). In a script without case every mention counts, and so does each of the
+    `linked` entities whose whole name the question holds verbatim ("潘淑" in "潘淑是哪里人"), however the
+    segmenter cut the words ("潘淑是 / 哪里 / 人"). What local search lets rank its passages by the walk: a word
+    that merely equals some entity's name says nothing about where to walk."""
     if detect(question).segmented:
-        return {m.entity_id for m in mentions}
+        whole = {e.id for e in linked if len(e.name) >= 2 and has_unspaced_script(e.name) and e.name in question}
+        return {m.entity_id for m in mentions} | whole
     named: list[bool] = []
     for match in _WORD_RE.finditer(question):
         word, before = match.group(), question[: match.start()].rstrip(_OPENERS)
@@ -98,14 +100,6 @@ def named_mentions(question: str, mentions: Sequence[Mention]) -> set[str]:
         capital = word[:1].isupper() or has_unspaced_script(word)
         named.append(acronym or (capital and not starts_sentence))
     return {m.entity_id for m in mentions if any(named[m.start : m.end])}
-
-
-def written_whole(question: str, linked: Sequence[EntityRef]) -> set[str]:
-    """In a question written without spaces, the linked entities whose whole name it holds verbatim ("潘淑" in
-    "潘淑是哪里人"): named there, however the segmenter cut the words ("潘淑是 / 哪里 / 人")."""
-    if not detect(question).segmented:
-        return set()
-    return {e.id for e in linked if len(e.name) >= 2 and has_unspaced_script(e.name) and e.name in question}
 
 
 def candidate_spans(words: list[str], names_only: bool = False) -> list[tuple[int, int, str]]:

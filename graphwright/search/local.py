@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 
 from graphwright.config import Settings
 from graphwright.embeddings import read_languages
@@ -28,7 +29,7 @@ from graphwright.models import CommunityRef, EntityRef, MetadataFilter, Relation
 from graphwright.search.base import GraphMode, SearchContext, SearchQuery, ToolSpec
 from graphwright.search.context import Item, pack_sections, parse_shares
 from graphwright.search.evidence import Retrieval
-from graphwright.search.linking import EntityLinker, named_mentions, written_whole
+from graphwright.search.linking import EntityLinker, named_mentions
 from graphwright.search.neighbourhood import CHUNK, ENTITY, Neighbourhood, fetch_neighbourhood
 from graphwright.search.ppr import personalized_pagerank
 from graphwright.search.results import chunk_from_row, rows_to_chunks
@@ -106,7 +107,7 @@ class LocalSearch:
         for entity in linked:
             entity.score = 1.0 if entity.how == "exact" else _FUZZY_LINK_WEIGHT * entity.score / top_fuzzy
         note = f"linked: {', '.join(f'{e.name} ({e.how})' for e in linked) or 'nothing'}"
-        return linked, named_mentions(question, mentions) | written_whole(question, linked), [note]
+        return linked, named_mentions(question, mentions, linked), [note]
 
     def seeds(self, linked: list[EntityRef], dense: list[RetrievedChunk], mentions: dict[str, int]) -> dict[str, float]:
         """Where the walk restarts. An entity counts by its link weight over the passages mentioning it: a
@@ -162,11 +163,12 @@ class LocalSearch:
         embedding: list[float],
         linked: list[EntityRef],
         filters: list[MetadataFilter] | None = None,
-        named: set[str] | None = None,
+        *,
+        named: AbstractSet[str],
     ) -> tuple[Neighbourhood, dict[str, float], dict[str, float], float]:
         """The neighbourhood, the walk's visit shares, each seed passage's similarity, and the walk's weight
-        in the ranking: 1 where an entity linked exactly is an anchor (`anchors`), else 0. `named`: the ids
-        the question writes as names (None: every exact link)."""
+        in the ranking: 1 where a linked entity is an anchor (`anchors`), else 0. `named`: the ids the
+        question writes as names (`link`)."""
         dense = self.closest_passages(question, embedding, filters)
         hood = fetch_neighbourhood(
             self.store,
@@ -189,7 +191,7 @@ class LocalSearch:
         hood: Neighbourhood,
         seeds: dict[str, float],
         dense: list[RetrievedChunk],
-        named: set[str] | None,
+        named: AbstractSet[str],
     ) -> list[EntityRef]:
         """The entities the walk may rank passages from. Each is linked exactly and written in the question as
         a name (not a word that merely equals one: "Give a response", "any board member"; in a script without
@@ -206,7 +208,7 @@ class LocalSearch:
         return [
             e
             for e in linked
-            if (e.id in named if named is not None else e.how == "exact")
+            if e.id in named
             and ENTITY + e.id in seeds
             and hood.mentions.get(e.id, 0) <= hub
             and any(f" {normalize_key(e.name)} " in name for name in agreeing)
@@ -292,7 +294,7 @@ class LocalSearch:
                 linked.append(ref)
             elif linked[position[entity.id]].how != "exact" and linked[position[entity.id]].score < ref.score:
                 linked[position[entity.id]] = ref
-        hood, mass, similarity, weight = self.walk(question, embedding, linked, filters, named)
+        hood, mass, similarity, weight = self.walk(question, embedding, linked, filters, named=named)
         notes.append(
             f"walked {len(hood.chunks)} passages and {len(hood.entities)} entities; passages ranked by "
             + ("the walk (the question names graph entities)" if weight else "similarity (it names no graph entity)")

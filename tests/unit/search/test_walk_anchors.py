@@ -71,9 +71,7 @@ def test_the_walk_needs_a_name_the_closest_passages_agree_with() -> None:
 
 
 def test_a_question_without_spaces_names_what_it_holds_whole_however_it_was_cut() -> None:
-    from graphwright.search.linking import written_whole
-
     pan = EntityRef(id="pan", name="潘淑", type="PERSON", how="fulltext", score=0.2)
     other = EntityRef(id="other", name="潘淑时", type="PERSON", how="fulltext", score=0.2)
-    assert written_whole("潘淑是哪里人？", [pan, other]) == {"pan"}
-    assert written_whole("Where is Pan Shu from?", [pan]) == set()
+    assert named_mentions("潘淑是哪里人？", [], [pan, other]) == {"pan"}
+    assert named_mentions("Where is Pan Shu from?", [], [pan]) == set()
