@@ -145,6 +145,15 @@ class Settings(BaseSettings):
     # user: fold system prompts into the first user turn, for chat templates that drop them (Gemma's
     # `--chat_format gemma` in llama-cpp-python's server does)
     llm_system_role: Literal["system", "user"] = "system"
+    # Probe a new endpoint once (a few one-token requests): whether its template keeps system messages, how
+    # many replies it writes at once, its context window; remembered per endpoint (llm/probe.py)
+    llm_probe: bool = True
+    # Stop calling the LLM this many seconds into an ingest: the chunks left take the offline extractor, and
+    # the next ingest continues them with the LLM. None: no limit, except for a model on this machine (a
+    # loopback endpoint), whose ingest gets llm_local_max_time: a small local model writes a graph in bounded
+    # time, and each run continues where the last one stopped.
+    llm_max_time: float | None = Field(None, gt=0)
+    llm_local_max_time: float | None = Field(1800.0, gt=0)
     # Stop a run cleanly once its LLM calls cost this much (needs the prices below); it resumes where it stopped
     llm_max_cost: float | None = Field(None, gt=0)
 
@@ -369,6 +378,17 @@ class Settings(BaseSettings):
     def llm_configured(self) -> bool:
         """Whether the chosen LLM backend has what it needs in these settings (OpenAI's: a base URL or a key)."""
         return bool(LLM_BACKENDS.load(self.llm_backend).configured(self))
+
+    @property
+    def llm_time_budget(self) -> float | None:
+        """The seconds an ingest may call the LLM: llm_max_time, else llm_local_max_time for an endpoint on
+        this machine, else no limit."""
+        if self.llm_max_time is not None:
+            return self.llm_max_time
+        from urllib.parse import urlparse
+
+        host = urlparse(self.openai_base_url or "").hostname or ""
+        return self.llm_local_max_time if host in ("localhost", "::1") or host.startswith("127.") else None
 
     @property
     def openai_configured(self) -> bool:

@@ -512,6 +512,7 @@ class StageCost(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     basis: str = ""
+    seconds: float | None = None  # at this endpoint's measured speed (None: not measured yet)
 
 
 class CostEstimate(BaseModel):
@@ -534,3 +535,9 @@ class CostEstimate(BaseModel):
     @property
     def completion_tokens(self) -> int:
         return sum(s.completion_tokens for s in self.stages)
+
+    @property
+    def seconds(self) -> float | None:
+        """The stages' time, when every stage that calls has one."""
+        timed = [s.seconds for s in self.stages if s.calls]
+        return sum(t for t in timed if t is not None) if timed and None not in timed else None

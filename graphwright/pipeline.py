@@ -21,7 +21,14 @@ from typing import Any, Protocol
 from graphwright.config import Settings
 from graphwright.embeddings import Embedder
 from graphwright.errors import WriteRejectedError
-from graphwright.extraction.base import Extractor, SchemaAware, Summarizer, Versioned
+from graphwright.extraction.base import (
+    TIME_BUDGET,
+    Extractor,
+    SchemaAware,
+    Summarizer,
+    TimeBudgeted,
+    Versioned,
+)
 from graphwright.extraction.chunking import chunk_parts
 from graphwright.extraction.document_terms import add_document_terms, document_terms
 from graphwright.extraction.extract import extract_checked
@@ -213,6 +220,9 @@ class IngestPipeline:
         sources, failures, skips), not where they happen to lie."""
         started = time.perf_counter()
         report = IngestReport(extractor=self.extractor.name if self.extractor else "none")
+        if isinstance(self.extractor, TimeBudgeted) and self._plan is None:
+            budget = self.settings.llm_time_budget
+            self.extractor.set_deadline(time.monotonic() + budget if budget else None)
         run = _Run(notify=progress or (lambda stage, done, total, detail="": None))
         skipped: list[Path] = []
         files = list(iter_files(paths, glob, skipped))
@@ -324,7 +334,10 @@ class IngestPipeline:
         if self.extractor is not None and chunked and run.index is None:
             run.index = EntityIndex.from_rows(self.store.graph.entity_catalog())
         size = self.settings.ingest_group_chunks
-        for group in _groups(chunked, size):
+        # A model per chunk takes seconds a chunk: each document is written when it is done, so a stop keeps
+        # every finished one (grouping only saves transactions, which cost milliseconds).
+        per_document = isinstance(self.extractor, TimeBudgeted)
+        for group in _groups(chunked, 1 if per_document else size):
             if len(group) == 1 and len(group[0][1]) > size:
                 self._ingest_large(*group[0], report, run)
             else:
@@ -454,11 +467,14 @@ class IngestPipeline:
                 reason = "offline graph: " + extraction.fallback.partition(":")[0]
                 report.extraction_fallbacks[reason] = report.extraction_fallbacks.get(reason, 0) + 1
         failed = {x.chunk_id: x.error for x in extractions if x.error}
-        if not failed:
+        # Past the time budget a chunk got the offline graph: the document is written, and the next ingest
+        # continues it with the model (the answers already paid for come from the cache).
+        deferred = {x.chunk_id for x in extractions if (x.fallback or "").startswith(TIME_BUDGET)}
+        if not failed and not deferred:
             return
         for doc, chunks in group:
             errors = [f"chunk {c.index} ({c.id}): {failed[c.id]}" for c in chunks if c.id in failed]
-            if errors:
+            if errors or any(c.id in deferred for c in chunks):
                 # a large document is checked part by part: mark it once
                 doc.content_hash = doc.content_hash.removesuffix(":incomplete") + ":incomplete"
                 report.extraction_failures.extend(FileFailure(source=doc.source, error=e) for e in errors)

@@ -84,6 +84,10 @@ class StubOpenAI:
         self.lock = threading.Lock()
         self.stream_delay = 0.0  # seconds between streamed pieces
         self.streams_broken = 0  # streamed answers whose reader went away before the end
+        self.serial = False  # one request at a time, the others held until it ends (a one-slot local server)
+        self.in_flight = 0
+        self.most_in_flight = 0  # the most requests it was ever handling at once
+        self._serial = threading.Lock()
         stub = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -91,6 +95,28 @@ class StubOpenAI:
                 pass
 
             def do_POST(self) -> None:
+                with stub.lock:
+                    stub.in_flight += 1
+                    stub.most_in_flight = max(stub.most_in_flight, stub.in_flight)
+                self.counted = True
+                try:
+                    if stub.serial:
+                        with stub._serial:
+                            self.answer()
+                    else:
+                        self.answer()
+                finally:
+                    self.leave()
+
+            def leave(self) -> None:
+                """Out of the in-flight count: just before the reply's last bytes, after which the client may
+                rightly send its next request while this thread still closes the connection."""
+                if getattr(self, "counted", False):
+                    self.counted = False
+                    with stub.lock:
+                        stub.in_flight -= 1
+
+            def answer(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
                 stub.requests.append(
@@ -120,6 +146,7 @@ class StubOpenAI:
                 if status == 429:
                     self.send_header("Retry-After", str(retry_after))
                 self.end_headers()
+                self.leave()
                 self.wfile.write(data)
 
             def stream(self, payload: dict[str, Any]) -> None:
@@ -146,6 +173,7 @@ class StubOpenAI:
                         self.wfile.write(f"data: {json.dumps(frame)}\n\n".encode())
                         self.wfile.flush()
                         time.sleep(stub.stream_delay)
+                    self.leave()
                     self.wfile.write(b"data: [DONE]\n\n")
                     self.wfile.flush()
                 except OSError:  # the client closed the stream

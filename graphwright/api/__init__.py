@@ -325,6 +325,7 @@ class GraphRAG:
         from graphwright.llm import estimate
         from graphwright.llm.client import LLMClient
         from graphwright.llm.prompts import render
+        from graphwright.llm.tasks import TYPICAL_RATES
         from graphwright.llm.tokens import estimate_prompt
 
         chosen = make_extractor(self.settings, extractor, self.llm)
@@ -339,6 +340,8 @@ class GraphRAG:
         if not isinstance(llm, LLMClient):
             result.notes.append("no LLM calls: the extractor is offline" if self.llm is None else "not an endpoint")
             return result
+        # What the endpoint keeps of a prompt and how fast it is decide the figures: learned once, then remembered
+        llm.probe_once()
         if isinstance(chosen, LLMExtractor):
             first = estimate.stage(llm, "extract", "extract", [chosen.prompt(text) for _, text in chunks])
             result.stages.append(first)
@@ -356,11 +359,14 @@ class GraphRAG:
             )
             for task in ("repair", "summarize"):
                 rate = estimate.learned_rate(llm, task, "extract")
+                basis = "rate of past runs"
                 if rate is None:
-                    result.notes.append(f"{task}: not estimated until this endpoint's rate was measured")
-                    continue
+                    rate, basis = TYPICAL_RATES[task], "a first guess of the rate (measured by the first run)"
                 extra = 0 if task == "repair" else -first.prompt_tokens // max(first.calls, 1) + 120
-                result.stages.append(estimate.follow_on(llm, task, task, first, rate, extra, "rate of past runs"))
+                result.stages.append(estimate.follow_on(llm, task, task, first, rate, extra, basis))
+            if llm.memory.traits.glean is False:
+                result.stages = [s for s in result.stages if s.task != "glean"]
+                result.notes.append(f"gleaning: skipped on this endpoint ({llm.memory.traits.glean_note})")
         if communities:
             result.notes.append(
                 "community reports: one LLM call per community (the graph's size decides how many), "

@@ -4,6 +4,7 @@ progress bars. Imports here are light: a command's heavy imports happen inside i
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -75,15 +76,17 @@ def exit_partial() -> NoReturn:
 
 
 @contextmanager
-def open_graph(max_cost: float | None = None) -> Iterator[GraphRAG]:
+def open_graph(max_cost: float | None = None, max_time: float | None = None) -> Iterator[GraphRAG]:
     """A GraphRAG whose known failures (Neo4j down, schema mismatch, LLM) end in one clear line; `max_cost`
-    (--max-cost) caps what its LLM calls may spend."""
+    (--max-cost) caps what its LLM calls may spend, `max_time` (--max-time) how long an ingest calls it."""
     from graphwright.api import GraphRAG
     from graphwright.errors import GraphwrightError, InvalidRequestError
 
     settings = load_settings()
     if max_cost is not None:
         settings = settings.model_copy(update={"llm_max_cost": max_cost})
+    if max_time is not None:
+        settings = settings.model_copy(update={"llm_max_time": max_time})
     try:
         rag = GraphRAG(settings)  # a workspace that does not exist stops here
     except InvalidRequestError:
@@ -184,13 +187,21 @@ def progress_bar(enabled: bool) -> Iterator[Callable[..., None] | None]:
     if not enabled:
         yield None
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     with Progress(
         TextColumn("{task.description:<10}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
+        TimeRemainingColumn(),  # from the measured rate: LLM extraction takes minutes
         TextColumn("{task.fields[detail]}"),
         console=make_console(stderr=True),
         transient=False,
@@ -334,15 +345,56 @@ def cost_options(command: Callable[..., Any]) -> Callable[..., Any]:
     )(command)
 
 
+class Duration(click.ParamType):
+    """Seconds, as `90`, `90s`, `10m` or `1.5h`."""
+
+    name = "duration"
+    _UNITS = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0}
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        if isinstance(value, (int, float)):
+            return float(value)
+        found = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smh]?)\s*", str(value).lower())
+        if not found or float(found.group(1)) <= 0:
+            self.fail(f"{value!r} is not a duration (e.g. 90s, 10m, 1.5h)", param, ctx)
+        return float(found.group(1)) * self._UNITS[found.group(2)]
+
+
+def time_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--max-time, for the commands whose LLM extraction may run long."""
+    return click.option(
+        "--max-time",
+        type=Duration(),
+        default=None,
+        help="Stop calling the LLM after this long (90s, 10m, 1h): the chunks left get the offline graph, and "
+        "the same command continues them with the LLM. Default: none, or 30m for a model on this machine "
+        "(GRAPHWRIGHT_LLM_LOCAL_MAX_TIME).",
+    )(command)
+
+
 def print_estimate(estimate: CostEstimate) -> None:
     """A dry run's table: stage, calls, cached, prompt and completion tokens, and where the reply sizes come from."""
     from rich.table import Table
 
-    table = Table("stage", "calls", "cached", "prompt tokens", "completion tokens", "replies sized by")
+    table = Table("stage", "calls", "cached", "prompt tokens", "completion tokens", "time", "replies sized by")
     for s in estimate.stages:
-        table.add_row(s.stage, str(s.calls), str(s.cached), f"{s.prompt_tokens:,}", f"{s.completion_tokens:,}", s.basis)
+        table.add_row(
+            s.stage,
+            str(s.calls),
+            str(s.cached),
+            f"{s.prompt_tokens:,}",
+            f"{s.completion_tokens:,}",
+            _duration(s.seconds),
+            s.basis,
+        )
     table.add_row(
-        "total", str(estimate.calls), "", f"{estimate.prompt_tokens:,}", f"{estimate.completion_tokens:,}", ""
+        "total",
+        str(estimate.calls),
+        "",
+        f"{estimate.prompt_tokens:,}",
+        f"{estimate.completion_tokens:,}",
+        _duration(estimate.seconds),
+        "",
     )
     console = make_console()
     what = f"{estimate.documents} documents to ingest ({estimate.chunks} chunks); " if estimate.documents else ""
@@ -350,8 +402,16 @@ def print_estimate(estimate: CostEstimate) -> None:
     console.print(table)
     if estimate.cost is not None:
         console.print(f"Estimated cost: {estimate.cost:.4f} (at GRAPHWRIGHT_LLM_PRICE_INPUT/OUTPUT per 1M tokens)")
+    if estimate.seconds is not None:
+        console.print("Time: at this endpoint's measured reading and writing speed (llm-endpoints.json)")
     for note in estimate.notes:
         console.print(f"[dim]{note}[/]")
+
+
+def _duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "?"
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.1f} min"
 
 
 class ModeChoice(click.Choice):

@@ -22,6 +22,7 @@ from graphwright.cli.common import (
     read_examples_file,
     read_schema,
     schema_option,
+    time_option,
 )
 from graphwright.cli.render import print_community_run, print_ingest_report
 
@@ -153,6 +154,7 @@ def _settle_ingest(report: IngestReport, paths: tuple[Path, ...]) -> None:
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @cost_options
+@time_option
 def ingest(
     paths: tuple[Path, ...],
     glob_pattern: str | None,
@@ -168,6 +170,7 @@ def ingest(
     as_json: bool,
     dry_run: bool,
     max_cost: float | None,
+    max_time: float | None,
 ) -> None:
     """Ingest files or folders (idempotent by content hash): the types below, each by its loader. Then the
     communities: built the first time the graph has entities, kept current after (`--no-communities`: not).
@@ -177,7 +180,8 @@ def ingest(
       graphwright ingest examples/space --meta collection=space
       graphwright ingest notes/ --glob '*.md' --extractor nlp
       graphwright ingest reports/ --schema company.yaml
-      graphwright ingest docs/ --extractor llm --dry-run     # the LLM calls and tokens it would take
+      graphwright ingest docs/ --extractor llm --dry-run     # the LLM calls, tokens and time it would take
+      graphwright ingest docs/ --extractor llm --max-time 10m  # then the offline graph; run again to go on
       graphwright ingest big/ --no-communities               # build them later: graphwright communities build
       graphwright ingest notes/ --extractor llm --reextract  # extract unchanged files again
     """
@@ -197,7 +201,7 @@ def ingest(
         click.echo(estimate.model_dump_json(indent=2)) if as_json else print_estimate(estimate)
         return
     shown = not quiet and not as_json
-    with open_graph(max_cost) as rag:
+    with open_graph(max_cost, max_time) as rag:
         with ingest_progress(shown) as tally:
             report = rag.ingest(
                 list(paths),
@@ -279,6 +283,7 @@ def import_graph(file: Path, report_file: Path | None, schema_file: Path | None)
 @click.option("--seed", default=42, show_default=True)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
 @cost_options
+@time_option
 def index(
     paths: tuple[Path, ...],
     extractor: str | None,
@@ -287,6 +292,7 @@ def index(
     quiet: bool,
     dry_run: bool,
     max_cost: float | None,
+    max_time: float | None,
 ) -> None:
     """Ingest and then build communities, in one go. Communities are built over what went in even when some
     files failed; the exit code then is 1.
@@ -301,7 +307,7 @@ def index(
         with open_graph() as rag:
             print_estimate(rag.estimate_ingest(list(paths), extractor=extractor, communities=True))
         return
-    with open_graph(max_cost) as rag:
+    with open_graph(max_cost, max_time) as rag:
         with ingest_progress(not quiet) as tally:
             report = rag.ingest(list(paths), extractor=extractor, progress=tally)
         print_ingest_report(report)

@@ -55,9 +55,18 @@ def print_ingest_report(report: IngestReport) -> None:
     if report.schema_checks:
         checks = ", ".join(f"{n} {reason}" for reason, n in sorted(report.schema_checks.items()))
         console.print(f"Graph schema: {checks}")
-    if report.extraction_fallbacks:
-        fallbacks = ", ".join(f"{n} chunks ({reason})" for reason, n in sorted(report.extraction_fallbacks.items()))
+    from graphwright.extraction.base import TIME_BUDGET
+
+    late = sum(n for reason, n in report.extraction_fallbacks.items() if TIME_BUDGET in reason)
+    unusable = {reason: n for reason, n in report.extraction_fallbacks.items() if TIME_BUDGET not in reason}
+    if unusable:
+        fallbacks = ", ".join(f"{n} chunks ({reason})" for reason, n in sorted(unusable.items()))
         console.print(f"[yellow]LLM replies unusable, offline extractor used:[/] {fallbacks}")
+    if late:
+        console.print(
+            f"[yellow]LLM time budget reached:[/] {late} chunks took the offline extractor; the same command "
+            "continues them with the LLM (GRAPHWRIGHT_LLM_MAX_TIME, --max-time)"
+        )
     for failure in report.extraction_failures:
         console.print(f"[yellow]extraction failed:[/] {failure.source}: {failure.error}")
     for warning in report.warnings:

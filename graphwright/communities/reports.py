@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, field_validator
 
+from graphwright.errors import JSONRepairError
 from graphwright.llm.prompts import render
 from graphwright.text.languages import Language, detect
 from graphwright.text.languages.english import ENGLISH
@@ -146,22 +147,32 @@ def llm_report_prompt(
     return "\n".join(lines)
 
 
+def _said(value: Any) -> str:
+    """The text of a field, empty when it holds no word (a small model copies the format's "...")."""
+    text = str(value or "").strip()
+    return text if any(c.isalnum() for c in text) else ""
+
+
 def parse_llm_report(data: dict[str, Any], relations: Sequence[Mapping[str, Any]]) -> Report:
+    """The report a reply holds; JSONRepairError when it holds none (only placeholders), so the community
+    gets the extractive report instead."""
+    if not _said(data.get("title")) and not _said(data.get("summary")):
+        raise JSONRepairError("the reply has neither a title nor a summary (placeholders at most)")
     findings = []
     for raw in data.get("findings") or []:
-        if isinstance(raw, dict) and str(raw.get("summary") or "").strip():
-            findings.append(Finding(summary=str(raw["summary"]), explanation=str(raw.get("explanation") or "")))
+        if isinstance(raw, dict) and _said(raw.get("summary")):
+            findings.append(Finding(summary=_said(raw["summary"]), explanation=_said(raw.get("explanation"))))
     # cite the chunks behind the relations the report was written from
     cited = list(dict.fromkeys(c for r in relations for c in (r.get("chunk_ids") or [])[:2]))[:10]
     if findings and cited:
         findings[0].chunk_ids = cited
     return Report(
-        title=str(data.get("title") or "Untitled community"),
-        summary=str(data.get("summary") or ""),
+        title=_said(data.get("title")) or "Untitled community",
+        summary=_said(data.get("summary")),
         findings=findings,
         rating=data.get("rating", 0),
         kind="llm",
-        rating_explanation=str(data.get("rating_explanation") or ""),
+        rating_explanation=_said(data.get("rating_explanation")),
     )
 
 

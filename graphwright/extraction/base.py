@@ -11,6 +11,9 @@ from graphwright.models import ChunkExtraction, ExtractionExample
 if TYPE_CHECKING:
     from graphwright.extraction.relation_prior import Evidence, RelationPrior
 
+# The reason a chunk extracted past a time budget carries: its `fallback` starts with it
+TIME_BUDGET = "time budget"
+
 
 class Extractor(Protocol):
     name: str
@@ -65,4 +68,15 @@ class UsesRelationPrior(Protocol):
 
     def evidence(self) -> Evidence | None:
         """What its examples teach a prior fitted on many ontologies (None before it learned)."""
+        ...
+
+
+@runtime_checkable
+class TimeBudgeted(Protocol):
+    """An extractor that calls a model for each chunk (seconds a chunk, where a transaction costs
+    milliseconds): the pipeline writes each of its documents as soon as its chunks are extracted, so a stop
+    keeps everything finished, and it takes a deadline after which the chunks left get the offline graph."""
+
+    def set_deadline(self, deadline: float | None) -> None:
+        """`time.monotonic()` after which no new model call starts (None: no deadline)."""
         ...

@@ -11,17 +11,20 @@ unchanged text makes no calls.
 from __future__ import annotations
 
 import json
+import logging
 import re
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import AliasChoices, BaseModel, Field, ValidationError, field_validator
 
 from graphwright.config import Settings
 from graphwright.errors import UngroundedReplyError
-from graphwright.extraction.base import Extractor, LearnsFromExamples, SchemaAware
+from graphwright.extraction.base import TIME_BUDGET, Extractor, LearnsFromExamples, SchemaAware
 from graphwright.extraction.examples import SimilarExamples
 from graphwright.graph_schema import GraphSchema
 from graphwright.llm import LLM, LLMEmptyAnswerError, LLMError, MeteredLLM
@@ -150,6 +153,28 @@ GRAPH_SCHEMA = {
 }
 
 
+log = logging.getLogger(__name__)
+
+_JUDGED_AFTER = 4  # first passes (or gleans) seen before gleaning is judged
+# Gleaning stays while it finds at least this share of what a first pass finds per second: below it, the
+# same seconds spent on first passes (of this run's chunks, or the next run's) find more.
+_GLEAN_YIELD = 0.25
+
+
+@dataclass
+class _Yield:
+    """Calls of one kind in this run: how many, how many replies were unusable, items found, seconds."""
+
+    calls: int = 0
+    unusable: int = 0
+    items: int = 0
+    seconds: float = 0.0
+
+    @property
+    def rate(self) -> float:
+        return self.items / self.seconds if self.seconds > 0 else 0.0
+
+
 class LLMExtractor:
     name = "llm"
 
@@ -161,6 +186,37 @@ class LLMExtractor:
             "extract_system", entity_types=", ".join(t.lower() for t in settings.entity_type_list), schema=""
         )
         self.examples = SimilarExamples([])  # worked examples, from use_examples
+        self.deadline: float | None = None  # no model call starts after it (TimeBudgeted)
+        self._first = _Yield()
+        self._glean = _Yield()
+        self._judge = threading.Lock()
+
+    def set_deadline(self, deadline: float | None) -> None:
+        self.deadline = deadline
+
+    def _past_deadline(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def _gleaning(self) -> bool:
+        """Whether to ask for what the first pass missed: not where it was measured not to pay (on this
+        endpoint, remembered), judged again as this run goes."""
+        if self.settings.llm_gleanings == 0 or self.llm.recall("glean") is False:
+            return False
+        with self._judge:
+            first, glean = self._first, self._glean
+            why = ""
+            if first.calls >= _JUDGED_AFTER and first.unusable * 2 > first.calls:
+                why = f"{first.unusable} of {first.calls} first replies were unusable"
+            elif glean.calls >= _JUDGED_AFTER and glean.rate < _GLEAN_YIELD * first.rate:
+                why = (
+                    f"gleaning found {glean.rate:.2f} items/s against the first pass's {first.rate:.2f} "
+                    f"({glean.calls} gleans, {first.calls} first passes)"
+                )
+            if not why:
+                return True
+        log.info("LLM extraction: gleaning skipped from now on for this endpoint: %s", why)
+        self.llm.remember(glean=False, glean_note=why)
+        return False
 
     def use_examples(self, examples: list[ExtractionExample]) -> None:
         """Worked examples as few-shot turns before each chunk: the few most like the chunk (they cost prompt
@@ -245,9 +301,14 @@ class LLMExtractor:
                 raise JSONRepairError(f"{exc}{result.cut_note()}") from exc
 
     def extract(self, chunk_id: str, text: str) -> ChunkExtraction:
+        if self._past_deadline() and self.fallback is not None:
+            found = self.fallback.extract_many([(chunk_id, text)])[0]
+            return found.model_copy(update={"fallback": f"{TIME_BUDGET}: the LLM's time ran out"})
         try:
             return self._extract(chunk_id, text)
         except (JSONRepairError, LLMEmptyAnswerError, UngroundedReplyError) as exc:  # the model's reply: fall back
+            with self._judge:
+                self._first.unusable += 1
             reason = (
                 "unreadable reply"
                 if isinstance(exc, JSONRepairError)
@@ -272,24 +333,41 @@ class LLMExtractor:
 
     def _extract(self, chunk_id: str, text: str) -> ChunkExtraction:
         messages = self.prompt(text)
+        started = time.monotonic()
+        with self._judge:
+            self._first.calls += 1
         graph, reply = self._ask(messages, "extract")
         graph, dropped = _grounded(graph, text)
+        with self._judge:
+            self._first.items += len(graph.entities) + len(graph.relations)
+            self._first.seconds += time.monotonic() - started
         if dropped and not graph.entities and not graph.relations:
             raise UngroundedReplyError(f"none of its {dropped} entities and relations is named in the text")
         for _ in range(self.settings.llm_gleanings):
+            if self._past_deadline() or not self._gleaning():
+                break
             messages = [
                 *messages,
                 {"role": "assistant", "content": reply},
                 {"role": "user", "content": render("glean")},
             ]
+            started = time.monotonic()
+            found = 0
             try:
                 more, reply = self._ask(messages, "glean")
+                more, _ = _grounded(more, text)
+                before = len(graph.entities) + len(graph.relations)
+                graph = _merge(graph, more)
+                found = len(graph.entities) + len(graph.relations) - before
             except (JSONRepairError, LLMEmptyAnswerError):  # the first pass stands
-                break
-            more, _ = _grounded(more, text)
+                more = _LLMGraph()
+            finally:
+                with self._judge:
+                    self._glean.calls += 1
+                    self._glean.items += found
+                    self._glean.seconds += time.monotonic() - started
             if not more.entities and not more.relations:
                 break
-            graph = _merge(graph, more)
         # A relation names its ends: one the reply did not list as an entity is one, untyped (the schema's
         # patterns may type it), rather than a reason to drop the relation.
         listed = {normalize_key(e.name) for e in graph.entities}

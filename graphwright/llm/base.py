@@ -162,6 +162,18 @@ class ToolCallingLLM(LLM, Protocol):
         ...
 
 
+@runtime_checkable
+class RemembersEndpoint(Protocol):
+    """An LLM that keeps what is learned about its endpoint across runs (ours: llm/endpoint.py), so a caller
+    that measured something (gleaning does not pay here) need not measure it again."""
+
+    def recall(self, fact: str) -> Any:
+        """What was learned under `fact` (None: nothing)."""
+        ...
+
+    def remember(self, **facts: Any) -> None: ...
+
+
 class LLMBackend(Protocol):
     """What `config.LLM_BACKENDS` registers: built from the settings, and able to say, before it is built,
     whether the settings configure it (no endpoint or key set: graphwright runs offline)."""
@@ -234,6 +246,13 @@ class MeteredLLM:
 
     def forget(self, messages: list[Message], temperature: float | None = None) -> None:
         self.inner.forget(messages, temperature)
+
+    def recall(self, fact: str) -> Any:
+        return self.inner.recall(fact) if isinstance(self.inner, RemembersEndpoint) else None
+
+    def remember(self, **facts: Any) -> None:
+        if isinstance(self.inner, RemembersEndpoint):
+            self.inner.remember(**facts)
 
     def chat_stream(self, messages: list[Message], temperature: float | None = None) -> Iterator[ChatDelta]:
         """The answer as it is generated (never cached); in one piece when the inner LLM cannot stream."""

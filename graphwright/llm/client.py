@@ -34,10 +34,12 @@ from graphwright.errors import (  # re-exported: they used to live here
     LLMTimeoutError,
     LLMUnreachableError,
 )
+from graphwright.llm import probe
 from graphwright.llm.base import ChatDelta, ChatResult, JSONSchema, Message, Tool, ToolCall, ToolTurn, Usage
 from graphwright.llm.cache import ResponseCache
-from graphwright.llm.endpoint import STRUCTURED_RUNGS, EndpointMemory, Structured
+from graphwright.llm.endpoint import STRUCTURED_RUNGS, EndpointMemory, Structured, Timing
 from graphwright.llm.pacing import Pacer, Slot
+from graphwright.llm.slots import EndpointSlots
 from graphwright.llm.tasks import max_tokens, parse_caps
 from graphwright.llm.tokens import estimate_prompt
 from graphwright.llm.watchdog import Watchdog
@@ -45,6 +47,9 @@ from graphwright.llm.watchdog import Watchdog
 log = logging.getLogger(__name__)
 
 _THINK_RE = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
+# How servers name their window when a prompt is past it: llama-cpp-python "exceed context window of 4096",
+# llama.cpp "... context size (4096)", vLLM "maximum context length is 4096"
+_CONTEXT_RE = re.compile(r"context (?:window of|size \(|length is) ?(\d{3,7})", re.IGNORECASE)
 _UNSUPPORTED = (400, 404, 415, 422, 501)  # how servers refuse a parameter they do not take
 _T = TypeVar("_T")
 
@@ -58,6 +63,9 @@ class _Reply:
     finish: str | None = None
     tokens: int = 0  # content pieces: one token each on llama.cpp, Ollama, vLLM and OpenAI streams
     usage: Usage | None = None  # as the endpoint reported it, when it does
+    started: float = 0.0  # when the request went out (its slot taken), its first token came, it ended
+    first_token: float | None = None
+    ended: float | None = None
 
     @property
     def text(self) -> str:
@@ -105,8 +113,10 @@ class LLMClient:
         memory_file = self.settings.home / "cache" / "llm-endpoints.json" if self.settings.llm_cache else None
         self.memory = EndpointMemory(memory_file, self.settings.openai_base_url, self.settings.llm_model)
         self.pacer = Pacer(self.settings.llm_concurrency, self.memory.traits.width)
+        self.slots = EndpointSlots(self.settings.home / "cache" / "llm-slots", self.memory.key)
         self._watchdog = Watchdog()
         self._lock = threading.Lock()
+        self._probe_lock = threading.Lock()
 
     # -- the LLM protocol ------------------------------------------------------------------------------------
 
@@ -118,6 +128,12 @@ class LLMClient:
         """Drop a cached answer the caller found unusable, so the next run asks again."""
         if self.cache is not None:
             self.cache.forget(self.cache_key(messages, temperature))
+
+    def recall(self, fact: str) -> Any:
+        return getattr(self.memory.traits, fact, None)
+
+    def remember(self, **facts: Any) -> None:
+        self.memory.learn(**facts)
 
     def is_cached(self, messages: list[Message], temperature: float | None = None) -> bool:
         """Whether `chat` would answer `messages` from the cache (a dry run counts such calls as free)."""
@@ -144,6 +160,7 @@ class LLMClient:
         temp = self.settings.llm_temperature if temperature is None else temperature
         if self.settings.llm_structured == "off":
             schema = None
+        self.probe_once()
         cache = self.cache if use_cache else None
         key = self.cache_key(messages, temp)
         if cache is not None:
@@ -152,8 +169,9 @@ class LLMClient:
                 cached.cached = True
                 self._count(Usage(cached=1))
                 return cached
-        cap = max_tokens(task, self.settings.llm_max_tokens)
-        reply = self._generate(self._roles(messages), temp, cap, task, schema)
+        sent = self._roles(messages)
+        cap, sample = self._cap(task, sent)
+        reply = self._generate(sent, temp, cap, task, schema, sample)
         usage = reply.usage or Usage(1)
         # Reasoning models (DeepSeek-R1, Qwen3 ...) wrap their thinking in tags; keep only the answer.
         text = _THINK_RE.sub("", reply.text).strip()
@@ -184,12 +202,14 @@ class LLMClient:
         """The answer as the endpoint generates it, never cached; the last delta carries the usage. Reasoning
         tags are dropped as they pass. Not retried once text was sent (it cannot be taken back)."""
         temp = self.settings.llm_temperature if temperature is None else temperature
-        cap = max_tokens(task, self.settings.llm_max_tokens)
-        kwargs = {"messages": self._roles(messages), "temperature": temp, "max_tokens": cap}
+        self.probe_once()
+        sent = self._roles(messages)
+        cap, sample = self._cap(task, sent)
+        kwargs = {"messages": sent, "temperature": temp, "max_tokens": cap}
         self._check_budget()
         thinking, checked = False, False
         held: list[str] = []
-        with self.pacer.slot() as slot:
+        with self.pacer.slot() as slot, self.slots.hold(self.memory.traits.width):
             reply = _Reply()
             for piece in self._stream(kwargs, cap, slot, reply):
                 text, thinking = _drop_thinking(piece, thinking)
@@ -202,11 +222,11 @@ class LLMClient:
                 held.append(text)
                 if len("".join(held).strip()) >= _ECHO_CHARS:
                     if echoes("".join(held), messages):
-                        self._settle(reply, kwargs, task)
+                        self._settle(reply, kwargs, task, sample)
                         raise LLMEchoError(ECHOED)
                     checked = True
                     yield from (ChatDelta(text=t) for t in held)
-        self._settle(reply, kwargs, task)
+        self._settle(reply, kwargs, task, sample)
         if not checked:  # a short reply: all of it was held
             if not "".join(held).strip():
                 raise LLMEmptyAnswerError("LLM returned an empty answer")
@@ -216,6 +236,7 @@ class LLMClient:
     def chat_tools(self, messages: list[Message], tools: Sequence[Tool]) -> ToolTurn:
         """One turn with tool calling; never cached (each turn depends on live tool results). An endpoint
         without tool calling gets a plain-text protocol: a JSON object naming the tool, or the answer."""
+        self.probe_once()
         if self.settings.llm_tools == "text" or self.memory.traits.tools == "text":
             return self._text_tools(messages, tools)
         schemas = [
@@ -270,7 +291,13 @@ class LLMClient:
     # -- bounded, structured, paced calls --------------------------------------------------------------------
 
     def _generate(
-        self, messages: list[Message], temperature: float, cap: int, task: str, schema: JSONSchema | None
+        self,
+        messages: list[Message],
+        temperature: float,
+        cap: int,
+        task: str,
+        schema: JSONSchema | None,
+        sample: bool = False,
     ) -> _Reply:
         while True:
             rung = self.memory.traits.structured if schema is not None else "prompt"
@@ -286,6 +313,7 @@ class LLMClient:
                     partial(self._collect, kwargs, cap), give_up=_refuses_format if probing else None
                 )
             except LLMStatusError as exc:
+                self._learn_context(exc)
                 if fmt is None or not (exc.status in _UNSUPPORTED or (probing and _refuses_format(exc))):
                     raise
                 if self.memory.traits.structured != rung:  # another call learned it meanwhile
@@ -297,7 +325,7 @@ class LLMClient:
                 continue
             if probing:
                 self.memory.learn(structured_ok=True)
-            self._settle(reply, kwargs, task)
+            self._settle(reply, kwargs, task, sample)
             return reply
 
     def _collect(self, kwargs: dict[str, Any], cap: int, slot: Slot) -> _Reply:
@@ -310,11 +338,13 @@ class LLMClient:
         """The reply's text pieces as they come, `reply` filled as they do; a quiet stream is stopped."""
         extra = {"stream_options": {"include_usage": True}} if self.memory.traits.stream_options else {}
         watch = self._watchdog.watch(self.settings.llm_timeout, self.settings.llm_idle_timeout)
+        reply.started = time.monotonic()
         try:
             try:
                 stream = self._create(kwargs | extra, stream=True)
             except LLMStatusError as exc:
-                if not extra or exc.status not in _UNSUPPORTED or "response_format" in kwargs:
+                named = self._learn_context(exc)  # a prompt past the window is no refused stream_options
+                if named or not extra or exc.status not in _UNSUPPORTED or "response_format" in kwargs:
                     raise
                 self.memory.learn(stream_options=False)  # then its usage is counted here
                 stream = self._create(kwargs, stream=True)
@@ -333,6 +363,8 @@ class LLMClient:
                         if choice.finish_reason:
                             reply.finish = choice.finish_reason
                         if piece:
+                            if reply.first_token is None:
+                                reply.first_token = time.monotonic()
                             reply.tokens += 1
                             watch.tick()
                             slot.token()
@@ -352,6 +384,7 @@ class LLMClient:
                 ) from exc
             finally:
                 stream.close()  # a reader that went away stops the generation upstream too
+                reply.ended = time.monotonic()
             if watch.expired:
                 raise LLMTimeoutError(watch.expired)
             crowded = max(slot.crowd, slot.in_flight()) > 1
@@ -415,7 +448,7 @@ class LLMClient:
         for attempt in range(attempts):
             self._check_budget()
             try:
-                with self.pacer.slot() as slot:
+                with self.pacer.slot() as slot, self.slots.hold(self.memory.traits.width):
                     result = call(slot)
                 self._remember_width()
                 return result
@@ -435,12 +468,78 @@ class LLMClient:
         again = type(last)(f"{last} ({attempts} attempts)", last.status) if isinstance(last, LLMStatusError) else None
         raise again or type(last)(f"{last} ({attempts} attempts)")
 
-    def _settle(self, reply: _Reply, kwargs: dict[str, Any], task: str) -> None:
-        """Usage of a finished reply: the endpoint's, else counted here (the pieces; the prompt estimated)."""
+    def _settle(self, reply: _Reply, kwargs: dict[str, Any], task: str, sample: bool = False) -> None:
+        """Usage of a finished reply: the endpoint's, else counted here (the pieces; the prompt estimated);
+        remembered with its timing, and (a reply that ended by itself under the task's full cap) its length
+        as a sample of what the task's replies need."""
         if reply.usage is None or not (reply.usage.prompt_tokens or reply.usage.completion_tokens):
             reply.usage = Usage(1, estimate_prompt(kwargs["messages"]), reply.tokens)
-        self.memory.record(task, reply.usage.completion_tokens)
+        timing = None
+        if reply.ended is not None and reply.started:
+            first = reply.first_token - reply.started if reply.first_token is not None else None
+            timing = Timing(reply.ended - reply.started, first, reply.usage.prompt_tokens)
+        self.memory.record(task, reply.usage.completion_tokens, sample=sample and reply.finish == "stop", timing=timing)
         self._count(reply.usage)
+
+    def _cap(self, task: str, messages: list[Message]) -> tuple[int, bool]:
+        """The reply cap of `task`, and whether it is the task's full one (its replies then sample what the
+        task needs). A cap the settings give stands; else the one learned from this endpoint's finished
+        replies, else the task's default; never more than the server's context leaves after the prompt."""
+        overrides = parse_caps(self.settings.llm_max_tokens)
+        full = overrides.get(task) or max_tokens(task)
+        stats = self.memory.traits.tasks.get(task)
+        learned = stats.learned_cap(full) if stats is not None and task not in overrides else None
+        cap = learned or full
+        context = self.memory.traits.context
+        if context:
+            prompt = estimate_prompt(messages)
+            room = context - prompt - 16  # the template's own tokens, roughly
+            if room < min(cap, 32):
+                raise LLMError(
+                    f"the prompt (about {prompt:,} tokens) leaves no room for a reply in the server's "
+                    f"{context:,}-token context window"
+                )
+            cap = min(cap, room)
+        return cap, cap == full
+
+    def probe_once(self) -> None:
+        """Once per endpoint, before its first call (then remembered): its system role, width and context, and
+        a first measure of its speed (a dry run asks for it: the time estimate and the prompts' size need it)."""
+        if not self.settings.llm_probe or self.memory.traits.probed:
+            return
+        with self._probe_lock:
+            if self.memory.traits.probed:
+                return
+            sample = None
+            try:
+                role = probe.system_role(self._create)
+                width, sample = probe.width(self._create)
+                sample = sample or probe.speed(self._create)
+            except (LLMTimeoutError, LLMUnreachableError):  # down: the call says so, the probe waits for later
+                return
+            except LLMError as exc:  # it refused a probe: nothing learned, and not asked again
+                log.info("LLM endpoint probe refused (%s); the settings stand", exc)
+                role = width = None
+            if sample is not None:
+                self.memory.timed(
+                    sample.prompt_tokens, sample.first_token, sample.completion_tokens, sample.completion_seconds
+                )
+            context = probe.context_window(self.settings.openai_base_url)
+            self.memory.learn(
+                probed=True,
+                system_role=role,
+                width=width or self.memory.traits.width,
+                context=context or self.memory.traits.context,
+            )
+            if width is not None:
+                self.pacer.narrow(width)
+
+    def _learn_context(self, error: LLMStatusError) -> bool:
+        """A server that refused a prompt past its context window says the window's size: remembered."""
+        found = _CONTEXT_RE.search(str(error))
+        if found:
+            self.memory.learn(context=int(found.group(1)))
+        return found is not None
 
     def _count(self, usage: Usage) -> None:
         with self._lock:
@@ -467,8 +566,10 @@ class LLMClient:
             self.fallbacks[reason] = self.fallbacks.get(reason, 0) + 1
 
     def _roles(self, messages: list[Message]) -> list[Message]:
-        """System prompts folded into the first user turn when the endpoint's template drops them."""
-        if self.settings.llm_system_role == "system" or not any(m.get("role") == "system" for m in messages):
+        """System prompts folded into the first user turn when the endpoint's template drops them (as the
+        settings say, or as the probe found)."""
+        keeps = self.settings.llm_system_role == "system" and self.memory.traits.system_role != "user"
+        if keeps or not any(m.get("role") == "system" for m in messages):
             return messages
         system = "\n\n".join(str(m.get("content") or "") for m in messages if m.get("role") == "system")
         rest = [m for m in messages if m.get("role") != "system"]

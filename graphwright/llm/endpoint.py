@@ -1,6 +1,8 @@
 """What one endpoint (its URL and model) was found to support, learned once and remembered on disk, so no
-later run pays for probing again: the best structured output it takes, whether it calls tools, how many
-requests it serves at once, and how long each task's replies run (for the cost estimate)."""
+later run pays for probing again: the best structured output it takes, whether it calls tools, whether its
+chat template keeps a system message, how many requests it serves at once, its context window, how long each
+task's replies run (for the cost estimate and the reply caps), how fast it reads and writes (for the time
+estimate), and whether gleaning pays on it."""
 
 from __future__ import annotations
 
@@ -22,14 +24,57 @@ Structured = Literal["schema", "json+schema", "json", "prompt"]
 STRUCTURED_RUNGS: tuple[Structured, ...] = ("schema", "json+schema", "json", "prompt")
 
 
+_SAMPLE = 64  # reply lengths kept per task for the learned cap
+_CAP_AFTER = 12  # finished replies under the full cap before the cap is learned from them
+_CAP_HEADROOM = 1.25
+_CAP_FLOOR = 48
+
+
 @dataclass
 class TaskStats:
     calls: int = 0
     completion_tokens: int = 0
+    # Replies that ended by themselves while asked under the task's full cap: what its replies need. Replies
+    # asked under a learned cap are not sampled (those it cut would be missing, and the cap would only shrink).
+    finished: list[int] = field(default_factory=list)
+    seconds: float = 0.0  # wall time of the timed calls, request to end
+    timed: int = 0
 
     @property
     def mean(self) -> float:
         return self.completion_tokens / self.calls if self.calls else 0.0
+
+    @property
+    def mean_seconds(self) -> float | None:
+        return self.seconds / self.timed if self.timed else None
+
+    def learned_cap(self, full: int) -> int | None:
+        """The 95th percentile of the sampled replies with a quarter more as headroom, below `full`; None
+        until enough were sampled. A small model's rambling runs to the cap and is never sampled."""
+        if len(self.finished) < _CAP_AFTER:
+            return None
+        ordered = sorted(self.finished)
+        p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+        return min(full, max(_CAP_FLOOR, round(p95 * _CAP_HEADROOM)))
+
+
+@dataclass
+class Speed:
+    """How fast the endpoint reads a prompt (until the first token) and writes a reply (after it)."""
+
+    prompt_tokens: int = 0
+    prompt_seconds: float = 0.0
+    completion_tokens: int = 0
+    completion_seconds: float = 0.0
+
+    def seconds(self, prompt_tokens: float, completion_tokens: float) -> float | None:
+        """The time a call of this size takes, from the measured rates (None: not measured)."""
+        if not (self.prompt_tokens and self.completion_tokens and self.completion_seconds):
+            return None
+        return (
+            prompt_tokens * self.prompt_seconds / self.prompt_tokens
+            + completion_tokens * self.completion_seconds / self.completion_tokens
+        )
 
 
 @dataclass
@@ -39,7 +84,22 @@ class Traits:
     tools: Literal["native", "text"] = "native"
     stream_options: bool = True  # takes stream_options (usage at the end of a stream)
     width: int | None = None  # requests it serves at once, once a queue was seen
+    system_role: Literal["system", "user"] | None = None  # "user": its template drops system messages
+    probed: bool = False  # the system role and the width were probed (once per endpoint)
+    context: int | None = None  # its context window in tokens, where it told
+    glean: bool | None = None  # False: gleaning was measured not to pay here
+    glean_note: str = ""
+    speed: Speed = field(default_factory=Speed)
     tasks: dict[str, TaskStats] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Timing:
+    """One call's clock: seconds to its first token (None: not streamed) and in all; its prompt's tokens."""
+
+    total: float
+    first_token: float | None
+    prompt_tokens: int
 
 
 class EndpointMemory:
@@ -58,8 +118,9 @@ class EndpointMemory:
         try:
             raw = json.loads(self.path.read_text(encoding="utf-8")).get(self.key) or {}
             tasks = {k: TaskStats(**v) for k, v in (raw.pop("tasks", None) or {}).items()}
-            traits = Traits(**raw, tasks=tasks)
-        except (OSError, ValueError, TypeError):
+            speed = Speed(**(raw.pop("speed", None) or {}))
+            traits = Traits(**raw, tasks=tasks, speed=speed)
+        except (OSError, ValueError, TypeError):  # a file of an older or newer version: learned again
             return Traits()
         if traits.structured not in STRUCTURED_RUNGS:
             traits.structured = "schema"
@@ -75,17 +136,44 @@ class EndpointMemory:
             log.info("LLM endpoint: learned %s", ", ".join(f"{k}={v}" for k, v in changed.items()))
             self._save()
 
-    def record(self, task: str, completion_tokens: int) -> None:
-        """One reply's length, for the next dry run's estimate: saved at once for a task's first replies, then
-        at most once a second (a run of thousands of calls writes the file a few hundred times at most)."""
+    def record(self, task: str, completion_tokens: int, *, sample: bool = False, timing: Timing | None = None) -> None:
+        """One reply: its length, for the next dry run's estimate and (`sample`: it ended by itself under the
+        task's full cap) the task's learned cap; its timing, for the time estimate. Saved at once for a task's
+        first replies, then at most once a second (a run of thousands of calls writes the file a few hundred
+        times at most)."""
         with self._lock:
             stats = self.traits.tasks.setdefault(task, TaskStats())
             stats.calls += 1
             stats.completion_tokens += completion_tokens
+            if sample:
+                stats.finished = [*stats.finished, completion_tokens][-_SAMPLE:]
+            if timing is not None:
+                stats.seconds += timing.total
+                stats.timed += 1
+                if timing.first_token is not None and timing.prompt_tokens and completion_tokens > 1:
+                    self._timed(
+                        timing.prompt_tokens,
+                        timing.first_token,
+                        completion_tokens - 1,
+                        timing.total - timing.first_token,
+                    )
             now = time.monotonic()
             if stats.calls <= 3 or now - self._saved >= 1.0:
                 self._save()
                 self._saved = now
+
+    def timed(self, prompt_tokens: int, prompt_seconds: float, completion_tokens: int, seconds: float) -> None:
+        """A call's reading (prompt tokens, seconds to the first token) and writing (tokens after it, seconds)."""
+        with self._lock:
+            self._timed(prompt_tokens, prompt_seconds, completion_tokens, seconds)
+            self._save()
+
+    def _timed(self, prompt_tokens: int, prompt_seconds: float, completion_tokens: int, seconds: float) -> None:
+        speed = self.traits.speed
+        speed.prompt_tokens += prompt_tokens
+        speed.prompt_seconds += prompt_seconds
+        speed.completion_tokens += completion_tokens
+        speed.completion_seconds += seconds
 
     def save(self) -> None:
         with self._lock:

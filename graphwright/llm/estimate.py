@@ -34,18 +34,29 @@ def learned_rate(llm: LLMClient, task: str, per: str) -> float | None:
     return (tasks[task].calls if task in tasks else 0) / base.calls
 
 
+def seconds(llm: LLMClient, prompt_tokens: float, completion_tokens: float) -> float | None:
+    """How long calls of these sizes take at this endpoint's measured speed, as many at once as it serves."""
+    alone = llm.memory.traits.speed.seconds(prompt_tokens, completion_tokens)
+    if alone is None:
+        return None
+    at_once = min(llm.settings.llm_concurrency, llm.memory.traits.width or llm.settings.llm_concurrency)
+    return alone / max(1, at_once)
+
+
 def stage(llm: LLMClient, name: str, task: str, prompts: Sequence[list[Message]]) -> StageCost:
     """The cost of sending `prompts` for `task`, the cached ones apart."""
     fresh = [p for p in prompts if not llm.is_cached(p)]
     completion, basis = expected_completion(llm, task)
+    prompt_tokens = sum(estimate_prompt(llm.roles(p)) for p in fresh)
     return StageCost(
         stage=name,
         task=task,
         calls=len(fresh),
         cached=len(prompts) - len(fresh),
-        prompt_tokens=sum(estimate_prompt(llm.roles(p)) for p in fresh),
+        prompt_tokens=prompt_tokens,
         completion_tokens=round(completion * len(fresh)),
         basis=basis,
+        seconds=seconds(llm, prompt_tokens, completion * len(fresh)),
     )
 
 
@@ -63,6 +74,7 @@ def follow_on(
         prompt_tokens=round(per_prompt * calls),
         completion_tokens=round(completion * calls),
         basis=f"{basis}; replies: {reply_basis}",
+        seconds=seconds(llm, per_prompt * calls, completion * calls),
     )
 
 

@@ -100,6 +100,12 @@ class Pacer:
             self.limit += 1
             self._clean = 0
 
+    def narrow(self, width: int) -> None:
+        """The server's width, learned another way (a probe): never more calls at once than that."""
+        with self._cond:
+            self.ceiling = max(1, min(self.ceiling, width))
+            self.limit = min(self.limit, self.ceiling)
+
     @property
     def learned_width(self) -> int | None:
         """The width to remember: known once a queue was seen (a ceiling below the configured most)."""

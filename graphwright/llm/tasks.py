@@ -86,3 +86,9 @@ def max_tokens(task: str, overrides: str = "") -> int:
     if task not in MAX_TOKENS:
         raise InvalidRequestError(f"no LLM task {task!r}; tasks: {', '.join(TASKS)}")
     return parse_caps(overrides).get(task, MAX_TOKENS[task])
+
+
+# Follow-on calls per extraction call until this endpoint's runs measured them: a reply re-asked as valid JSON
+# (few for a model with structured output, more for a small one), and an entity's descriptions merged into
+# one (an entity named in more than one chunk). First guesses, said as such in the estimate.
+TYPICAL_RATES = MappingProxyType({"repair": 0.15, "summarize": 0.3})

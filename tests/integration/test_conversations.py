@@ -545,6 +545,7 @@ def test_graphwright_chat_streams_with_an_llm_and_survives_ctrl_c(live, cli_env,
         **cli_env,
         "GRAPHWRIGHT_HOME": str(live.rag.settings.home),
         "OPENAI_BASE_URL": stub.base_url,
+        "GRAPHWRIGHT_LLM_PROBE": "false",
         "OPENAI_API_KEY": "stub-key",
         "GRAPHWRIGHT_LLM_MODEL": "stub-model",
     }

@@ -20,6 +20,7 @@ def llm_env(cli_env: dict[str, str], stub, **extra: str) -> dict[str, str]:
     return {
         **cli_env,
         "OPENAI_BASE_URL": stub.base_url,
+        "GRAPHWRIGHT_LLM_PROBE": "false",
         "OPENAI_API_KEY": "sk-test",
         "GRAPHWRIGHT_LLM_MODEL": "m",
         "GRAPHWRIGHT_LLM_CONCURRENCY": "1",

@@ -195,6 +195,7 @@ def test_ingest_progress_shows_live_llm_calls_and_tokens(rag, stub, cli_env, tmp
     env = {
         **cli_env,
         "OPENAI_BASE_URL": stub.base_url,
+        "GRAPHWRIGHT_LLM_PROBE": "false",
         "OPENAI_API_KEY": "sk-test-not-a-secret",
         "GRAPHWRIGHT_LLM_MODEL": "stub-model",
         "GRAPHWRIGHT_LLM_GLEANINGS": "0",
@@ -211,3 +212,69 @@ def test_ingest_progress_shows_live_llm_calls_and_tokens(rag, stub, cli_env, tmp
     as_json = run(["ingest", str(folder), "--extractor", "llm", "--json"], env, tmp_path)
     assert json.loads(as_json.stdout)["documents_unchanged"] == 2 and "extract" not in as_json.stderr
     assert "sk-test-not-a-secret" not in out.stdout + out.stderr + quiet.stderr + as_json.stdout  # never echoed
+
+
+def _corpus_of(folder: Path, n: int) -> Path:
+    folder.mkdir(exist_ok=True)
+    for i in range(n):
+        (folder / f"ada{i}.md").write_text(f"Note {i}. Ada Lovelace wrote programs for the Analytical Engine.")
+    return folder
+
+
+def test_a_time_budget_writes_the_rest_offline_and_the_next_run_continues_with_the_llm(
+    rag, llm_rag_factory, stub, tmp_path: Path
+) -> None:
+    stub.default = extractor_reply(json.dumps(GOOD))
+    folder = _corpus_of(tmp_path / "docs", 3)
+    hurried = llm_rag_factory(llm_gleanings=0, llm_max_time=1e-6)  # over before the first chunk
+    report = hurried.ingest([folder], base=tmp_path)
+    assert report.documents_written == 3 and report.extraction_fallbacks == {"offline graph: time budget": 3}
+    assert not [r for r in stub.requests if r["path"].endswith("/chat/completions")]  # no call was started
+    assert rag.store.read("MATCH (d:Document) RETURN count(d) AS n")[0]["n"] == 3  # written, offline graph
+    patient = llm_rag_factory(llm_gleanings=0)
+    again = patient.ingest([folder], base=tmp_path)  # continued with the LLM: not skipped as unchanged
+    assert again.documents_written == 3 and again.documents_unchanged == 0 and not again.extraction_fallbacks
+    assert again.llm_usage["calls"] == 3
+    assert ("Ada Lovelace", "WROTE_PROGRAMS_FOR", "Analytical Engine") in _relations(patient)
+    assert patient.ingest([folder], base=tmp_path).documents_unchanged == 3
+
+
+def test_killed_mid_ingest_the_documents_extracted_so_far_are_in_the_graph_and_a_rerun_finishes(
+    rag, stub, cli_env, tmp_path: Path
+) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    stub.default = extractor_reply(json.dumps(GOOD))
+    stub.stream_delay = 0.05  # a reply takes about a second: a slow local model
+    folder = _corpus_of(tmp_path / "docs", 6)
+    env = {
+        **cli_env,
+        "OPENAI_BASE_URL": stub.base_url,
+        "GRAPHWRIGHT_LLM_PROBE": "false",
+        "OPENAI_API_KEY": "sk-test-not-a-secret",
+        "GRAPHWRIGHT_LLM_MODEL": "stub-model",
+        "GRAPHWRIGHT_LLM_GLEANINGS": "0",
+    }
+    args = [sys.executable, "-m", "graphwright.cli", "ingest", str(folder), "--extractor", "llm", "-q"]
+    ingest = subprocess.Popen(args, env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    def documents() -> int:
+        return rag.store.read("MATCH (d:Document) RETURN count(d) AS n")[0]["n"]
+
+    deadline = time.monotonic() + 120
+    while documents() < 2 and ingest.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    ingest.send_signal(signal.SIGKILL)
+    ingest.wait(30)
+    kept = documents()
+    assert 2 <= kept < 6  # each document was written when its chunks were extracted, not all at the end
+    entities = rag.store.read("MATCH (e:Entity) RETURN count(e) AS n")[0]["n"]
+    assert entities >= 3  # with its LLM graph
+    stub.stream_delay = 0.0
+    out = subprocess.run([*args, "--json"], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    report = json.loads(out.stdout)
+    assert out.returncode == 0 and documents() == 6
+    assert report["documents_unchanged"] >= kept and report["documents_written"] == 6 - report["documents_unchanged"]

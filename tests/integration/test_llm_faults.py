@@ -138,6 +138,7 @@ def test_killed_llm_ingest_resumes_without_repeating_finished_calls(rag, stub, c
     env = {
         **cli_env,
         "OPENAI_BASE_URL": stub.base_url,
+        "GRAPHWRIGHT_LLM_PROBE": "false",
         "OPENAI_API_KEY": "sk-test",
         "GRAPHWRIGHT_LLM_MODEL": "m",
         "GRAPHWRIGHT_LLM_GLEANINGS": "0",

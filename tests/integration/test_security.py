@@ -69,6 +69,7 @@ def test_secrets_never_reach_output_logs_or_files(rag, stub, cli_env, test_passw
     env = {
         **cli_env,
         "OPENAI_BASE_URL": stub.base_url,
+        "GRAPHWRIGHT_LLM_PROBE": "false",
         "OPENAI_API_KEY": api_key,
         "GRAPHWRIGHT_LLM_MODEL": "m",
         "GRAPHWRIGHT_LLM_MAX_RETRIES": "0",

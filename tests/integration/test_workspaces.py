@@ -98,7 +98,14 @@ def pair(neo4j_uri, test_password, embedder, tmp_path_factory):
     b.build_communities()
     b.conversations().create("Zqxcanary chat")
     llm = GraphRAG(
-        settings.model_copy(update={"openai_base_url": stub.base_url, "llm_model": "stub-model", "llm_max_retries": 1}),
+        settings.model_copy(
+            update={
+                "openai_base_url": stub.base_url,
+                "llm_model": "stub-model",
+                "llm_max_retries": 1,
+                "llm_probe": False,
+            }
+        ),
         embedder=embedder,
         workspace=A,
     )

@@ -74,3 +74,61 @@ def test_a_relations_end_the_reply_did_not_list_is_an_entity() -> None:
     found = LLMExtractor(_Fixed(reply), Settings()).extract("c1", TEXT)
     assert [(e.name, e.type) for e in found.entities] == [("Arion", "CONCEPT"), ("Paul Kupperberg", "CONCEPT")]
     assert [(r.source, r.target) for r in found.relations] == [("Arion", "Paul Kupperberg")]
+
+
+class _Remembering(ReplyingLLM):
+    """A model whose first pass names two things the text names, and whose gleaning finds nothing new; it
+    keeps what the extractor learns of it, as the endpoint file does."""
+
+    def __init__(self, first: dict[str, Any]) -> None:
+        self.first = json.dumps(first)
+        self.asked: list[str] = []
+        self.facts: dict[str, Any] = {}
+
+    def chat(self, messages: list[dict[str, Any]], *args: Any, task: str = "answer", **kwargs: Any) -> ChatResult:
+        self.asked.append(task)
+        return ChatResult(text=self.first)
+
+    def recall(self, fact: str) -> Any:
+        return self.facts.get(fact)
+
+    def remember(self, **facts: Any) -> None:
+        self.facts.update(facts)
+
+
+GROUNDED = {"entities": [{"name": "Jan Duursema"}, {"name": "Arion"}], "relations": []}
+
+
+def test_gleaning_stops_where_it_finds_nothing_and_the_endpoint_remembers() -> None:
+    model = _Remembering(GROUNDED)
+    extractor = LLMExtractor(model, Settings(llm_gleanings=1))
+    for i in range(8):
+        extractor.extract(f"c{i}", TEXT)
+    # four gleans found nothing new: judged not to pay, so the last four chunks were asked once each
+    assert model.asked.count("glean") == 4 and model.asked.count("extract") == 8
+    assert model.facts["glean"] is False and "gleaning found 0.00 items/s" in model.facts["glean_note"]
+    again = LLMExtractor(model, Settings(llm_gleanings=1))  # the next run: not tried again
+    model.asked.clear()
+    again.extract("c9", TEXT)
+    assert model.asked == ["extract"]
+
+
+def test_gleaning_is_skipped_where_first_replies_are_mostly_unusable() -> None:
+    model = _Remembering({"entities": [{"name": "Neptune"}], "relations": []})  # never in the text
+    extractor = LLMExtractor(model, Settings(llm_gleanings=1), fallback=NLPExtractor())
+    for i in range(5):
+        assert extractor.extract(f"c{i}", TEXT).fallback.startswith("ungrounded reply")
+    assert extractor._gleaning() is False and model.facts["glean_note"] == "5 of 5 first replies were unusable"
+
+
+def test_past_its_deadline_a_chunk_takes_the_offline_graph_without_a_call() -> None:
+    import time
+
+    model = _Remembering(GROUNDED)
+    extractor = LLMExtractor(model, Settings(llm_gleanings=0), fallback=NLPExtractor())
+    extractor.set_deadline(time.monotonic() + 3600)
+    assert extractor.extract("c1", TEXT).fallback is None and model.asked == ["extract"]
+    extractor.set_deadline(time.monotonic() - 1)
+    late = extractor.extract("c2", TEXT)
+    assert late.fallback is not None and late.fallback.startswith("time budget")
+    assert model.asked == ["extract"] and "Paul Kupperberg" in {e.name for e in late.entities}

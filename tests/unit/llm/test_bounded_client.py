@@ -40,6 +40,7 @@ def client(stub: StubOpenAI, tmp_path: Path, **overrides: Any) -> LLMClient:
         "llm_timeout": 2.0,
         "llm_idle_timeout": 1.0,
         "home": tmp_path,
+        "llm_probe": False,  # the probes have their own tests (test_endpoint_probe.py); scripts stay exact
         **overrides,
     }
     settings = Settings(**given)
