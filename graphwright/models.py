@@ -431,6 +431,8 @@ class Entity(BaseModel):
     type: str
     label: str
     description: str = ""
+    # The description already merges the stored one (the LLM summarized both): it replaces it, not joins it
+    replace_description: bool = False
     aliases: list[str] = Field(default_factory=list)
     mentions: dict[str, int] = Field(default_factory=dict)  # chunk id -> count
     embedding: list[float] | None = None

@@ -405,9 +405,25 @@ class IngestPipeline:
             return [], []
         with run.timed("resolve"):
             entities, relations = self.resolver.resolve([x for x in extractions if x.error is None], run.index)
+            self._describe_with_stored(entities, run.index)
         with run.timed("embed entities"):
             self._embed_entities([e for e in entities if e.id not in run.index.embedded])
         return entities, relations
+
+    def _describe_with_stored(self, entities: list[Entity], index: EntityIndex) -> None:
+        """An entity already in the graph gets one description from its stored one and this group's, as the
+        resolver makes one within a group (summarized by the LLM once they no longer fit), instead of the
+        stored one and the new one joined and cut at the limit. Only with a summarizer: a join is what the
+        write does anyway."""
+        if self.resolver.summarize is None:
+            return
+        known = [e for e in entities if e.description and e.id in index.embedded]
+        stored = self.store.graph.entity_descriptions([e.id for e in known]) if known else {}
+        for entity in known:
+            before = stored.get(entity.id, "")
+            if before and entity.description not in before:
+                entity.description = self.resolver.describe(entity.name, [before, entity.description])
+                entity.replace_description = True
 
     def _ingest_group(self, group: list[tuple[Document, list[Chunk]]], report: IngestReport, run: _Run) -> None:
         entities, relations = self._resolve(self._embed_and_extract(group, report, run), run)

@@ -308,6 +308,9 @@ class MemoryGraph:
         order = sorted(range(len(rows)), key=lambda i: (-touches[id(inside[i])], -rows[i]["weight"], rows[i]["source"]))
         return [rows[i] for i in order][:limit]
 
+    def entity_descriptions(self, ids: list[str]) -> dict[str, str]:
+        return {i: e.description for i in ids if (e := self.s.entities.get(i)) is not None and e.description}
+
     def entity_catalog(self) -> list[CatalogEntityRow]:
         return [
             {"id": e.id, "key": normalize_key(e.name), "name": e.name, "type": e.type} for e in self.s.entities.values()

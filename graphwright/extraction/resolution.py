@@ -99,7 +99,8 @@ class Resolver:
     # (name, distinct descriptions) -> one description; the LLM's when one is configured
     summarize: Callable[[str, list[str]], str] | None = None
 
-    def _describe(self, name: str, parts: list[str]) -> str:
+    def describe(self, name: str, parts: list[str]) -> str:
+        """One description from several: joined while it fits, else summarized (by the LLM, when there is one)."""
         whole = merge_descriptions(parts, limit=10 * MAX_DESCRIPTION)
         merged = whole[:MAX_DESCRIPTION]
         distinct = list(dict.fromkeys(p.strip() for p in parts if p.strip()))
@@ -232,7 +233,7 @@ class Resolver:
                     name=name,
                     type=type_,
                     label=entity_label(type_),
-                    description=self._describe(name, descriptions[canonical]),
+                    description=self.describe(name, descriptions[canonical]),
                     aliases=aliases,
                     mentions=dict(mentions[canonical]),
                 )

@@ -166,6 +166,10 @@ class GraphRole(EntityIndex, Protocol):
 
     def entity_catalog(self) -> list[CatalogEntityRow]: ...
 
+    def entity_descriptions(self, ids: list[str]) -> dict[str, str]:
+        """The stored description of each of these entities that has one."""
+        ...
+
     def neighbourhood(
         self, entity_ids: list[str], chunk_ids: list[str], embedding: list[float], per_entity: int, hub: int
     ) -> NeighbourhoodRow:

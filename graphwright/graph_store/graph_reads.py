@@ -56,6 +56,10 @@ class GraphReads:
     def entity_catalog(self) -> list[CatalogEntityRow]:
         return cast(list[CatalogEntityRow], self.connection.read(q.ENTITY_CATALOG))
 
+    def entity_descriptions(self, ids: list[str]) -> dict[str, str]:
+        rows = self.connection.read(q.ENTITY_DESCRIPTIONS, ids=ids)
+        return {str(r["id"]): str(r["description"]) for r in rows if r["description"]}
+
     # --- neighbourhoods, relations, paths --------------------------------------------------------------
     def neighbourhood(
         self, entity_ids: list[str], chunk_ids: list[str], embedding: list[float], per_entity: int, hub: int

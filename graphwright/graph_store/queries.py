@@ -308,6 +308,7 @@ CALL db.index.fulltext.queryNodes('{CHUNK_FULLTEXT_INDEX}', $query, {{limit: $k}
 RETURN node.id AS id, node.text AS text
 """
 ENTITY_CATALOG = "MATCH (e:Entity) RETURN e.id AS id, e.key AS key, e.name AS name, e.type AS type"
+ENTITY_DESCRIPTIONS = "MATCH (e:Entity) WHERE e.id IN $ids RETURN e.id AS id, e.description AS description"
 DOCUMENT_SUPPORT = """
 MATCH (c:Chunk {document_id: $id})
 OPTIONAL MATCH (c)-[:MENTIONS]->(e:Entity)
@@ -341,6 +342,7 @@ MERGE (e:Entity {id: row.id})
 ON CREATE SET e.name = row.name, e.key = row.key, e.type = row.type, e.description = row.description,
               e.aliases = row.aliases
 ON MATCH SET e.description = CASE
+                 WHEN row.replace_description THEN row.description
                  WHEN row.description = '' OR coalesce(e.description, '') CONTAINS row.description
                  THEN e.description
                  ELSE left(trim(coalesce(e.description, '') + ' ' + row.description), $max_description) END,

@@ -229,6 +229,7 @@ def _write_graph(
             "type": e.type,
             "label": e.label,
             "description": e.description,
+            "replace_description": e.replace_description,
             "aliases": e.aliases,
         }
         for e in entities

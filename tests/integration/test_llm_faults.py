@@ -130,6 +130,8 @@ def test_killed_llm_ingest_resumes_without_repeating_finished_calls(rag, stub, c
 
     def slow(body: dict):
         time.sleep(0.25)  # slow enough to kill mid-run
+        if body["messages"][-1]["content"].startswith("Below are descriptions"):  # an entity's, merged: not a chunk's
+            return chat_reply("A summary of the descriptions.")
         answered.append(body["messages"][-1]["content"])
         return chat_reply(json.dumps(GOOD), prompt_tokens=100, completion_tokens=40)
 
