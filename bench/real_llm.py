@@ -105,11 +105,8 @@ def main() -> None:
         **os.environ,
         "OPENAI_BASE_URL": f"http://127.0.0.1:{args.port}/v1",
         "GRAPHWRIGHT_LLM_MODEL": "gemma3-270m",
-        "GRAPHWRIGHT_LLM_SYSTEM_ROLE": "user",  # --chat_format gemma drops system messages
         "GRAPHWRIGHT_REPORT_BUDGET": "1000",
-        # A 4,096-token server: contexts (counted in words) that fit its window with the reply's cap
-        "GRAPHWRIGHT_CONTEXT_TOKENS": "2000",
-        "GRAPHWRIGHT_GLOBAL_BATCH_TOKENS": "1500",
+        # Nothing else: the system role, the width, reply caps and the context window are learned (issue 63)
     }
     rows: list[tuple[str, ...]] = []
     figures: dict[str, Any] = {}

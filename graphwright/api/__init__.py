@@ -341,7 +341,13 @@ class GraphRAG:
             result.notes.append("no LLM calls: the extractor is offline" if self.llm is None else "not an endpoint")
             return result
         # What the endpoint keeps of a prompt and how fast it is decide the figures: learned once, then remembered
-        llm.probe_once()
+        if not llm.memory.traits.probed and self.settings.llm_probe:
+            llm.probe_once()
+            if llm.memory.traits.probed:
+                result.notes.append(
+                    "the endpoint was probed once (a few one-token requests and one short reply): its system role, "
+                    "width and speed, remembered in llm-endpoints.json"
+                )
         if isinstance(chosen, LLMExtractor):
             first = estimate.stage(llm, "extract", "extract", [chosen.prompt(text) for _, text in chunks])
             result.stages.append(first)

@@ -398,7 +398,7 @@ def print_estimate(estimate: CostEstimate) -> None:
     )
     console = make_console()
     what = f"{estimate.documents} documents to ingest ({estimate.chunks} chunks); " if estimate.documents else ""
-    console.print(f"Dry run: {what}nothing was called or written")
+    console.print(f"Dry run: {what}nothing was extracted or written")
     console.print(table)
     if estimate.cost is not None:
         console.print(f"Estimated cost: {estimate.cost:.4f} (at GRAPHWRIGHT_LLM_PRICE_INPUT/OUTPUT per 1M tokens)")

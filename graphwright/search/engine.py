@@ -29,6 +29,7 @@ from graphwright.search.headings import by_headings, has_headings
 from graphwright.search.linking import EntityLinker
 from graphwright.search.registry import get_mode, mode_names, modes_where
 from graphwright.search.relevance import no_answer_floor, no_answer_line, verdict, with_relevance
+from graphwright.search.window import fitted
 
 if TYPE_CHECKING:
     from graphwright.config import Settings
@@ -256,7 +257,7 @@ class SearchEngine:
         return SearchContext(
             store=self.store,
             embedder=self.embedder,
-            settings=self.settings,
+            settings=fitted(self.settings, llm),
             llm=llm,
             run_mode=lambda name, query, generate: self._run(name, query, llm if generate else None),
         )

@@ -41,7 +41,7 @@ def test_dry_run_counts_the_calls_the_run_makes_and_writes_nothing(rag, stub, cl
     assert estimate["documents"] > 0 and extract["calls"] == estimate["chunks"] > 0
     assert extract["prompt_tokens"] > 100 * extract["calls"] and extract["basis"].startswith("typical")
     table = run([*args, "--dry-run"], env, tmp_path)
-    assert "nothing was called or written" in table.stdout and "extract" in table.stdout
+    assert "nothing was extracted or written" in table.stdout and "extract" in table.stdout
     done = run([*args, "--json"], env, tmp_path)
     assert done.returncode == 0, done.stderr
     extraction_calls = [r for r in stub.requests if "Text:" in r["body"]["messages"][-1]["content"]]
@@ -91,3 +91,23 @@ def test_communities_dry_run_counts_the_reports_a_build_writes(rag, stub, cli_en
     built = run(["communities", "build", "--json"], env, tmp_path)
     assert built.returncode == 0, built.stderr
     assert planned["calls"] == len(stub.requests) == json.loads(built.stdout)["llm_calls"] > 0
+
+
+def test_a_dry_run_probes_a_new_endpoint_once_and_estimates_the_time(rag, stub, cli_env, tmp_path: Path) -> None:
+    stub.default = extractor_reply(json.dumps(GOOD))
+    stub.stream_delay = 0.002
+    folder = write_space_corpus(tmp_path / "docs" / "space", False)
+    env = llm_env(cli_env, stub, GRAPHWRIGHT_LLM_PROBE="true")
+    args = ["ingest", str(folder), "--base", str(folder.parent), "--extractor", "llm", "--dry-run", "--json"]
+    estimate = json.loads(run(args, env, tmp_path).stdout)
+    probes = len(stub.requests)
+    assert 3 <= probes <= 6 and all(r["body"]["max_tokens"] <= 96 for r in stub.requests)  # tiny requests only
+    assert any("probed once" in note for note in estimate["notes"])
+    stages = {s["stage"]: s for s in estimate["stages"]}
+    assert set(stages) == {"extract", "glean", "repair", "summarize"}  # none "not estimated"
+    assert stages["repair"]["basis"].startswith("a first guess") and stages["repair"]["calls"] > 0
+    assert all(s["seconds"] is not None and s["seconds"] > 0 for s in stages.values())
+    again = json.loads(run(args, env, tmp_path).stdout)
+    assert len(stub.requests) == probes and not any("probed" in n for n in again["notes"])  # remembered
+    table = run(args[:-1], env, tmp_path).stdout
+    assert "time" in table and "measured reading and writing speed" in table

@@ -188,11 +188,9 @@ def test_descriptions_are_summarized_by_the_llm_only_when_they_no_longer_fit(
     assert rows == [{"d": "Ada Lovelace was a mathematician who wrote the first program."}]
 
 
-def test_ingest_progress_shows_live_llm_calls_and_tokens(rag, stub, cli_env, tmp_path: Path) -> None:
-    from tests.integration.helpers import run
-
-    stub.default = extractor_reply(json.dumps(GOOD))
-    env = {
+def _stub_env(cli_env: dict[str, str], stub) -> dict[str, str]:
+    """The CLI's environment for the stub: probes off (scripted replies stay in order), no gleaning."""
+    return {
         **cli_env,
         "OPENAI_BASE_URL": stub.base_url,
         "GRAPHWRIGHT_LLM_PROBE": "false",
@@ -200,6 +198,13 @@ def test_ingest_progress_shows_live_llm_calls_and_tokens(rag, stub, cli_env, tmp
         "GRAPHWRIGHT_LLM_MODEL": "stub-model",
         "GRAPHWRIGHT_LLM_GLEANINGS": "0",
     }
+
+
+def test_ingest_progress_shows_live_llm_calls_and_tokens(rag, stub, cli_env, tmp_path: Path) -> None:
+    from tests.integration.helpers import run
+
+    stub.default = extractor_reply(json.dumps(GOOD))
+    env = _stub_env(cli_env, stub)
     folder = ada_corpus(tmp_path)
     (folder / "babbage.md").write_text("Charles Babbage designed the Difference Engine in London.", encoding="utf-8")
     out = run(["ingest", str(folder), "--extractor", "llm"], env, tmp_path)
@@ -250,14 +255,7 @@ def test_killed_mid_ingest_the_documents_extracted_so_far_are_in_the_graph_and_a
     stub.default = extractor_reply(json.dumps(GOOD))
     stub.stream_delay = 0.05  # a reply takes about a second: a slow local model
     folder = _corpus_of(tmp_path / "docs", 6)
-    env = {
-        **cli_env,
-        "OPENAI_BASE_URL": stub.base_url,
-        "GRAPHWRIGHT_LLM_PROBE": "false",
-        "OPENAI_API_KEY": "sk-test-not-a-secret",
-        "GRAPHWRIGHT_LLM_MODEL": "stub-model",
-        "GRAPHWRIGHT_LLM_GLEANINGS": "0",
-    }
+    env = _stub_env(cli_env, stub)
     args = [sys.executable, "-m", "graphwright.cli", "ingest", str(folder), "--extractor", "llm", "-q"]
     ingest = subprocess.Popen(args, env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
