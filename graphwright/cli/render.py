@@ -51,6 +51,11 @@ def print_ingest_report(report: IngestReport) -> None:
             f"Communities updated: {c['kept']} kept, {c['rewritten']} rewritten, {c['created']} "
             f"created, {c['removed']} removed; {c.get('reused', 0)} reports kept by overlap, "
             f"{c.get('llm_calls', 0)} LLM report calls, {c.get('stale', 0)} reports stale"
+            + (
+                f"; {c['llm_skipped']} extractive (this endpoint's LLM reports held none)"
+                if c.get("llm_skipped")
+                else ""
+            )
         )
     if report.schema_checks:
         checks = ", ".join(f"{n} {reason}" for reason, n in sorted(report.schema_checks.items()))
@@ -143,6 +148,7 @@ def print_community_run(run: CommunityRun) -> None:
         f"{run.embed_seconds:.1f}s, write {run.write_seconds:.1f}s. Modularity (level 0) {run.modularity:.4f}. "
         f"Reports: {run.reused} kept by overlap, {run.llm_calls} LLM calls, {run.stale} stale"
         + (f"; {run.llm_failures} LLM reports fell back to extractive" if run.llm_failures else "")
+        + (f"; {run.llm_skipped} extractive (this endpoint's LLM reports held none)" if run.llm_skipped else "")
         + (" (run `graphwright communities refresh` to rewrite stale reports)" if run.stale else "")
     )
 

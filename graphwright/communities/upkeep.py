@@ -8,6 +8,7 @@ overlap is high (`report_plan`), else it gets a new report, from the LLM within 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -24,6 +25,7 @@ from graphwright.communities.reports import (
     parse_llm_report,
 )
 from graphwright.errors import LLMRequiredError
+from graphwright.llm.base import RemembersEndpoint
 from graphwright.models import community_embedding_text
 from graphwright.text.tokens import jaccard
 
@@ -37,6 +39,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 _CONTEXT_BATCH = 200
+_JUDGED_AFTER = 8  # LLM reports asked before their worth on an endpoint is judged
 _TEXT = {"type": "string"}
 REPORT_SCHEMA = {  # an LLM report, where the endpoint has structured output (the prompt asks for the same)
     "name": "community_report",
@@ -74,6 +77,8 @@ class CommunityRun:
     isolated_entities: int = 0
     levels: dict[int, int] = field(default_factory=dict)
     llm_failures: int = 0
+    llm_unusable: int = 0  # of the failures, replies that held no report (not an endpoint error)
+    llm_skipped: int = 0  # reports left extractive, not stale: LLM reports measured not to pay on this endpoint
     modularity: float = 0.0  # of level 0
     full: bool = False
     detect_seconds: float = 0.0
@@ -83,7 +88,7 @@ class CommunityRun:
 
     def counts(self) -> dict[str, int]:
         """What an ingest reports of the run (`IngestReport.communities`)."""
-        names = ("kept", "rewritten", "created", "removed", "reused", "llm_calls", "stale")
+        names = ("kept", "rewritten", "created", "removed", "reused", "llm_calls", "llm_skipped", "stale")
         return {name: getattr(self, name) for name in names}
 
 
@@ -108,6 +113,7 @@ class _Written:
 class CommunityBuilder:
     def __init__(self, store: GraphStore, embedder: Embedder, settings: Settings, llm: LLM | None = None) -> None:
         self.store, self.embedder, self.settings, self.llm = store, embedder, settings, llm
+        self._tally = threading.Lock()  # the run's counters, from the report threads
 
     def build(
         self,
@@ -245,7 +251,7 @@ class CommunityBuilder:
         ]
         run = CommunityRun()
         plans = [ReportPlan(c, "llm", None, list(c.members), 1.0) for c in communities]
-        written = self._generate(plans, existing, run, tell)
+        written = self._generate(plans, existing, run, tell, judge=False)  # asked for: asked of the LLM
         rows = [self._row(c, written[c.id]) for c in communities]
         self._write([], rows, [], [], [], run, tell)
         left = len(stale) - sum(1 for w in written.values() if not w.stale)
@@ -368,6 +374,8 @@ class CommunityBuilder:
         tell: Progress,
         context: Mapping[str, CommunityContextRow] | None = None,
         done: Mapping[str, _Written] | None = None,
+        *,
+        judge: bool = True,
     ) -> dict[str, _Written]:
         """LLM reports, deepest level first: a parent's report can then read its children's."""
         llm = self.llm
@@ -384,10 +392,8 @@ class CommunityBuilder:
         for level in sorted({p.community.level for p in plans}, reverse=True):
             batch = [p.community for p in plans if p.community.level == level]
             with ThreadPoolExecutor(max_workers=self.settings.llm_concurrency) as pool:
-                made = list(pool.map(lambda c: self._llm(llm, c, context, summaries, run), batch))
-            run.llm_calls += len(batch)
-            for c, report in zip(batch, made):
-                failed = report.kind != "llm"
+                made = list(pool.map(lambda c: self._llm(llm, c, context, summaries, run, judge), batch))
+            for c, (report, failed) in zip(batch, made):
                 written[c.id] = _Written(report, failed, 1.0 if failed else 0.0, None if failed else c.members)
                 summaries[c.id] = {"title": report.title, "summary": report.summary}
             tell("reports", len(written), len(plans))
@@ -405,10 +411,17 @@ class CommunityBuilder:
         context: Mapping[str, CommunityContextRow],
         summaries: dict[str, dict[str, str]],
         run: CommunityRun,
-    ) -> Report:
+        judge: bool = True,
+    ) -> tuple[Report, bool]:
+        """The community's LLM report, or its extractive one and whether it stays stale (to be asked again):
+        not where this endpoint's reports were measured not to pay."""
         from graphwright.llm import LLMError
         from graphwright.llm.json_repair import JSONRepairError, parse_json_object
 
+        if judge and not self._reports_pay(llm, run):
+            with self._tally:
+                run.llm_skipped += 1
+            return self._extractive(c, context), False
         ctx = context.get(c.id)
         members: Sequence[Mapping[str, Any]] = ctx["members"] if ctx else []
         relations: Sequence[Mapping[str, Any]] = ctx["relations"] if ctx else []
@@ -416,10 +429,29 @@ class CommunityBuilder:
         children = [summaries[child] for child in c.children if child in summaries] if len(c.members) > 30 else []
         prompt = llm_report_prompt(members, relations, children)
         messages = [{"role": "user", "content": prompt}]
+        with self._tally:
+            run.llm_calls += 1
         try:
             reply = llm.chat(messages, task="community_report", schema=REPORT_SCHEMA).text
-            return parse_llm_report(parse_json_object(reply), relations)
-        except (LLMError, JSONRepairError):  # (an LLMBudgetError is not one: the build stops, unwritten)
+            return parse_llm_report(parse_json_object(reply), relations), False
+        except (LLMError, JSONRepairError) as exc:  # (an LLMBudgetError is not one: the build stops, unwritten)
             llm.forget(messages)  # ask again next time instead of replaying an unusable answer
-            run.llm_failures += 1
-            return self._extractive(c, context)
+            with self._tally:
+                run.llm_failures += 1
+                run.llm_unusable += isinstance(exc, JSONRepairError)
+            return self._extractive(c, context), True
+
+    def _reports_pay(self, llm: LLM, run: CommunityRun) -> bool:
+        """Whether to ask the LLM for reports: not on an endpoint where most of the first ones held no report
+        (a small model copying the format's "..."); judged after _JUDGED_AFTER calls, remembered."""
+        if not isinstance(llm, RemembersEndpoint):
+            return True
+        if llm.recall("reports") is False:
+            return False
+        with self._tally:
+            judged = run.llm_calls >= _JUDGED_AFTER and run.llm_unusable * 2 > run.llm_calls
+            note = f"{run.llm_unusable} of {run.llm_calls} LLM community reports held no report"
+        if judged:
+            log.info("community reports: extractive from now on for this endpoint: %s", note)
+            llm.remember(reports=False, reports_note=note)
+        return not judged

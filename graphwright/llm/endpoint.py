@@ -89,6 +89,8 @@ class Traits:
     context: int | None = None  # its context window in tokens, where it told
     glean: bool | None = None  # False: gleaning was measured not to pay here
     glean_note: str = ""
+    reports: bool | None = None  # False: its community reports were measured to hold none (extractive ones then)
+    reports_note: str = ""
     speed: Speed = field(default_factory=Speed)
     tasks: dict[str, TaskStats] = field(default_factory=dict)
 

@@ -196,3 +196,24 @@ def test_ingest_brings_existing_communities_up_to_date(rag, tmp_path: Path) -> N
     assert 0 < changed["kept"] < sum(first.levels.values())
     quill = rag.store.read("MATCH (:Entity {name: 'Zephyr Quill'})-[:IN_COMMUNITY]->(c) RETURN count(c) AS n")
     assert quill[0]["n"] >= 1
+
+
+def test_an_endpoint_whose_reports_hold_nothing_gets_extractive_ones_after_a_few(rag, llm_rag_factory, stub) -> None:
+    from tests.stub_openai import chat_reply
+
+    rag.ingest([ROOT / "examples" / "space"], base=ROOT, extractor="nlp")
+    graph = llm_rag_factory(llm_concurrency=1)
+    placeholders = {"title": "...", "summary": "...", "findings": [{"summary": "...", "explanation": "..."}]}
+    stub.default = chat_reply(json.dumps(placeholders))  # Gemma 3 270M's reply: the format, copied
+    run = graph.build_communities(seed=42)
+    communities = sum(run.levels.values())
+    assert communities > 10 and run.llm_calls == 8 and run.llm_skipped == communities - 8
+    assert run.stale == 8  # the ones asked stay stale (asked again by a refresh); the skipped ones do not
+    assert rag.store.read("MATCH (c:Community) WHERE c.title = '...' RETURN count(c) AS n") == [{"n": 0}]
+    learned = json.loads((graph.settings.home / "cache" / "llm-endpoints.json").read_text())
+    assert next(iter(learned.values()))["reports"] is False
+    calls = len(stub.requests)
+    again = llm_rag_factory(llm_concurrency=1).build_communities(seed=42, full=True)  # remembered: no call
+    assert again.llm_calls == 0 and len(stub.requests) == calls
+    asked = graph.refresh_communities(budget=2)  # asked for by name: the LLM is asked all the same
+    assert len(stub.requests) == calls + 2 and asked.llm_failures == 2
