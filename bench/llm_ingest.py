@@ -182,7 +182,7 @@ def main() -> None:
     learned = json.loads((home / "cache" / "llm-endpoints.json").read_text(encoding="utf-8"))
     memory = next(iter(learned.values()), {})
     tasks = {
-        k: {"calls": v["calls"], "cap": TaskStats(**v).learned_cap(max_tokens(k))}
+        k: {"calls": v["calls"], "cap": TaskStats.from_dict(v).learned_cap(max_tokens(k))}
         for k, v in memory.get("tasks", {}).items()
     }
     console.print(

@@ -12,7 +12,7 @@ import logging
 import os
 import threading
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Literal
 
@@ -37,16 +37,16 @@ class TaskStats:
     # Replies that ended by themselves while asked under the task's full cap: what its replies need. Replies
     # asked under a learned cap are not sampled (those it cut would be missing, and the cap would only shrink).
     finished: list[int] = field(default_factory=list)
-    seconds: float = 0.0  # wall time of the timed calls, request to end
-    timed: int = 0
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> TaskStats:
+        """As saved; keys this version does not keep (an earlier one's) are left out, not a reason to forget."""
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})  # type: ignore[arg-type]
 
     @property
     def mean(self) -> float:
         return self.completion_tokens / self.calls if self.calls else 0.0
-
-    @property
-    def mean_seconds(self) -> float | None:
-        return self.seconds / self.timed if self.timed else None
 
     def learned_cap(self, full: int) -> int | None:
         """The 95th percentile of the sampled replies with a quarter more as headroom, below `full`; None
@@ -119,7 +119,7 @@ class EndpointMemory:
             return Traits()
         try:
             raw = json.loads(self.path.read_text(encoding="utf-8")).get(self.key) or {}
-            tasks = {k: TaskStats(**v) for k, v in (raw.pop("tasks", None) or {}).items()}
+            tasks = {k: TaskStats.from_dict(v) for k, v in (raw.pop("tasks", None) or {}).items()}
             speed = Speed(**(raw.pop("speed", None) or {}))
             traits = Traits(**raw, tasks=tasks, speed=speed)
         except (OSError, ValueError, TypeError):  # a file of an older or newer version: learned again
@@ -149,16 +149,10 @@ class EndpointMemory:
             stats.completion_tokens += completion_tokens
             if sample:
                 stats.finished = [*stats.finished, completion_tokens][-_SAMPLE:]
-            if timing is not None:
-                stats.seconds += timing.total
-                stats.timed += 1
-                if timing.first_token is not None and timing.prompt_tokens and completion_tokens > 1:
-                    self._timed(
-                        timing.prompt_tokens,
-                        timing.first_token,
-                        completion_tokens - 1,
-                        timing.total - timing.first_token,
-                    )
+            if timing is not None and timing.first_token is not None and timing.prompt_tokens and completion_tokens > 1:
+                self._timed(
+                    timing.prompt_tokens, timing.first_token, completion_tokens - 1, timing.total - timing.first_token
+                )
             now = time.monotonic()
             if stats.calls <= 3 or now - self._saved >= 1.0:
                 self._save()
