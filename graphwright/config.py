@@ -97,6 +97,14 @@ def check_workspace_name(name: str) -> str:
     return name
 
 
+def user_cache_dir(*parts: str) -> Path:
+    """Under $XDG_CACHE_HOME/graphwright (~/.cache/graphwright): what is rebuilt from the package when lost."""
+    import os
+
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base, "graphwright", *parts)
+
+
 def _alias(*names: str) -> AliasChoices:
     return AliasChoices(*names)
 
@@ -305,7 +313,7 @@ class Settings(BaseSettings):
 
     # Local server managed by `graphwright db`
     home: Path = Path.home() / ".graphwright"
-    neo4j_local_dir: Path | None = None  # the Maven project; found next to the package when unset
+    neo4j_local_dir: Path | None = None  # the Maven project; the package's, copied to the cache, when unset
     http_port: int = 7474
     neo4j_heap: str = "1g"
     neo4j_pagecache: str = "512m"

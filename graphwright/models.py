@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, computed_field
 
 # Limits of the graph model: how long a merged entity description and one piece of relation evidence may grow.
 MAX_DESCRIPTION = 1000
@@ -351,8 +351,14 @@ class AnswerDelta(BaseModel):
 SearchEvent = Evidence | AnswerDelta | SearchResult
 
 
+DocumentStatus = Literal["processed", "incomplete", "interrupted", "failed"]
+
+
 class DocumentInfo(BaseModel):
-    """A stored document as a listing shows it."""
+    """A row of the documents table: a stored document (`processed`; `incomplete` when some of its chunks
+    failed extraction or waited for the time budget: the next ingest redoes them), one an interrupted ingest
+    left staged (`interrupted`: the same command resumes it) or a file the last ingest of it could not read or
+    write (`failed`, with its `error`)."""
 
     id: str
     title: str | None = None
@@ -360,6 +366,52 @@ class DocumentInfo(BaseModel):
     chunks: int | None = None
     content_hash: str | None = None
     ingested_at: str | None = None
+    languages: list[str] | None = None
+    status: DocumentStatus = "processed"
+    error: str | None = None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def type(self) -> str:
+        """The file type, from the source's name (a JSON record's is its file's)."""
+        name = (self.source or self.id).rsplit("/", 1)[-1].split("#", 1)[0]
+        return name.rsplit(".", 1)[-1].lower() if "." in name else ""
+
+
+class DocumentQuery(BaseModel):
+    """Which rows of the documents table, in which order, a page at a time."""
+
+    search: str | None = Field(None, max_length=200, description="id or title contains this (any case)")
+    status: DocumentStatus | None = None
+    language: str | None = Field(None, description="a language code its passages are in, e.g. en, zh")
+    sort: Literal["id", "title", "date", "chunks", "status"] = "id"
+    descending: bool = False
+    offset: int = Field(0, ge=0)
+    limit: int = Field(100, ge=1, le=1000)
+
+
+class DocumentPage(BaseModel):
+    """A page of the documents table, with how many rows match the search in each status."""
+
+    documents: list[DocumentInfo]
+    counts: dict[str, int]
+    total: int
+
+
+class EntityInfo(BaseModel):
+    """A row of the entities table."""
+
+    id: str
+    name: str
+    type: str
+    degree: int = 0
+    chunks: int = 0
+    description: str | None = None
+
+
+class EntityPage(BaseModel):
+    entities: list[EntityInfo]
+    total: int
 
 
 class CypherRows(BaseModel):

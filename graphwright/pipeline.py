@@ -229,6 +229,10 @@ class IngestPipeline:
         root = base or Path.cwd()
         report.skipped = [source_of(p, root, relative_sources) for p in skipped]
         self._ingest_files(files, root, metadata, text_field, relative_sources, report, run)
+        if self._plan is None:  # the documents table lists what failed until the same file goes in
+            failed = {f.source: f.error for f in report.failures}
+            read = [source for p in files if (source := source_of(p, root, relative_sources)) not in failed]
+            self.store.writes.record_failures(list(failed.items()), read)
         if report.entities_written:
             run.notify("synonyms", 0, 1)
             with run.timed("synonyms"):

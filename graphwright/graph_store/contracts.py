@@ -10,7 +10,7 @@ same keys Neo4j's queries do."""
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -27,9 +27,12 @@ from graphwright.graph_store.rows import (
     DocumentRow,
     EmbeddedChunkRow,
     EmbeddingSourceRow,
+    EntityListRow,
     EntityProfileRow,
     EntityRow,
     EntitySourceRow,
+    ExportEntityRow,
+    ExportRelationRow,
     FoundEntityRow,
     IndexRow,
     IntegrityProblem,
@@ -123,8 +126,23 @@ class RetrievalRole(Protocol):
 
     def get_document(self, document_id: str) -> DocumentRow | None: ...
 
-    def list_documents(self, offset: int = 0, limit: int = 100) -> list[DocumentListRow]:
-        """Documents by id, a page at a time."""
+    def list_documents(
+        self,
+        offset: int = 0,
+        limit: int = 100,
+        *,
+        search: str | None = None,
+        status: str | None = None,
+        language: str | None = None,
+        sort: str = "id",
+        descending: bool = False,
+    ) -> list[DocumentListRow]:
+        """The documents table a page at a time: stored documents, interrupted ones and failed files, those
+        whose id or title contains `search` (lower case), of a `status` and `language`, sorted by `sort`
+        (id, title, date, chunks or status)."""
+
+    def document_status_counts(self, *, search: str | None = None, language: str | None = None) -> dict[str, int]:
+        """How many rows of the documents table have each status, with the same filters."""
 
     def known_documents(self, keys: list[str]) -> set[str]:
         """Which of `keys` name a document by id or title."""
@@ -189,6 +207,19 @@ class GraphRole(EntityIndex, Protocol):
 
     def top_entities(self, limit: int = 5) -> list[TopEntityRow]: ...
 
+    def list_entities(
+        self, offset: int = 0, limit: int = 100, *, search: str | None = None, type: str | None = None
+    ) -> list[EntityListRow]:
+        """Entities whose name contains `search` (lower case), of a `type` (lower case), most connected first."""
+
+    def count_entities(self, *, search: str | None = None, type: str | None = None) -> int: ...
+
+    def export_entities(self, ids: list[str] | None = None) -> Iterator[ExportEntityRow]:
+        """Every entity (or those of `ids`), streamed."""
+
+    def export_relations(self, ids: list[str] | None = None) -> Iterator[ExportRelationRow]:
+        """Every relation between entities (or among those of `ids`), streamed."""
+
     def entity_profile(self, entity_id: str) -> EntityProfileRow | None: ...
 
     def entity_sources(self, entity_id: str, limit: int = 20) -> list[EntitySourceRow]: ...
@@ -228,6 +259,10 @@ class WritesRole(Protocol):
         retry one by one on failure."""
 
     def clear_staged(self, document_id: str) -> None: ...
+
+    def record_failures(self, failed: list[tuple[str, str]], cleared: list[str]) -> None:
+        """Keep the (source, error) of files an ingest could not read or write, for the documents table, and
+        forget earlier failures of the `cleared` sources (read this time)."""
 
     def stage_chunks(self, document_id: str, stage: str, chunks: list[Chunk], batch_size: int = 500) -> None:
         """Part of a large document's chunks, with embeddings, under a label no search reads."""

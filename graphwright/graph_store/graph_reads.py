@@ -4,6 +4,7 @@ Cypher written by a model or a user."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from typing import cast
 
 from graphwright.errors import BusyError
@@ -14,9 +15,12 @@ from graphwright.graph_store.read_only import run_read_only
 from graphwright.graph_store.rows import (
     CatalogEntityRow,
     CommonNeighbourRow,
+    EntityListRow,
     EntityProfileRow,
     EntityRow,
     EntitySourceRow,
+    ExportEntityRow,
+    ExportRelationRow,
     FoundEntityRow,
     KeyedEntityRow,
     NeighbourhoodRow,
@@ -104,6 +108,32 @@ class GraphReads:
     # --- inspection ---------------------------------------------------------------------------------------
     def top_entities(self, limit: int = 5) -> list[TopEntityRow]:
         return cast(list[TopEntityRow], self.connection.read(q.TOP_ENTITIES, limit=limit))
+
+    def list_entities(
+        self, offset: int = 0, limit: int = 100, *, search: str | None = None, type: str | None = None
+    ) -> list[EntityListRow]:
+        rows = self.connection.read(
+            q.LIST_ENTITIES,
+            offset=offset,
+            limit=limit,
+            search=search.lower() if search else None,
+            type=type.lower() if type else None,
+        )
+        return cast(list[EntityListRow], rows)
+
+    def count_entities(self, *, search: str | None = None, type: str | None = None) -> int:
+        rows = self.connection.read(
+            q.COUNT_ENTITIES, search=search.lower() if search else None, type=type.lower() if type else None
+        )
+        return int(rows[0]["n"])
+
+    def export_entities(self, ids: list[str] | None = None) -> Iterator[ExportEntityRow]:
+        for record in self.connection.stream(q.EXPORT_ENTITIES, ids=ids):
+            yield cast(ExportEntityRow, record.data())
+
+    def export_relations(self, ids: list[str] | None = None) -> Iterator[ExportRelationRow]:
+        for record in self.connection.stream(q.EXPORT_RELATIONS, ids=ids):
+            yield cast(ExportRelationRow, record.data())
 
     def entity_profile(self, entity_id: str) -> EntityProfileRow | None:
         rows = self.connection.read(q.ENTITY_PROFILE, id=entity_id)

@@ -1,14 +1,18 @@
-"""Run the real Neo4j Community server of `neo4j-local/` as a background process: build it with Maven once,
-start it on loopback with auth on, wait until Bolt answers, stop it cleanly."""
+"""Run the real Neo4j Community server of the packaged launcher project (`neo4j_local/`: a pom and one Java
+class) as a background process: copy it to the user's cache and build it with Maven once, start it on loopback
+with auth on, wait until Bolt answers, stop it cleanly."""
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
+import re
 import shutil
 import signal
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlparse
@@ -16,6 +20,7 @@ from urllib.parse import urlparse
 from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError, ClientError, ServiceUnavailable
 
+from graphwright.config import user_cache_dir
 from graphwright.errors import (
     LocalServerError,  # re-exported: they used to live here
 )
@@ -38,8 +43,31 @@ _JVM_FLAGS = [
 ]
 
 
-def default_project_dir() -> Path:
-    return Path(__file__).resolve().parents[2] / "neo4j-local"
+# The launcher's Maven project, inside the package so that `pip install` alone can start Neo4j.
+PACKAGED_PROJECT = Path(__file__).resolve().parent / "neo4j_local"
+# A Maven line saying an artifact arrived: "Downloaded from central: https://.../x.jar (1.2 MB at 3 MB/s)".
+_DOWNLOADED = re.compile(r"^Downloaded from \S+: (\S+) \(([\d.]+) (B|kB|KB|MB|GB)")
+_UNIT = {"B": 1, "kB": 1e3, "KB": 1e3, "MB": 1e6, "GB": 1e9}
+
+
+def project_sources(project: Path) -> list[Path]:
+    return [project / "pom.xml", *sorted((project / "src").rglob("*.java"))]
+
+
+def default_project_dir(cache_dir: Path | None = None) -> Path:
+    """Where `db build` builds: a copy of the packaged project in the user's cache, one folder per version of
+    its sources (site-packages may be read-only, and a new release must not run an old build)."""
+    sources = project_sources(PACKAGED_PROJECT)
+    digest = hashlib.sha256()
+    for source in sources:
+        digest.update(str(source.relative_to(PACKAGED_PROJECT)).encode() + b"\0" + source.read_bytes())
+    target = (cache_dir or user_cache_dir()) / f"neo4j-local-{digest.hexdigest()[:12]}"
+    if not (target / "pom.xml").exists():
+        for source in sources:
+            copy = target / source.relative_to(PACKAGED_PROJECT)
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            copy.write_bytes(source.read_bytes())
+    return target
 
 
 @dataclass
@@ -83,17 +111,16 @@ class LocalServer:
         return f"bolt://{self.host}:{self.bolt_port}"
 
     # --- build ---------------------------------------------------------------------------------------
-    def _sources(self) -> list[Path]:
-        return [self.project_dir / "pom.xml", *sorted((self.project_dir / "src").rglob("*.java"))]
-
     def is_built(self) -> bool:
         marker = self.project_dir / "target" / "lib" / ".complete"
         if not marker.exists():
             return False
         built = marker.stat().st_mtime
-        return all(p.stat().st_mtime <= built for p in self._sources())
+        return all(p.stat().st_mtime <= built for p in project_sources(self.project_dir))
 
-    def build(self) -> None:
+    def build(self, progress: Callable[[int, int], None] | None = None) -> None:
+        """`mvn package`: fetches Neo4j (about 130 artifacts, 120 MB) into Maven's cache the first time;
+        `progress(artifacts, bytes)` is told of each one that arrives."""
         if not (self.project_dir / "pom.xml").exists():
             raise LocalServerError(
                 f"neo4j-local Maven project not found at {self.project_dir} (set GRAPHWRIGHT_NEO4J_LOCAL_DIR)"
@@ -101,10 +128,25 @@ class LocalServer:
         mvn = shutil.which("mvn")
         if mvn is None:
             raise LocalServerError("Maven (mvn) is needed to fetch Neo4j; install it or use docker compose")
-        proc = subprocess.run([mvn, "-q", "-B", "package"], cwd=self.project_dir, capture_output=True, text=True)
-        if proc.returncode != 0:
-            tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-20:])
-            raise LocalServerError(f"building neo4j-local failed:\n{tail}")
+        proc = subprocess.Popen(
+            [mvn, "-B", "package"],  # batch mode: one "Downloaded from" line per artifact, no bars
+            cwd=self.project_dir,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            text=True,
+        )
+        assert proc.stdout is not None
+        tail: list[str] = []
+        artifacts, fetched = 0, 0.0
+        for line in proc.stdout:
+            tail = [*tail[-19:], line.rstrip()]
+            if progress is not None and (hit := _DOWNLOADED.match(line.strip())):
+                artifacts += hit.group(1).endswith(".jar")
+                fetched += float(hit.group(2)) * _UNIT[hit.group(3)]
+                progress(artifacts, int(fetched))
+        if proc.wait() != 0:
+            raise LocalServerError("building neo4j-local failed:\n" + "\n".join(tail))
         (self.project_dir / "target" / "lib" / ".complete").touch()
 
     # --- process -------------------------------------------------------------------------------------
@@ -137,7 +179,7 @@ class LocalServer:
         finally:
             driver.close()
 
-    def start(self, timeout: float = 180.0) -> int:
+    def start(self, timeout: float = 180.0, progress: Callable[[int, int], None] | None = None) -> int:
         """Start (building first if needed) and return the pid once Bolt accepts our credentials."""
         if (pid := self.pid()) is not None:
             return pid
@@ -151,7 +193,7 @@ class LocalServer:
                 + "; stop it or choose another port in NEO4J_URI"
             )
         if not self.is_built():
-            self.build()
+            self.build(progress)
         java = shutil.which("java", path=os.path.join(os.environ.get("JAVA_HOME", ""), "bin")) or shutil.which("java")
         if java is None:
             raise LocalServerError("Java 17+ is needed to run the local Neo4j (or use docker compose)")

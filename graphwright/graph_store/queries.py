@@ -38,6 +38,7 @@ RANGE_INDEXES = [
     "CREATE INDEX entity_key IF NOT EXISTS FOR (n:Entity) ON (n.key)",
     "CREATE INDEX staged_chunk_document_id IF NOT EXISTS FOR (n:StagedChunk) ON (n.document_id)",
     "CREATE INDEX staged_chunk_id IF NOT EXISTS FOR (n:StagedChunk) ON (n.id)",
+    "CREATE INDEX failed_file_source IF NOT EXISTS FOR (n:FailedFile) ON (n.source)",
 ]
 _ANALYZERS = {"standard-no-stop-words", "standard", "english", "cjk", "simple", "whitespace", "classic"}
 
@@ -170,6 +171,7 @@ WORKSPACE_LABELS = (
     "Turn",
     "Conversation",
     "StagedChunk",
+    "FailedFile",
     "Chunk",
     "Entity",
     "Community",
@@ -257,12 +259,61 @@ FOREACH (c IN chunks | DETACH DELETE c)
 DETACH DELETE d
 RETURN size(chunks) AS chunks
 """
-LIST_DOCUMENTS = """
-MATCH (d:Document)
-WITH d ORDER BY d.id SKIP $offset LIMIT $limit
-RETURN d.id AS id, d.title AS title, d.source AS source, d.n_chunks AS chunks, d.content_hash AS content_hash,
-       toString(d.ingested_at) AS ingested_at
-ORDER BY id
+# The documents table: stored documents, documents an interrupted ingest staged (no Document yet), and files
+# the last ingests could not read or write, each with its status; filtered, then counted or paged.
+_DOCUMENT_ROWS = """
+CALL () {
+  MATCH (d:Document)
+  RETURN d.id AS id, d.title AS title, d.source AS source, d.n_chunks AS chunks, d.content_hash AS content_hash,
+         toString(d.ingested_at) AS ingested_at, d.languages AS languages, null AS error
+  UNION ALL
+  MATCH (s:StagedChunk) WHERE NOT EXISTS { MATCH (:Document {id: s.document_id}) }
+  WITH s.document_id AS id, count(s) AS staged
+  RETURN id, null AS title, null AS source, staged AS chunks, null AS content_hash, null AS ingested_at,
+         null AS languages, null AS error
+  UNION ALL
+  MATCH (f:FailedFile)
+  RETURN f.source AS id, null AS title, f.source AS source, 0 AS chunks, null AS content_hash,
+         toString(f.failed_at) AS ingested_at, null AS languages, f.error AS error
+}
+WITH *, CASE WHEN error IS NOT NULL THEN 'failed'
+             WHEN EXISTS { MATCH (:StagedChunk {document_id: id}) } THEN 'interrupted'
+             WHEN content_hash ENDS WITH ':incomplete' THEN 'incomplete'
+             ELSE 'processed' END AS status
+WHERE ($search IS NULL OR toLower(id) CONTAINS $search OR toLower(coalesce(title, '')) CONTAINS $search)
+  AND ($language IS NULL OR $language IN coalesce(languages, []))
+"""
+_LIST_DOCUMENTS = (
+    _DOCUMENT_ROWS
+    + """
+WITH * WHERE $status IS NULL OR status = $status
+RETURN id, title, source, chunks, content_hash, ingested_at, languages, error, status
+ORDER BY CASE $sort WHEN 'chunks' THEN chunks END {direction},
+         CASE $sort WHEN 'date' THEN ingested_at END {direction},
+         CASE $sort WHEN 'title' THEN toLower(coalesce(title, id)) END {direction},
+         CASE $sort WHEN 'status' THEN status END {direction},
+         id {direction}
+SKIP $offset LIMIT $limit
+"""
+)
+# Cypher cannot take a sort direction as a parameter: one fixed text for each.
+LIST_DOCUMENTS = {
+    False: _LIST_DOCUMENTS.replace("{direction}", "ASC"),
+    True: _LIST_DOCUMENTS.replace("{direction}", "DESC"),
+}
+DOCUMENT_STATUS_COUNTS = _DOCUMENT_ROWS + "RETURN status, count(*) AS n"
+# What one ingest could not read or write, kept for the documents table until the same source succeeds.
+RECORD_FAILURES = """
+CALL () {
+  UNWIND $cleared AS source
+  MATCH (f:FailedFile {source: source})
+  DETACH DELETE f
+}
+CALL () {
+  UNWIND $failed AS row
+  MERGE (f:FailedFile {source: row.source})
+  SET f.error = row.error, f.failed_at = datetime()
+}
 """
 GET_DOCUMENT = """
 MATCH (d:Document {id: $id})
@@ -425,6 +476,31 @@ UPDATE_DEGREES = """
 UNWIND $ids AS eid
 MATCH (e:Entity {id: eid})
 SET e.degree = COUNT { (e)-[]-(:Entity) }
+"""
+# The entities table (`graphwright entities`, the page): by name and type, most connected first.
+LIST_ENTITIES = """
+MATCH (e:Entity)
+WHERE ($search IS NULL OR toLower(e.name) CONTAINS $search) AND ($type IS NULL OR toLower(e.type) = $type)
+WITH e ORDER BY coalesce(e.degree, 0) DESC, e.name SKIP $offset LIMIT $limit
+RETURN e.id AS id, e.name AS name, e.type AS type, coalesce(e.degree, 0) AS degree,
+       COUNT { (:Chunk)-[:MENTIONS]->(e) } AS chunks, e.description AS description
+"""
+COUNT_ENTITIES = """
+MATCH (e:Entity)
+WHERE ($search IS NULL OR toLower(e.name) CONTAINS $search) AND ($type IS NULL OR toLower(e.type) = $type)
+RETURN count(e) AS n
+"""
+# An export of the entity graph, streamed: every entity (or those of `$ids`) and the relations among them.
+EXPORT_ENTITIES = """
+MATCH (e:Entity) WHERE $ids IS NULL OR e.id IN $ids
+RETURN e.id AS id, e.name AS name, e.type AS type, e.description AS description, coalesce(e.degree, 0) AS degree
+ORDER BY id
+"""
+EXPORT_RELATIONS = """
+MATCH (a:Entity)-[r]->(b:Entity) WHERE $ids IS NULL OR (a.id IN $ids AND b.id IN $ids)
+RETURN a.id AS source, b.id AS target, type(r) AS type, r.weight AS weight, r.description AS description,
+       r.chunk_ids AS chunk_ids
+ORDER BY source, target, type
 """
 TOP_ENTITIES = """
 MATCH (e:Entity)

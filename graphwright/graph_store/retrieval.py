@@ -149,9 +149,34 @@ class RetrievalReads:
         rows = self.connection.read(q.GET_DOCUMENT, id=document_id)
         return cast(DocumentRow, rows[0]) if rows else None
 
-    def list_documents(self, offset: int = 0, limit: int = 100) -> list[DocumentListRow]:
-        """Documents by id, a page at a time."""
-        return cast(list[DocumentListRow], self.connection.read(q.LIST_DOCUMENTS, offset=offset, limit=limit))
+    def list_documents(
+        self,
+        offset: int = 0,
+        limit: int = 100,
+        *,
+        search: str | None = None,
+        status: str | None = None,
+        language: str | None = None,
+        sort: str = "id",
+        descending: bool = False,
+    ) -> list[DocumentListRow]:
+        """The documents table a page at a time (stored, interrupted and failed), filtered and sorted."""
+        rows = self.connection.read(
+            q.LIST_DOCUMENTS[descending],
+            offset=offset,
+            limit=limit,
+            search=search.lower() if search else None,
+            status=status,
+            language=language,
+            sort=sort,
+        )
+        return cast(list[DocumentListRow], rows)
+
+    def document_status_counts(self, *, search: str | None = None, language: str | None = None) -> dict[str, int]:
+        rows = self.connection.read(
+            q.DOCUMENT_STATUS_COUNTS, search=search.lower() if search else None, language=language
+        )
+        return {r["status"]: r["n"] for r in rows}
 
     def passage_similarities(
         self, ids: list[str], embedding: list[float], languages: frozenset[str] | None = None

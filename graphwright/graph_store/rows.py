@@ -201,7 +201,8 @@ class DocumentRow(TypedDict):
 
 
 class DocumentListRow(TypedDict):
-    """One document as a listing shows it (LIST_DOCUMENTS)."""
+    """One row of the documents table (LIST_DOCUMENTS): a stored document, one an interrupted ingest staged,
+    or a file that failed (`error`); `status` says which."""
 
     id: str
     title: str | None
@@ -209,6 +210,37 @@ class DocumentListRow(TypedDict):
     chunks: int | None
     content_hash: str | None
     ingested_at: str | None
+    languages: list[str] | None
+    error: str | None
+    status: str
+
+
+class EntityListRow(TypedDict):
+    """One row of the entities table (LIST_ENTITIES)."""
+
+    id: str
+    name: str
+    type: str
+    degree: int
+    chunks: int
+    description: str | None
+
+
+class ExportEntityRow(TypedDict):
+    id: str
+    name: str
+    type: str
+    description: str | None
+    degree: int
+
+
+class ExportRelationRow(TypedDict):
+    source: str
+    target: str
+    type: str
+    weight: float | None
+    description: str | None
+    chunk_ids: list[str] | None
 
 
 class TopEntityRow(TypedDict):

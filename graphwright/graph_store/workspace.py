@@ -24,6 +24,7 @@ LABELS = (
     "Document",
     "Chunk",
     "StagedChunk",
+    "FailedFile",
     "Entity",
     "Concept",
     "Community",

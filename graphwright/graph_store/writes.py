@@ -89,6 +89,10 @@ class DocumentWrites:
     def clear_staged(self, document_id: str) -> None:
         self.connection.execute_write(lambda tx: tx.run(q.CLEAR_STAGED, id=document_id).consume())
 
+    def record_failures(self, failed: list[tuple[str, str]], cleared: list[str]) -> None:
+        rows = [{"source": source, "error": error[:2000]} for source, error in failed]
+        self.connection.write(q.RECORD_FAILURES, failed=rows, cleared=cleared)
+
     def stage_chunks(self, document_id: str, stage: str, chunks: list[Chunk], batch_size: int = 500) -> None:
         """Part of a large document's chunks, with embeddings, under a label no search reads."""
         rows = _chunk_rows(chunks)

@@ -4,13 +4,13 @@ the jobs, the documents, and deleting one."""
 from __future__ import annotations
 
 import shutil
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
 from fastapi import FastAPI, Query, Request
 from fastapi.responses import JSONResponse
 
 from graphwright.errors import InvalidRequestError
-from graphwright.models import DocumentInfo
+from graphwright.models import DocumentInfo, DocumentPage, DocumentQuery
 from graphwright.server.jobs import Job
 from graphwright.server.requests import error_response, graph_of, workspace_of
 from graphwright.server.schemas import (
@@ -75,6 +75,13 @@ def add_document_routes(app: FastAPI, server: Server) -> None:
     ) -> list[DocumentInfo]:
         """Stored documents by id, a page at a time."""
         return graph_of(server, request).inspect.documents(offset, limit)
+
+    @app.get("/v1/documents/table", response_model=DocumentPage, tags=["documents"])
+    def document_table(request: Request, query: Annotated[DocumentQuery, Query()]) -> DocumentPage:
+        """The documents table: stored documents, interrupted ingests and failed files (with the reason),
+        searched by id or title, filtered by status and language, sorted and paged; with the number of
+        matching rows in each status."""
+        return graph_of(server, request).inspect.document_table(query)
 
     @app.get("/v1/jobs", response_model=list[Job], tags=["documents"])
     def jobs(request: Request, limit: int = Query(100, ge=1, le=1000)) -> list[Job]:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.responses import JSONResponse
 
 from graphwright.models import (
+    EntityPage,
     EntityProfile,
     GraphStats,
 )
@@ -20,6 +21,17 @@ if TYPE_CHECKING:
 
 
 def add_graph_routes(app: FastAPI, server: Server) -> None:
+    @app.get("/v1/entities", response_model=EntityPage, tags=["graph"])
+    def entity_table(
+        request: Request,
+        search: str | None = Query(None, max_length=200, description="the name contains this (any case)"),
+        type: str | None = Query(None, max_length=100, description="PERSON, ORGANIZATION, ... (any case)"),
+        offset: int = Query(0, ge=0),
+        limit: int = Query(100, ge=1, le=1000),
+    ) -> EntityPage:
+        """Entities by name and type, most connected first, a page at a time, with how many match."""
+        return graph_of(server, request).inspect.entity_table(search, type, offset, limit)
+
     @app.get("/v1/entities/{name:path}", response_model=EntityProfile, tags=["graph"])
     def entity(name: str, request: Request) -> EntityProfile | JSONResponse:
         """An entity by name (misspellings forgiven) with its relations, sources and communities."""

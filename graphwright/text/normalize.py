@@ -24,6 +24,7 @@ INTERNAL_LABELS = frozenset(
         "Document",
         "Chunk",
         "StagedChunk",
+        "FailedFile",
         "Entity",
         "Community",
         "Conversation",

@@ -34,6 +34,9 @@ COMMANDS = [
     ["eval"],
     ["show"],
     ["show", "entity"],
+    ["documents"],
+    ["entities"],
+    ["export"],
     ["browser"],
     ["check"],
     ["entity"],
@@ -140,11 +143,17 @@ def test_bad_filter_is_a_usage_error(cli_env, tmp_path: Path) -> None:
     assert out.returncode == 2 and "--where" in out.stderr
 
 
-def test_neo4j_down_is_one_clear_line(cli_env, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "command", [["stats"], ["query", "x"], ["ingest", "--sample"], ["documents"], ["entities"], ["export", "g.csv"]]
+)
+def test_neo4j_down_is_one_line_naming_db_start(command: list[str], cli_env, tmp_path: Path) -> None:
     env = {**cli_env, "NEO4J_URI": "bolt://127.0.0.1:7999"}
-    out = run(["stats"], env, tmp_path)
+    out = run(command, env, tmp_path)
     assert out.returncode == 2
-    assert "not reachable at bolt://127.0.0.1:7999" in out.stderr and "Traceback" not in out.stderr
+    assert "not reachable at bolt://127.0.0.1:7999" in out.stderr and "graphwright db start" in out.stderr
+    # one message, not the driver's retries (34 s of them once) nor a traceback
+    assert "Traceback" not in out.stderr and "retr" not in out.stderr.lower()
+    assert len(out.stderr.strip().splitlines()) <= 3
 
 
 def test_wrong_password_is_one_clear_line(cli_env, tmp_path: Path) -> None:

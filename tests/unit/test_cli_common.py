@@ -45,3 +45,28 @@ def test_the_workspace_option_reaches_the_settings_explicitly_not_through_the_en
     assert CliRunner().invoke(command, []).exit_code == 0 and seen["workspace"] == "default"
     refused = CliRunner().invoke(command, ["--workspace", "Bad Name"])
     assert refused.exit_code == 2 and "Invalid value" in refused.output
+
+
+def test_an_unexpected_error_is_one_line_unless_debug(monkeypatch) -> None:
+    from click.testing import CliRunner
+
+    import graphwright.cli.common as common
+    from graphwright.cli import main
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(common, "load_settings", broken)
+    plain = CliRunner().invoke(main, ["stats"])
+    assert plain.exit_code == 2
+    assert "RuntimeError: boom (run again with --debug for the traceback)" in plain.output
+    assert "Traceback" not in plain.output
+    debug = CliRunner().invoke(main, ["--debug", "stats"])
+    assert isinstance(debug.exception, RuntimeError)
+
+
+def test_an_api_parameter_is_named_as_the_command_line_names_it() -> None:
+    from graphwright.cli.query import as_flags
+
+    assert as_flags("the question is empty (`question`)") == "the question is empty (QUESTION)"
+    assert as_flags("bad `max_hops`") == "bad --max-hops"

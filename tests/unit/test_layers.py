@@ -14,7 +14,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "graphwright"
 LAYERS: list[set[str]] = [
     {"errors"},
     {"registry"},  # the one helper every extension point's registry is
-    {"config", "models", "text", "graph_schema", "private_files"},
+    {"config", "models", "text", "graph_schema", "private_files", "samples"},  # samples: data and its paths
     {"llm"},
     {"embeddings"},  # its endpoint backend uses the llm package's `openai` client
     {"extraction", "graph_store"},
@@ -115,6 +115,7 @@ CLI_LAYERS: list[set[str]] = [
         "graphwright.cli.communities",
         "graphwright.cli.schema",
         "graphwright.cli.inspect",
+        "graphwright.cli.browse",
         "graphwright.cli.query",
         "graphwright.cli.chat",
         "graphwright.cli.evaluate",

@@ -138,3 +138,36 @@ def test_relative_sources_name_files_below_base(tmp_path: Path) -> None:
     failed = load_file(tmp_path / "empty.txt", tmp_path, {}, relative_source=True).failures[0]
     assert failed.source == "empty.txt"
     assert load_file(tmp_path / "sub" / "a.md", tmp_path, {}).documents[0].source == str(tmp_path / "sub" / "a.md")
+
+
+def test_a_parser_that_breaks_fails_its_file_alone(tmp_path: Path, monkeypatch) -> None:
+    """A plain install once lacked lxml_html_clean: one HTML file's ImportError aborted a 7-file ingest."""
+    import graphwright.extraction.loaders as loaders
+
+    real = loaders.loader_for
+
+    def broken(suffix: str):
+        if suffix == ".html":
+
+            def missing(file) -> None:
+                raise ImportError("lxml.html.clean module is now a separate project lxml_html_clean")
+
+            return missing
+        if suffix == ".json":
+
+            def buggy(file) -> None:
+                raise ValueError("a parser's own bug")
+
+            return buggy
+        return real(suffix)
+
+    monkeypatch.setattr(loaders, "loader_for", broken)
+    (tmp_path / "a.md").write_text("# A\n\nText.", encoding="utf-8")
+    (tmp_path / "b.html").write_text("<p>x</p>", encoding="utf-8")
+    (tmp_path / "c.json").write_text("{}", encoding="utf-8")
+    (tmp_path / "d.txt").write_text("Plain.", encoding="utf-8")
+    result = load_paths([tmp_path], tmp_path)
+    assert sorted(d.id for d in result.documents) == ["a.md", "d.txt"]
+    reasons = {f.source.rsplit("/", 1)[-1]: f.error for f in result.failures}
+    assert reasons["b.html"].startswith("its parser could not load: lxml.html.clean")
+    assert reasons["c.json"] == "its parser failed: ValueError: a parser's own bug"
