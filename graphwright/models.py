@@ -108,6 +108,8 @@ class IngestReport(BaseModel):
     documents_written: int = 0
     documents_unchanged: int = 0
     chunks_written: int = 0
+    # chunks of a large document an interrupted run had embedded and extracted, taken up instead of redone
+    chunks_resumed: int = 0
     entities_written: int = 0
     relations_written: int = 0
     extractor: str = "none"

@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -446,15 +445,32 @@ class IngestPipeline:
         their embeddings leave memory), then one transaction swaps them in with its entity graph. A crash
         before that commit leaves the old version whole; the next ingest clears the staged leftovers."""
         size, batch = self.settings.ingest_group_chunks, self.settings.write_batch_size
-        stage = uuid.uuid4().hex
+        # The stage is named by the document's version (its hash covers the text, chunking, embedder and
+        # extractor): a run stopped by Ctrl-C or a crash left its parts staged with their extractions, and the
+        # same ingest takes them up instead of embedding and extracting them again.
+        stage = hashlib.sha256(f"{doc.id}|{doc.content_hash}".encode()).hexdigest()[:32]
         extractions: list[ChunkExtraction] = []
         try:
-            self.store.writes.clear_staged(doc.id)
+            self.store.writes.clear_staged(doc.id, keep=stage)
+            done = self.store.writes.staged_extractions(doc.id, stage)
             for start in range(0, len(chunks), size):
                 part = chunks[start : start + size]
-                extractions += self._embed_and_extract([(doc, part)], report, run)
+                if all(c.id in done for c in part):
+                    extractions += [ChunkExtraction.model_validate_json(done[c.id]) for c in part]
+                    report.chunks_resumed += len(part)
+                    run.extracted += len(part)
+                    run.notify("extract", run.extracted, run.chunks, "resumed")
+                    continue
+                found = self._embed_and_extract([(doc, part)], report, run)
+                extractions += found
                 with run.timed("write"):
-                    self.store.writes.stage_chunks(doc.id, stage, part, batch)
+                    # only what needs no second try: a failed or deferred chunk is extracted again next time
+                    kept = {
+                        x.chunk_id: x.model_dump_json()
+                        for x in found
+                        if x.error is None and not (x.fallback or "").startswith(TIME_BUDGET)
+                    }
+                    self.store.writes.stage_chunks(doc.id, stage, part, batch, kept)
                 for chunk in part:
                     chunk.embedding = None
             entities, relations = self._resolve(extractions, run)

@@ -90,6 +90,7 @@ class _Space:
     chunks: dict[str, Chunk] = field(default_factory=dict)
     staged: dict[tuple[str, str], list[Chunk]] = field(default_factory=dict)
     failed: dict[str, str] = field(default_factory=dict)
+    staged_extractions: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
     entities: dict[str, Entity] = field(default_factory=dict)
     relations: dict[tuple[str, str, str], Relation] = field(default_factory=dict)
     meta: MetaRow | None = None
@@ -477,17 +478,29 @@ class MemoryWrites:
             self.s.chunks.update({c.id: c.model_copy() for c in chunks})
         self._graph(entities, relations)
 
-    def clear_staged(self, document_id: str) -> None:
-        for key in [k for k in self.s.staged if k[0] == document_id]:
+    def clear_staged(self, document_id: str, keep: str | None = None) -> None:
+        for key in [k for k in self.s.staged if k[0] == document_id and k[1] != keep]:
             del self.s.staged[key]
+            self.s.staged_extractions.pop(key, None)
+
+    def staged_extractions(self, document_id: str, stage: str) -> dict[str, str]:
+        return dict(self.s.staged_extractions.get((document_id, stage), {}))
 
     def record_failures(self, failed: list[tuple[str, str]], cleared: list[str]) -> None:
         for source in cleared:
             self.s.failed.pop(source, None)
         self.s.failed.update(failed)
 
-    def stage_chunks(self, document_id: str, stage: str, chunks: list[Chunk], batch_size: int = 500) -> None:
+    def stage_chunks(
+        self,
+        document_id: str,
+        stage: str,
+        chunks: list[Chunk],
+        batch_size: int = 500,
+        extractions: dict[str, str] | None = None,
+    ) -> None:
         self.s.staged.setdefault((document_id, stage), []).extend(chunks)
+        self.s.staged_extractions.setdefault((document_id, stage), {}).update(extractions or {})
 
     def commit_staged(
         self,
@@ -499,6 +512,7 @@ class MemoryWrites:
         relations: list[Relation] | None = None,
     ) -> None:
         staged = {c.id: c for c in self.s.staged.pop((document.id, stage), [])}
+        self.s.staged_extractions.pop((document.id, stage), None)
         if any(c.id not in staged for c in chunks):
             raise GraphStoreError(f"{len(staged)} of {len(chunks)} staged chunks found")
         self.write_documents([(document, [staged[c.id] for c in chunks])], entities=entities, relations=relations)
@@ -637,6 +651,10 @@ class MemoryAdmin:
     def integrity_problems(self) -> dict[str, IntegrityProblem]:
         dangling = [c.id for c in self.s.chunks.values() if c.document_id not in self.s.documents]
         return {"chunk_without_document": {"n": len(dangling), "examples": dangling[:5]}} if dangling else {}
+
+    def resumable(self) -> IntegrityProblem:
+        staged = sorted({document_id for document_id, _ in self.s.staged})
+        return {"n": sum(len(chunks) for chunks in self.s.staged.values()), "examples": staged[:5]}
 
 
 class MemoryConversations:

@@ -122,6 +122,11 @@ class Inspection:
         citing missing chunks, duplicate entity names."""
         return {rule: dict(problem) for rule, problem in self._store.admin.integrity_problems().items()}
 
+    def resumable(self) -> dict[str, Any]:
+        """Chunks an interrupted ingest staged (`n`, and `examples`: their documents), which the same ingest
+        takes up: work left, not a broken rule."""
+        return dict(self._store.admin.resumable())
+
     def entity(self, name: str, relations: int = 25) -> EntityProfile | None:
         """The entity a name means (exact name first, else the closest name, misspellings forgiven) with its
         relations, sources and communities; None when no name is close (meaning alone is not enough here:

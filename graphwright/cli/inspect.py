@@ -28,8 +28,9 @@ def check(as_json: bool) -> None:
 
     with open_graph() as rag:
         problems = rag.inspect.check()
+        resumable = rag.inspect.resumable()
     if as_json:
-        click.echo(json.dumps(problems, indent=2))
+        click.echo(json.dumps({**problems, "resumable": resumable} if resumable["n"] else problems, indent=2))
     elif not problems:
         make_console().print(
             "Graph is consistent: every document has all its chunks, every chunk its document "
@@ -38,6 +39,13 @@ def check(as_json: bool) -> None:
     else:
         for rule, row in problems.items():
             make_console().print(Text(f"{row['n']} {rule}: {', '.join(map(str, row['examples']))}"))
+    if resumable["n"] and not as_json:
+        make_console().print(
+            Text(
+                f"Resumable: {resumable['n']} chunks an interrupted ingest staged, of "
+                f"{', '.join(map(str, resumable['examples']))}; the same ingest goes on from them"
+            )
+        )
     if problems:
         exit_partial()
 

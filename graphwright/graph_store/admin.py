@@ -129,3 +129,6 @@ class StoreAdmin:
             if row["n"]:
                 found[rule] = cast(IntegrityProblem, row)
         return found
+
+    def resumable(self) -> IntegrityProblem:
+        return cast(IntegrityProblem, self.connection.read(q.RESUMABLE)[0])

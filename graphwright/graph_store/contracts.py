@@ -258,14 +258,26 @@ class WritesRole(Protocol):
         document lands whole or not at all. Grouping saves a commit (and its fsync) per document; callers
         retry one by one on failure."""
 
-    def clear_staged(self, document_id: str) -> None: ...
+    def clear_staged(self, document_id: str, keep: str | None = None) -> None:
+        """Drop a document's staged chunks, but those of the stage `keep` (an interrupted run's, to resume)."""
+
+    def staged_extractions(self, document_id: str, stage: str) -> dict[str, str]:
+        """Chunk id -> extraction (JSON) of the chunks an interrupted run staged for `stage`."""
 
     def record_failures(self, failed: list[tuple[str, str]], cleared: list[str]) -> None:
         """Keep the (source, error) of files an ingest could not read or write, for the documents table, and
         forget earlier failures of the `cleared` sources (read this time)."""
 
-    def stage_chunks(self, document_id: str, stage: str, chunks: list[Chunk], batch_size: int = 500) -> None:
-        """Part of a large document's chunks, with embeddings, under a label no search reads."""
+    def stage_chunks(
+        self,
+        document_id: str,
+        stage: str,
+        chunks: list[Chunk],
+        batch_size: int = 500,
+        extractions: dict[str, str] | None = None,
+    ) -> None:
+        """Part of a large document's chunks, with embeddings and extractions (JSON, by chunk id), under a
+        label no search reads."""
 
     def commit_staged(
         self,
@@ -371,6 +383,9 @@ class AdminRole(Protocol):
 
     def integrity_problems(self) -> dict[str, IntegrityProblem]:
         """Rules of the graph model that some element breaks: {rule: {"n": count, "examples": [...]}}."""
+
+    def resumable(self) -> IntegrityProblem:
+        """Chunks an interrupted ingest staged ({"n", "examples": document ids}): the same ingest resumes."""
 
 
 class ConversationsRole(Protocol):

@@ -224,7 +224,13 @@ CALL db.create.setNodeVectorProperty(c, 'embedding', row.embedding)
 """
 # Documents bigger than one write group: chunks are staged under another label (in no index, so no search
 # sees them), then promoted in the transaction that replaces the document.
-CLEAR_STAGED = "MATCH (c:StagedChunk {document_id: $id}) DETACH DELETE c"
+# An interrupted run's staged chunks of the same version of the document (`$keep`, its stage) are kept: the next
+# run takes their embeddings and extractions instead of computing them again.
+CLEAR_STAGED = "MATCH (c:StagedChunk {document_id: $id}) WHERE $keep IS NULL OR c.stage <> $keep DETACH DELETE c"
+STAGED_EXTRACTIONS = """
+MATCH (c:StagedChunk {document_id: $id}) WHERE c.stage = $stage AND c.extraction IS NOT NULL
+RETURN c.id AS id, c.extraction AS extraction
+"""
 # MERGE, not CREATE: a write whose commit reached the server but whose reply was lost (Neo4j restarted) is
 # retried by the driver, and a second copy would break the Chunk id constraint at the swap.
 STAGE_CHUNKS = """
@@ -232,7 +238,7 @@ UNWIND $rows AS row
 MERGE (c:StagedChunk {id: row.id, stage: $stage})
 SET c.document_id = $document_id, c.index = row.index, c.text = row.text, c.context = row.context,
     c.n_tokens = row.n_tokens, c.page_start = row.page_start, c.page_end = row.page_end, c.pages = row.pages,
-    c.section = row.section, c.language = row.language, c.terms = row.terms
+    c.section = row.section, c.language = row.language, c.terms = row.terms, c.extraction = row.extraction
 WITH c, row
 CALL db.create.setNodeVectorProperty(c, 'embedding', row.embedding)
 """
@@ -241,7 +247,7 @@ MATCH (d:Document {id: $document_id})
 UNWIND $ids AS id
 MATCH (c:StagedChunk {id: id})
 WHERE c.stage = $stage
-REMOVE c:StagedChunk, c.stage
+REMOVE c:StagedChunk, c.stage, c.extraction
 SET c:Chunk
 MERGE (c)-[:PART_OF]->(d)
 RETURN count(c) AS promoted
@@ -928,14 +934,16 @@ MATCH (a:Entity)-[r]->(b:Entity) WHERE r.chunk_ids IS NOT NULL
 WITH a, r, b, [x IN r.chunk_ids WHERE NOT EXISTS { MATCH (:Chunk {id: x}) }] AS missing
 WHERE size(r.chunk_ids) = 0 OR size(missing) > 0
 RETURN count(r) AS n, collect(a.name + ' -[' + type(r) + ']-> ' + b.name)[..5] AS examples""",
-    "staged chunks of an interrupted ingest (cleared when that document is ingested again)": """
-MATCH (c:StagedChunk)
-RETURN count(c) AS n, collect(DISTINCT c.document_id)[..5] AS examples""",
     "entity names held by more than one entity": """
 MATCH (e:Entity) WHERE e.key IS NOT NULL
 WITH e.key AS key, count(*) AS copies WHERE copies > 1
 RETURN count(key) AS n, collect(key)[..5] AS examples""",
 }
+
+# Not a problem: work an interrupted ingest left, which the same ingest resumes (`check` says so, exit 0).
+RESUMABLE = """
+MATCH (c:StagedChunk)
+RETURN count(c) AS n, collect(DISTINCT c.document_id)[..5] AS examples"""
 
 _BROWSER_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,200}$")
 

@@ -86,16 +86,28 @@ class DocumentWrites:
 
         self.connection.execute_write(work)
 
-    def clear_staged(self, document_id: str) -> None:
-        self.connection.execute_write(lambda tx: tx.run(q.CLEAR_STAGED, id=document_id).consume())
+    def clear_staged(self, document_id: str, keep: str | None = None) -> None:
+        self.connection.execute_write(lambda tx: tx.run(q.CLEAR_STAGED, id=document_id, keep=keep).consume())
+
+    def staged_extractions(self, document_id: str, stage: str) -> dict[str, str]:
+        rows = self.connection.read(q.STAGED_EXTRACTIONS, id=document_id, stage=stage)
+        return {r["id"]: r["extraction"] for r in rows}
 
     def record_failures(self, failed: list[tuple[str, str]], cleared: list[str]) -> None:
         rows = [{"source": source, "error": error[:2000]} for source, error in failed]
         self.connection.write(q.RECORD_FAILURES, failed=rows, cleared=cleared)
 
-    def stage_chunks(self, document_id: str, stage: str, chunks: list[Chunk], batch_size: int = 500) -> None:
-        """Part of a large document's chunks, with embeddings, under a label no search reads."""
-        rows = _chunk_rows(chunks)
+    def stage_chunks(
+        self,
+        document_id: str,
+        stage: str,
+        chunks: list[Chunk],
+        batch_size: int = 500,
+        extractions: dict[str, str] | None = None,
+    ) -> None:
+        """Part of a large document's chunks, with embeddings (and each chunk's extraction, as JSON), under a
+        label no search reads."""
+        rows = [{**row, "extraction": (extractions or {}).get(row["id"])} for row in _chunk_rows(chunks)]
         self.connection.execute_write(
             lambda tx: run_batches(tx, q.STAGE_CHUNKS, "rows", rows, batch_size, document_id=document_id, stage=stage)
         )

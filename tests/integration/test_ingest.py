@@ -6,9 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from graphwright import pipeline
 from graphwright.errors import WriteRejectedError
 from graphwright.pipeline import make_chunks
-from tests.integration.corpus import DOCS, RECORDS, write_corpus
+from tests.integration.corpus import DOCS, LONG_DOC, RECORDS, write_corpus
+from tests.integration.helpers import write_files
 
 pytestmark = pytest.mark.integration
 
@@ -144,15 +146,15 @@ def test_a_document_bigger_than_a_group_is_staged_then_swapped_in_whole(
     failed = rag.ingest([corpus], base=tmp_path)
     assert [f.source for f in failed.failures] == [str(lab_file)] and "simulated" in failed.failures[0].error
     assert {c["id"] for c in rag.store.retrieval.get_document("corpus/lab.md")["chunks"]} == old_ids
-    assert set(rag.inspect.check()) == {
-        "staged chunks of an interrupted ingest (cleared when that document is ingested again)"
-    }
+    assert not rag.inspect.check() and rag.inspect.resumable()["examples"] == ["corpus/lab.md"]
     assert not any("calibration" in c.text for c in rag.search("calibration", mode="hybrid", k=10).chunks)
 
     monkeypatch.setattr(rag.store.writes, "commit_staged", real_commit)
     again = rag.ingest([corpus], base=tmp_path)
-    assert again.ok and again.documents_written == 1 and not rag.inspect.check()  # leftovers cleared, new version in
+    assert again.ok and again.documents_written == 1 and not rag.inspect.check()  # the staged version goes in
     lab = rag.store.retrieval.get_document("corpus/lab.md")
+    # nothing embedded or extracted twice: the failed run had staged every chunk of the new version
+    assert again.chunks_resumed == len(lab["chunks"]) and rag.inspect.resumable()["n"] == 0
     assert any("calibration" in c["text"] for c in lab["chunks"]) and len(lab["chunks"]) == lab["document"]["n_chunks"]
 
 
@@ -177,3 +179,46 @@ def test_a_staged_write_the_driver_retried_is_swapped_in_once(
         == rows["ids"]
         == sum(d["n_chunks"] for d in rag.store.read("MATCH (d:Document) RETURN d.n_chunks AS n_chunks"))
     )
+
+
+def test_an_ingest_stopped_halfway_through_a_large_document_goes_on_from_where_it_stopped(
+    rag, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C at about half of a large document: the same command extracts only the chunks left, and writes
+    the graph an uninterrupted run writes."""
+    rag.settings.ingest_group_chunks = 2
+    corpus = write_files(tmp_path / "corpus", {"lab.md": "# Lab notes\n\n" + LONG_DOC})
+    seen: list[str] = []
+    stop_after = [4]
+    real = pipeline.extract_checked
+
+    def extract(extractor, items, *args, **kwargs):
+        if len(seen) >= stop_after[0]:
+            raise KeyboardInterrupt  # what Ctrl-C raises in the main thread
+        seen.extend(chunk_id for chunk_id, _ in items)
+        return real(extractor, items, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "extract_checked", extract)
+    with pytest.raises(KeyboardInterrupt):
+        rag.ingest([corpus], base=tmp_path, extractor="nlp")
+    assert rag.inspect.stats()["documents"] == 0 and not rag.inspect.check()
+    staged = rag.inspect.resumable()
+    assert staged["n"] == len(seen) == 4 and staged["examples"] == ["corpus/lab.md"]
+    table = rag.inspect.document_table()
+    assert [(d.id, d.status, d.chunks) for d in table.documents] == [("corpus/lab.md", "interrupted", 4)]
+
+    first_run = list(seen)
+    seen.clear()
+    stop_after[0] = 10**6
+    report = rag.ingest([corpus], base=tmp_path, extractor="nlp")
+    assert report.ok and report.documents_written == 1 and report.chunks_resumed == 4
+    total = rag.store.retrieval.get_document("corpus/lab.md")["document"]["n_chunks"]
+    assert not set(seen) & set(first_run) and len(seen) == total - 4  # only what was left
+    resumed = {k: rag.inspect.stats()[k] for k in ("chunks", "entities", "relations", "mentions")}
+    assert not rag.inspect.check() and rag.inspect.resumable()["n"] == 0
+
+    # the graph is the one an uninterrupted run writes
+    rag.store.admin.reset()
+    rag.init()
+    rag.ingest([corpus], base=tmp_path, extractor="nlp")
+    assert {k: rag.inspect.stats()[k] for k in ("chunks", "entities", "relations", "mentions")} == resumed
