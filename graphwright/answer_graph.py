@@ -25,6 +25,11 @@ TYPE_COLOURS = {
 _OTHER_COLOUR = "#bab0ac"
 
 
+def palette() -> dict[str, str]:
+    """Each entity type's colour, and `*` for any other type: what the page's explorer and legend use too."""
+    return {**TYPE_COLOURS, "*": _OTHER_COLOUR}
+
+
 def browser_base(neo4j_uri: str, http_port: int) -> str:
     """The Neo4j Browser of the server behind `neo4j_uri` (its HTTP port is not in a bolt URI)."""
     from urllib.parse import urlparse

@@ -47,6 +47,7 @@ from graphwright.graph_store.rows import (
     KeyedEntityRow,
     MetaRow,
     NeighbourhoodRow,
+    OverviewRow,
     PathRow,
     RelationRow,
     ScoredChunkRow,
@@ -396,6 +397,9 @@ class MemoryGraph:
 
     def count_entities(self, *, search: str | None = None, type: str | None = None) -> int:
         _missing("the entities table")
+
+    def overview(self, limit: int = 150, types: list[str] | None = None, min_degree: int = 0) -> list[OverviewRow]:
+        _missing("the explorer's overview")
 
     def export_entities(self, ids: list[str] | None = None) -> Iterator[ExportEntityRow]:
         _missing("exports")

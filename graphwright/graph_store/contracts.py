@@ -39,6 +39,7 @@ from graphwright.graph_store.rows import (
     KeyedEntityRow,
     MetaRow,
     NeighbourhoodRow,
+    OverviewRow,
     PathRow,
     RelationRow,
     ScoredChunkRow,
@@ -213,6 +214,10 @@ class GraphRole(EntityIndex, Protocol):
         """Entities whose name contains `search` (lower case), of a `type` (lower case), most connected first."""
 
     def count_entities(self, *, search: str | None = None, type: str | None = None) -> int: ...
+
+    def overview(self, limit: int = 150, types: list[str] | None = None, min_degree: int = 0) -> list[OverviewRow]:
+        """The `limit` most connected entities (of `types`, of degree >= `min_degree`) with the relations among
+        them: the explorer's whole-graph view."""
 
     def export_entities(self, ids: list[str] | None = None) -> Iterator[ExportEntityRow]:
         """Every entity (or those of `ids`), streamed."""

@@ -24,6 +24,7 @@ from graphwright.graph_store.rows import (
     FoundEntityRow,
     KeyedEntityRow,
     NeighbourhoodRow,
+    OverviewRow,
     PathRow,
     RelationRow,
     ScoredEntityRow,
@@ -126,6 +127,10 @@ class GraphReads:
             q.COUNT_ENTITIES, search=search.lower() if search else None, type=type.lower() if type else None
         )
         return int(rows[0]["n"])
+
+    def overview(self, limit: int = 150, types: list[str] | None = None, min_degree: int = 0) -> list[OverviewRow]:
+        rows = self.connection.read(q.GRAPH_OVERVIEW, limit=limit, types=types or None, min_degree=min_degree)
+        return cast(list[OverviewRow], rows)
 
     def export_entities(self, ids: list[str] | None = None) -> Iterator[ExportEntityRow]:
         for record in self.connection.stream(q.EXPORT_ENTITIES, ids=ids):

@@ -508,6 +508,18 @@ RETURN a.id AS source, b.id AS target, type(r) AS type, r.weight AS weight, r.de
        r.chunk_ids AS chunk_ids
 ORDER BY source, target, type
 """
+# The explorer's whole-graph view: the most connected entities (of some types, of a least degree) and the
+# relations among them.
+GRAPH_OVERVIEW = """
+MATCH (e:Entity)
+WHERE coalesce(e.degree, 0) >= $min_degree AND ($types IS NULL OR e.type IN $types)
+WITH e ORDER BY coalesce(e.degree, 0) DESC, e.name LIMIT $limit
+WITH collect(e) AS top
+UNWIND top AS a
+OPTIONAL MATCH (a)-[r]->(b:Entity) WHERE b IN top AND a <> b
+RETURN a.id AS id, a.name AS name, a.type AS type, coalesce(a.degree, 0) AS degree,
+       collect(CASE WHEN r IS NOT NULL THEN {target: b.id, type: type(r), weight: coalesce(r.weight, 1.0)} END) AS out
+"""
 TOP_ENTITIES = """
 MATCH (e:Entity)
 RETURN e.name AS name, e.type AS type, e.degree AS degree, COUNT { (:Chunk)-[:MENTIONS]->(e) } AS chunks

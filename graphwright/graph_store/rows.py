@@ -226,6 +226,16 @@ class EntityListRow(TypedDict):
     description: str | None
 
 
+class OverviewRow(TypedDict):
+    """An entity of the explorer's overview and its relations to the others shown (GRAPH_OVERVIEW)."""
+
+    id: str
+    name: str
+    type: str
+    degree: int
+    out: list[dict[str, Any]]
+
+
 class ExportEntityRow(TypedDict):
     id: str
     name: str

@@ -6,6 +6,7 @@ become JSON with the status of their tier (graphwright/errors.py), never a trace
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 from collections.abc import AsyncIterator
@@ -109,6 +110,8 @@ def create_app(settings: Settings, rag: GraphRAG | None = None, host: str = "127
         lifespan=lifespan,
         responses=_ERRORS,
         description="GraphRAG on Neo4j: cited search over an entity graph, documents, jobs, MCP at /mcp.",
+        docs_url=None,  # served below from the package's own copies: nothing loaded from a CDN
+        redoc_url=None,
     )
     app.state.server = server  # what the routes share, for an operator's (or a test's) inspection
     app.router.routes.extend(mcp_app.routes)
@@ -146,9 +149,39 @@ def create_app(settings: Settings, rag: GraphRAG | None = None, host: str = "127
         lambda request: owner(request).name or "anonymous",  # a key's fingerprint; no keys: loopback only
         server.jobs.write_lock,
     )
+    _api_docs(app)
     static = resources.files("graphwright.server") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     return app
+
+
+def _api_docs(app: FastAPI) -> None:
+    """Swagger UI at /docs and ReDoc at /redoc with the scripts the fastapi-offline package ships (MIT), so
+    the pages work on a machine with no internet; FastAPI's own pages load them from a CDN."""
+    from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
+
+    assets = resources.files("fastapi_offline") / "static"
+    app.mount("/static/api-docs", StaticFiles(directory=str(assets)), name="api-docs")
+
+    @app.get("/docs", include_in_schema=False)
+    def swagger() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url=app.openapi_url or "/openapi.json",
+            title="graphwright API",
+            swagger_js_url="/static/api-docs/swagger-ui-bundle.js",
+            swagger_css_url="/static/api-docs/swagger-ui.css",
+            swagger_favicon_url="/static/api-docs/favicon.png",
+        )
+
+    @app.get("/redoc", include_in_schema=False)
+    def redoc() -> HTMLResponse:
+        return get_redoc_html(
+            openapi_url=app.openapi_url or "/openapi.json",
+            title="graphwright API",
+            redoc_js_url="/static/api-docs/redoc.standalone.js",
+            redoc_favicon_url="/static/api-docs/favicon.png",
+            with_google_fonts=False,
+        )
 
 
 def _errors(app: FastAPI) -> None:
@@ -235,12 +268,17 @@ def _server_routes(app: FastAPI, server: Server) -> None:
     """The page and the health check."""
 
     @app.get("/", include_in_schema=False)
-    def page() -> HTMLResponse:
+    def page(request: Request) -> HTMLResponse:
+        from graphwright.answer_graph import palette
         from graphwright.extraction.file_types import supported_suffixes
 
         html = (resources.files("graphwright.server") / "static" / "index.html").read_text(encoding="utf-8")
-        # The file picker offers what ingest reads: the loaders' table, not a copy of it.
-        return HTMLResponse(html.replace("__ACCEPT__", ",".join(supported_suffixes())))
+        # The file picker offers what ingest reads: the loaders' table, not a copy of it; the explorer colours
+        # types as the answer graph does: its palette, not a copy.
+        html = html.replace("__ACCEPT__", ",".join(supported_suffixes()))
+        # the workspace names are checked ([a-z0-9_-]) before they get here: nothing to escape
+        html = html.replace("__WORKSPACE__", workspace_of(request)).replace("__ROOT_WORKSPACE__", server.rag.workspace)
+        return HTMLResponse(html.replace("__PALETTE__", json.dumps(palette())))
 
     @app.get("/healthz", response_model=Health, tags=["server"])
     def healthz(request: Request) -> JSONResponse:

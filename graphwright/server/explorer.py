@@ -48,6 +48,13 @@ class Neighbourhood(BaseModel):
     edges: list[GraphEdge]
 
 
+class Overview(BaseModel):
+    """The most connected entities and the relations among them: the explorer's whole-graph view."""
+
+    nodes: list[GraphNode]
+    edges: list[GraphEdge]
+
+
 class Passage(BaseModel):
     chunk_id: str
     document_id: str
@@ -101,6 +108,26 @@ def explorer_routes(
         """Entities whose name contains `q` (the exact name first); with no `q`, the most connected."""
         rows = graph(request).store.graph.entity_lookup(q, limit)
         return [GraphNode.model_validate(row) for row in rows]
+
+    @app.get("/v1/graph/overview", response_model=Overview, tags=["graph"])
+    def overview(
+        request: Request,
+        limit: int = Query(150, ge=1, le=2000),
+        types: str = Query("", max_length=500, description="comma-separated entity types; empty: all"),
+        min_degree: int = Query(0, ge=0),
+    ) -> Overview:
+        """The `limit` most connected entities (of `types`, with at least `min_degree` relations) and the
+        relations among them."""
+        wanted = [t.strip().upper() for t in types.split(",") if t.strip()]
+        rows = graph(request).store.graph.overview(limit, wanted, min_degree)
+        return Overview(
+            nodes=[GraphNode(id=r["id"], name=r["name"], type=r["type"], degree=r["degree"]) for r in rows],
+            edges=[
+                GraphEdge(source=r["id"], target=o["target"], type=o["type"], weight=o["weight"])
+                for r in rows
+                for o in r["out"]
+            ],
+        )
 
     @app.get("/v1/graph/neighbourhood/{entity_id}", response_model=Neighbourhood, tags=["graph"])
     def neighbourhood(entity_id: str, request: Request, limit: int = Query(40, ge=1, le=500)) -> Neighbourhood:

@@ -1,0 +1,192 @@
+// The Documents tab: upload and watch the ingest job; a table of every document, interrupted ingest and failed
+// file (with its reason) that searches, filters by status, sorts by a column's header, pages and deletes
+// several at once; the recent ingest jobs.
+"use strict";
+
+import { $, api, changed, el, json } from "./api.js";
+
+const STATUSES = ["processed", "incomplete", "interrupted", "failed"];
+const table = { offset: 0, sort: "date", descending: true, total: 0, ticket: 0, timer: null };
+
+function info(text, error = false) {
+  $("doc-info").textContent = text;
+  $("doc-info").className = error ? "status error" : "status";
+}
+
+function selectedIds() {
+  return [...document.querySelectorAll("#documents input[type=checkbox]:checked")].map((box) => box.dataset.id);
+}
+
+function updateSelection() {
+  const n = selectedIds().length;
+  $("doc-delete").disabled = n === 0;
+  $("doc-delete").textContent = n ? `Delete selected (${n})…` : "Delete selected";
+}
+
+export async function loadDocuments() {
+  const ticket = ++table.ticket;
+  const limit = Number($("doc-limit").value);
+  const params = new URLSearchParams({ offset: table.offset, limit, sort: table.sort, descending: table.descending });
+  if ($("doc-search").value.trim()) params.set("search", $("doc-search").value.trim());
+  if ($("doc-status").value) params.set("status", $("doc-status").value);
+  try {
+    const page = await json(`/v1/documents/table?${params}`);
+    if (ticket !== table.ticket) return;
+    table.total = page.total;
+    showCounts(page.counts);
+    $("documents").replaceChildren(...page.documents.map(row));
+    $("doc-all").checked = false;
+    updateSelection();
+    const end = table.offset + page.documents.length;
+    $("doc-page").textContent = page.total ? `${table.offset + 1}–${end} of ${page.total}` : "no documents";
+    $("doc-prev").disabled = table.offset === 0;
+    $("doc-next").disabled = end >= page.total;
+    document.querySelectorAll("#doc-table th[data-sort]").forEach((th) => {
+      th.classList.toggle("sorted", th.dataset.sort === table.sort);
+      th.dataset.direction = th.dataset.sort === table.sort ? (table.descending ? "↓" : "↑") : "";
+      th.setAttribute("aria-sort", th.dataset.sort === table.sort ? (table.descending ? "descending" : "ascending") : "none");
+    });
+    info("");
+  } catch (error) { info(error.message, true); }
+}
+
+function showCounts(counts) {
+  const select = $("doc-status"), chosen = select.value;
+  const all = Object.values(counts).reduce((a, b) => a + b, 0);
+  select.replaceChildren(el("option", `all (${all})`), ...STATUSES.map((s) => el("option", `${s} (${counts[s] || 0})`)));
+  select.options[0].value = "";
+  STATUSES.forEach((s, i) => { select.options[i + 1].value = s; });
+  select.value = chosen;
+}
+
+function row(doc) {
+  const tr = el("tr", undefined, `status-${doc.status}`);
+  const pick = el("td");
+  if (doc.status !== "failed") {  // a failed file is no document: nothing to delete, upload it again
+    const box = el("input"); box.type = "checkbox"; box.dataset.id = doc.id;
+    box.setAttribute("aria-label", `select ${doc.id}`);
+    box.addEventListener("change", updateSelection);
+    pick.append(box);
+  }
+  const name = el("td");
+  name.append(el("div", doc.title || doc.id, "doc-title"));
+  if (doc.title && doc.title !== doc.id) name.append(el("div", doc.id, "meta"));
+  const badge = el("span", doc.status, `badge status-badge ${doc.status}`);
+  const statusCell = el("td"); statusCell.append(badge);
+  const date = (doc.ingested_at || "").slice(0, 16).replace("T", " ");
+  const source = el("td", undefined, doc.error ? "reason" : "meta");
+  source.textContent = doc.error || doc.source || "";
+  if (doc.status === "failed") {
+    const again = el("button", "upload again", "quiet"); again.type = "button";
+    again.addEventListener("click", () => { $("files").click(); });
+    source.append(" ", again);
+  }
+  tr.append(pick, name, statusCell, el("td", doc.type), el("td", (doc.languages || []).join(", ")),
+    el("td", String(doc.chunks ?? "")), el("td", date), source);
+  return tr;
+}
+
+async function deleteSelected() {
+  const ids = selectedIds();
+  if (!ids.length) return;
+  const shown = ids.slice(0, 5).join(", ") + (ids.length > 5 ? ` and ${ids.length - 5} more` : "");
+  if (!confirm(`Delete ${ids.length} document(s) with their chunks and their share of the graph: ${shown}?`)) return;
+  let failed = 0;
+  for (const id of ids) {
+    try { await api(`/v1/documents/${encodeURIComponent(id)}`, { method: "DELETE" }); } catch (_) { failed += 1; }
+  }
+  info(failed ? `${failed} of ${ids.length} could not be deleted` : `deleted ${ids.length}`, failed > 0);
+  changed();
+}
+
+async function upload(event) {
+  event.preventDefault();
+  const files = $("files").files;
+  if (!files.length) return;
+  const form = new FormData();
+  for (const file of files) form.append("files", file, file.name);
+  $("upload").disabled = true;
+  $("job").hidden = false;
+  $("job-status").textContent = "uploading…";
+  $("job-stages").replaceChildren();
+  try {
+    let job = await json("/v1/documents", { method: "POST", body: form });
+    while (job.status === "queued" || job.status === "running") {
+      showJob(job);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      job = await json(`/v1/jobs/${job.id}`);
+    }
+    showJob(job);
+    $("files").value = "";
+    changed();
+  } catch (error) {
+    $("job-status").textContent = error.message;
+    $("job-status").className = "error";
+  } finally {
+    $("upload").disabled = false;
+  }
+}
+
+function jobLine(job) {
+  let text = `job ${job.id.slice(0, 8)}: ${job.status}`;
+  if (job.status === "succeeded" && job.result) {
+    const r = job.result;
+    text += ` · ${r.documents_written} written, ${r.documents_unchanged} unchanged, ${r.chunks_written} chunks, ` +
+      `${r.entities_written} entities` + (r.failures.length ? ` · ${r.failures.length} failed: ` +
+      r.failures.map((f) => `${f.source.split("/").pop()}: ${f.error}`).join("; ") : "") +
+      (r.skipped.length ? ` · skipped (type not read): ${r.skipped.map((p) => p.split("/").pop()).join(", ")}` : "");
+  }
+  if (job.error) text += ` · ${job.error}`;
+  return text;
+}
+
+function showJob(job) {
+  $("job-status").textContent = jobLine(job);
+  $("job-status").className = job.status === "failed" ? "error" : "";
+  $("job-stages").replaceChildren(...Object.entries(job.progress).map(([stage, p]) => {
+    const line = el("div", undefined, "stage");
+    line.append(el("span", stage));
+    const bar = el("progress");
+    bar.max = Math.max(p.total, 1); bar.value = p.done;
+    line.append(bar, el("span", `${p.done}/${p.total} ${p.detail || ""}`));
+    return line;
+  }));
+}
+
+async function loadJobs() {
+  try {
+    const jobs = await json("/v1/jobs?limit=10");
+    $("jobs").replaceChildren(...jobs.map((job) => el("li", jobLine(job), `job-${job.status}`)));
+  } catch (_) { /* a read key sees no jobs */ }
+}
+
+function sortBy(th) {
+  const key = th.dataset.sort;
+  table.descending = table.sort === key ? !table.descending : key === "date" || key === "chunks";
+  table.sort = key;
+  table.offset = 0;
+  loadDocuments();
+}
+
+export function initDocuments() {
+  $("upload-form").addEventListener("submit", upload);
+  $("doc-search").addEventListener("input", () => {
+    clearTimeout(table.timer);
+    table.timer = setTimeout(() => { table.offset = 0; loadDocuments(); }, 250);
+  });
+  $("doc-status").addEventListener("change", () => { table.offset = 0; loadDocuments(); });
+  $("doc-limit").addEventListener("change", () => { table.offset = 0; loadDocuments(); });
+  $("doc-prev").addEventListener("click", () => { table.offset = Math.max(0, table.offset - Number($("doc-limit").value)); loadDocuments(); });
+  $("doc-next").addEventListener("click", () => { table.offset += Number($("doc-limit").value); loadDocuments(); });
+  $("doc-all").addEventListener("change", () => {
+    document.querySelectorAll("#documents input[type=checkbox]").forEach((box) => { box.checked = $("doc-all").checked; });
+    updateSelection();
+  });
+  $("doc-delete").addEventListener("click", deleteSelected);
+  document.querySelectorAll("#doc-table th[data-sort]").forEach((th) => {
+    th.tabIndex = 0;
+    th.addEventListener("click", () => sortBy(th));
+    th.addEventListener("keydown", (e) => { if (e.key === "Enter") sortBy(th); });
+  });
+  return { refresh() { loadDocuments(); loadJobs(); } };
+}
