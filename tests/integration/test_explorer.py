@@ -70,26 +70,31 @@ def test_explore_and_curate_over_http(live) -> None:
 
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
 def test_explorer_page_search_expand_merge_undo(live) -> None:
-    with served_page(live, WRITE, 1000) as (page, outside):
+    """The Knowledge graph tab: find, open, expand by clicking a node, merge into an entity picked from a list
+    (a dismissed confirmation changes nothing), undo (confirmed)."""
+    with served_page(live, WRITE, 1100) as (page, outside):
+        page.click("#tab-graph")
+        page.wait_for_function("window.graphwrightExplorer && window.graphwrightExplorer.nodes().length > 0")
         page.fill("#entity-q", "JAXA")
         page.click("#entity-find")
         page.locator("#entity-hits button", has_text="JAXA").first.click()
         page.locator("#detail-name", has_text="JAXA").wait_for(timeout=15000)
-        nodes = page.locator("#kg .node")
-        first = nodes.count()
-        assert first >= 2
-        box = page.locator("#kg").bounding_box()
-        for i in range(first):  # every node is drawn inside the visible panel
-            circle = nodes.nth(i).locator("circle").bounding_box()
-            assert circle and box
-            assert box["x"] <= circle["x"] and circle["x"] + circle["width"] <= box["x"] + box["width"] + 1
-            assert box["y"] <= circle["y"] and circle["y"] + circle["height"] <= box["y"] + box["height"] + 1
         assert page.locator("#detail-relations li").count() >= 1
-        # expand: a neighbour opens and its own neighbours join the drawing
-        page.locator("#kg .node:not(.selected) circle").first.click()
-        page.wait_for_function("document.querySelectorAll('#kg .node').length > 0")
+        drawn = page.evaluate("window.graphwrightExplorer.nodes().length")
+        assert drawn >= 2
+        # every drawn node lies inside the canvas once fitted
+        page.click("#kg-fit")
+        inside = page.evaluate(
+            """() => { const cy = window.graphwrightExplorer, w = cy.width(), h = cy.height();
+                 return cy.nodes(':visible').every((n) => { const p = n.renderedPosition();
+                   return p.x >= 0 && p.y >= 0 && p.x <= w && p.y <= h; }); }"""
+        )
+        assert inside
+        # a click on another node opens it and adds its neighbours
+        other = page.evaluate("window.graphwrightExplorer.nodes().filter((n) => n.data('name') !== 'JAXA')[0].id()")
+        page.evaluate(f"window.graphwrightExplorer.getElementById({other!r}).emit('tap')")
         page.locator("#detail-name:not(:text-is('JAXA'))").wait_for(timeout=15000)
-        assert nodes.count() >= first
+        assert page.evaluate("window.graphwrightExplorer.nodes().length") >= drawn
         page.click("#show-passages")
         page.locator("#detail-passages li").first.wait_for(timeout=15000)
 
@@ -97,12 +102,28 @@ def test_explorer_page_search_expand_merge_undo(live) -> None:
         page.click("#entity-find")
         page.locator("#entity-hits button", has_text="JAXA").first.click()
         page.locator("#detail-name", has_text="JAXA").wait_for(timeout=15000)
-        page.fill("#curate-value", "Japan Aerospace Exploration Agency")
+        page.fill("#merge-q", "Japan Aerospace")
+        page.click("#merge-find")
+        page.locator("#merge-target option", has_text="Japan Aerospace Exploration Agency").wait_for(
+            state="attached", timeout=15000
+        )
+        changes = live.rag.curation().history(limit=100)
+        page.once("dialog", lambda dialog: dialog.dismiss())  # "Merge ... into ...?" No: nothing changes
+        page.click("#do-merge")
+        page.wait_for_timeout(500)
+        assert "JAXA" in page.inner_text("#detail-name") and live.rag.curation().history(limit=100) == changes
+        page.once("dialog", lambda dialog: dialog.accept())
         page.click("#do-merge")
         page.locator("#detail-name", has_text="Japan Aerospace Exploration Agency").wait_for(timeout=60000)
         assert "JAXA" in page.inner_text("#detail-aliases")
         page.locator("#history li:first-child", has_text="merged 'JAXA'").wait_for(timeout=15000)
+        # the merged-away entity leaves the hit list and the drawing
+        page.fill("#entity-q", "JAXA")
+        page.click("#entity-find")
+        page.wait_for_timeout(500)
+        assert page.locator("#entity-hits button", has_text="JAXA ·").count() == 0
         page.screenshot(path=str(SHOTS / "explorer-merge.png"), full_page=True)
+        page.once("dialog", lambda dialog: dialog.accept())  # "Undo the last change: merged ...?"
         page.click("#undo-last")
         page.locator("#history li:first-child", has_text="undid").wait_for(timeout=60000)
         page.fill("#entity-q", "JAXA")

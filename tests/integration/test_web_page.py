@@ -44,11 +44,12 @@ def test_newcomer_asks_and_uploads_in_the_page(live, tmp_path: Path) -> None:
         assert panel and drawing and drawing["width"] <= panel["width"], (panel, drawing)  # the graph fits its panel
         page.screenshot(path=str(SHOTS / "serve-page.png"), full_page=True)
 
+        page.click("#tab-documents")
         page.set_input_files("#files", str(note))
         page.click("#upload")
         page.locator("#job-status", has_text="succeeded").wait_for(timeout=120000)
         assert "1 written" in page.inner_text("#job-status")
-        page.locator("#documents li", has_text="Kestrel Station").wait_for(timeout=15000)
+        page.locator("#documents tr", has_text="Kestrel Station").wait_for(timeout=15000)
         page.locator("#stats", has_text="13 documents").wait_for(timeout=15000)
         page.screenshot(path=str(SHOTS / "serve-page-upload.png"), full_page=True)
     assert not outside, f"the page fetched from outside the server: {outside}"

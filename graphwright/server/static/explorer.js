@@ -109,8 +109,10 @@ function legend() {
 async function overview() {
   status("loading the most connected entities…");
   const limit = Number($("kg-limit").value) || 150, minDegree = Number($("kg-min-degree").value) || 0;
+  const ticket = ++state.ticket;  // the last view asked for wins, whichever answer comes first
   try {
     const data = await json(`/v1/graph/overview?limit=${limit}&min_degree=${minDegree}`);
+    if (ticket !== state.ticket) return;
     state.selected = null;
     put(data.nodes, data.edges, true);
     status(`${data.nodes.length} entities, ${data.edges.length} relations among them`);
