@@ -182,6 +182,8 @@ def test_the_explorer_zooms_pans_drags_filters_and_shares_the_answer_graph_legen
         page.screenshot(path=str(SHOTS / "page-graph-fullscreen.png"))
         page.click("#kg-fullscreen")
         page.select_option("#kg-layout", "cose")
+        page.wait_for_timeout(300)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1300  # back in its panel
         page.screenshot(path=str(SHOTS / "page-graph.png"), full_page=True)
     assert not outside, outside
 

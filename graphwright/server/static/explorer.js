@@ -77,7 +77,11 @@ function runLayout() {
   const options = { name, animate: false, fit: true, padding: 30 };
   if (name === "concentric") Object.assign(options, { concentric: (n) => n.data("degree"), levelWidth: () => 2 });
   if (name === "breadthfirst" && state.selected) Object.assign(options, { roots: `#${CSS.escape(state.selected)}` });
-  if (name === "cose") Object.assign(options, { nodeRepulsion: () => 9000, idealEdgeLength: () => 90, numIter: 800 });
+  // spread enough that names do not overlap: labels sit under nodes and are up to 140 px wide
+  if (name === "cose") {
+    Object.assign(options, { nodeRepulsion: () => 60000, idealEdgeLength: () => 110, nodeOverlap: 40,
+      componentSpacing: 80, numIter: 1000 });
+  }
   cy.elements(":visible").layout(options).run();
 }
 
