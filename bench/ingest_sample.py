@@ -3,7 +3,7 @@
     .venv/bin/python -m bench.ingest_sample --path examples/space --repeat 3 --yes-reset
 
 WARNING: empties the database NEO4J_URI points at (use the local or test server). Prints a table and,
-with --record, appends it to docs/benchmarks.md with the machine and date.
+with --record, appends it to docs/benchmarks-history.md with the machine and date.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def main() -> None:
     parser.add_argument("--path", default="examples/space")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--yes-reset", action="store_true", help="confirm that the database may be emptied")
-    parser.add_argument("--record", action="store_true", help="append the table to docs/benchmarks.md")
+    parser.add_argument("--record", action="store_true", help="append the table to docs/benchmarks-history.md")
     args = parser.parse_args()
     if not args.yes_reset:
         parser.error("this empties the database; pass --yes-reset")

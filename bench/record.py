@@ -1,4 +1,5 @@
-"""What every benchmark shares: the machine line, and appending a table to docs/benchmarks.md."""
+"""What every benchmark shares: the machine line, and appending a table to docs/benchmarks-history.md (then
+docs/benchmarks.md's summary is generated again)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-BENCHMARKS = Path("docs/benchmarks.md")
+BENCHMARKS = Path("docs/benchmarks-history.md")
 
 
 def machine() -> str:
@@ -27,14 +28,22 @@ def machine() -> str:
     return f"{os.cpu_count()} cores, {cpu}, {mem_gb:.0f} GiB, Python {platform.python_version()}"
 
 
-def record(title: str, module: str, console: Console, remark: str = "") -> None:
-    """Append what `console` printed under a dated heading, with the machine and the exact command."""
+def record(title: str, module: str, console: Console, remark: str = "", headline: str = "") -> None:
+    """Append what `console` printed under a dated heading, with the machine and the exact command, then
+    regenerate the summary; `headline` is the figure the summary shows for this run."""
     command = f"`.venv/bin/python -m {module} {' '.join(sys.argv[1:])}`"
     with BENCHMARKS.open("a", encoding="utf-8") as handle:
         handle.write(
-            f"\n### {title}, {dt.date.today().isoformat()}\n\nMachine: {machine()}. Command: {command}"
+            f"\n### {title}, {dt.date.today().isoformat()}\n\n"
+            + (f"Headline: {headline}\n\n" if headline else "")
+            + f"Machine: {machine()}. Command: {command}"
             f"{'. ' + remark if remark else ''}\n\n```\n{console.export_text()}```\n"
         )
+    from bench.summary import HISTORY, SUMMARY, rewrite
+
+    SUMMARY.write_text(
+        rewrite(SUMMARY.read_text(encoding="utf-8"), HISTORY.read_text(encoding="utf-8")), encoding="utf-8"
+    )
 
 
 def torch_installed() -> bool:

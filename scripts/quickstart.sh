@@ -8,7 +8,7 @@ gw=.venv/bin/graphwright
 
 $gw db start
 $gw init
-$gw ingest examples/space --meta collection=space
+$gw ingest --sample --meta collection=space
 $gw communities show --level 0 --top 3
 $gw stats
 for question in \

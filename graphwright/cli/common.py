@@ -160,7 +160,7 @@ def stop_on_ctrl_c(tally: Tally) -> Iterator[None]:
         kept += f" ({files} files were given)" if files else ""
         make_console(stderr=True).print(
             f"\n[yellow]stopped:[/] {kept}. Run the same command again to ingest the rest "
-            "(what was written is recognised and skipped)."
+            "(what was written is recognised and skipped, and a large document goes on from its staged parts)."
         )
         sys.stdout.flush()
         sys.stderr.flush()
