@@ -56,7 +56,16 @@ from graphwright.graph_store.rows import (
 )
 from graphwright.graph_store.schema import SchemaPlan, check_compatible
 from graphwright.graph_store.workspace import Workspace
-from graphwright.models import Chunk, CurationChange, CypherRows, Document, Entity, MetadataFilter, Relation
+from graphwright.models import (
+    Chunk,
+    CurationChange,
+    CypherRows,
+    Document,
+    DocumentQuery,
+    Entity,
+    MetadataFilter,
+    Relation,
+)
 from graphwright.text.languages.base import Language
 from graphwright.text.normalize import normalize_key
 
@@ -249,21 +258,12 @@ class MemoryRetrieval:
         ]
         return [r for r in rows if not search or search in r["id"].lower() or search in (r["title"] or "").lower()]
 
-    def list_documents(
-        self,
-        offset: int = 0,
-        limit: int = 100,
-        *,
-        search: str | None = None,
-        status: str | None = None,
-        language: str | None = None,
-        sort: str = "id",
-        descending: bool = False,
-    ) -> list[DocumentListRow]:
-        if language or sort != "id":
+    def list_documents(self, query: DocumentQuery | None = None) -> list[DocumentListRow]:
+        query = query or DocumentQuery()
+        if query.language or query.sort != "id":
             _missing("document filters beyond search and status")
-        rows = [r for r in self._document_rows(search) if status is None or r["status"] == status]
-        return sorted(rows, key=lambda r: r["id"], reverse=descending)[offset : offset + limit]
+        rows = [r for r in self._document_rows(query.search) if query.status in (None, r["status"])]
+        return sorted(rows, key=lambda r: r["id"], reverse=query.descending)[query.offset : query.offset + query.limit]
 
     def document_status_counts(self, *, search: str | None = None, language: str | None = None) -> dict[str, int]:
         return dict(Counter(r["status"] for r in self._document_rows(search)))

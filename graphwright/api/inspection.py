@@ -47,15 +47,7 @@ class Inspection:
         of matching rows in each status."""
         query = query or DocumentQuery()
         retrieval = self._store.retrieval
-        rows = retrieval.list_documents(
-            query.offset,
-            query.limit,
-            search=query.search,
-            status=query.status,
-            language=query.language,
-            sort=query.sort,
-            descending=query.descending,
-        )
+        rows = retrieval.list_documents(query)
         counts = retrieval.document_status_counts(search=query.search, language=query.language)
         total = counts.get(query.status, 0) if query.status else sum(counts.values())
         return DocumentPage(documents=[DocumentInfo(**row) for row in rows], counts=counts, total=total)

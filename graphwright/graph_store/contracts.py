@@ -50,7 +50,16 @@ from graphwright.graph_store.rows import (
 if TYPE_CHECKING:
     from graphwright.graph_store.schema import SchemaPlan
     from graphwright.graph_store.workspace import Workspace
-    from graphwright.models import Chunk, CurationChange, CypherRows, Document, Entity, MetadataFilter, Relation
+    from graphwright.models import (
+        Chunk,
+        CurationChange,
+        CypherRows,
+        Document,
+        DocumentQuery,
+        Entity,
+        MetadataFilter,
+        Relation,
+    )
     from graphwright.text.languages.base import Language
 
 
@@ -127,20 +136,9 @@ class RetrievalRole(Protocol):
 
     def get_document(self, document_id: str) -> DocumentRow | None: ...
 
-    def list_documents(
-        self,
-        offset: int = 0,
-        limit: int = 100,
-        *,
-        search: str | None = None,
-        status: str | None = None,
-        language: str | None = None,
-        sort: str = "id",
-        descending: bool = False,
-    ) -> list[DocumentListRow]:
-        """The documents table a page at a time: stored documents, interrupted ones and failed files, those
-        whose id or title contains `search` (lower case), of a `status` and `language`, sorted by `sort`
-        (id, title, date, chunks or status)."""
+    def list_documents(self, query: DocumentQuery | None = None) -> list[DocumentListRow]:
+        """The documents table a page at a time: stored documents, interrupted ones and failed files, filtered
+        and sorted as `query` says (default: the first 100 by id)."""
 
     def document_status_counts(self, *, search: str | None = None, language: str | None = None) -> dict[str, int]:
         """How many rows of the documents table have each status, with the same filters."""

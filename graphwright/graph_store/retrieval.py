@@ -16,7 +16,7 @@ from graphwright.graph_store.rows import (
     EmbeddedChunkRow,
     ScoredChunkRow,
 )
-from graphwright.models import MetadataFilter
+from graphwright.models import DocumentQuery, MetadataFilter
 from graphwright.text.languages import LANGUAGES, detect, language
 from graphwright.text.languages.base import Alternatives, Language, Translating
 from graphwright.text.lucene import MAX_QUERY_TOKENS, alternatives_query, term_clause, to_lucene
@@ -149,26 +149,17 @@ class RetrievalReads:
         rows = self.connection.read(q.GET_DOCUMENT, id=document_id)
         return cast(DocumentRow, rows[0]) if rows else None
 
-    def list_documents(
-        self,
-        offset: int = 0,
-        limit: int = 100,
-        *,
-        search: str | None = None,
-        status: str | None = None,
-        language: str | None = None,
-        sort: str = "id",
-        descending: bool = False,
-    ) -> list[DocumentListRow]:
+    def list_documents(self, query: DocumentQuery | None = None) -> list[DocumentListRow]:
         """The documents table a page at a time (stored, interrupted and failed), filtered and sorted."""
+        query = query or DocumentQuery()
         rows = self.connection.read(
-            q.LIST_DOCUMENTS[descending],
-            offset=offset,
-            limit=limit,
-            search=search.lower() if search else None,
-            status=status,
-            language=language,
-            sort=sort,
+            q.LIST_DOCUMENTS[query.descending],
+            offset=query.offset,
+            limit=query.limit,
+            search=query.search.lower() if query.search else None,
+            status=query.status,
+            language=query.language,
+            sort=query.sort,
         )
         return cast(list[DocumentListRow], rows)
 
