@@ -22,7 +22,7 @@ from rich.table import Table
 
 from bench.record import arguments, parse, record
 
-NOVELS = Path(__file__).resolve().parents[2] / "shared" / "eval" / "novels" / "novels.jsonl"
+NOVELS = Path(__file__).resolve().parents[1].parent / "shared" / "eval" / "novels" / "novels.jsonl"
 
 
 GW = [sys.executable, "-m", "graphwright.cli"]
@@ -43,11 +43,15 @@ def _run(args: list[str], workspace: str, cwd: Path) -> tuple[float, dict]:
 def main() -> None:
     parser = arguments(__doc__)
     parser.add_argument("--novels", type=int, default=3, help="novels joined into the one document")
+    parser.add_argument("--chars", type=int, default=0, help="keep only this many characters (a smoke run)")
+    parser.add_argument("--data", type=Path, default=NOVELS, help="a JSONL of records with a `text` field")
     args = parse(parser)
     console = Console(record=True, width=120)
     work = Path(tempfile.mkdtemp(prefix="graphwright-resume-"))
-    texts = [json.loads(line)["text"] for line in NOVELS.read_text(encoding="utf-8").splitlines()[: args.novels]]
-    (work / "omnibus.txt").write_text("\n\n".join(texts), encoding="utf-8")
+    records = args.data.resolve().read_text(encoding="utf-8").splitlines()[: args.novels]
+    texts = [json.loads(line)["text"] for line in records]
+    text = "\n\n".join(texts)
+    (work / "omnibus.txt").write_text(text[: args.chars] if args.chars else text, encoding="utf-8")
     ingest = ["ingest", "omnibus.txt", "--json", "--no-communities"]
     spaces = ("bench-resume-ref", "bench-resume-cut")
     for name in spaces:

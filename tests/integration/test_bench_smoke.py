@@ -1,5 +1,5 @@
 """The bench/ scripts run end to end on small inputs against the test Neo4j (their figures are recorded by
-hand-run benchmarks in docs/benchmarks.md, never asserted here)."""
+hand-run benchmarks in docs/benchmarks-history.md, never asserted here)."""
 
 from __future__ import annotations
 
@@ -271,3 +271,11 @@ def test_serving_signals_bench(cli_env) -> None:
         ["bench.serving_signals", "--uri", cli_env["NEO4J_URI"], "--password", cli_env["NEO4J_PASSWORD"]], cli_env
     )
     assert out.count("| withdrawn |") == 4
+
+
+def test_resume_bench_on_a_small_document(cli_env) -> None:
+    # small write groups, so even a short document is staged in parts a Ctrl-C can leave behind
+    out = bench(
+        ["bench.resume", "--novels", "1", "--chars", "40000"], {**cli_env, "GRAPHWRIGHT_INGEST_GROUP_CHUNKS": "8"}
+    )
+    assert "the same command again" in out and "the uninterrupted run's: True" in out
