@@ -388,6 +388,7 @@ class DocumentQuery(BaseModel):
     language: str | None = Field(None, description="a language code its passages are in, e.g. en, zh")
     sort: Literal["id", "title", "date", "chunks", "status"] = "id"
     descending: bool = False
+    stored: bool = Field(False, description="only documents in the graph: no interrupted ingest, no failed file")
     offset: int = Field(0, ge=0)
     limit: int = Field(100, ge=1, le=1000)
 

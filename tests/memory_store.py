@@ -262,7 +262,11 @@ class MemoryRetrieval:
         query = query or DocumentQuery()
         if query.language or query.sort != "id":
             _missing("document filters beyond search and status")
-        rows = [r for r in self._document_rows(query.search) if query.status in (None, r["status"])]
+        rows = [
+            r
+            for r in self._document_rows(query.search)
+            if query.status in (None, r["status"]) and not (query.stored and r["content_hash"] is None)
+        ]
         return sorted(rows, key=lambda r: r["id"], reverse=query.descending)[query.offset : query.offset + query.limit]
 
     def document_status_counts(self, *, search: str | None = None, language: str | None = None) -> dict[str, int]:

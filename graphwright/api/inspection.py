@@ -39,8 +39,8 @@ class Inspection:
         return self._store.admin.counts()
 
     def documents(self, offset: int = 0, limit: int = 100) -> list[DocumentInfo]:
-        """Stored documents by id, a page at a time."""
-        return self.document_table(DocumentQuery(offset=offset, limit=limit)).documents
+        """Stored documents by id, a page at a time (`document_table` adds interrupted ingests and failed files)."""
+        return self.document_table(DocumentQuery(offset=offset, limit=limit, stored=True)).documents
 
     def document_table(self, query: DocumentQuery | None = None) -> DocumentPage:
         """The documents table: stored, interrupted and failed, filtered, sorted and paged, with the number

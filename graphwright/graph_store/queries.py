@@ -292,7 +292,7 @@ WHERE ($search IS NULL OR toLower(id) CONTAINS $search OR toLower(coalesce(title
 _LIST_DOCUMENTS = (
     _DOCUMENT_ROWS
     + """
-WITH * WHERE $status IS NULL OR status = $status
+WITH * WHERE ($status IS NULL OR status = $status) AND (NOT $stored OR content_hash IS NOT NULL)
 RETURN id, title, source, chunks, content_hash, ingested_at, languages, error, status
 ORDER BY CASE $sort WHEN 'chunks' THEN chunks END {direction},
          CASE $sort WHEN 'date' THEN ingested_at END {direction},

@@ -160,6 +160,7 @@ class RetrievalReads:
             status=query.status,
             language=query.language,
             sort=query.sort,
+            stored=query.stored,
         )
         return cast(list[DocumentListRow], rows)
 

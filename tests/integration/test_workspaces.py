@@ -404,7 +404,8 @@ def test_routes_in_a_show_only_a_and_keys_stay_in_their_workspace(pair, served) 
         assert http.post("/v1/search", json=follow).status_code == 200
         page = http.get("/")  # the page under the prefix; its script sends every call under it too
         assert page.status_code == 200 and "/static/app.js" in page.text
-        assert "WORKSPACE_BASE + path" in http.get("/static/app.js").text
+        assert f'name="graphwright-workspace" content="{A}"' in page.text  # the page says which one is open
+        assert "WORKSPACE_BASE + path" in http.get("/static/api.js").text
         assert http.get("/healthz").json()["ok"] is True
         job = http.post("/v1/documents", files={"files": ("extra.md", b"# Extra\nTim Cook visited Cupertino.\n")})
         assert job.status_code == 202, job.text
