@@ -443,7 +443,8 @@ class IngestPipeline:
     def _ingest_large(self, doc: Document, chunks: list[Chunk], report: IngestReport, run: _Run) -> None:
         """A document bigger than a group: its chunks are staged group by group (invisible to search, and
         their embeddings leave memory), then one transaction swaps them in with its entity graph. A crash
-        before that commit leaves the old version whole; the next ingest clears the staged leftovers."""
+        before that commit leaves the old version whole; the next ingest of the same version goes on from the
+        staged parts (another version clears them)."""
         size, batch = self.settings.ingest_group_chunks, self.settings.write_batch_size
         # The stage is named by the document's version (its hash covers the text, chunking, embedder and
         # extractor): a run stopped by Ctrl-C or a crash left its parts staged with their extractions, and the

@@ -12,6 +12,7 @@ import shutil
 import signal
 import subprocess
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,7 +64,7 @@ def default_project_dir(cache_dir: Path | None = None) -> Path:
         digest.update(str(source.relative_to(PACKAGED_PROJECT)).encode() + b"\0" + source.read_bytes())
     target = (cache_dir or user_cache_dir()) / f"neo4j-local-{digest.hexdigest()[:12]}"
     if not (target / "pom.xml").exists():
-        for source in sources:
+        for source in reversed(sources):  # the pom last: its presence says the copy is whole
             copy = target / source.relative_to(PACKAGED_PROJECT)
             copy.parent.mkdir(parents=True, exist_ok=True)
             copy.write_bytes(source.read_bytes())
@@ -137,10 +138,10 @@ class LocalServer:
             text=True,
         )
         assert proc.stdout is not None
-        tail: list[str] = []
+        tail: deque[str] = deque(maxlen=20)  # what a failed build's message quotes
         artifacts, fetched = 0, 0.0
         for line in proc.stdout:
-            tail = [*tail[-19:], line.rstrip()]
+            tail.append(line.rstrip())
             if progress is not None and (hit := _DOWNLOADED.match(line.strip())):
                 artifacts += hit.group(1).endswith(".jar")
                 fetched += float(hit.group(2)) * _UNIT[hit.group(3)]

@@ -273,6 +273,12 @@ async function undoLast() {
   }
 }
 
+// Zoom about the middle of the drawing, as the buttons' user expects (the wheel zooms about the pointer).
+function zoomBy(factor) {
+  const cy = graph();
+  cy.zoom({ level: cy.zoom() * factor, renderedPosition: { x: cy.width() / 2, y: cy.height() / 2 } });
+}
+
 function fullscreen() {
   const box = $("kg-box");
   if (document.fullscreenElement) document.exitFullscreen(); else box.requestFullscreen?.();
@@ -284,8 +290,8 @@ export function initExplorer() {
   $("kg-layout").addEventListener("change", runLayout);
   $("kg-labels").addEventListener("change", applyFilters);
   $("kg-fit").addEventListener("click", () => graph().fit(undefined, 30));
-  $("kg-zoom-in").addEventListener("click", () => graph().zoom({ level: graph().zoom() * 1.3, renderedPosition: { x: $("kg").clientWidth / 2, y: $("kg").clientHeight / 2 } }));
-  $("kg-zoom-out").addEventListener("click", () => graph().zoom({ level: graph().zoom() / 1.3, renderedPosition: { x: $("kg").clientWidth / 2, y: $("kg").clientHeight / 2 } }));
+  $("kg-zoom-in").addEventListener("click", () => zoomBy(1.3));
+  $("kg-zoom-out").addEventListener("click", () => zoomBy(1 / 1.3));
   $("kg-fullscreen").addEventListener("click", fullscreen);
   document.addEventListener("fullscreenchange", () => setTimeout(() => { graph().resize(); graph().fit(undefined, 30); }, 50));
   $("kg-clear").addEventListener("click", () => { graph().elements().remove(); legend(); hideDetail(); });
