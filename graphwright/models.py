@@ -110,6 +110,8 @@ class IngestReport(BaseModel):
     chunks_written: int = 0
     # chunks of a large document an interrupted run had embedded and extracted, taken up instead of redone
     chunks_resumed: int = 0
+    # passages of a changed document that did not change: their stored vectors kept, not embedded again
+    vectors_reused: int = 0
     entities_written: int = 0
     relations_written: int = 0
     extractor: str = "none"

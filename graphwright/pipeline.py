@@ -162,7 +162,9 @@ class _Run:
     documents: int = 0
     chunks: int = 0
     embedded: int = 0
+    vectors_reused: int = 0
     extracted: int = 0
+    replacing: set[str] = field(default_factory=set)  # documents this run writes over a stored version
     index: EntityIndex | None = None
     seconds: dict[str, float] = field(default_factory=dict)  # busy seconds by stage; overlapped ones both count
 
@@ -239,6 +241,7 @@ class IngestPipeline:
             run.notify("synonyms", 1, 1)
         if self.extractor is not None:
             report.llm_usage = self.extractor.usage()
+        report.vectors_reused = run.vectors_reused
         report.seconds = time.perf_counter() - started
         report.stage_seconds = {stage: round(seconds, 3) for stage, seconds in run.seconds.items()}
         return report
@@ -315,6 +318,7 @@ class IngestPipeline:
         for start in range(0, len(ids), 1000):
             existing.update(self.store.writes.document_hashes(ids[start : start + 1000]))
         todo = [d for d in documents if self.reextract or existing.get(d.id) != d.content_hash]
+        run.replacing.update(d.id for d in todo if d.id in existing)
         report.documents_unchanged += len(documents) - len(todo)
 
         chunked: list[tuple[Document, list[Chunk]]] = []
@@ -367,9 +371,16 @@ class IngestPipeline:
 
     def _embed_chunks(self, chunks: list[Chunk], run: _Run) -> None:
         with run.timed("embed chunks"):
-            vectors = self.embedder.embed([c.embedding_text for c in chunks])
-        for chunk, vector in zip(chunks, vectors):
-            chunk.embedding = vector
+            # A changed filing or manual mostly keeps its passages: those keep their stored vectors (the same
+            # model made them, and a text's vector does not depend on its batch), so a re-ingest embeds only
+            # what changed. Embedding is the costliest offline stage.
+            replacing = sorted({c.document_id for c in chunks} & run.replacing)
+            stored = self.store.writes.stored_vectors(replacing, [c.text for c in chunks]) if replacing else {}
+            todo = [c for c in chunks if c.embedding_text not in stored]
+            fresh = dict(zip((c.id for c in todo), self.embedder.embed([c.embedding_text for c in todo])))
+        for chunk in chunks:
+            chunk.embedding = fresh[chunk.id] if chunk.id in fresh else stored[chunk.embedding_text]
+        run.vectors_reused += len(chunks) - len(todo)
         run.embedded += len(chunks)
         run.notify("embed", run.embedded, run.chunks)
 

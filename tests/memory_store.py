@@ -473,6 +473,14 @@ class MemoryWrites:
     def document_hashes(self, ids: list[str]) -> dict[str, str]:
         return {i: self.s.documents[i].content_hash for i in ids if i in self.s.documents}
 
+    def stored_vectors(self, document_ids: list[str], texts: list[str]) -> dict[str, list[float]]:
+        wanted, ids = set(texts), set(document_ids)
+        return {
+            c.embedding_text: list(c.embedding)
+            for c in self.s.chunks.values()
+            if c.document_id in ids and c.text in wanted and c.embedding is not None
+        }
+
     def write_documents(
         self,
         items: list[tuple[Document, list[Chunk]]],

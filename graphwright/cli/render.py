@@ -26,6 +26,8 @@ def print_ingest_report(report: IngestReport) -> None:
         f"{report.documents_unchanged} unchanged, {len(report.failures)} failed "
         f"in {report.seconds:.1f}s ({rate:.1f} docs/s)"
     )
+    if report.vectors_reused:
+        console.print(f"Kept the vectors of {report.vectors_reused} unchanged passages of changed documents")
     if report.chunks_resumed:
         console.print(f"Resumed {report.chunks_resumed} chunks an interrupted ingest had embedded and extracted")
     if report.extractor != "none" and report.documents_written:

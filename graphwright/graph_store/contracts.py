@@ -250,6 +250,11 @@ class WritesRole(Protocol):
 
     def document_hashes(self, ids: list[str]) -> dict[str, str]: ...
 
+    def stored_vectors(self, document_ids: list[str], texts: list[str]) -> dict[str, list[float]]:
+        """Embedded text -> vector of the stored chunks of these documents whose text is among `texts`: a
+        changed document's unchanged passages keep their vectors (the graph's model made them: an ingest
+        with another model is refused) instead of being embedded again."""
+
     def write_documents(
         self,
         items: list[tuple[Document, list[Chunk]]],

@@ -193,6 +193,13 @@ UNWIND $ids AS id
 MATCH (d:Document {id: id})
 RETURN d.id AS id, d.content_hash AS hash
 """
+# A changed document's passages that did not change: their vectors are kept instead of embedding them again.
+STORED_CHUNK_VECTORS = """
+UNWIND $ids AS id
+MATCH (c:Chunk {document_id: id})
+WHERE c.text IN $texts AND c.embedding IS NOT NULL
+RETURN coalesce(c.context, '') AS context, c.text AS text, c.embedding AS embedding
+"""
 DELETE_DOCUMENT_CHUNKS = "MATCH (c:Chunk {document_id: $id}) DETACH DELETE c"
 UPSERT_DOCUMENT = """
 MERGE (d:Document {id: $id})

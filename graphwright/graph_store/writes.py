@@ -14,7 +14,7 @@ from graphwright.graph_schema import GraphSchema, LiteralProperty, literal_value
 from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection, ScopedTransaction, run_batches
 from graphwright.graph_store.curation_rules import CurationRules
-from graphwright.models import MAX_DESCRIPTION, Chunk, Document, Entity, Relation
+from graphwright.models import MAX_DESCRIPTION, Chunk, Document, Entity, Relation, chunk_embedding_text
 from graphwright.text.normalize import normalize_key, relation_type
 
 # Synonym lists (q.LINK_SIMILAR): the 5 nearest entities whose name embeddings have cosine >= 0.8 (Neo4j's
@@ -63,6 +63,12 @@ class DocumentWrites:
     def document_hashes(self, ids: list[str]) -> dict[str, str]:
         rows = self.connection.read(q.DOCUMENT_HASHES, ids=ids)
         return {row["id"]: row["hash"] for row in rows}
+
+    def stored_vectors(self, document_ids: list[str], texts: list[str]) -> dict[str, list[float]]:
+        if not document_ids or not texts:
+            return {}
+        rows = self.connection.read(q.STORED_CHUNK_VECTORS, ids=document_ids, texts=texts)
+        return {chunk_embedding_text(r["context"], r["text"]): list(r["embedding"]) for r in rows}
 
     def write_documents(
         self,

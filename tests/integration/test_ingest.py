@@ -222,3 +222,39 @@ def test_an_ingest_stopped_halfway_through_a_large_document_goes_on_from_where_i
     rag.init()
     rag.ingest([corpus], base=tmp_path, extractor="nlp")
     assert {k: rag.inspect.stats()[k] for k in ("chunks", "entities", "relations", "mentions")} == resumed
+
+
+def test_a_changed_document_embeds_only_its_changed_passages(rag, tmp_path: Path, monkeypatch) -> None:
+    from graphwright.models import chunk_embedding_text
+
+    corpus = write_files(tmp_path / "corpus", {"lab.md": "# Lab notes\n\n" + LONG_DOC})
+    rag.ingest([corpus], base=tmp_path, extractor="nlp")
+    read = "MATCH (c:Chunk) RETURN c.context AS context, c.text AS text, c.embedding AS embedding"
+    before = {chunk_embedding_text(r["context"], r["text"]): r["embedding"] for r in rag.store.read(read)}
+    assert len(before) > 3
+
+    last = LONG_DOC.split("\n\n")[-1]
+    write_files(corpus, {"lab.md": "# Lab notes\n\n" + LONG_DOC.replace(last, "The centrifuge was replaced in March.")})
+    embedded: list[str] = []
+    real = rag.embedder.embed
+    monkeypatch.setattr(rag.embedder, "embed", lambda texts: embedded.extend(texts) or real(texts))
+    report = rag.ingest([corpus], base=tmp_path, extractor="nlp")
+
+    after = {chunk_embedding_text(r["context"], r["text"]): r["embedding"] for r in rag.store.read(read)}
+    new = set(after) - set(before)
+    assert report.documents_written == 1 and new and any("centrifuge" in t for t in new)
+    assert report.vectors_reused == len(after) - len(new) > 0
+    assert {t for t in embedded if t in after} == new, "only the changed passages reach the embedder"
+    assert all(after[t] == before[t] for t in set(after) - new), "the others keep their stored vectors"
+    # a kept vector is the one the model gives the text today
+    kept = sorted(set(after) - new)[0]
+    assert max(abs(a - b) for a, b in zip(real([kept])[0], after[kept])) < 1e-5
+    assert [r.document_id for r in rag.search("When was the centrifuge replaced?", mode="vector", k=1).chunks] == [
+        "corpus/lab.md"
+    ]
+
+    # a document written under another id embeds all of its passages: vectors are kept only within a document
+    embedded.clear()
+    other = write_files(tmp_path / "other", {"lab.md": "# Lab notes\n\n" + LONG_DOC})
+    assert rag.ingest([other], base=tmp_path, extractor="nlp").vectors_reused == 0
+    assert len([t for t in embedded if t in before]) == len(before)
