@@ -21,6 +21,35 @@ def make_pdf(path: Path, pages: list[str], title: str | None = None, user_passwo
     return path
 
 
+def make_statement_pdf(
+    path: Path, title: str, header: list[str], rows: list[list[str]], before: str = "", after: str = ""
+) -> Path:
+    """A page with a table set as a financial statement is: labels on the left, each figure right-aligned in
+    its column, the column years over them (`header`: the label column's text first). A row of one cell is
+    a section label; a row whose label is "" sets its figures under the label of the row before it, as
+    the text layer of a wrapped label reads."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_font("helvetica", size=10)
+    pdf.add_page()
+    if before:
+        pdf.multi_cell(0, 6, before)
+    pdf.cell(0, 6, title, new_x="LMARGIN", new_y="NEXT")
+    widths = [90] + [25] * (len(header) - 1)
+    for text, width in zip(header, widths):
+        pdf.cell(width, 6, text, align="L" if width == 90 else "C")
+    pdf.ln(6)
+    for row in rows:
+        for text, width in zip(row, widths):
+            pdf.cell(width, 6, text, align="L" if width == 90 else "R")
+        pdf.ln(6)
+    if after:
+        pdf.multi_cell(0, 6, after)
+    pdf.output(str(path))
+    return path
+
+
 def make_scanned_pdf(
     path: Path, pages: int = 2, text_pages: list[str] | None = None, lines: list[str] | None = None
 ) -> Path:

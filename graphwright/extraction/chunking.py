@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from graphwright.extraction.tables import is_table_block
 from graphwright.models import DocumentPart
 from graphwright.text.code_blocks import paragraphs
 from graphwright.text.sentences import split_sentences
@@ -72,7 +73,7 @@ def _units(parts: list[DocumentPart], size: int) -> list[_Unit]:
     for part in parts:
         for paragraph, code in paragraphs(part.text):
             first = True
-            if code:  # kept as written: line breaks are part of code
+            if code or is_table_block(paragraph):  # kept as written: a row a line, code's breaks are code
                 for piece in _code_pieces(paragraph, size):
                     units.append(_Unit(piece, count_tokens(piece), first, part.page, part.section))
                     first = False

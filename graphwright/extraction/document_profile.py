@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from graphwright.extraction.tables import CELL_SEPARATOR
 from graphwright.text.normalize import normalize_key
 
 # How much of a document's start is read: an SEC cover page and an earnings release's first paragraph fit.
@@ -224,8 +225,9 @@ def core_name(name: str) -> str:
 
 # --- page headings --------------------------------------------------------------------------------------
 # A PDF page has no heading path, yet its first lines say what the page is ("Consolidated Statement of Cash
-# Flows", "(Millions) 2018 2017 2016"): carried with every passage of the page, a statement's title, units and
-# column years reach the passages that hold only its rows.
+# Flows"): carried with every passage of the page, a statement's title reaches the passages that hold only its
+# rows. A table's header row ("(Millions) | 2018 | 2017 | 2016") ends the heading: it leads each of the
+# table's pieces itself (extraction/pdf_tables.py).
 _HEADING_LINES = 4
 _HEADING_CHARS = 200
 _LINE_CHARS = 90
@@ -252,7 +254,7 @@ def page_headings(pages: list[str]) -> list[str]:
         for index, line in enumerate(lines):
             if line.casefold() in running or re.fullmatch(r"[\divxlcIVXLC\s.\-–]+|page \d+.*", line, re.I):
                 continue
-            if len(line) > _LINE_CHARS or line.endswith((".", ";")) or _AMOUNT.search(line):
+            if len(line) > _LINE_CHARS or line.endswith((".", ";")) or _AMOUNT.search(line) or CELL_SEPARATOR in line:
                 break
             following = lines[index + 1] if index + 1 < len(lines) else ""
             if following[:1].islower() and len(line.split()) > 5:  # a sentence wrapped onto the next line

@@ -24,7 +24,7 @@ from typing import Any
 from graphwright.errors import (
     FormatError,  # re-exported: they used to live here
 )
-from graphwright.extraction import ocr
+from graphwright.extraction import ocr, pdf_tables
 from graphwright.extraction.tables import markdown_row, table_pieces
 from graphwright.models import DocumentPart
 
@@ -80,6 +80,30 @@ def _clean_pdf_text(text: str) -> str:
     return text.replace("\x00", "").strip()
 
 
+def _page_text(textpage: Any) -> str:
+    """The page's text, its tables (a statement's rows under their column years) written as cells."""
+    raw = textpage.get_text_range()
+    if not pdf_tables.may_hold_table(raw):
+        return _clean_pdf_text(raw)
+    try:
+        lines = pdf_tables.page_words(raw, [textpage.get_charbox(i) for i in range(textpage.count_chars())])
+        spans = pdf_tables.find_tables(lines)
+    except (ValueError, IndexError, ZeroDivisionError) as exc:  # a layout the reader did not foresee
+        log.info("page read as text, not tables: %s", exc)
+        return _clean_pdf_text(raw)
+    if not spans:
+        return _clean_pdf_text(raw)
+    # Outside its tables the page is cleaned as a whole stretch, so a word hyphenated across lines still joins.
+    raw_lines = raw.split("\n")
+    out: list[str] = []
+    position = 0
+    for span in spans:
+        out += [_clean_pdf_text("\n".join(raw_lines[position : span.first])), "\n\n".join(span.pieces)]
+        position = span.last + 1
+    out.append(_clean_pdf_text("\n".join(raw_lines[position:])))
+    return "\n\n".join(p for p in out if p)
+
+
 def read_pdf(raw: bytes, limits: FileLimits | None = None) -> ReadFile:
     import pypdfium2 as pdfium
 
@@ -110,7 +134,7 @@ def read_pdf(raw: bytes, limits: FileLimits | None = None) -> ReadFile:
                 )
             page = pdf[number - 1]
             textpage = page.get_textpage()
-            text = _clean_pdf_text(textpage.get_text_range())
+            text = _page_text(textpage)
             if len(text) < _SCANNED_PAGE_CHARS and any(
                 True for _ in page.get_objects(filter=(pdfium.raw.FPDF_PAGEOBJ_IMAGE,))
             ):

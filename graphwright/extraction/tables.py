@@ -49,6 +49,13 @@ def table_pieces(rows: list[list[str]], title: str = "", budget: int = PIECE_TOK
     return pieces
 
 
+def is_table_block(paragraph: str) -> bool:
+    """Whether a paragraph is a piece of a table as these pieces are written (most of its lines cells
+    joined by CELL_SEPARATOR): chunking keeps its line breaks, one row a line, as it keeps code's."""
+    lines = [line for line in paragraph.splitlines() if line.strip()]
+    return len(lines) >= 2 and sum(CELL_SEPARATOR in line for line in lines) * 2 > len(lines)
+
+
 def markdown_row(line: str) -> list[str] | None:
     """The cells of a markdown table row ("| a | b |"), None for another line."""
     stripped = line.strip()
