@@ -4,10 +4,9 @@ Libraries (PyPI wheels, nothing fetched at run time), imported only when such a 
 - PDF: pypdfium2 (PDFium, the engine of Chromium's viewer). Against pypdf on the same files it was 15-17x
   faster with the same text, and it marks hyphenation breaks so words cut at a line end join again
   (`bench/loaders.py` prints the comparison). A scanned page (no text layer, an image) is rendered and read
-  by OCR (extraction/ocr.py) when the `ocr` extra is installed. A statement's rows are kept as the text layer
-  has them, its title, units and column years carried by the page's heading (extraction/document_profile.py):
-  rows rewritten as records of their column years lowered FinanceBench page@5 from 60.0 to 55.0, and
-  pdfplumber's table reader is 64x slower than the text layer (docs/benchmarks.md).
+  by OCR (extraction/ocr.py) when the `ocr` extra is installed. A page whose lines end in figures has its
+  tables read from where its characters sit (extraction/pdf_tables.py): cells under their columns, each
+  piece of a table led by its header row.
 - Word: python-docx; paragraphs and tables in body order, headings as the section path.
 - HTML: trafilatura, which keeps the main content and drops navigation, scripts and page furniture.
 """

@@ -278,3 +278,13 @@ def test_resume_bench_on_a_small_document(cli_env) -> None:
     small = {**cli_env, "GRAPHWRIGHT_INGEST_GROUP_CHUNKS": "2"}  # the shared novels are not in every checkout
     out = bench(["bench.resume", "--data", "examples/space/missions.jsonl", "--novels", "12"], small)
     assert "the same command again" in out and "the uninterrupted run's: True" in out
+
+
+def test_pdf_tables_on_two_statements(cli_env, tmp_path: Path) -> None:
+    from tests.documents import make_pdf, make_statement_pdf
+
+    rows = [[f"Item {i}", f"{i},000", f"({i},500)"] for i in range(1, 6)]
+    make_statement_pdf(tmp_path / "a.pdf", "Balance Sheet", ["(Millions)", "2023", "2022"], rows)
+    make_pdf(tmp_path / "b.pdf", ["A page of prose with no table at all."])
+    out = bench(["bench.pdf_tables", "--pdfs", str(tmp_path)], cli_env)
+    assert re.search(r"tables from\s+│\s+2\s+│.*│\s+1 \(50%\)\s+│\s+1\s+│", out), out

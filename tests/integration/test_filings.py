@@ -161,3 +161,42 @@ def test_a_scanned_page_is_found_by_a_question_about_its_text(rag, tmp_path: Pat
     found = rag.search("How much does the Orion valve cost?", mode="hybrid", k=3, generate=False)
     top = found.chunks[0]
     assert top.document_id == "agreement.pdf" and top.pages.endswith("2") and "4,250 EUR" in top.text
+
+
+def test_a_pdf_table_cell_is_found_by_its_row_and_column(rag, tmp_path: Path) -> None:
+    from tests.documents import make_statement_pdf
+
+    folder = tmp_path / "statements"
+    folder.mkdir()
+    rows = [
+        ["Cash Flows from Operating Activities"],
+        ["Net income", "$ 5,363", "$ 4,869", "$ 5,058"],
+        ["Depreciation and amortization", "1,488", "1,544", "1,474"],
+        ["Inventories", "(509)", "(387)", "57"],
+        ["Other net", "12", "", "7"],
+        ["Accounts payable", "408", "24", "148"],
+        *([[f"Other operating item {i}", f"{i}", f"{i + 1}", f"{i + 2}"] for i in range(1, 12)]),
+        ["Purchases of property, plant and equipment", "(1,577)", "(1,373)", "(1,420)"],
+    ]
+    make_statement_pdf(
+        folder / "acme-2018.pdf",
+        "Consolidated Statement of Cash Flows",
+        ["(Millions)", "2018", "2017", "2016"],
+        rows,
+        before="Acme Widgets and Subsidiaries",
+    )
+    make_pdf(folder / "overview.pdf", [FILLER * 4, FILLER * 4])
+    assert rag.ingest([folder], base=tmp_path).ok
+    stored = rag.store.read(
+        "MATCH (c:Chunk {document_id: 'statements/acme-2018.pdf'}) RETURN c.text AS text ORDER BY c.index"
+    )
+    assert len(stored) > 1, "the statement is long enough to be cut"
+    # every passage of the table starts with its header row, and keeps a row a line
+    assert all(r["text"].startswith("(Millions) | 2018 | 2017 | 2016\n") for r in stored[1:])
+    assert any("\nOther net | 12 |  | 7\n" in r["text"] for r in stored)
+    for mode in ("vector", "hybrid", "local"):
+        found = rag.search("Purchases of property, plant and equipment in 2017", mode=mode, k=2, generate=False)
+        top = found.chunks[0]
+        assert top.document_id == "statements/acme-2018.pdf", mode
+        assert "(Millions) | 2018 | 2017 | 2016" in top.text, mode
+        assert "Purchases of property, plant and equipment | (1,577) | (1,373) | (1,420)" in top.text, mode
