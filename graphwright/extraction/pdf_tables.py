@@ -16,8 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from graphwright.extraction.tables import CELL_SEPARATOR, PIECE_TOKENS
-from graphwright.text.tokens import count_tokens
+from graphwright.extraction.tables import CELL_SEPARATOR, led_pieces
 
 # A figure as statements print it: 5,363 / (509) / 12.5 / 7% / a dash for nothing.
 _FIGURE = re.compile(r"^\(?-?\$?\(?\d(?:[\d,]*\d)?(?:\.\d+)?\)?%?\)?$|^[—–-]$|^\*{1,3}$")
@@ -244,23 +243,7 @@ def _table_lines(lines: list[Line], rows: list[_Row], columns: list[float]) -> t
             pending = ""
         body.append(_render(label, grid[index]))
     lead = _render(header[1][0], header[1][1:]).strip() if header else ""  # "| 2018 | 2017" without a label
-    return top, rows[-1].index, _pieces(lead, body)
-
-
-def _pieces(lead: str, body: list[str]) -> list[str]:
-    pieces: list[str] = []
-    current: list[str] = []
-    size = count_tokens(lead)
-    for line in body:
-        n = count_tokens(line)
-        if current and size + n > PIECE_TOKENS:
-            pieces.append("\n".join([lead, *current] if lead else current))
-            current, size = [], count_tokens(lead)
-        current.append(line)
-        size += n
-    if current:
-        pieces.append("\n".join([lead, *current] if lead else current))
-    return pieces
+    return top, rows[-1].index, led_pieces(lead, body)
 
 
 def _runs(lines: list[Line]) -> list[list[_Row]]:

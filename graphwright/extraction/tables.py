@@ -34,18 +34,23 @@ def table_pieces(rows: list[list[str]], title: str = "", budget: int = PIECE_TOK
     lead = "\n".join(t for t in (title, CELL_SEPARATOR.join(c for c in header if c)) if t)
     if not body:
         return [lead]
+    return led_pieces(lead, [_row_text(header, row) for row in body], budget)
+
+
+def led_pieces(lead: str, lines: list[str], budget: int = PIECE_TOKENS) -> list[str]:
+    """`lines` packed into pieces of at most about `budget` tokens, each starting with `lead` (if any)."""
     pieces: list[str] = []
     current: list[str] = []
     size = count_tokens(lead)
-    for row in body:
-        line = _row_text(header, row)
+    for line in lines:
         n = count_tokens(line)
         if current and size + n > budget:
-            pieces.append("\n".join([lead, *current]))
+            pieces.append("\n".join([lead, *current] if lead else current))
             current, size = [], count_tokens(lead)
         current.append(line)
         size += n
-    pieces.append("\n".join([lead, *current]))
+    if current:
+        pieces.append("\n".join([lead, *current] if lead else current))
     return pieces
 
 
