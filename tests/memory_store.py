@@ -25,6 +25,7 @@ from graphwright.graph_store.contracts import Embed, GraphStore, ReadLimits
 from graphwright.graph_store.rows import (
     CatalogEntityRow,
     ChunkRow,
+    ChunkVectorRow,
     CommonNeighbourRow,
     CommunityCatalogRow,
     CommunityContextRow,
@@ -52,6 +53,7 @@ from graphwright.graph_store.rows import (
     RelationRow,
     ScoredChunkRow,
     ScoredEntityRow,
+    SummaryRow,
     TopEntityRow,
 )
 from graphwright.graph_store.schema import SchemaPlan, check_compatible
@@ -591,6 +593,54 @@ class MemoryCommunities:
         return []
 
 
+class MemorySummaries:
+    """Passages' vectors come out (a tree can be clustered from them); no tree is kept: search finds none."""
+
+    def __init__(self, space: _Space) -> None:
+        self.s = space
+
+    def ensure_schema(self, dimension: int, analyzer: str) -> None:
+        pass
+
+    def chunk_vectors(self, page: int = 5000) -> Iterator[ChunkVectorRow]:
+        for chunk in sorted(self.s.chunks.values(), key=lambda c: c.id):
+            if chunk.embedding is not None:
+                yield {
+                    "id": chunk.id,
+                    "document_id": chunk.document_id,
+                    "text": chunk.text,
+                    "embedding": chunk.embedding,
+                }
+
+    def entity_names(self, chunk_ids: list[str], limit: int) -> list[str]:
+        return []
+
+    def catalog(self) -> dict[str, int]:
+        return {}
+
+    def texts_and_vectors(self, ids: list[str]) -> dict[str, tuple[str, list[float]]]:
+        return {}
+
+    def write(
+        self,
+        removed: Sequence[str],
+        rows: Sequence[dict[str, Any]],
+        chunk_links: Sequence[dict[str, str]],
+        summary_links: Sequence[dict[str, str]],
+        batch_size: int = 2000,
+    ) -> None:
+        _missing("summary trees")
+
+    def search(self, embedding: list[float], k: int) -> list[SummaryRow]:
+        return []
+
+    def leaves(self, summary_ids: list[str], embedding: list[float], n: int) -> dict[str, list[ScoredChunkRow]]:
+        return {i: [] for i in summary_ids}
+
+    def counts(self) -> dict[int, int]:
+        return {}
+
+
 class MemoryAdmin:
     def __init__(self, space: _Space, database: _Database, workspace: Workspace) -> None:
         self.s, self.database, self.workspace = space, database, workspace
@@ -802,6 +852,7 @@ class MemoryStore:
         self.graph = MemoryGraph(space)
         self.writes = MemoryWrites(space)
         self.communities = MemoryCommunities(space)
+        self.summaries = MemorySummaries(space)
         self.admin = MemoryAdmin(space, self.database, self.workspace)
         self.conversations = MemoryConversations(space)
         self.curation = MemoryCuration()

@@ -42,6 +42,7 @@ from graphwright.search.options import SearchOptions
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping, Sequence
 
+    from graphwright.communities.raptor import RaptorRun
     from graphwright.communities.upkeep import CommunityRun, RefreshRun
     from graphwright.curation import Curation
     from graphwright.evaluation.datasets import Dataset
@@ -441,6 +442,16 @@ class GraphRAG:
         self.init()
         builder = CommunityBuilder(self.store, self.embedder, self.settings, self.llm)
         return builder.build(max_cluster_size, seed, progress, full=full, budget=budget)
+
+    def build_raptor(self, progress: ProgressCallback | None = None) -> RaptorRun:
+        """The RAPTOR summary tree over the workspace's passages, for the `raptor` mode: clusters of passages
+        by meaning, summarized (extractively), clustered and summarized again. Summaries over unchanged
+        passages are kept, so a rebuild after an ingest redoes only what changed."""
+        from graphwright.communities.raptor import RaptorBuilder
+
+        self.init()
+        builder = RaptorBuilder(self.store, self.embedder, self.settings.fulltext_analyzer)
+        return builder.build(progress)
 
     def _keep_communities_current(self) -> CommunityRun | None:
         """After the graph changed: existing communities brought up to date (None when it has none yet)."""

@@ -43,6 +43,7 @@ COMMANDS: dict[str, str] = {
     "index": "graphwright.cli.data:index",
     "delete": "graphwright.cli.data:delete",
     "communities": "graphwright.cli.communities:communities",
+    "raptor": "graphwright.cli.raptor:raptor",
     "schema": "graphwright.cli.schema:schema",
     "check": "graphwright.cli.inspect:check",
     "stats": "graphwright.cli.inspect:stats",

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from graphwright.graph_store.rows import (
     CatalogEntityRow,
     ChunkRow,
+    ChunkVectorRow,
     CommonNeighbourRow,
     CommunityCatalogRow,
     CommunityContextRow,
@@ -44,6 +45,7 @@ from graphwright.graph_store.rows import (
     RelationRow,
     ScoredChunkRow,
     ScoredEntityRow,
+    SummaryRow,
     TopEntityRow,
 )
 
@@ -345,6 +347,43 @@ class CommunitiesRole(Protocol):
     def communities_at_level(self, level: int, embedding: list[float]) -> list[CommunityRow]: ...
 
 
+class SummariesRole(Protocol):
+    """The RAPTOR summary tree (`store.summaries`): what it is built from, its summaries written and read."""
+
+    def ensure_schema(self, dimension: int, analyzer: str) -> None:
+        """The tree's constraint and indexes, made by its first build."""
+
+    def chunk_vectors(self, page: int = 5000) -> Iterator[ChunkVectorRow]:
+        """Every passage with its vector, a page at a time."""
+
+    def entity_names(self, chunk_ids: list[str], limit: int) -> list[str]:
+        """The entities these passages mention most, most mentioned first."""
+
+    def catalog(self) -> dict[str, int]:
+        """Summary id (named by what it covers) -> how many passages and summaries it is linked to."""
+
+    def texts_and_vectors(self, ids: list[str]) -> dict[str, tuple[str, list[float]]]:
+        """Stored summaries' text and vector, by id."""
+
+    def write(
+        self,
+        removed: Sequence[str],
+        rows: Sequence[dict[str, Any]],
+        chunk_links: Sequence[dict[str, str]],
+        summary_links: Sequence[dict[str, str]],
+        batch_size: int = 2000,
+    ) -> None:
+        """Remove vanished summaries, then write new ones and their links."""
+
+    def search(self, embedding: list[float], k: int) -> list[SummaryRow]: ...
+
+    def leaves(self, summary_ids: list[str], embedding: list[float], n: int) -> dict[str, list[ScoredChunkRow]]:
+        """Each summary's `n` leaf passages closest to `embedding`, closest first."""
+
+    def counts(self) -> dict[int, int]:
+        """Summaries per level (1: over passages)."""
+
+
 class AdminRole(Protocol):
     """Schema, counts, integrity rules, re-embedding, reset (`store.admin`)."""
 
@@ -487,6 +526,9 @@ class GraphStore(Protocol):
 
     @property
     def communities(self) -> CommunitiesRole: ...
+
+    @property
+    def summaries(self) -> SummariesRole: ...
 
     @property
     def admin(self) -> AdminRole: ...

@@ -25,6 +25,26 @@ class ScoredChunkRow(ChunkRow):
     language: str | None
 
 
+class ChunkVectorRow(TypedDict):
+    """A passage as the summary tree clusters it (CHUNK_VECTORS_PAGE)."""
+
+    id: str
+    document_id: str
+    text: str
+    embedding: list[float]
+
+
+class SummaryRow(TypedDict):
+    """A summary of the tree found by a question (SUMMARY_SEARCH); `score` is the vector index's."""
+
+    id: str
+    level: int
+    title: str
+    text: str
+    method: str
+    score: float
+
+
 class DocumentProfileRow(TypedDict):
     """What a document's profile says (DOCUMENT_PROFILES)."""
 

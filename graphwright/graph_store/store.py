@@ -4,6 +4,7 @@
 - `retrieval`: chunk search and chunk reads (RetrievalReads)
 - `graph`: entity linking, neighbourhoods, paths, profiles, read-only Cypher (GraphReads)
 - `communities`: the Leiden input and community reports (CommunityStore)
+- `summaries`: the RAPTOR summary tree: passages' vectors in, summaries out (SummaryStore)
 - `admin`: schema, counts, integrity rules, reset (StoreAdmin)
 - `conversations`: stored conversations and their turns (ConversationStore)
 - `curation`: hand changes of the entity graph, their audit trail and undo (CurationStore)
@@ -28,6 +29,7 @@ from graphwright.graph_store.conversations import ConversationStore
 from graphwright.graph_store.curation import CurationStore
 from graphwright.graph_store.graph_reads import GraphReads
 from graphwright.graph_store.retrieval import RetrievalReads
+from graphwright.graph_store.summaries import SummaryStore
 from graphwright.graph_store.workspace import Workspace
 from graphwright.graph_store.workspaces import WorkspaceRegistry
 from graphwright.graph_store.writes import DocumentWrites
@@ -67,6 +69,7 @@ class Neo4jStore:
         self.retrieval = RetrievalReads(self.connection)
         self.graph = GraphReads(self.connection)
         self.communities = CommunityStore(self.connection)
+        self.summaries = SummaryStore(self.connection)
         self.admin = StoreAdmin(self.connection)
         self.conversations = ConversationStore(self.connection)
         self.curation = CurationStore(self.connection)

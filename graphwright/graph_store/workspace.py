@@ -28,13 +28,23 @@ LABELS = (
     "Entity",
     "Concept",
     "Community",
+    "Summary",
     "Conversation",
     "Turn",
     "GraphwrightMeta",
     "CurationChange",
 )
-TYPES = ("PART_OF", "NEXT", "MENTIONS", "IN_COMMUNITY", "PARENT_OF", "HAS_TURN", "CITED", "ABOUT")
-INDEXES = ("chunk_embedding", "entity_embedding", "community_embedding", "chunk_text", "chunk_terms", "entity_text")
+TYPES = ("PART_OF", "NEXT", "MENTIONS", "IN_COMMUNITY", "PARENT_OF", "HAS_TURN", "CITED", "ABOUT", "SUMMARIZES")
+INDEXES = (
+    "chunk_embedding",
+    "entity_embedding",
+    "community_embedding",
+    "summary_embedding",
+    "chunk_text",
+    "chunk_terms",
+    "entity_text",
+    "summary_text",
+)
 # Labels of the database itself, no workspace's: the registry of workspaces.
 GLOBAL_LABELS = frozenset({"GraphwrightWorkspace"})
 REGISTRY_CONSTRAINT = "graphwright_workspace_name"

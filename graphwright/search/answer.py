@@ -81,13 +81,15 @@ class AnswerPrompt:
         return AnswerPrompt([*self.messages[:-1], *recent, self.messages[-1]], self.finish)
 
 
-def passages_prompt(question: str, chunks: list[RetrievedChunk]) -> AnswerPrompt | None:
-    """The prompt of an answer from passages; None when there is nothing to answer from."""
+def passages_prompt(question: str, chunks: list[RetrievedChunk], preface: str = "") -> AnswerPrompt | None:
+    """The prompt of an answer from passages (after `preface`, context the passages do not cite: a summary
+    tree's summaries); None when there is nothing to answer from."""
     if not chunks:
         return None
+    context = f"{preface}\n\n" if preface else ""
     messages = [
         {"role": "system", "content": prompts.render("answer_system", not_in_context=NOT_IN_CONTEXT)},
-        {"role": "user", "content": f"Context passages:\n\n{build_context(chunks)}\n\nQuestion: {question}"},
+        {"role": "user", "content": f"{context}Context passages:\n\n{build_context(chunks)}\n\nQuestion: {question}"},
     ]
     known = {c.chunk_id: c for c in chunks}
 

@@ -27,6 +27,7 @@ MODES: Registry[type[SearchMode]] = Registry(
         "multihop": "graphwright.search.multihop:MultihopMode",
         "corrective": "graphwright.search.corrective:CorrectiveMode",
         "cypher": "graphwright.search.cypher:CypherMode",
+        "raptor": "graphwright.search.raptor:RaptorMode",
     },
     parameter="mode",
 )

@@ -288,3 +288,13 @@ def test_pdf_tables_on_two_statements(cli_env, tmp_path: Path) -> None:
     make_pdf(tmp_path / "b.pdf", ["A page of prose with no table at all."])
     out = bench(["bench.pdf_tables", "--pdfs", str(tmp_path)], cli_env)
     assert re.search(r"tables from\s+│\s+2\s+│.*│\s+1 \(50%\)\s+│\s+1\s+│", out), out
+
+
+def test_ocr_on_a_page_made_a_scan(cli_env, tmp_path: Path) -> None:
+    from tests.documents import make_pdf
+
+    page = "Quarterly report of the Orion valve works. Revenue rose in every region this quarter."
+    make_pdf(tmp_path / "a.pdf", [page])
+    out = bench(["bench.ocr", "--pdf", str(tmp_path / "a.pdf"), "--pages", "1"], cli_env)
+    assert "OCR of 1 scanned pages" in out
+    assert float(re.search(r"(\d+\.\d)%", out).group(1)) > 80, out  # the words come back

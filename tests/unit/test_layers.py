@@ -113,6 +113,7 @@ CLI_LAYERS: list[set[str]] = [
         "graphwright.cli.db",
         "graphwright.cli.data",
         "graphwright.cli.communities",
+        "graphwright.cli.raptor",
         "graphwright.cli.schema",
         "graphwright.cli.inspect",
         "graphwright.cli.browse",

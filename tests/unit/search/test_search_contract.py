@@ -71,7 +71,7 @@ def engine(llm: FakeLLM | None = None) -> SearchEngine:
 
 
 def test_the_registry_lists_the_modes_and_each_names_its_class() -> None:
-    assert mode_names()[:3] == ("vector", "hybrid", "local") and len(mode_names()) == 10
+    assert mode_names()[:3] == ("vector", "hybrid", "local") and len(mode_names()) == 11
     for name in mode_names():
         cls = mode_class(name)
         assert cls.name == name and cls.summary and issubclass(cls, SearchMode)

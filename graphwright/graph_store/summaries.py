@@ -1,0 +1,83 @@
+"""The RAPTOR summary tree in Neo4j: the passages' vectors it is built from, its summaries written and read."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any, cast
+
+from graphwright.graph_store import queries as q
+from graphwright.graph_store.connection import Neo4jConnection, ScopedTransaction
+from graphwright.graph_store.rows import ChunkVectorRow, ScoredChunkRow, SummaryRow
+
+
+class SummaryStore:
+    def __init__(self, connection: Neo4jConnection) -> None:
+        self.connection = connection
+
+    def ensure_schema(self, dimension: int, analyzer: str) -> None:
+        for statement in q.summary_schema(dimension, analyzer):
+            self.connection.write(statement)
+
+    def chunk_vectors(self, page: int = 5000) -> Iterator[ChunkVectorRow]:
+        """Every passage with its vector, a page at a time (a corpus of filings does not fit one answer)."""
+        after = ""
+        while True:
+            rows = self.connection.read(q.CHUNK_VECTORS_PAGE, after=after, limit=page)
+            yield from cast(list[ChunkVectorRow], rows)
+            if len(rows) < page:
+                return
+            after = rows[-1]["id"]
+
+    def entity_names(self, chunk_ids: list[str], limit: int) -> list[str]:
+        """The entities these passages mention most, most mentioned first."""
+        return [r["name"] for r in self.connection.read(q.CHUNK_ENTITY_NAMES, ids=chunk_ids, limit=limit)]
+
+    def catalog(self) -> dict[str, int]:
+        """Summary id (named by what it covers) -> how many passages and summaries it is linked to."""
+        return {r["id"]: int(r["links"]) for r in self.connection.read(q.SUMMARY_CATALOG)}
+
+    def texts_and_vectors(self, ids: list[str]) -> dict[str, tuple[str, list[float]]]:
+        """Stored summaries' text and vector, by id (a new parent of kept summaries reads them)."""
+        rows = self.connection.read(q.SUMMARY_TEXTS, ids=ids)
+        return {r["id"]: (r["text"], list(r["embedding"])) for r in rows}
+
+    def write(
+        self,
+        removed: Sequence[str],
+        rows: Sequence[dict[str, Any]],
+        chunk_links: Sequence[dict[str, str]],
+        summary_links: Sequence[dict[str, str]],
+        batch_size: int = 2000,
+    ) -> None:
+        """Remove vanished summaries, then write new ones and their links, in bounded transactions: a tree is
+        derived data, so a crash midway leaves a tree the next build completes, never a lost passage."""
+
+        def batches(statement: str, data: Sequence[Any], key: str) -> None:
+            for start in range(0, len(data), batch_size):
+                part = list(data[start : start + batch_size])
+
+                def work(tx: ScopedTransaction, part: list[Any] = part) -> None:
+                    tx.run(statement, {key: part}).consume()
+
+                self.connection.execute_write(work)
+
+        batches(q.DELETE_SUMMARIES, removed, "ids")
+        batches(q.WRITE_SUMMARIES, rows, "rows")
+        batches(q.LINK_SUMMARY_CHUNKS, chunk_links, "rows")
+        batches(q.LINK_SUMMARY_SUMMARIES, summary_links, "rows")
+
+    def search(self, embedding: list[float], k: int) -> list[SummaryRow]:
+        rows = self.connection.read(q.SUMMARY_SEARCH, embedding=embedding, k=k, candidates=max(k * 10, 100))
+        return cast(list[SummaryRow], rows)
+
+    def leaves(self, summary_ids: list[str], embedding: list[float], n: int) -> dict[str, list[ScoredChunkRow]]:
+        """Each summary's `n` leaf passages closest to `embedding` (score: their cosine), closest first."""
+        found: dict[str, list[ScoredChunkRow]] = {i: [] for i in summary_ids}
+        for row in self.connection.read(q.SUMMARY_LEAVES, ids=summary_ids, embedding=embedding, n=n):
+            summary = row.pop("summary")
+            found[summary].append(cast(ScoredChunkRow, row))
+        return found
+
+    def counts(self) -> dict[int, int]:
+        """Summaries per level (1: over passages)."""
+        return {int(r["level"]): int(r["n"]) for r in self.connection.read(q.SUMMARY_COUNTS)}
