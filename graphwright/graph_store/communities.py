@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from graphwright.graph_store import queries as q
-from graphwright.graph_store.connection import Neo4jConnection, ScopedTransaction
+from graphwright.graph_store.connection import Neo4jConnection, write_batches
 from graphwright.graph_store.rows import (
     CommunityCatalogRow,
     CommunityContextRow,
@@ -57,22 +57,15 @@ class CommunityStore:
         """Write new or rewritten reports, link new communities, then remove vanished ones, in bounded
         transactions (one transaction for 100k entities' links exceeds Neo4j's transaction memory limit,
         measured). Kept communities are not touched but for their `graph_hash`."""
-
-        def run_batches(statement: str, data: list[Any], key: str) -> None:
-            for start in range(0, len(data), batch_size):
-                part = data[start : start + batch_size]
-
-                def work(tx: ScopedTransaction, part: list[Any] = part) -> None:
-                    tx.run(statement, {key: part}).consume()
-
-                self.connection.execute_write(work)
-
-        run_batches(q.WRITE_COMMUNITIES, rows, "rows")
-        run_batches(q.SET_COMMUNITY_EMBEDDINGS, embeddings, "rows")
-        run_batches(q.SET_GRAPH_HASHES, list(graph_hashes), "rows")
-        run_batches(q.DELETE_COMMUNITIES, removed, "ids")
-        run_batches(q.LINK_MEMBERS, members, "rows")
-        run_batches(q.LINK_PARENTS, parents, "rows")
+        for statement, data, key in (
+            (q.WRITE_COMMUNITIES, rows, "rows"),
+            (q.SET_COMMUNITY_EMBEDDINGS, embeddings, "rows"),
+            (q.SET_GRAPH_HASHES, list(graph_hashes), "rows"),
+            (q.DELETE_COMMUNITIES, removed, "ids"),
+            (q.LINK_MEMBERS, members, "rows"),
+            (q.LINK_PARENTS, parents, "rows"),
+        ):
+            write_batches(self.connection, statement, key, data, batch_size)
 
     def communities(self, level: int | None = None, limit: int = 20) -> list[CommunityRow]:
         return cast(list[CommunityRow], self.connection.read(q.COMMUNITIES_BY_LEVEL, level=level, limit=limit))

@@ -10,7 +10,7 @@ run text as given: they serve only user-written Cypher, which the read-only gate
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
@@ -164,6 +164,18 @@ class Neo4jConnection:
                 log.warning("write rolled back: %s", exc.message or exc)
             what = "query" if refused is QueryRejectedError else "write"
             raise refused(f"Neo4j refused the {what}: {exc.message or exc}") from exc
+
+
+def write_batches(connection: Neo4jConnection, query: str, key: str, items: Sequence[Any], batch_size: int) -> None:
+    """`query` once per slice of `items` (passed as `key`), each slice in a transaction of its own: derived data
+    (communities, summary trees) whose writes must stay under Neo4j's transaction memory limit."""
+    for start in range(0, len(items), batch_size):
+        part = list(items[start : start + batch_size])
+
+        def work(tx: ScopedTransaction, part: list[Any] = part) -> None:
+            tx.run(query, {key: part}).consume()
+
+        connection.execute_write(work)
 
 
 def run_batches(

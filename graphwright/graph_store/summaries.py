@@ -6,7 +6,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, cast
 
 from graphwright.graph_store import queries as q
-from graphwright.graph_store.connection import Neo4jConnection, ScopedTransaction
+from graphwright.graph_store.connection import Neo4jConnection, write_batches
 from graphwright.graph_store.rows import ChunkVectorRow, ScoredChunkRow, SummaryRow
 
 
@@ -51,20 +51,13 @@ class SummaryStore:
     ) -> None:
         """Remove vanished summaries, then write new ones and their links, in bounded transactions: a tree is
         derived data, so a crash midway leaves a tree the next build completes, never a lost passage."""
-
-        def batches(statement: str, data: Sequence[Any], key: str) -> None:
-            for start in range(0, len(data), batch_size):
-                part = list(data[start : start + batch_size])
-
-                def work(tx: ScopedTransaction, part: list[Any] = part) -> None:
-                    tx.run(statement, {key: part}).consume()
-
-                self.connection.execute_write(work)
-
-        batches(q.DELETE_SUMMARIES, removed, "ids")
-        batches(q.WRITE_SUMMARIES, rows, "rows")
-        batches(q.LINK_SUMMARY_CHUNKS, chunk_links, "rows")
-        batches(q.LINK_SUMMARY_SUMMARIES, summary_links, "rows")
+        for statement, data, key in (
+            (q.DELETE_SUMMARIES, removed, "ids"),
+            (q.WRITE_SUMMARIES, rows, "rows"),
+            (q.LINK_SUMMARY_CHUNKS, chunk_links, "rows"),
+            (q.LINK_SUMMARY_SUMMARIES, summary_links, "rows"),
+        ):
+            write_batches(self.connection, statement, key, data, batch_size)
 
     def search(self, embedding: list[float], k: int) -> list[SummaryRow]:
         rows = self.connection.read(q.SUMMARY_SEARCH, embedding=embedding, k=k, candidates=max(k * 10, 100))
