@@ -634,7 +634,9 @@ class MemorySummaries:
     def search(self, embedding: list[float], k: int) -> list[SummaryRow]:
         return []
 
-    def leaves(self, summary_ids: list[str], embedding: list[float], n: int) -> dict[str, list[ScoredChunkRow]]:
+    def leaves(
+        self, summary_ids: list[str], embedding: list[float], n: int, filters: list[MetadataFilter] | None = None
+    ) -> dict[str, list[ScoredChunkRow]]:
         return {i: [] for i in summary_ids}
 
     def counts(self) -> dict[int, int]:

@@ -377,8 +377,11 @@ class SummariesRole(Protocol):
 
     def search(self, embedding: list[float], k: int) -> list[SummaryRow]: ...
 
-    def leaves(self, summary_ids: list[str], embedding: list[float], n: int) -> dict[str, list[ScoredChunkRow]]:
-        """Each summary's `n` leaf passages closest to `embedding`, closest first."""
+    def leaves(
+        self, summary_ids: list[str], embedding: list[float], n: int, filters: list[MetadataFilter] | None = None
+    ) -> dict[str, list[ScoredChunkRow]]:
+        """Each summary's `n` leaf passages closest to `embedding`, closest first, of the documents `filters`
+        keep."""
 
     def counts(self) -> dict[int, int]:
         """Summaries per level (1: over passages)."""

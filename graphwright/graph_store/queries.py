@@ -1281,16 +1281,24 @@ CALL db.index.vector.queryNodes('{SUMMARY_VECTOR_INDEX}', $candidates, $embeddin
 RETURN s.id AS id, s.level AS level, s.title AS title, s.text AS text, s.method AS method, score
 ORDER BY score DESC LIMIT $k
 """
-# A summary's leaf passages closest to the question: what a summary found cites.
-SUMMARY_LEAVES = """
+
+
+def summary_leaves(filters: list[MetadataFilter] | None = None) -> tuple[str, dict[str, Any]]:
+    """A summary's leaf passages closest to the question (of the documents the filters keep): what a summary
+    found cites."""
+    where, params = filter_clause(filters or [])
+    query = f"""
 UNWIND $ids AS id
-MATCH (:Summary {id: id})-[:SUMMARIZES*1..8]->(c:Chunk)
-WITH id, c, vector.similarity.cosine(c.embedding, $embedding) AS score
+MATCH (:Summary {{id: id}})-[:SUMMARIZES*1..8]->(c:Chunk)-[:PART_OF]->(d:Document)
+{where}
+WITH id, c, d, vector.similarity.cosine(c.embedding, $embedding) AS score
 ORDER BY score DESC
-WITH id, collect(c {.id, .document_id, .text, .pages, .section, .language, score: score})[..$n] AS best
-UNWIND best AS c
-MATCH (:Chunk {id: c.id})-[:PART_OF]->(d:Document)
-RETURN id AS summary, c.id AS chunk_id, c.document_id AS document_id, c.text AS text, c.score AS score,
-       d.title AS title, d.source AS source, c.pages AS pages, c.section AS section, c.language AS language
+WITH id, collect({{c: c, d: d, score: score}})[..$n] AS best
+UNWIND best AS b
+RETURN id AS summary, b.c.id AS chunk_id, b.c.document_id AS document_id, b.c.text AS text, b.score AS score,
+       b.d.title AS title, b.d.source AS source, b.c.pages AS pages, b.c.section AS section, b.c.language AS language
 """
+    return query, params
+
+
 SUMMARY_COUNTS = "MATCH (s:Summary) RETURN s.level AS level, count(*) AS n ORDER BY level"

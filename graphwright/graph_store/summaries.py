@@ -8,6 +8,7 @@ from typing import Any, cast
 from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection, write_batches
 from graphwright.graph_store.rows import ChunkVectorRow, ScoredChunkRow, SummaryRow
+from graphwright.models import MetadataFilter
 
 
 class SummaryStore:
@@ -63,10 +64,14 @@ class SummaryStore:
         rows = self.connection.read(q.SUMMARY_SEARCH, embedding=embedding, k=k, candidates=max(k * 10, 100))
         return cast(list[SummaryRow], rows)
 
-    def leaves(self, summary_ids: list[str], embedding: list[float], n: int) -> dict[str, list[ScoredChunkRow]]:
-        """Each summary's `n` leaf passages closest to `embedding` (score: their cosine), closest first."""
+    def leaves(
+        self, summary_ids: list[str], embedding: list[float], n: int, filters: list[MetadataFilter] | None = None
+    ) -> dict[str, list[ScoredChunkRow]]:
+        """Each summary's `n` leaf passages closest to `embedding` (score: their cosine), closest first, of the
+        documents `filters` keep."""
         found: dict[str, list[ScoredChunkRow]] = {i: [] for i in summary_ids}
-        for row in self.connection.read(q.SUMMARY_LEAVES, ids=summary_ids, embedding=embedding, n=n):
+        query, params = q.summary_leaves(filters)
+        for row in self.connection.read(query, ids=summary_ids, embedding=embedding, n=n, **params):
             summary = row.pop("summary")
             found[summary].append(cast(ScoredChunkRow, row))
         return found

@@ -27,17 +27,18 @@ class RaptorMode(SearchMode):
     name = "raptor"
     summary = "passages and the summaries of a RAPTOR tree over them, closest first (`raptor build` makes it)"
     ranks_passages = True
+    filterable = True  # `--where` and the documents a question names keep a summary's passages too
     # not offered to the agent yet: without a tree it is `vector_search` again, one more tool for a small model
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
         embedding = query.embedding if query.embedding is not None else ctx.embed(query.text)
         wide = max(query.k, CANDIDATES)
-        rows = ctx.store.retrieval.vector_search(embedding, wide)
+        rows = ctx.store.retrieval.vector_search(embedding, wide, query.filters or None)
         found = ctx.store.summaries.search(embedding, wide)
         if not found:
             plain = [self._chunk(r, cosine(float(r["score"])), ctx, rank) for rank, r in enumerate(rows[: query.k])]
             return Retrieval(chunks=plain, notes=[NO_TREE])
-        leaves = ctx.store.summaries.leaves([s["id"] for s in found], embedding, LEAVES_PER_SUMMARY)
+        leaves = ctx.store.summaries.leaves([s["id"] for s in found], embedding, LEAVES_PER_SUMMARY, query.filters)
         # one ranking of passages and summaries by their cosine to the question: the collapsed tree
         order = [(cosine(float(r["score"])), 0, i) for i, r in enumerate(rows)]
         order += [(cosine(float(s["score"])), 1, i) for i, s in enumerate(found)]
@@ -48,9 +49,10 @@ class RaptorMode(SearchMode):
         for score, kind, index in order:
             if kind == 0:
                 candidates = [(rows[index], score)]
-            else:
-                used.append(found[index])
+            else:  # a summary of none of the documents the filters keep brings nothing, and is not shown
                 candidates = [(leaf, float(leaf["score"])) for leaf in leaves.get(found[index]["id"], [])]
+                if candidates:
+                    used.append(found[index])
             for row, cos in candidates:
                 if row["chunk_id"] not in seen:
                     seen.add(row["chunk_id"])
