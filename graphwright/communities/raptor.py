@@ -73,11 +73,16 @@ class RaptorBuilder:
         run.trees = len(trees)
         run.seconds["cluster"] = time.perf_counter() - started
 
-        # Kept: a summary of the same passages with all its links. A re-ingested document's passages are
-        # written anew (same ids, links gone), so its summaries are made again even where its text is the same.
+        # Kept: a summary of the same passages with all its links, over kept summaries. A re-ingested
+        # document's passages are written anew (same ids, links gone), so its summaries are made again even
+        # where its text is the same, and so are their parents (a child written again loses its parent's link).
         stored = self.store.summaries.catalog()
         wanted = {n.id for n in nodes}
-        fresh = [n for n in nodes if stored.get(n.id) != len(n.chunks) + len(n.children)]
+        redo: set[str] = set()
+        for node in nodes:  # children before their parents
+            if stored.get(node.id) != len(node.chunks) + len(node.children) or redo & set(node.children):
+                redo.add(node.id)
+        fresh = [n for n in nodes if n.id in redo]
         run.kept = len(nodes) - len(fresh)
         run.summaries = len(nodes)
         for node in nodes:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any, cast
 
+from graphwright.errors import QueryRejectedError
 from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection, write_batches
 from graphwright.graph_store.rows import ChunkVectorRow, ScoredChunkRow, SummaryRow
@@ -61,7 +62,14 @@ class SummaryStore:
             write_batches(self.connection, statement, key, data, batch_size)
 
     def search(self, embedding: list[float], k: int) -> list[SummaryRow]:
-        rows = self.connection.read(q.SUMMARY_SEARCH, embedding=embedding, k=k, candidates=max(k * 10, 100))
+        """The summaries closest to `embedding`; none in a workspace whose tree was never built (its index is
+        made by the first build)."""
+        try:
+            rows = self.connection.read(q.SUMMARY_SEARCH, embedding=embedding, k=k, candidates=max(k * 10, 100))
+        except QueryRejectedError as exc:
+            if "no such vector schema index" in str(exc):
+                return []
+            raise
         return cast(list[SummaryRow], rows)
 
     def leaves(

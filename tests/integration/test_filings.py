@@ -104,8 +104,10 @@ def test_filings_are_profiled_and_a_named_year_finds_its_filing_and_page(rag, fi
     )
     assert len(contexts) > 1 and all("Consolidated Statement of Cash Flows" in r["context"] for r in contexts)
     assert all("(Millions) 2022 2021" in r["context"] for r in contexts)
-    # a question naming the issuer and a year is searched in that filing first, in every passage mode
-    for mode in ("vector", "hybrid", "local"):
+    # a question naming the issuer and a year is searched in that filing first, in every passage mode (raptor
+    # over its tree too: a summary brings only passages of the documents in focus)
+    rag.build_raptor()
+    for mode in ("vector", "hybrid", "local", "raptor"):
         for item in dataset.questions:
             found = rag.search(item.question, mode=mode, k=3, generate=False)
             assert found.chunks[0].document_id == item.gold_doc_ids[0], (mode, item.question)

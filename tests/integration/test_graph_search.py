@@ -139,7 +139,9 @@ def test_global_at_a_level_and_without_communities(world, rag) -> None:
 def test_filters_narrow_local_and_are_refused_by_the_other_graph_modes(world) -> None:
     from graphwright.errors import InvalidRequestError
 
-    with pytest.raises(InvalidRequestError, match=r"\(`where`\) apply to the vector, hybrid, local and auto modes"):
+    with pytest.raises(
+        InvalidRequestError, match=r"\(`where`\) apply to the vector, hybrid, local, auto and raptor modes"
+    ):
         world.search("Gamma Mining", mode="global", where=["year=2021"])
     everywhere = world.search("Who acquired Gamma Mining?", mode="local", k=5, generate=False)
     assert {"funding.md", "gamma.md"} <= {c.document_id for c in everywhere.chunks}
@@ -236,7 +238,7 @@ def test_cli_graph_modes(world, cli_env, tmp_path: Path) -> None:
     out = run(["query", "main themes", "--mode", "global", "--level", "0"], cli_env, tmp_path)
     assert out.returncode == 0 and "Community reports most relevant" in out.stdout
     out = run(["query", "x", "--mode", "global", "--where", "a=b"], cli_env, tmp_path)
-    assert out.returncode == 2 and "--where" in out.stderr and "vector, hybrid, local and auto" in out.stderr
+    assert out.returncode == 2 and "--where" in out.stderr and "vector, hybrid, local, auto and raptor" in out.stderr
     out = run(["query", "x", "--mode", "path", "--source", "Acme Corp"], cli_env, tmp_path)
     assert out.returncode == 2 and "--target" in out.stderr
 

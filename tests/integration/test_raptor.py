@@ -19,7 +19,7 @@ TOPICS = {
 }
 
 
-def _long(topic: str, phrase: str, paragraphs: int = 34, edit: str = "") -> str:
+def _long(topic: str, phrase: str, paragraphs: int = 80, edit: str = "") -> str:
     body = "\n\n".join(
         f"{topic} was inspected on day {i}. {topic} {phrase.format(n=100 + i)}. "
         f"The inspector noted item {i} and signed report {i}."

@@ -77,7 +77,7 @@ def test_the_registry_lists_the_modes_and_each_names_its_class() -> None:
         assert cls.name == name and cls.summary and issubclass(cls, SearchMode)
     assert set(modes_where("needs_llm")) == {"agent", "multihop", "cypher"}
     assert set(modes_where("uses_graph")) == {"local", "global", "path"}
-    assert set(modes_where("filterable")) == {"vector", "hybrid", "local", "auto"}
+    assert set(modes_where("filterable")) == {"vector", "hybrid", "local", "auto", "raptor"}
 
 
 def test_an_unknown_mode_is_refused_by_name() -> None:
@@ -92,7 +92,7 @@ def test_an_unknown_mode_is_refused_by_name() -> None:
         (
             {"mode": "global", "filters": [MetadataFilter("year", "=", 2020)]},
             InvalidRequestError,
-            r"filters \(`where`\) apply to the vector, hybrid, local and auto modes only",
+            r"filters \(`where`\) apply to the vector, hybrid, local, auto and raptor modes only",
         ),
         ({"mode": "agent"}, LLMRequiredError, "mode 'agent' needs an LLM"),
         ({"mode": "hybrid", "hyde": True}, LLMRequiredError, "`hyde` needs an LLM"),
