@@ -160,7 +160,15 @@ def test_the_explorer_zooms_pans_drags_filters_and_shares_the_answer_graph_legen
         page.mouse.up()
         moved = page.evaluate(f"{CY}.pan()")
         assert abs(moved["x"] - pan["x"]) > 30 and abs(moved["y"] - pan["y"]) > 20
-        node = page.evaluate(f"(() => {{ const n = {CY}.nodes()[0]; return [n.id(), n.renderedPosition()]; }})()")
+        # the node standing furthest from the others: a press on a node another overlaps may grab that one
+        node = page.evaluate(
+            f"""(() => {{ const cy = {CY}; let best = null, far = -1;
+              cy.nodes().forEach((n) => {{ const p = n.renderedPosition(); let near = Infinity;
+                cy.nodes().forEach((m) => {{ if (m !== n) {{ const q = m.renderedPosition();
+                  near = Math.min(near, Math.hypot(p.x - q.x, p.y - q.y)); }} }});
+                if (near > far) {{ far = near; best = n; }} }});
+              return [best.id(), best.renderedPosition()]; }})()"""
+        )
         page.mouse.move(box["x"] + node[1]["x"], box["y"] + node[1]["y"])
         page.mouse.down()
         page.mouse.move(box["x"] + node[1]["x"] + 50, box["y"] + node[1]["y"] + 30, steps=5)
