@@ -639,9 +639,6 @@ class MemorySummaries:
     ) -> dict[str, list[ScoredChunkRow]]:
         return {i: [] for i in summary_ids}
 
-    def counts(self) -> dict[int, int]:
-        return {}
-
 
 class MemoryAdmin:
     def __init__(self, space: _Space, database: _Database, workspace: Workspace) -> None:

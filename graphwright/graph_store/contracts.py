@@ -383,9 +383,6 @@ class SummariesRole(Protocol):
         """Each summary's `n` leaf passages closest to `embedding`, closest first, of the documents `filters`
         keep."""
 
-    def counts(self) -> dict[int, int]:
-        """Summaries per level (1: over passages)."""
-
 
 class AdminRole(Protocol):
     """Schema, counts, integrity rules, re-embedding, reset (`store.admin`)."""

@@ -1299,6 +1299,3 @@ RETURN id AS summary, b.c.id AS chunk_id, b.c.document_id AS document_id, b.c.te
        b.d.title AS title, b.d.source AS source, b.c.pages AS pages, b.c.section AS section, b.c.language AS language
 """
     return query, params
-
-
-SUMMARY_COUNTS = "MATCH (s:Summary) RETURN s.level AS level, count(*) AS n ORDER BY level"

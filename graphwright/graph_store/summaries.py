@@ -83,7 +83,3 @@ class SummaryStore:
             summary = row.pop("summary")
             found[summary].append(cast(ScoredChunkRow, row))
         return found
-
-    def counts(self) -> dict[int, int]:
-        """Summaries per level (1: over passages)."""
-        return {int(r["level"]): int(r["n"]) for r in self.connection.read(q.SUMMARY_COUNTS)}
