@@ -160,21 +160,28 @@ def test_the_explorer_zooms_pans_drags_filters_and_shares_the_answer_graph_legen
         page.mouse.up()
         moved = page.evaluate(f"{CY}.pan()")
         assert abs(moved["x"] - pan["x"]) > 30 and abs(moved["y"] - pan["y"]) > 20
-        # the node standing furthest from the others: a press on a node another overlaps may grab that one
+        # a node well inside the canvas and the window (the pan above pushed some past the edges, where a
+        # press misses the canvas), the one standing furthest from the others (a press on overlapping nodes
+        # grabs another), moved towards the middle so it stays inside
         node = page.evaluate(
-            f"""(() => {{ const cy = {CY}; let best = null, far = -1;
-              cy.nodes().forEach((n) => {{ const p = n.renderedPosition(); let near = Infinity;
+            f"""(() => {{ const cy = {CY}; const w = cy.width(), h = cy.height(); let best = null, far = -1;
+              cy.nodes().forEach((n) => {{ const p = n.renderedPosition();
+                const r = cy.container().getBoundingClientRect(), top = r.top + p.y, left = r.left + p.x;
+                if (p.x < 70 || p.x > w - 70 || p.y < 50 || p.y > h - 50) return;
+                if (top < 50 || top > window.innerHeight - 50 || left < 70 || left > window.innerWidth - 70) return;
+                let near = Infinity;
                 cy.nodes().forEach((m) => {{ if (m !== n) {{ const q = m.renderedPosition();
                   near = Math.min(near, Math.hypot(p.x - q.x, p.y - q.y)); }} }});
                 if (near > far) {{ far = near; best = n; }} }});
-              return [best.id(), best.renderedPosition()]; }})()"""
+              const p = best.renderedPosition();
+              return [best.id(), p, p.x < w / 2 ? 50 : -50, p.y < h / 2 ? 30 : -30]; }})()"""
         )
         page.mouse.move(box["x"] + node[1]["x"], box["y"] + node[1]["y"])
         page.mouse.down()
-        page.mouse.move(box["x"] + node[1]["x"] + 50, box["y"] + node[1]["y"] + 30, steps=5)
+        page.mouse.move(box["x"] + node[1]["x"] + node[2], box["y"] + node[1]["y"] + node[3], steps=5)
         page.mouse.up()
         after = page.evaluate(f"{CY}.getElementById({node[0]!r}).renderedPosition()")
-        assert abs(after["x"] - node[1]["x"] - 50) < 15 and abs(after["y"] - node[1]["y"] - 30) < 15
+        assert abs(after["x"] - node[1]["x"] - node[2]) < 15 and abs(after["y"] - node[1]["y"] - node[3]) < 15
 
         # relation labels off and on; another layout moves the nodes
         page.uncheck("#kg-labels")
