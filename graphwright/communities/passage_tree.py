@@ -13,7 +13,6 @@ rebuild over unchanged passages gives the same names and its summaries are kept.
 
 from __future__ import annotations
 
-import hashlib
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -65,10 +64,6 @@ def knn_edges(ids: Sequence[str], vectors: Any, neighbours: int = NEIGHBOURS) ->
     return edges
 
 
-def _name(members: Sequence[str]) -> str:
-    return "s_" + hashlib.sha256("\n".join(sorted(members)).encode()).hexdigest()[:24]
-
-
 def tree(ids: Sequence[str], vectors: Any, max_cluster: int = MAX_CLUSTER, seed: int = 42) -> list[TreeNode]:
     """The summaries of one tree over these passages, children before their parents. A cluster of one
     passage needs no summary: its parent covers the passage directly."""
@@ -88,7 +83,7 @@ def tree(ids: Sequence[str], vectors: Any, max_cluster: int = MAX_CLUSTER, seed:
         if len(built) + len(direct) < 2:
             return None
         node = TreeNode(
-            id=_name(community.members),
+            id="s_" + community.member_hash[:24],  # named by the passages it covers
             level=1 + max((b.level for b in built), default=0),
             chunks=direct,
             children=[b.id for b in built],
