@@ -148,8 +148,8 @@ export async function openEntity(id, expand) {
     const data = await json(`/v1/graph/neighbourhood/${encodeURIComponent(id)}?limit=40`);
     if (ticket !== state.ticket) return;
     state.selected = id;
+    showDetail(data);  // first: the detail pane narrows the canvas, and the layout must fit the new size
     put([data.center, ...data.nodes], data.edges, !expand);
-    showDetail(data);
   } catch (error) { status(error.message, true); }
 }
 
@@ -157,6 +157,7 @@ function showDetail(data) {
   const names = new Map([[data.center.id, data.center.name], ...data.nodes.map((n) => [n.id, n.name])]);
   $("entity-detail").hidden = false;
   $("entity-detail").parentElement.classList.add("with-detail");
+  graph().resize();
   $("entity-detail").dataset.id = data.center.id;
   $("detail-name").textContent = data.center.name;
   $("detail-type").textContent = data.center.type;
@@ -289,7 +290,8 @@ export function initExplorer() {
   $("kg-overview").addEventListener("click", overview);
   $("kg-layout").addEventListener("change", runLayout);
   $("kg-labels").addEventListener("change", applyFilters);
-  $("kg-fit").addEventListener("click", () => graph().fit(undefined, 30));
+  // resize first: cytoscape caches the canvas size, and panes opening or closing change it
+  $("kg-fit").addEventListener("click", () => { graph().resize(); graph().fit(undefined, 30); });
   $("kg-zoom-in").addEventListener("click", () => zoomBy(1.3));
   $("kg-zoom-out").addEventListener("click", () => zoomBy(1 / 1.3));
   $("kg-fullscreen").addEventListener("click", fullscreen);
