@@ -266,6 +266,10 @@ class Settings(BaseSettings):
     agent_tool_chars: int = Field(4000, ge=200, description="characters of one tool result shown to the model")
     multihop_max_hops: int = Field(4, ge=1, description="sub-questions a multihop question is split into")
     rewrite_attempts: int = Field(2, ge=0, description="query rewrites of corrective search before it gives up")
+    # Knowledge bases beyond this workspace (other workspaces, graphwright servers, Dify datasets): a TOML file
+    # (docs/knowledge-bases.md); the agent gets a search and a document tool for each, `federated` fuses them.
+    knowledge_bases: Path | None = Field(None, description="TOML file naming knowledge bases beyond this workspace")
+    knowledge_timeout: float = Field(10.0, gt=0, le=300, description="seconds one knowledge base may take to answer")
     grade_use: float = Field(0.6, ge=0, le=1, description="grade at which corrective search uses the context")
     grade_refine: float = Field(0.35, ge=0, le=1, description="grade at which it refines instead of rewriting")
     cypher_max_rows: int = Field(50, ge=1, description="rows a read-only Cypher query may return")

@@ -5,7 +5,8 @@
     ├── BadInputError                           tier: the caller asked for something wrong: HTTP 400
     │   ├── InvalidRequestError (also ValueError)   a parameter the caller got wrong; the message names it
     │   │   ├── LLMRequiredError                a mode or option that needs an LLM, with none configured
-    │   │   └── ServerConfigError               `serve` cannot start as configured (no key off loopback)
+    │   │   ├── ServerConfigError               `serve` cannot start as configured (no key off loopback)
+    │   │   └── KnowledgeBaseConfigError        the knowledge-base file cannot be used (file and entry named)
     │   ├── CypherRejectedError (also ValueError)   a query that is not provably read-only
     │   └── QueryRejectedError                  Neo4j refused one query (syntax, a write in a READ transaction)
     ├── RefusedError                            tier: well asked, but refused as things stand: HTTP 404/403/409
@@ -24,7 +25,8 @@
     │   │   ├── LLMTimeoutError                 no first token, or no next token, in the time allowed
     │   │   ├── LLMUnreachableError             no connection to the endpoint
     │   │   └── LLMStatusError                  an HTTP error from the endpoint (its .status)
-    │   └── EmbeddingError                      the bundled model is missing, or the endpoint failed or answered wrongly
+    │   ├── EmbeddingError                      the bundled model is missing, or the endpoint failed or answered wrongly
+    │   └── KnowledgeBaseError                  a knowledge base beyond this workspace failed or timed out
     ├── StoreUnavailableError                   tier: the database or the server's capacity is not there now: 503
     │   ├── GraphStoreError                     Neo4j cannot be used: down, unreachable, credentials refused
     │   └── BusyError                           the server's job queue is full: 429 with Retry-After
@@ -77,6 +79,8 @@ __all__ = [
     "LLMTimeoutError",
     "LLMUnreachableError",
     "LLMRequiredError",
+    "KnowledgeBaseConfigError",
+    "KnowledgeBaseError",
     "LoadError",
     "LocalServerError",
     "NotFoundError",
@@ -316,3 +320,12 @@ class ServerUnavailableError(GraphwrightError):
 
 class ServerRefusedError(GraphwrightError):
     """The server answered with an error (bad key, Neo4j down...); the message is the server's."""
+
+
+class KnowledgeBaseError(UpstreamError):
+    """A knowledge base beyond this workspace (a graphwright server, a Dify dataset) failed, timed out or
+    answered what its contract does not allow. The message names it; never its key."""
+
+
+class KnowledgeBaseConfigError(InvalidRequestError):
+    """The knowledge-base file cannot be used: the file and the entry at fault are named."""

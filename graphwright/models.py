@@ -157,10 +157,17 @@ class RetrievedChunk(BaseModel):
     # mode's own, often over its best): the question's and the passage's embeddings' cosine on the common
     # scale; None where the embedder does not read the passage's language or the mode embeds no question.
     relevance: float | None = None
+    # A passage from a knowledge base beyond this workspace (search/knowledge_sources.py): its name there, and
+    # the id the passage has in it (`chunk_id` is a citable id made from both)
+    knowledge_base: str | None = None
+    origin_id: str | None = None
 
     @property
     def cited_as(self) -> str:
-        """How a citation names the passage: "report.pdf p.3–4", or the document's title."""
+        """How a citation names the passage: "report.pdf p.3–4", or the document's title; a knowledge base's
+        passage leads with the knowledge base ("hq: contract.pdf")."""
+        if self.knowledge_base:
+            return f"{self.knowledge_base}: {self.title or self.document_id.split(':', 1)[-1]}"
         if self.pages:
             name = (self.source or "").replace("\\", "/").rsplit("/", 1)[-1] or self.title or self.document_id
             return f"{name} p.{self.pages}"
@@ -356,6 +363,22 @@ SearchEvent = Evidence | AnswerDelta | SearchResult
 
 
 DocumentStatus = Literal["processed", "incomplete", "interrupted", "failed"]
+
+
+class DocumentPassage(BaseModel):
+    chunk_id: str
+    text: str
+    pages: str | None = None
+    section: str | None = None
+
+
+class DocumentText(BaseModel):
+    """A stored document's passages in order: what a knowledge base's get-document call returns."""
+
+    document_id: str
+    title: str | None = None
+    source: str | None = None
+    chunks: list[DocumentPassage]
 
 
 class DocumentInfo(BaseModel):

@@ -16,6 +16,7 @@ from graphwright.models import (
     DocumentInfo,
     DocumentPage,
     DocumentQuery,
+    DocumentText,
     EntityInfo,
     EntityPage,
     EntityProfile,
@@ -23,6 +24,7 @@ from graphwright.models import (
     GraphStats,
     Health,
 )
+from graphwright.search.results import document_text
 
 
 class Inspection:
@@ -41,6 +43,10 @@ class Inspection:
     def documents(self, offset: int = 0, limit: int = 100) -> list[DocumentInfo]:
         """Stored documents by id, a page at a time (`document_table` adds interrupted ingests and failed files)."""
         return self.document_table(DocumentQuery(offset=offset, limit=limit, stored=True)).documents
+
+    def document_text(self, document_id: str) -> DocumentText | None:
+        """A stored document's passages in order (None when there is no such document)."""
+        return document_text(self._store.retrieval, document_id)
 
     def document_table(self, query: DocumentQuery | None = None) -> DocumentPage:
         """The documents table: stored, interrupted and failed, filtered, sorted and paged, with the number

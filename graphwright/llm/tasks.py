@@ -31,6 +31,9 @@ MAX_TOKENS = MappingProxyType(
         "cypher": 384,  # one Cypher query
         "decompose": 256,  # multihop: the sub-questions
         "synthesize": 700,  # multihop: the answer from sub-answers
+        "drift_primer": 400,  # drift: an intermediate answer and follow-up questions from reports
+        "drift_local": 400,  # drift: a follow-up's answer from passages, scored, with further questions
+        "drift_reduce": 700,  # drift: the answer from the intermediate answers
     }
 )
 TASKS: tuple[str, ...] = tuple(MAX_TOKENS)
@@ -56,6 +59,9 @@ TYPICAL_TOKENS = MappingProxyType(
         "cypher": 80,
         "decompose": 60,
         "synthesize": 250,
+        "drift_primer": 200,
+        "drift_local": 200,
+        "drift_reduce": 300,
     }
 )
 

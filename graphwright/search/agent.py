@@ -19,20 +19,23 @@ from pydantic import BaseModel, Field, ValidationError
 
 from graphwright.errors import (
     InvalidRequestError,
+    KnowledgeBaseError,
     LLMRequiredError,
     QueryRejectedError,
     ToolFailedError,  # re-exported: they used to live here
 )
 from graphwright.graph_store.rows import ChunkRow
+from graphwright.knowledge import KnowledgeSource
 from graphwright.llm import LLMError, Tool, ToolCall, ToolCallingLLM
 from graphwright.llm.prompts import render
 from graphwright.models import TraceStep
 from graphwright.search.answer import LLM_FAILED, cited_ids, graph_citations, retrieval_answer
-from graphwright.search.base import SearchContext, SearchMode, SearchQuery, ToolArgs
+from graphwright.search.base import QueryArgs, SearchContext, SearchMode, SearchQuery, ToolArgs
 from graphwright.search.calculator import CalculationError, calculate
 from graphwright.search.cypher import CypherRejectedError, run_read_only
 from graphwright.search.evidence import Answer, Retrieval
 from graphwright.search.graph_model import graph_model_text
+from graphwright.search.knowledge_sources import open_sources, passage_chunk
 from graphwright.search.linking import EntityLinker
 from graphwright.search.local import relation_refs
 from graphwright.search.registry import mode_class, mode_names
@@ -123,6 +126,27 @@ class Agent:
                 lambda a: {"result": calculate(a.expression)},
             ),
         }
+        # the seed's design: each knowledge base beyond this workspace is a search tool and a document tool
+        sources, self.notes = open_sources(ctx, tenant)
+        for source in sources:
+            self._add_source(source)
+
+    def _add_source(self, source: KnowledgeSource) -> None:
+        search, document = f"search_{source.name}", f"document_{source.name}"
+        if search in self.tools or document in self.tools:
+            self.notes.append(f"knowledge base {source.name!r}: its tool names are taken; left out")
+            return
+        self.tools[search] = _Tool(
+            f"Search the knowledge base {source.name} ({source.kind}): {source.description}.",
+            QueryArgs,
+            lambda args: self._source_search(source, args.query),
+        )
+        if source.has_documents:
+            self.tools[document] = _Tool(
+                f"A whole document of the knowledge base {source.name}, by the document_id its search returned.",
+                DocumentArgs,
+                lambda args: self._source_document(source, args.document_id),
+            )
 
     def tool_list(self) -> list[Tool]:
         """The tools as the LLM sees them; their argument schemas come from the argument models."""
@@ -203,6 +227,37 @@ class Agent:
                 f"{r.render()}: {(r.evidence or [''])[0][:200]} [{', '.join(r.chunk_ids[:2])}]" for r in relations
             ],
         }
+
+    def _source_search(self, source: KnowledgeSource, query: str) -> dict[str, Any]:
+        passages = self._from_source(source, lambda: source.search(query, self.ctx.settings.top_k))
+        chunks = [passage_chunk(p, rank, 1.0 / rank) for rank, p in enumerate(passages, start=1)]
+        self._remember(Retrieval(chunks=chunks))
+        return {
+            "knowledge_base": source.name,
+            "passages": [
+                {"chunk_id": c.chunk_id, "document_id": p.document_id, "title": p.title, "text": p.text[:_TEXT_CHARS]}
+                for c, p in zip(chunks, passages, strict=True)
+            ],
+        }
+
+    def _source_document(self, source: KnowledgeSource, document_id: str) -> dict[str, Any]:
+        found = self._from_source(source, lambda: source.document(document_id))
+        chunks = [passage_chunk(p, rank, 1.0 / rank) for rank, p in enumerate(found.passages, start=1)]
+        self._remember(Retrieval(chunks=chunks))
+        return {
+            "knowledge_base": source.name,
+            "document_id": found.document_id,
+            "title": found.title,
+            "chunks": [{"chunk_id": c.chunk_id, "text": c.text} for c in chunks],
+        }
+
+    def _from_source(self, source: KnowledgeSource, ask: Callable[[], T]) -> T:
+        """What `ask` returns; a source that fails is told to the model and noted, and the loop goes on."""
+        try:
+            return ask()
+        except KnowledgeBaseError as exc:
+            self.notes.append(f"{exc}; answered without it")
+            raise ToolFailedError(str(exc)) from exc
 
     def _cypher(self, args: CypherArgs) -> dict[str, Any]:
         found = run_read_only(self.ctx.store, args.query, self.ctx.settings, caller=self.caller, tenant=self.tenant)
@@ -325,7 +380,7 @@ class AgentMode(SearchMode):
         )
         text, trace, notes = agent.run(query.question)
         found = agent.seen
-        found.trace, found.notes = trace, [*found.notes, *notes]
+        found.trace, found.notes = trace, [*found.notes, *agent.notes, *notes]
         if agent.answered_offline:
             found.answer = Answer(text=text, kind="retrieval", citations=graph_citations(found))
         else:

@@ -28,6 +28,8 @@ MODES: Registry[type[SearchMode]] = Registry(
         "corrective": "graphwright.search.corrective:CorrectiveMode",
         "cypher": "graphwright.search.cypher:CypherMode",
         "raptor": "graphwright.search.raptor:RaptorMode",
+        "federated": "graphwright.search.federated:FederatedMode",
+        "drift": "graphwright.search.drift:DriftMode",
     },
     parameter="mode",
 )

@@ -10,7 +10,7 @@ from fastapi import FastAPI, Query, Request
 from fastapi.responses import JSONResponse
 
 from graphwright.errors import InvalidRequestError
-from graphwright.models import DocumentInfo, DocumentPage, DocumentQuery
+from graphwright.models import DocumentInfo, DocumentPage, DocumentQuery, DocumentText
 from graphwright.server.jobs import Job
 from graphwright.server.requests import error_response, graph_of, workspace_of
 from graphwright.server.schemas import (
@@ -82,6 +82,13 @@ def add_document_routes(app: FastAPI, server: Server) -> None:
         searched by id or title, filtered by status and language, sorted and paged; with the number of
         matching rows in each status."""
         return graph_of(server, request).inspect.document_table(query)
+
+    @app.get("/v1/document", response_model=DocumentText, tags=["documents"])
+    def document_text(request: Request, id: str = Query(min_length=1, max_length=500)) -> DocumentText | JSONResponse:
+        """A stored document's passages in order, by its id: a knowledge base's whole document (the agent's
+        get-document tool of another server calls this)."""
+        found = graph_of(server, request).inspect.document_text(id)
+        return found if found is not None else error_response(404, f"no document {id!r}")
 
     @app.get("/v1/jobs", response_model=list[Job], tags=["documents"])
     def jobs(request: Request, limit: int = Query(100, ge=1, le=1000)) -> list[Job]:

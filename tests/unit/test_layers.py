@@ -1,5 +1,5 @@
 """The package's imports point one way: entry points -> api -> {pipeline, search, communities, evaluation}
--> {extraction, graph_store} -> embeddings -> llm -> {text, models, config} -> registry -> errors. Read from
+-> {extraction, graph_store, knowledge} -> embeddings -> llm -> {text, models, config} -> registry -> errors. Read from
 the source with `ast` (imports under TYPE_CHECKING and inside functions count too), so a wrong-way import
 fails here."""
 
@@ -17,7 +17,7 @@ LAYERS: list[set[str]] = [
     {"config", "models", "text", "graph_schema", "private_files", "samples"},  # samples: data and its paths
     {"llm"},
     {"embeddings"},  # its endpoint backend uses the llm package's `openai` client
-    {"extraction", "graph_store"},
+    {"extraction", "graph_store", "knowledge"},  # knowledge: knowledge bases beyond this workspace
     {"pipeline", "reembed", "search", "communities", "evaluation", "answer_graph", "conversations", "curation"},
     {"api"},
     {"server"},  # serve, mcp: entry points beside the CLI, which starts them

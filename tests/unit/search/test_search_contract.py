@@ -71,12 +71,12 @@ def engine(llm: FakeLLM | None = None) -> SearchEngine:
 
 
 def test_the_registry_lists_the_modes_and_each_names_its_class() -> None:
-    assert mode_names()[:3] == ("vector", "hybrid", "local") and len(mode_names()) == 11
+    assert mode_names()[:3] == ("vector", "hybrid", "local") and len(mode_names()) == 13
     for name in mode_names():
         cls = mode_class(name)
         assert cls.name == name and cls.summary and issubclass(cls, SearchMode)
     assert set(modes_where("needs_llm")) == {"agent", "multihop", "cypher"}
-    assert set(modes_where("uses_graph")) == {"local", "global", "path"}
+    assert set(modes_where("uses_graph")) == {"local", "global", "path", "drift"}
     assert set(modes_where("filterable")) == {"vector", "hybrid", "local", "auto", "raptor"}
 
 
