@@ -121,6 +121,7 @@ class IngestReport(BaseModel):
     llm_usage: dict[str, float] = Field(default_factory=dict)
     embedding_usage: dict[str, float] = Field(default_factory=dict)  # endpoint embedder: calls, tokens, cached
     communities: dict[str, int] = Field(default_factory=dict)  # kept/rewritten/created/removed, when updated
+    raptor: dict[str, int] = Field(default_factory=dict)  # summaries/written/kept of the RAPTOR tree, when updated
     # What the graph schema pruned or repaired, by reason ("dropped relation: pattern not in schema": 3)
     schema_checks: dict[str, int] = Field(default_factory=dict)
     failures: list[FileFailure] = Field(default_factory=list)

@@ -240,6 +240,9 @@ class GraphRAG:
             run = self._keep_communities_current()
             if run is not None:
                 report.communities = run.counts()
+            tree = self._keep_tree_current()
+            if tree is not None:
+                report.raptor = {k: getattr(tree, k) for k in ("summaries", "written", "kept", "removed")}
         return report
 
     def import_graph(self, path: str | Path, *, schema: GraphSchema | None = None) -> ImportReport:
@@ -304,6 +307,7 @@ class GraphRAG:
         removed = self.store.writes.delete_document(document_id)
         if removed is not None and update_communities:
             self._keep_communities_current()
+            self._keep_tree_current()  # a summary must not speak for passages that are gone
         return removed
 
     def estimate_ingest(
@@ -452,6 +456,13 @@ class GraphRAG:
         self.init()
         builder = RaptorBuilder(self.store, self.embedder, self.settings.fulltext_analyzer)
         return builder.build(progress)
+
+    def _keep_tree_current(self) -> RaptorRun | None:
+        """After passages changed: an existing RAPTOR tree brought up to date, only what changed redone (None
+        when the workspace has none, or GRAPHWRIGHT_RAPTOR_ON_INGEST is off)."""
+        if not self.settings.raptor_on_ingest or not self.store.summaries.catalog():
+            return None
+        return self.build_raptor()
 
     def _keep_communities_current(self) -> CommunityRun | None:
         """After the graph changed: existing communities brought up to date (None when it has none yet)."""

@@ -24,7 +24,7 @@ from graphwright.cli.common import (
     schema_option,
     time_option,
 )
-from graphwright.cli.render import print_community_run, print_ingest_report
+from graphwright.cli.render import print_community_run, print_ingest_report, print_raptor_run
 
 if TYPE_CHECKING:
     from graphwright.models import IngestReport
@@ -295,6 +295,7 @@ def import_graph(file: Path, report_file: Path | None, schema_file: Path | None)
 @extractor_option()
 @click.option("--max-cluster-size", default=10, show_default=True, type=click.IntRange(2, 100_000))
 @click.option("--seed", default=42, show_default=True)
+@click.option("--raptor", "with_raptor", is_flag=True, help="Also build the RAPTOR tree (for --mode raptor).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
 @cost_options
 @time_option
@@ -303,17 +304,20 @@ def index(
     extractor: str | None,
     max_cluster_size: int,
     seed: int,
+    with_raptor: bool,
     quiet: bool,
     dry_run: bool,
     max_cost: float | None,
     max_time: float | None,
 ) -> None:
-    """Ingest and then build communities, in one go. Communities are built over what went in even when some
-    files failed; the exit code then is 1.
+    """Ingest and then build communities (and with `--raptor` the RAPTOR tree), in one go. They are built over
+    what went in even when some files failed; the exit code then is 1. A tree built once is kept current by
+    every later ingest (GRAPHWRIGHT_RAPTOR_ON_INGEST).
 
     \b
     Example:
       graphwright index notes/
+      graphwright index notes/ --raptor
       graphwright index notes/ --extractor llm --dry-run
     """
     _check_paths(paths)
@@ -329,7 +333,13 @@ def index(
             _settle_ingest(report, paths)
         with progress_bar(not quiet) as progress:
             run = rag.build_communities(max_cluster_size, seed, progress)
+        tree = None
+        if with_raptor and not report.raptor:  # the ingest did not already bring a tree up to date
+            with progress_bar(not quiet) as progress:
+                tree = rag.build_raptor(progress)
     print_community_run(run)
+    if tree is not None:
+        print_raptor_run(tree)
     _settle_ingest(report, paths)
 
 

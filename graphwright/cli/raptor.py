@@ -7,7 +7,8 @@ import json
 
 import click
 
-from graphwright.cli.common import make_console, open_graph, progress_bar
+from graphwright.cli.common import open_graph, progress_bar
+from graphwright.cli.render import print_raptor_run
 
 
 @click.group()
@@ -39,9 +40,4 @@ def raptor_build(quiet: bool = False, as_json: bool = False) -> None:
     if as_json:
         click.echo(json.dumps(dataclasses.asdict(run), indent=2))
         return
-    console = make_console()
-    levels = ", ".join(f"level {level}: {n:,}" for level, n in sorted(run.levels.items())) or "none"
-    console.print(
-        f"RAPTOR tree over {run.passages:,} passages ({run.trees:,} trees): {run.summaries:,} summaries ({levels}); "
-        f"{run.written:,} written, {run.kept:,} kept, {run.removed:,} removed in {sum(run.seconds.values()):.1f}s"
-    )
+    print_raptor_run(run)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from graphwright.cli.common import make_console
 
 if TYPE_CHECKING:
+    from graphwright.communities.raptor import RaptorRun
     from graphwright.communities.upkeep import CommunityRun
     from graphwright.graph_schema import GraphSchema
     from graphwright.models import EntityProfile, GraphStats, IngestReport, SearchResult
@@ -48,6 +49,11 @@ def print_ingest_report(report: IngestReport) -> None:
         console.print(
             f"Embeddings: {usage.get('calls', 0):.0f} calls for {usage.get('texts', 0):.0f} texts "
             f"({usage.get('cached', 0):.0f} cached), {usage.get('tokens', 0):.0f} tokens"
+        )
+    if report.raptor:
+        r = report.raptor
+        console.print(
+            f"RAPTOR tree updated: {r['summaries']:,} summaries, {r['written']:,} written, {r['kept']:,} kept"
         )
     if report.communities:
         c = report.communities
@@ -272,3 +278,11 @@ def print_result(result: SearchResult, show_context: bool = False, verbose: bool
         console.print(graph)
     timings = ", ".join(f"{k.removesuffix('_ms')} {v:.0f} ms" for k, v in result.timings_ms.items())
     console.print(f"[dim]{timings}[/]")
+
+
+def print_raptor_run(run: RaptorRun) -> None:
+    levels = ", ".join(f"level {level}: {n:,}" for level, n in sorted(run.levels.items())) or "none"
+    make_console().print(
+        f"RAPTOR tree over {run.passages:,} passages ({run.trees:,} trees): {run.summaries:,} summaries ({levels}); "
+        f"{run.written:,} written, {run.kept:,} kept, {run.removed:,} removed in {sum(run.seconds.values()):.1f}s"
+    )

@@ -57,15 +57,23 @@ def test_a_tree_is_built_kept_and_redone_only_where_passages_changed(rag, tmp_pa
     assert (again.written, again.removed, again.kept) == (0, 0, run_.summaries), "nothing changed: all kept"
 
     write_files(folder, {"orchard.md": _long(*TOPICS["orchard.md"], edit="\n\nA late frost damaged the blossoms.")})
-    rag.ingest([folder], base=tmp_path, extractor="nlp")
-    redone = rag.build_raptor()
+    # the ingest keeps the existing tree current itself (GRAPHWRIGHT_RAPTOR_ON_INGEST), redoing only what changed
+    redone = rag.ingest([folder], base=tmp_path, extractor="nlp").raptor
     reactor = {s["id"] for s in stored if s["documents"] == ["docs/reactor.md"]}
     after = _summaries(rag)
     assert reactor <= {s["id"] for s in after}, "the unchanged document's tree is kept"
-    assert redone.kept >= len(reactor) and redone.written > 0 and redone.removed > 0
+    assert redone["kept"] >= len(reactor) and redone["written"] > 0 and redone["removed"] > 0
     # the changed document's passages, written anew, are all under its new tree again
     assert rag.store.read(uncovered) == [{"n": 0}]
     assert all(s["leaves"] == s["n_chunks"] for s in after), "no summary lost a passage"
+    assert rag.build_raptor().written == 0, "nothing left to redo"
+
+    # a deleted document takes its summaries with it: none speaks for passages that are gone
+    rag.delete_document("docs/orchard.md")
+    left = _summaries(rag)
+    assert left and all(s["documents"] == ["docs/reactor.md"] for s in left)
+    assert {s["id"] for s in left} == reactor and all(s["leaves"] == s["n_chunks"] for s in left)
+    assert "orchard" not in " ".join(s["text"].lower() for s in left)
 
 
 def test_the_raptor_mode_cites_passages_and_reads_summaries(rag, tmp_path: Path, cli_env) -> None:
@@ -89,5 +97,7 @@ def test_the_raptor_mode_cites_passages_and_reads_summaries(rag, tmp_path: Path,
     # the CLI builds and searches the same way, and another workspace has no tree
     shown = run(["raptor", "build", "--json"], cli_env, tmp_path)
     assert shown.returncode == 0 and json.loads(shown.stdout)["written"] == 0
+    indexed = run(["index", str(corpus), "--raptor", "-q"], cli_env, tmp_path)
+    assert indexed.returncode == 0 and "RAPTOR tree over" in indexed.stdout and "0 written" in indexed.stdout
     other = rag.store.in_workspace("elsewhere")
     assert other.summaries.search(rag.embedder.embed(["SpaceX"])[0], 5) == []
