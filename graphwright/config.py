@@ -266,6 +266,9 @@ class Settings(BaseSettings):
     agent_tool_chars: int = Field(4000, ge=200, description="characters of one tool result shown to the model")
     multihop_max_hops: int = Field(4, ge=1, description="sub-questions a multihop question is split into")
     rewrite_attempts: int = Field(2, ge=0, description="query rewrites of corrective search before it gives up")
+    raptor_llm_budget: int = Field(
+        200, ge=0, description="RAPTOR summaries one build asks the LLM for (the broadest); the rest extractive"
+    )
     raptor_on_ingest: bool = Field(
         True, description="after an ingest or delete, bring an existing RAPTOR tree up to date (only what changed)"
     )

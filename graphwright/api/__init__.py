@@ -449,12 +449,16 @@ class GraphRAG:
 
     def build_raptor(self, progress: ProgressCallback | None = None) -> RaptorRun:
         """The RAPTOR summary tree over the workspace's passages, for the `raptor` mode: clusters of passages
-        by meaning, summarized (extractively), clustered and summarized again. Summaries over unchanged
+        by meaning, summarized (extractively; with an LLM, the broadest GRAPHWRIGHT_RAPTOR_LLM_BUDGET of them by
+        the LLM, extractive where its reply is unusable), clustered and summarized again. Summaries over unchanged
         passages are kept, so a rebuild after an ingest redoes only what changed."""
+        from graphwright.communities.cluster_summary import ClusterSummarizer
         from graphwright.communities.raptor import RaptorBuilder
 
         self.init()
-        builder = RaptorBuilder(self.store, self.embedder, self.settings.fulltext_analyzer)
+        llm, budget = self.llm, self.settings.raptor_llm_budget
+        writer = ClusterSummarizer(llm, budget, self.settings.llm_concurrency) if llm is not None and budget else None
+        builder = RaptorBuilder(self.store, self.embedder, self.settings.fulltext_analyzer, writer)
         return builder.build(progress)
 
     def _keep_tree_current(self) -> RaptorRun | None:

@@ -285,4 +285,6 @@ def print_raptor_run(run: RaptorRun) -> None:
     make_console().print(
         f"RAPTOR tree over {run.passages:,} passages ({run.trees:,} trees): {run.summaries:,} summaries ({levels}); "
         f"{run.written:,} written, {run.kept:,} kept, {run.removed:,} removed in {sum(run.seconds.values()):.1f}s"
+        + (f"; {run.by_llm:,} written by the LLM" if run.by_llm or run.llm_failed else "")
+        + (f", {run.llm_failed:,} of its replies unusable (extractive instead)" if run.llm_failed else "")
     )

@@ -1,9 +1,10 @@
 """Build the RAPTOR summary tree (Sarthi et al., 2024) of a workspace: passages clustered by meaning
-(communities/passage_tree.py), each cluster summarized (extractively here: communities/extractive_summary.py),
-the summaries clustered and summarized again; summaries stored with their level and the passages they cover,
-vector- and fulltext-indexed, for the `raptor` search mode. A summary is named by what it covers: one whose
-passages did not change is kept as it is (not summarized or embedded again), so a rebuild after an ingest
-redoes only the trees of the documents that changed."""
+(communities/passage_tree.py), each cluster summarized (extractively: communities/extractive_summary.py; with an
+LLM, the broadest `budget` summaries by the LLM, communities/cluster_summary.py, each falling back to the
+extractive one when the reply is unusable), the summaries clustered and summarized again; summaries stored with
+their level and the passages they cover, vector- and fulltext-indexed, for the `raptor` search mode. A summary
+is named by what it covers: one whose passages did not change is kept as it is (not summarized or embedded
+again), so a rebuild after an ingest redoes only the trees of the documents that changed."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from graphwright.communities.cluster_summary import ClusterSummarizer
 from graphwright.communities.extractive_summary import summarize
 from graphwright.communities.passage_tree import TreeNode, by_document, groups, tree
 from graphwright.embeddings import Embedder
@@ -35,13 +37,18 @@ class RaptorRun:
     kept: int = 0  # unchanged: neither summarized nor embedded again
     written: int = 0
     removed: int = 0
+    by_llm: int = 0  # written by the LLM (the rest extractive)
+    llm_failed: int = 0  # asked of the LLM, answered unusably: extractive instead
     levels: dict[int, int] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
 
 
 class RaptorBuilder:
-    def __init__(self, store: GraphStore, embedder: Embedder, analyzer: str) -> None:
+    def __init__(
+        self, store: GraphStore, embedder: Embedder, analyzer: str, writer: ClusterSummarizer | None = None
+    ) -> None:
         self.store, self.embedder, self.analyzer = store, embedder, analyzer
+        self.writer = writer  # the LLM's summaries, for the broadest nodes its budget covers
 
     def build(self, progress: Progress | None = None) -> RaptorRun:
         import numpy as np
@@ -90,6 +97,8 @@ class RaptorBuilder:
 
         started = time.perf_counter()
         rows = self._summaries(fresh, texts, matrix, position, notify)
+        run.by_llm = sum(r["method"] == "llm" for r in rows)
+        run.llm_failed = self.writer.failed if self.writer is not None else 0
         run.seconds["summarize and embed"] = time.perf_counter() - started
 
         started = time.perf_counter()
@@ -125,18 +134,28 @@ class RaptorBuilder:
             summary_text[key], summary_vector[key] = text, vector
         rows: list[dict[str, Any]] = []
         levels = sorted({n.level for n in nodes})
+        # the LLM's budget goes to the broadest summaries: the top levels, the largest first
+        broadest = sorted(nodes, key=lambda n: (-n.level, -len(n.leaves), n.id))
+        by_llm = {n.id for n in broadest[: self.writer.budget]} if self.writer is not None else set()
         done = 0
         for level in levels:
             at_level = [n for n in nodes if n.level == level]
-            written: list[tuple[TreeNode, str, str]] = []
+            members: dict[str, list[str]] = {}
+            extractive: dict[str, str] = {}
             for node in at_level:
                 member_texts = [texts[c] for c in node.chunks] + [summary_text[c] for c in node.children]
                 member_vectors = [matrix[position[c]] for c in node.chunks] + [summary_vector[c] for c in node.children]
-                text = summarize(member_texts, np.asarray(member_vectors))
+                members[node.id] = member_texts
+                extractive[node.id] = summarize(member_texts, np.asarray(member_vectors))
+            asked = [n.id for n in at_level if n.id in by_llm]
+            llm_texts = self.writer.summaries({i: members[i] for i in asked}) if self.writer and asked else {}
+            written: list[tuple[TreeNode, str, str, str]] = []
+            for node in at_level:
                 title = ", ".join(self.store.summaries.entity_names(node.leaves, _TITLE_NAMES))
-                written.append((node, title, text))
-            embeddings = self.embedder.embed([chunk_embedding_text(title, text) for _, title, text in written])
-            for (node, title, text), vector in zip(written, embeddings):
+                by_model = llm_texts.get(node.id)
+                written.append((node, title, by_model or extractive[node.id], "llm" if by_model else "extractive"))
+            embeddings = self.embedder.embed([chunk_embedding_text(title, text) for _, title, text, _ in written])
+            for (node, title, text, method), vector in zip(written, embeddings):
                 summary_text[node.id], summary_vector[node.id] = text, np.asarray(vector, dtype=np.float32)
                 rows.append(
                     {
@@ -144,7 +163,7 @@ class RaptorBuilder:
                         "level": node.level,
                         "title": title,
                         "text": text,
-                        "method": "extractive",
+                        "method": method,
                         "n_chunks": len(node.leaves),
                         "embedding": vector,
                     }

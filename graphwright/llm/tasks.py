@@ -34,6 +34,7 @@ MAX_TOKENS = MappingProxyType(
         "drift_primer": 400,  # drift: an intermediate answer and follow-up questions from reports
         "drift_local": 400,  # drift: a follow-up's answer from passages, scored, with further questions
         "drift_reduce": 700,  # drift: the answer from the intermediate answers
+        "raptor_summary": 320,  # a RAPTOR cluster's summary, as JSON
     }
 )
 TASKS: tuple[str, ...] = tuple(MAX_TOKENS)
@@ -62,6 +63,7 @@ TYPICAL_TOKENS = MappingProxyType(
         "drift_primer": 200,
         "drift_local": 200,
         "drift_reduce": 300,
+        "raptor_summary": 180,
     }
 )
 

@@ -1,7 +1,8 @@
-"""RAPTOR's collapsed-tree search: the question is matched against the passages and the summaries of every
-level of the tree at once (`graphwright raptor build` makes it), the closest first. A summary found brings
-its own leaf passages closest to the question, at its place in the ranking, so every answer cites passages;
-the summaries go to the answer's context beside them, labelled extractive. Without a tree it is `vector`."""
+"""RAPTOR's collapsed-tree search: the question is matched against the passages and the summaries of every level of
+the tree at once (`graphwright raptor build` makes it), the closest first. A summary found brings its own leaf
+passages closest to the question, at its place in the ranking, so every answer cites passages; the summaries go
+to the answer's context beside them, labelled with how each was written (extractive or llm). Without a tree it
+is `vector`."""
 
 from __future__ import annotations
 
@@ -81,5 +82,5 @@ class RaptorMode(SearchMode):
 
     def answer_prompt(self, query: SearchQuery, found: Retrieval) -> AnswerPrompt | None:
         summaries = "\n".join(s.text for s in found.context if s.name == "summaries" and s.text)
-        preface = f"Summaries of groups of related passages (extractive; cite the passages, not these):\n{summaries}"
+        preface = f"Summaries of groups of related passages (cite the passages, not these):\n{summaries}"
         return passages_prompt(query.question, found.chunks, preface if summaries else "")

@@ -101,3 +101,32 @@ def test_the_raptor_mode_cites_passages_and_reads_summaries(rag, tmp_path: Path,
     assert indexed.returncode == 0 and "RAPTOR tree over" in indexed.stdout and "0 written" in indexed.stdout
     other = rag.store.in_workspace("elsewhere")
     assert other.summaries.search(rag.embedder.embed(["SpaceX"])[0], 5) == []
+
+
+def test_with_an_llm_the_broadest_summaries_are_its_own_and_a_bad_reply_falls_back(
+    rag, llm_rag_factory, stub, tmp_path: Path
+) -> None:
+    from tests.stub_openai import chat_reply
+
+    replies = iter(
+        [chat_reply("Sure! Here is a summary of the passages, as you asked, in many words " * 20)]  # not JSON
+        + [
+            chat_reply(json.dumps({"summary": f"Inspection record {i}: the equipment and its readings."}))
+            for i in range(10)
+        ]
+    )
+    stub.default = lambda body: next(replies)
+    rag = llm_rag_factory(raptor_llm_budget=3, llm_concurrency=1)  # over the emptied graph of `rag`
+    folder = write_files(tmp_path / "docs", {name: _long(*topic) for name, topic in TOPICS.items()})
+    rag.ingest([folder], base=tmp_path, extractor="none")
+    built = rag.build_raptor()
+    asked = [r for r in stub.requests if "belong together" in json.dumps(r["body"]["messages"])]
+    assert len(asked) <= 3 + 3  # the budget, and at most one repair of each unusable reply
+    stored = _summaries(rag)
+    by_llm = [s for s in stored if s["method"] == "llm"]
+    assert built.by_llm == len(by_llm) >= 1 and built.llm_failed >= 1 and built.by_llm + built.llm_failed == 3
+    assert all(s["text"].startswith("Inspection record") for s in by_llm)
+    top = max(s["level"] for s in stored)
+    assert {s["level"] for s in by_llm} <= {top, top - 1}, "the budget goes to the broadest summaries"
+    assert all(s["method"] == "extractive" for s in stored if s not in by_llm)
+    assert rag.build_raptor().written == 0, "kept as written, whoever wrote them"
