@@ -266,6 +266,9 @@ class Settings(BaseSettings):
     agent_tool_chars: int = Field(4000, ge=200, description="characters of one tool result shown to the model")
     multihop_max_hops: int = Field(4, ge=1, description="sub-questions a multihop question is split into")
     rewrite_attempts: int = Field(2, ge=0, description="query rewrites of corrective search before it gives up")
+    # leiden: a nearest-neighbour graph cut by Leiden (the default: seconds, measured better); umap-gmm: the
+    # RAPTOR paper's UMAP + Gaussian mixture by BIC (`pip install 'graphwright[raptor-umap]'`)
+    raptor_clustering: Literal["leiden", "umap-gmm"] = "leiden"
     raptor_llm_budget: int = Field(
         200, ge=0, description="RAPTOR summaries one build asks the LLM for (the broadest); the rest extractive"
     )

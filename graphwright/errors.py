@@ -65,6 +65,7 @@ __all__ = [
     "EmbeddingError",
     "ExtractorNotAvailableError",
     "ForbiddenError",
+    "ExtraNotInstalledError",
     "FormatError",
     "GraphStoreError",
     "GraphwrightError",
@@ -329,3 +330,7 @@ class KnowledgeBaseError(UpstreamError):
 
 class KnowledgeBaseConfigError(InvalidRequestError):
     """The knowledge-base file cannot be used: the file and the entry at fault are named."""
+
+
+class ExtraNotInstalledError(GraphwrightError):
+    """A setting asks for an optional extra that is not installed; the message names the pip command."""

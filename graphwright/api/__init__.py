@@ -458,7 +458,9 @@ class GraphRAG:
         self.init()
         llm, budget = self.llm, self.settings.raptor_llm_budget
         writer = ClusterSummarizer(llm, budget, self.settings.llm_concurrency) if llm is not None and budget else None
-        builder = RaptorBuilder(self.store, self.embedder, self.settings.fulltext_analyzer, writer)
+        builder = RaptorBuilder(
+            self.store, self.embedder, self.settings.fulltext_analyzer, writer, self.settings.raptor_clustering
+        )
         return builder.build(progress)
 
     def _keep_tree_current(self) -> RaptorRun | None:

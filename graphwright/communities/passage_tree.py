@@ -64,12 +64,20 @@ def knn_edges(ids: Sequence[str], vectors: Any, neighbours: int = NEIGHBOURS) ->
     return edges
 
 
-def tree(ids: Sequence[str], vectors: Any, max_cluster: int = MAX_CLUSTER, seed: int = 42) -> list[TreeNode]:
+def tree(
+    ids: Sequence[str], vectors: Any, max_cluster: int = MAX_CLUSTER, seed: int = 42, clustering: str = "leiden"
+) -> list[TreeNode]:
     """The summaries of one tree over these passages, children before their parents. A cluster of one
-    passage needs no summary: its parent covers the passage directly."""
+    passage needs no summary: its parent covers the passage directly. `clustering`: `leiden` (a
+    nearest-neighbour graph cut by Leiden) or `umap-gmm` (the paper's, communities/gmm_clusters.py)."""
     if len(ids) < 2:
         return []
-    found = detect(knn_edges(ids, vectors), max_cluster_size=max_cluster, seed=seed)
+    if clustering == "umap-gmm":
+        from graphwright.communities.gmm_clusters import detect_gmm
+
+        found = detect_gmm(list(ids), vectors, max_cluster, seed)
+    else:
+        found = detect(knn_edges(ids, vectors), max_cluster_size=max_cluster, seed=seed)
     by_id = {c.id: c for c in found}
     nodes: dict[str, TreeNode] = {}
 

@@ -45,9 +45,14 @@ class RaptorRun:
 
 class RaptorBuilder:
     def __init__(
-        self, store: GraphStore, embedder: Embedder, analyzer: str, writer: ClusterSummarizer | None = None
+        self,
+        store: GraphStore,
+        embedder: Embedder,
+        analyzer: str,
+        writer: ClusterSummarizer | None = None,
+        clustering: str = "leiden",
     ) -> None:
-        self.store, self.embedder, self.analyzer = store, embedder, analyzer
+        self.store, self.embedder, self.analyzer, self.clustering = store, embedder, analyzer, clustering
         self.writer = writer  # the LLM's summaries, for the broadest nodes its budget covers
 
     def build(self, progress: Progress | None = None) -> RaptorRun:
@@ -75,7 +80,7 @@ class RaptorBuilder:
         nodes: list[TreeNode] = []
         trees = groups(by_document(pairs))
         for done, members in enumerate(trees, start=1):
-            nodes += tree(members, matrix[[position[m] for m in members]])
+            nodes += tree(members, matrix[[position[m] for m in members]], clustering=self.clustering)
             notify("cluster", done, len(trees))
         run.trees = len(trees)
         run.seconds["cluster"] = time.perf_counter() - started
