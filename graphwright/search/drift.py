@@ -33,6 +33,9 @@ FOLDS = 2  # LLM: the primer reads 2 x REPORTS reports in this many folds
 FOLLOW_UPS = 3  # LLM: follow-ups answered per round
 DEPTH = 2  # LLM: rounds of follow-ups
 FOLLOW_UP_K = 3  # passages each follow-up's local search brings
+# Passages of the question's own local search: at least this many, so the first k of the fused ranking do not
+# depend on k
+ROOT_CANDIDATES = 10
 RRF_K = 60
 _QUERY_CHARS = 300
 _PASSAGE_CHARS = 700
@@ -92,7 +95,7 @@ class DriftMode(SearchMode):
         )
         if not follow_ups:
             notes += why if not reports else ["the reports have no findings to follow"]
-        root = self._local(query.question, max(query.k, FOLLOW_UP_K), ctx, query)
+        root = self._local(query.question, max(query.k, ROOT_CANDIDATES), ctx, query)
         answers = [self._local(f, FOLLOW_UP_K, ctx, query) for f in follow_ups]
         weight = 1.0 / len(answers) if answers else 0.0
         chunks = _fuse([(1.0, root), *((weight, a) for a in answers)], query.k)

@@ -23,6 +23,8 @@ from graphwright.search.knowledge_sources import open_sources, passage_chunk, re
 
 RRF_K = 60
 LOCAL = "this workspace"
+# Passages asked of each source: at least this many, so the first k of the fused ranking do not depend on k
+CANDIDATES = 10
 LOCAL_MODE = "hybrid"  # this workspace's side: the default mode, the one a knowledge base's `mode` defaults to
 NO_SOURCES = "no knowledge bases configured (GRAPHWRIGHT_KNOWLEDGE_BASES names a file): this workspace only"
 
@@ -38,11 +40,12 @@ class FederatedMode(SearchMode):
         sources, notes = open_sources(ctx, query.tenant)
         if not sources:
             notes.append(NO_SOURCES)
-        local = SearchQuery(question=query.question, mode=LOCAL_MODE, k=query.k, history=query.history)
+        wide = max(query.k, CANDIDATES)
+        local = SearchQuery(question=query.question, mode=LOCAL_MODE, k=wide, history=query.history)
         pool = futures.ThreadPoolExecutor(max_workers=1 + len(sources), thread_name_prefix="federated")
         try:
             asked: dict[futures.Future[Any], str] = {pool.submit(ctx.run, LOCAL_MODE, local, False): LOCAL}
-            asked |= {pool.submit(_search, source, query.question, query.k): source.name for source in sources}
+            asked |= {pool.submit(_search, source, query.question, wide): source.name for source in sources}
             done, late = futures.wait(asked, timeout=ctx.settings.knowledge_timeout + 1.0)
         finally:
             pool.shutdown(wait=False, cancel_futures=True)  # a source still working is not waited for
