@@ -46,6 +46,7 @@
     ├── SchemaConflictError (also ValueError)   a schema given for a graph that already holds another one
     ├── PeersNotInstalledError                  the optional peers of `graphwright eval` are missing
     ├── TorchNotInstalledError                  rerank or a torch embedder asked for without the torch extra
+    ├── ExtraNotInstalledError                  a setting that needs an optional extra that is not installed
     ├── ServerUnavailableError                  no `graphwright serve` answered at the URL
     └── ServerRefusedError                      the server answered with an error; the message is its own
 
