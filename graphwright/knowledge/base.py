@@ -8,12 +8,18 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from graphwright.knowledge.config import KnowledgeBaseSpec
 
 if TYPE_CHECKING:
     import httpx
+
+
+class Reply(BaseModel):
+    """A remote's reply as we read it: the fields we use are checked, the ones a newer version adds ignored."""
+
+    model_config = ConfigDict(extra="ignore")
 
 
 class SourcePassage(BaseModel):

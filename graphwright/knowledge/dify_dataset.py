@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
 
-from graphwright.knowledge.base import KnowledgeSource, SourceDocument, SourcePassage
+from graphwright.knowledge.base import KnowledgeSource, Reply, SourceDocument, SourcePassage
 from graphwright.knowledge.config import RemoteSpec
 from graphwright.knowledge.http import call_json, shape_error
 
@@ -23,16 +23,12 @@ class DifySpec(RemoteSpec):
     search_method: Literal["hybrid_search", "semantic_search", "full_text_search", "keyword_search"] = "hybrid_search"
 
 
-class _DocumentRef(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
+class _DocumentRef(Reply):
     id: str | None = None
     name: str | None = None
 
 
-class _Segment(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
+class _Segment(Reply):
     id: str
     document_id: str
     content: str
@@ -40,22 +36,16 @@ class _Segment(BaseModel):
     document: _DocumentRef | None = None
 
 
-class _Record(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
+class _Record(Reply):
     segment: _Segment
     score: float | None = None
 
 
-class _Retrieved(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
+class _Retrieved(Reply):
     records: list[_Record]
 
 
-class _Segments(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
+class _Segments(Reply):
     data: list[_Segment]
     has_more: bool = False
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
 
-from graphwright.knowledge.base import KnowledgeSource, SourcePassage
+from graphwright.knowledge.base import KnowledgeSource, Reply, SourcePassage
 from graphwright.knowledge.config import RemoteSpec
 from graphwright.knowledge.http import call_json, shape_error
 
@@ -19,18 +19,14 @@ class DifyExternalSpec(RemoteSpec):
     knowledge_id: str = Field(min_length=1, max_length=200)
 
 
-class _Record(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
+class _Record(Reply):
     content: str
     score: float | None = None
     title: str | None = None
     metadata: dict[str, Any] | None = None
 
 
-class _Retrieved(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
+class _Retrieved(Reply):
     records: list[_Record]
 
 

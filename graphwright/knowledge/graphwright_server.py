@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any, Literal
 from urllib.parse import quote
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
 
-from graphwright.knowledge.base import KnowledgeSource, SourceDocument, SourcePassage
+from graphwright.knowledge.base import KnowledgeSource, Reply, SourceDocument, SourcePassage
 from graphwright.knowledge.config import RemoteSpec
 from graphwright.knowledge.http import call_json, shape_error
 
@@ -19,9 +19,7 @@ class GraphwrightSpec(RemoteSpec):
     mode: str = Field("hybrid", pattern=r"^[a-z_]{1,30}$", description="the remote's search mode")
 
 
-class _Chunk(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
+class _Chunk(Reply):
     chunk_id: str
     document_id: str
     text: str
@@ -29,22 +27,16 @@ class _Chunk(BaseModel):
     score: float | None = None
 
 
-class _Answer(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
+class _Answer(Reply):
     chunks: list[_Chunk]
 
 
-class _Passage(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
+class _Passage(Reply):
     chunk_id: str
     text: str
 
 
-class _Document(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
+class _Document(Reply):
     document_id: str
     title: str | None = None
     chunks: list[_Passage]

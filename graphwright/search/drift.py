@@ -41,27 +41,16 @@ _QUERY_CHARS = 300
 _PASSAGE_CHARS = 700
 OFFLINE = "drift offline: retrieval only (reports' findings as follow-ups, a local search each, fused by rank)"
 
-_ANSWER = {"type": "array", "items": {"type": "string"}}
-PRIMER_SCHEMA = {
-    "name": "drift_primer",
-    "schema": {
-        "type": "object",
-        "properties": {
-            "intermediate_answer": {"type": "string"},
-            "score": {"type": "number"},
-            "follow_up_queries": _ANSWER,
-        },
-        "required": ["intermediate_answer", "score", "follow_up_queries"],
-    },
-}
-LOCAL_SCHEMA = {
-    "name": "drift_local",
-    "schema": {
-        "type": "object",
-        "properties": {"response": {"type": "string"}, "score": {"type": "number"}, "follow_up_queries": _ANSWER},
-        "required": ["response", "score", "follow_up_queries"],
-    },
-}
+
+def _step_schema(name: str, answer_key: str) -> dict[str, object]:
+    """A step's reply where the endpoint has structured output (the prompt asks for the same)."""
+    properties: dict[str, object] = {answer_key: {"type": "string"}, "score": {"type": "number"}}
+    properties["follow_up_queries"] = {"type": "array", "items": {"type": "string"}}
+    return {"name": name, "schema": {"type": "object", "properties": properties, "required": list(properties)}}
+
+
+PRIMER_SCHEMA = _step_schema("drift_primer", "intermediate_answer")
+LOCAL_SCHEMA = _step_schema("drift_local", "response")
 
 
 @dataclass
@@ -189,8 +178,11 @@ def _hyde(query: SearchQuery, ctx: SearchContext, llm: LLM, notes: list[str]) ->
     return [x / norm for x in mixed]
 
 
-def _parse_step(text: str, answer_key: str) -> tuple[str, float, list[str]]:
-    data = parse_json_object(text)
+def _ask_step(llm: LLM, prompt: str, user: str, answer_key: str) -> tuple[str, float, list[str]]:
+    """(answer, score 0-100, follow-up questions) of one step; LLMError or JSONRepairError when unusable."""
+    messages = [{"role": "system", "content": render(prompt)}, {"role": "user", "content": user}]
+    schema = PRIMER_SCHEMA if prompt == "drift_primer" else LOCAL_SCHEMA
+    data = parse_json_object(llm.chat(messages, task=prompt, schema=schema).text)
     try:
         score = min(max(float(data.get("score", 0)), 0.0), 100.0)
     except (TypeError, ValueError):
@@ -202,13 +194,9 @@ def _parse_step(text: str, answer_key: str) -> tuple[str, float, list[str]]:
 
 def _primer(question: str, fold: list[CommunityRef], llm: LLM, notes: list[str]) -> Step | None:
     reports = "\n\n".join(report_text(r) for r in fold)
-    messages = [
-        {"role": "system", "content": render("drift_primer")},
-        {"role": "user", "content": f"Reports:\n\n{reports}\n\nQuestion: {question}"},
-    ]
     try:
-        answer, score, queries = _parse_step(
-            llm.chat(messages, task="drift_primer", schema=PRIMER_SCHEMA).text, "intermediate_answer"
+        answer, score, queries = _ask_step(
+            llm, "drift_primer", f"Reports:\n\n{reports}\n\nQuestion: {question}", "intermediate_answer"
         )
     except (LLMError, JSONRepairError) as exc:
         notes.append(f"drift primer over {len(fold)} reports failed: {exc}")
@@ -218,14 +206,9 @@ def _primer(question: str, fold: list[CommunityRef], llm: LLM, notes: list[str])
 
 def _answer_follow_up(question: str, follow_up: str, chunks: list[RetrievedChunk], llm: LLM, notes: list[str]) -> Step:
     passages = "\n\n".join(f"[{c.chunk_id}] ({c.cited_as}) {c.text[:_PASSAGE_CHARS]}" for c in chunks)
-    messages = [
-        {"role": "system", "content": render("drift_local")},
-        {"role": "user", "content": f"Passages:\n\n{passages}\n\nUser's question: {question}\nFollow-up: {follow_up}"},
-    ]
+    user = f"Passages:\n\n{passages}\n\nUser's question: {question}\nFollow-up: {follow_up}"
     try:
-        answer, score, queries = _parse_step(
-            llm.chat(messages, task="drift_local", schema=LOCAL_SCHEMA).text, "response"
-        )
+        answer, score, queries = _ask_step(llm, "drift_local", user, "response")
     except (LLMError, JSONRepairError) as exc:  # its passages still count, ranked last
         notes.append(f"drift follow-up {follow_up[:60]!r} failed: {exc}")
         return Step(query=follow_up, answer="", score=0.0, chunks=chunks)
