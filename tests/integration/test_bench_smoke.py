@@ -298,3 +298,10 @@ def test_ocr_on_a_page_made_a_scan(cli_env, tmp_path: Path) -> None:
     out = bench(["bench.ocr", "--pdf", str(tmp_path / "a.pdf"), "--pages", "1"], cli_env)
     assert "OCR of 1 scanned pages" in out
     assert float(re.search(r"(\d+\.\d)%", out).group(1)) > 80, out  # the words come back
+
+
+def test_thematic_probe_on_the_bundled_sample(cli_env) -> None:
+    out = bench(["bench.thematic_probe", "--workspace", "probe_smoke"], cli_env)
+    rows = dict(re.findall(r"│ (vector|local|global|raptor|drift)\s+│\s+(\d+\.\d)\s+│", out))
+    assert set(rows) == {"vector", "local", "global", "raptor", "drift"}, out
+    assert all(0 < float(v) <= 100 for v in rows.values()) and "summaries" in out
