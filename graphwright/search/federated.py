@@ -20,6 +20,7 @@ from graphwright.models import RetrievedChunk
 from graphwright.search.base import SearchContext, SearchMode, SearchQuery
 from graphwright.search.evidence import Retrieval
 from graphwright.search.knowledge_sources import open_sources, passage_chunk, relevances
+from graphwright.search.relevance import no_answer_floor, verdict
 
 RRF_K = 60
 LOCAL = "this workspace"
@@ -65,7 +66,9 @@ class FederatedMode(SearchMode):
         chunks = fuse(rankings, query.k, ctx, query.vector())
         counts = ", ".join(f"{name} {len(ranked)}" for name, ranked in rankings.items())
         notes.append(f"passages found: {counts}; fused by reciprocal rank")
-        return Retrieval(chunks=chunks, notes=notes)
+        # the "no answer" verdict every passage mode gives, over the sources together
+        best, nothing = verdict(chunks, no_answer_floor(ctx.settings.no_answer_below, ctx.embedder))
+        return Retrieval(chunks=chunks, notes=notes, relevance=best, no_answer=nothing)
 
 
 def _search(source: KnowledgeSource, question: str, k: int) -> list[SourcePassage]:
@@ -96,6 +99,11 @@ def fuse(
         if isinstance(item, SourcePassage):
             chunks.append(passage_chunk(item, rank, score, relevance[key]))
         else:
-            update = {"rank": rank, "score": score, "scores": {**item.scores, "federated": score}}
+            update = {
+                "rank": rank,
+                "score": score,
+                "scores": {**item.scores, "federated": score},
+                "relevance": relevance[key],  # this workspace's passages on the same scale as the others'
+            }
             chunks.append(item.model_copy(update=update))
     return chunks
