@@ -5,7 +5,9 @@ says whether a mode built for themes (global, raptor, drift) brings more of a th
 fact (vector, local). It ingests the sample into its own workspace (offline extractor), builds the communities
 and the RAPTOR tree, then asks each question with each mode for its top 10 passages, offline.
 
-    .venv/bin/python -m bench.thematic_probe [--workspace thematic_probe] [--record]
+    .venv/bin/python -m bench.thematic_probe [--workspace thematic_probe] [--keep] [--record]
+
+A workspace it creates is deleted at the end (`--keep` keeps it), so the database is left as it was found.
 
 Scores: theme recall@10 = the share of a question's documents among the documents of its top 10 passages
 (mean over the five themed questions); spread@10 = distinct documents among the top 10 passages of "What are
@@ -67,9 +69,11 @@ THEMES = {
 def main() -> None:
     parser = arguments(__doc__)
     parser.add_argument("--workspace", default="thematic_probe")
+    parser.add_argument("--keep", action="store_true", help="keep the workspace when this run created it")
     args = parse(parser)
     root = GraphRAG(Settings())
-    if args.workspace not in root.store.workspaces.names():
+    created = args.workspace not in root.store.workspaces.names()
+    if created:
         root.workspaces.create(args.workspace)
     console = Console(record=True)
     with root.in_workspace(args.workspace) as rag:
@@ -91,6 +95,8 @@ def main() -> None:
                 recalls.append(len(gold & {c.document_id for c in found.chunks[:K]}) / len(gold))
             spread = len({c.document_id for c in rag.search(OPEN, mode=mode, k=K, generate=False).chunks[:K]})
             table.add_row(mode, f"{100 * statistics.mean(recalls):.1f}", str(spread), f"{statistics.median(times):.0f}")
+    if created and not args.keep:
+        root.workspaces.delete(args.workspace, yes=True)
     root.close()
     console.print(table)
     console.print(

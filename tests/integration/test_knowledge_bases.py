@@ -158,7 +158,9 @@ def test_federated_fuses_this_workspace_a_second_server_and_a_dify_dataset(
     label = next(c.label for c in result.citations if c.id == top.chunk_id)
     assert label is not None and label.startswith(f"{top.knowledge_base}: ")
     assert {c.knowledge_base for c in result.chunks} >= {None, top.knowledge_base}  # this workspace's too
-    assert all(c.relevance is not None for c in result.chunks) and result.relevance == max(c.relevance for c in result.chunks)
+    assert all(c.relevance is not None for c in result.chunks) and result.relevance == max(
+        c.relevance for c in result.chunks
+    )
     assert not result.no_answer
     assert any(n.startswith("passages found: this workspace 5, hq ") and "support" in n for n in result.notes)
     # a question this workspace answers keeps its own passage first
