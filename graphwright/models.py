@@ -366,6 +366,18 @@ SearchEvent = Evidence | AnswerDelta | SearchResult
 DocumentStatus = Literal["processed", "incomplete", "interrupted", "failed"]
 
 
+class KnowledgeBaseCheck(BaseModel):
+    """One configured knowledge base asked a short question (`graphwright knowledge check`)."""
+
+    name: str
+    kind: str
+    ok: bool
+    seconds: float
+    passages: int = 0
+    documents: bool = False  # offers whole documents (the agent gets a document tool)
+    error: str | None = None
+
+
 class DocumentPassage(BaseModel):
     chunk_id: str
     text: str

@@ -28,6 +28,7 @@ from graphwright.models import (
     CurationChange,
     ExtractionExample,
     IngestReport,
+    KnowledgeBaseCheck,
     MetadataFilter,
     SearchEvent,
     SearchResult,
@@ -462,6 +463,13 @@ class GraphRAG:
             self.store, self.embedder, self.settings.fulltext_analyzer, writer, self.settings.raptor_clustering
         )
         return builder.build(progress)
+
+    def check_knowledge_bases(self) -> list[KnowledgeBaseCheck]:
+        """Each knowledge base of GRAPHWRIGHT_KNOWLEDGE_BASES asked one short question: whether it answers,
+        in what time, with how many passages; a failure is reported per source, not raised (a broken file is)."""
+        from graphwright.search.knowledge_sources import check_sources
+
+        return check_sources(self.engine.context())
 
     def _keep_tree_current(self) -> RaptorRun | None:
         """After passages changed: an existing RAPTOR tree brought up to date, only what changed redone (None

@@ -44,6 +44,7 @@ COMMANDS: dict[str, str] = {
     "delete": "graphwright.cli.data:delete",
     "communities": "graphwright.cli.communities:communities",
     "raptor": "graphwright.cli.raptor:raptor",
+    "knowledge": "graphwright.cli.knowledge:knowledge",
     "schema": "graphwright.cli.schema:schema",
     "check": "graphwright.cli.inspect:check",
     "stats": "graphwright.cli.inspect:stats",

@@ -253,6 +253,10 @@ class SearchEngine:
             raise InvalidRequestError(f"`hyde` applies to the {_names(modes_where('accepts_hyde'))} modes only")
         return chosen
 
+    def context(self) -> SearchContext:
+        """What a mode would get, without an LLM: for reads beside a search (a knowledge-base check)."""
+        return self._context(None)
+
     def _context(self, llm: LLM | None) -> SearchContext:
         return SearchContext(
             store=self.store,

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import time
 from typing import TYPE_CHECKING
 
 from graphwright.embeddings import similarity
+from graphwright.errors import GraphwrightError
 from graphwright.knowledge import KnowledgeSource, SourceDocument, SourcePassage, load_knowledge_bases
 from graphwright.knowledge.base import SourceEnv
 from graphwright.knowledge.registry import open_source
-from graphwright.models import RetrievedChunk
+from graphwright.models import KnowledgeBaseCheck, RetrievedChunk
 from graphwright.search.results import document_text
 
 if TYPE_CHECKING:
@@ -75,6 +77,34 @@ def open_sources(ctx: SearchContext, tenant: bool) -> tuple[list[KnowledgeSource
             continue
         sources.append(open_source(spec, env))
     return sources, notes
+
+
+CHECK_QUESTION = "What does this knowledge base hold?"
+
+
+def check_sources(ctx: SearchContext) -> list[KnowledgeBaseCheck]:
+    """Each configured knowledge base asked one short question, in turn: whether it answers, in what time."""
+    sources, _ = open_sources(ctx, tenant=False)
+    found: list[KnowledgeBaseCheck] = []
+    for source in sources:
+        started = time.perf_counter()
+        passages, error = 0, None
+        try:
+            passages = len(source.search(CHECK_QUESTION, 1))
+        except GraphwrightError as exc:  # the source's failure is the finding, not the command's
+            error = str(exc)
+        found.append(
+            KnowledgeBaseCheck(
+                name=source.name,
+                kind=source.kind,
+                ok=error is None,
+                seconds=round(time.perf_counter() - started, 3),
+                passages=passages,
+                documents=source.has_documents,
+                error=error,
+            )
+        )
+    return found
 
 
 def citable_id(source: str, passage_id: str) -> str:

@@ -6,6 +6,7 @@ shapes (graphwright was not tested against Dify itself). Keys are canaries: none
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import os
 import socket
@@ -272,3 +273,24 @@ def test_a_broken_knowledge_base_file_is_a_clear_error(world, settings, embedder
     with _graph(settings, embedder, knowledge_bases=path) as rag, pytest.raises(KnowledgeBaseConfigError) as caught:
         rag.search(QUESTION, mode="federated")
     assert "key_env" in str(caught.value) and "s3cret" not in str(caught.value)
+
+
+def test_knowledge_check_names_each_source_and_what_is_wrong(remote, dify, cli_env, tmp_path) -> None:
+    from tests.integration.helpers import run
+
+    closed = f"http://127.0.0.1:{_free_port()}"
+    path = _bases(tmp_path, remote, dify.url)
+    path.write_text(
+        path.read_text(encoding="utf-8")
+        + f'\n[[knowledge_base]]\nname = "gone"\nkind = "graphwright"\nurl = "{closed}"\n',
+        encoding="utf-8",
+    )
+    env = {**cli_env, "GRAPHWRIGHT_KNOWLEDGE_BASES": str(path), "HQ_KEY": REMOTE_KEY, "SUPPORT_KEY": DIFY_KEY}
+    shown = run(["knowledge", "check", "--json"], env, tmp_path)
+    assert shown.returncode == 1, shown.stderr  # one does not answer
+    checks = {c["name"]: c for c in json.loads(shown.stdout)}
+    assert [checks[n]["ok"] for n in ("hq", "support", "wiki", "gone")] == [True, True, True, False]
+    assert checks["wiki"]["documents"] is False and "not reachable" in checks["gone"]["error"]
+    _no_key_in(shown.stdout, shown.stderr)
+    unset = run(["knowledge", "check"], cli_env, tmp_path)
+    assert unset.returncode != 0 and "GRAPHWRIGHT_KNOWLEDGE_BASES" in unset.stderr

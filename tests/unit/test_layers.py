@@ -114,6 +114,7 @@ CLI_LAYERS: list[set[str]] = [
         "graphwright.cli.data",
         "graphwright.cli.communities",
         "graphwright.cli.raptor",
+        "graphwright.cli.knowledge",
         "graphwright.cli.schema",
         "graphwright.cli.inspect",
         "graphwright.cli.browse",
