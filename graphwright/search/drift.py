@@ -178,11 +178,11 @@ def _hyde(query: SearchQuery, ctx: SearchContext, llm: LLM, notes: list[str]) ->
     return [x / norm for x in mixed]
 
 
-def _ask_step(llm: LLM, prompt: str, user: str, answer_key: str) -> tuple[str, float, list[str]]:
+def _ask_step(llm: LLM, system: str, user: str, task: str, answer_key: str) -> tuple[str, float, list[str]]:
     """(answer, score 0-100, follow-up questions) of one step; LLMError or JSONRepairError when unusable."""
-    messages = [{"role": "system", "content": render(prompt)}, {"role": "user", "content": user}]
-    schema = PRIMER_SCHEMA if prompt == "drift_primer" else LOCAL_SCHEMA
-    data = parse_json_object(llm.chat(messages, task=prompt, schema=schema).text)
+    messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+    schema = PRIMER_SCHEMA if task == "drift_primer" else LOCAL_SCHEMA
+    data = parse_json_object(llm.chat(messages, task=task, schema=schema).text)
     try:
         score = min(max(float(data.get("score", 0)), 0.0), 100.0)
     except (TypeError, ValueError):
@@ -196,7 +196,11 @@ def _primer(question: str, fold: list[CommunityRef], llm: LLM, notes: list[str])
     reports = "\n\n".join(report_text(r) for r in fold)
     try:
         answer, score, queries = _ask_step(
-            llm, "drift_primer", f"Reports:\n\n{reports}\n\nQuestion: {question}", "intermediate_answer"
+            llm,
+            render("drift_primer"),
+            f"Reports:\n\n{reports}\n\nQuestion: {question}",
+            "drift_primer",
+            "intermediate_answer",
         )
     except (LLMError, JSONRepairError) as exc:
         notes.append(f"drift primer over {len(fold)} reports failed: {exc}")
@@ -208,7 +212,7 @@ def _answer_follow_up(question: str, follow_up: str, chunks: list[RetrievedChunk
     passages = "\n\n".join(f"[{c.chunk_id}] ({c.cited_as}) {c.text[:_PASSAGE_CHARS]}" for c in chunks)
     user = f"Passages:\n\n{passages}\n\nUser's question: {question}\nFollow-up: {follow_up}"
     try:
-        answer, score, queries = _ask_step(llm, "drift_local", user, "response")
+        answer, score, queries = _ask_step(llm, render("drift_local"), user, "drift_local", "response")
     except (LLMError, JSONRepairError) as exc:  # its passages still count, ranked last
         notes.append(f"drift follow-up {follow_up[:60]!r} failed: {exc}")
         return Step(query=follow_up, answer="", score=0.0, chunks=chunks)
