@@ -26,7 +26,9 @@
     │   │   ├── LLMUnreachableError             no connection to the endpoint
     │   │   └── LLMStatusError                  an HTTP error from the endpoint (its .status)
     │   ├── EmbeddingError                      the bundled model is missing, or the endpoint failed or answered wrongly
-    │   └── KnowledgeBaseError                  a knowledge base beyond this workspace failed or timed out
+    │   ├── KnowledgeBaseError                  a knowledge base beyond this workspace failed or timed out
+    │   └── ClusterError                        the Dask cluster is unreachable, its workers disagree, or a task
+    │                                           failed after its retries
     ├── StoreUnavailableError                   tier: the database or the server's capacity is not there now: 503
     │   ├── GraphStoreError                     Neo4j cannot be used: down, unreachable, credentials refused
     │   └── BusyError                           the server's job queue is full: 429 with Retry-After
@@ -59,6 +61,7 @@ __all__ = [
     "BadInputError",
     "BusyError",
     "CalculationError",
+    "ClusterError",
     "CurationConflictError",
     "CypherRejectedError",
     "TenantCypherOffError",
@@ -327,6 +330,12 @@ class ServerRefusedError(GraphwrightError):
 class KnowledgeBaseError(UpstreamError):
     """A knowledge base beyond this workspace (a graphwright server, a Dify dataset) failed, timed out or
     answered what its contract does not allow. The message names it; never its key."""
+
+
+class ClusterError(UpstreamError):
+    """A cluster ingest cannot go on: no scheduler at the address, no worker, workers that would embed or
+    extract otherwise than this client (their model or extractor is named), or a task that failed on every
+    retry. What was written before it stays; the same command goes on from there."""
 
 
 class KnowledgeBaseConfigError(InvalidRequestError):

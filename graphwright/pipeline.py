@@ -19,10 +19,12 @@ from typing import Any, Protocol
 
 from graphwright.config import Settings
 from graphwright.embeddings import Embedder
+from graphwright.embeddings.base import PrefetchingEmbedder
 from graphwright.errors import WriteRejectedError
 from graphwright.extraction.base import (
     TIME_BUDGET,
     Extractor,
+    Prefetching,
     SchemaAware,
     Summarizer,
     TimeBudgeted,
@@ -30,7 +32,7 @@ from graphwright.extraction.base import (
 )
 from graphwright.extraction.chunking import chunk_parts
 from graphwright.extraction.document_terms import add_document_terms, document_terms
-from graphwright.extraction.extract import extract_checked
+from graphwright.extraction.extract import extract_checked, extraction_inputs
 from graphwright.extraction.formats import FileLimits
 from graphwright.extraction.loaders import iter_files, iter_loaded, source_of
 from graphwright.extraction.resolution import EntityIndex, Resolver
@@ -340,6 +342,7 @@ class IngestPipeline:
             return
         if self.extractor is not None and chunked and run.index is None:
             run.index = EntityIndex.from_rows(self.store.graph.entity_catalog())
+        self._prefetch(chunked, run)
         size = self.settings.ingest_group_chunks
         # A model per chunk takes seconds a chunk: each document is written when it is done, so a stop keeps
         # every finished one (grouping only saves transactions, which cost milliseconds).
@@ -350,6 +353,16 @@ class IngestPipeline:
             else:
                 self._ingest_group(group, report, run)
             run.notify("write", report.documents_written, run.documents)
+
+    def _prefetch(self, chunked: list[tuple[Document, list[Chunk]]], run: _Run) -> None:
+        """An embedder or extractor that works elsewhere (a cluster) starts on the whole wave now, so it works
+        while this process resolves and writes each group in turn. A replaced document's chunks are left to
+        their group: most keep their stored vectors."""
+        if isinstance(self.embedder, PrefetchingEmbedder):
+            fresh = [c for doc, cs in chunked if doc.id not in run.replacing for c in cs]
+            self.embedder.prefetch([c.embedding_text for c in fresh])
+        if isinstance(self.extractor, Prefetching):
+            self.extractor.prefetch(extraction_inputs([(c.id, c.text) for _, cs in chunked for c in cs]))
 
     def _embed_and_extract(
         self, items: list[tuple[Document, list[Chunk]]], report: IngestReport, run: _Run

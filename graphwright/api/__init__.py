@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import warnings
+from contextlib import ExitStack
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -207,6 +208,7 @@ class GraphRAG:
         update_communities: bool = True,
         relative_sources: bool = False,
         reextract: bool = False,
+        cluster: str | None = None,
     ) -> IngestReport:
         """Load, chunk, embed and write; with an extractor (default `auto`: the LLM when configured, else
         offline NLP; `none` skips it) also the typed entity graph, each fact tied to its chunks. When the
@@ -216,7 +218,9 @@ class GraphRAG:
         stored with the graph the first time, and every extracted triple is checked against it. `examples`
         are worked examples the extractor may learn from (the LLM as few-shot prompts; the offline extractor,
         with a schema, as its mapping onto it). `reextract` processes unchanged documents again (hand curation
-        is applied to what it extracts, as to every write)."""
+        is applied to what it extracts, as to every write). `cluster` (a Dask scheduler's address, the
+        `cluster` extra): its workers embed and extract, and the graph written is the one this process alone
+        would write (graphwright/cluster)."""
         from graphwright.extraction.registry import make_extractor
 
         chosen = make_extractor(self.settings, extractor, self.llm)
@@ -224,17 +228,28 @@ class GraphRAG:
         self.init()
         if examples and isinstance(chosen, LearnsFromExamples):
             chosen.use_examples(examples)
-        pipeline = IngestPipeline(self.settings, self.store, self.embedder, chosen, active, reextract=reextract)
-        spent = _embedding_usage(self.embedder)
-        report = pipeline.ingest(
-            [Path(p) for p in paths],
-            Path(base) if base else None,
-            metadata,
-            glob,
-            text_field,
-            progress,
-            relative_sources,
-        )
+        with ExitStack() as stack:
+            embedder: Embedder = self.embedder
+            if cluster:
+                from graphwright.cluster import Cluster, ClusterEmbedder, ClusterExtractor
+
+                connection = stack.enter_context(Cluster(cluster))
+                choice = extractor or self.settings.extractor
+                connection.check(embedder, chosen, choice)
+                embedder = ClusterEmbedder(connection, embedder)
+                if chosen is not None:
+                    chosen = ClusterExtractor(connection, chosen, choice, examples)
+            pipeline = IngestPipeline(self.settings, self.store, embedder, chosen, active, reextract=reextract)
+            spent = _embedding_usage(self.embedder)
+            report = pipeline.ingest(
+                [Path(p) for p in paths],
+                Path(base) if base else None,
+                metadata,
+                glob,
+                text_field,
+                progress,
+                relative_sources,
+            )
         if spent is not None:  # an endpoint embedder: what this ingest cost, like the LLM's line
             report.embedding_usage = {k: v - spent[k] for k, v in (_embedding_usage(self.embedder) or {}).items()}
         if update_communities and report.documents_written:

@@ -65,6 +65,7 @@ COMMANDS: dict[str, str] = {
     "serve": "graphwright.cli.serve:serve",
     "mcp": "graphwright.cli.serve:mcp_command",
     "workspace": "graphwright.cli.workspace:workspace",
+    "worker": "graphwright.cli.cluster:worker",
 }
 
 

@@ -156,6 +156,11 @@ def _settle_ingest(report: IngestReport, paths: tuple[Path, ...]) -> None:
     is_flag=True,
     help="Process unchanged documents again too (e.g. after changing the extractor); curation is kept.",
 )
+@click.option(
+    "--cluster",
+    metavar="ADDRESS",
+    help="Embed and extract on a Dask cluster's workers (`graphwright worker`), e.g. tcp://127.0.0.1:8786.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @cost_options
@@ -172,6 +177,7 @@ def ingest(
     examples_file: Path | None,
     no_communities: bool,
     reextract: bool,
+    cluster: str | None,
     quiet: bool,
     as_json: bool,
     dry_run: bool,
@@ -190,6 +196,7 @@ def ingest(
       graphwright ingest docs/ --extractor llm --max-time 10m  # then the offline graph; run again to go on
       graphwright ingest big/ --no-communities               # build them later: graphwright communities build
       graphwright ingest notes/ --extractor llm --reextract  # extract unchanged files again
+      graphwright ingest big/ --cluster tcp://127.0.0.1:8786 # workers embed and extract (graphwright worker)
     """
     if sample:
         from graphwright.samples import SAMPLES, SPACE
@@ -223,6 +230,7 @@ def ingest(
                 progress=tally,
                 update_communities=not no_communities,
                 reextract=reextract,
+                cluster=cluster,
                 **given,
             )
         # The first ingest has no communities to keep current: build them, so `global` and the page have some.

@@ -48,6 +48,14 @@ class MeteredEmbedder(Embedder, Protocol):
 
 
 @runtime_checkable
+class PrefetchingEmbedder(Embedder, Protocol):
+    """An embedder whose work runs elsewhere (a cluster's workers): told a wave's texts at once, it starts on
+    all of them, and `embed` then waits only for what is not done yet."""
+
+    def prefetch(self, texts: list[str]) -> None: ...
+
+
+@runtime_checkable
 class QueryEmbedder(Embedder, Protocol):
     """An embedder that embeds a question differently from a passage (e5's "query: " and "passage: ")."""
 

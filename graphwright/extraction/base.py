@@ -72,6 +72,14 @@ class UsesRelationPrior(Protocol):
 
 
 @runtime_checkable
+class Prefetching(Protocol):
+    """An extractor whose work runs elsewhere (a cluster's workers): told a wave's chunks at once, it starts
+    on all of them, and `extract_many` then waits only for what is not done yet."""
+
+    def prefetch(self, chunks: list[tuple[str, str]]) -> None: ...
+
+
+@runtime_checkable
 class TimeBudgeted(Protocol):
     """An extractor that calls a model for each chunk (seconds a chunk, where a transaction costs
     milliseconds): the pipeline writes each of its documents as soon as its chunks are extracted, so a stop

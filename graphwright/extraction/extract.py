@@ -23,7 +23,13 @@ def extract_checked(
     """The extractions of the chunks, checked against the schema (None: unchecked), and what the check did.
     `before_check` sees them first (ingest adds each document's subject there). Code blocks inside a
     chunk are not read: their names are identifiers, not entities of the text."""
-    extractions = extractor.extract_many([(cid, without_code(text)) for cid, text in chunks], on_done)
+    extractions = extractor.extract_many(extraction_inputs(chunks), on_done)
     if before_check is not None:
         before_check(extractions)
     return extractions, (apply_schema(extractions, schema) if schema is not None else Counter())
+
+
+def extraction_inputs(chunks: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """What the extractor reads of each (chunk id, text): the text without its code blocks (their names are
+    identifiers, not entities of the text)."""
+    return [(cid, without_code(text)) for cid, text in chunks]
