@@ -53,6 +53,7 @@ COMMANDS = [
     ["relation", "delete"],
     ["history"],
     ["undo"],
+    ["worker"],
 ]
 
 

@@ -148,6 +148,18 @@ def test_a_cluster_ingest_writes_the_graph_of_one_run_and_a_rerun_changes_nothin
     assert {**_graph(rag), "vectors": None} == {**one_run, "vectors": None}
 
 
+def test_the_cli_ingests_on_the_cluster(rag, cluster, cli_env, tmp_path: Path) -> None:
+    import json
+
+    from tests.integration.helpers import run
+
+    out = run(["ingest", "--sample", "--cluster", cluster.address, "--extractor", "nlp", "--json"], cli_env, tmp_path)
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert report["documents_written"] == 20 and report["entities_written"] > 100
+    assert report["communities"]["created"] > 0  # built once, at the end, by the client
+
+
 def test_workers_that_would_embed_with_another_model_are_refused(rag, tmp_path: Path) -> None:
     from graphwright.errors import ClusterError
 

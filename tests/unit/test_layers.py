@@ -18,7 +18,8 @@ LAYERS: list[set[str]] = [
     {"llm"},
     {"embeddings"},  # its endpoint backend uses the llm package's `openai` client
     {"extraction", "graph_store", "knowledge"},  # knowledge: knowledge bases beyond this workspace
-    {"pipeline", "reembed", "search", "communities", "evaluation", "answer_graph", "conversations", "curation"},
+    {"pipeline", "reembed", "search", "communities", "evaluation", "answer_graph", "conversations", "curation"}
+    | {"cluster"},  # cluster: a Dask cluster's embedder and extractor, which api hands the pipeline
     {"api"},
     {"server"},  # serve, mcp: entry points beside the CLI, which starts them
     {"cli"},
@@ -124,6 +125,7 @@ CLI_LAYERS: list[set[str]] = [
         "graphwright.cli.serve",
         "graphwright.cli.workspace",
         "graphwright.cli.curate",
+        "graphwright.cli.cluster",
     },
     {"graphwright.cli.app"},
     {"graphwright.cli"},
