@@ -232,6 +232,10 @@ class Settings(BaseSettings):
     hybrid_vector_weight: float = Field(
         0.8, ge=0.0, le=1.0, description="dense share of hybrid fusion; BM25 gets the rest"
     )
+    trace_content: bool = Field(
+        False,
+        description="put questions, prompts and replies in OpenTelemetry spans (off: counts, models and timings only)",
+    )
     no_answer_below: float | None = Field(
         None,
         ge=0.0,

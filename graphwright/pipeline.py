@@ -7,6 +7,7 @@ promoted in the one that replaces it.
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import logging
 import time
@@ -51,6 +52,7 @@ from graphwright.models import (
     Relation,
     entity_embedding_text,
 )
+from graphwright.telemetry import set_attributes, span
 from graphwright.text.languages import detect
 
 
@@ -174,7 +176,8 @@ class _Run:
     def timed(self, stage: str) -> Iterator[None]:
         started = time.perf_counter()
         try:
-            yield
+            with span(f"ingest {stage}"):
+                yield
         finally:
             self.seconds[stage] = self.seconds.get(stage, 0.0) + time.perf_counter() - started
 
@@ -221,6 +224,21 @@ class IngestPipeline:
         """Files are read a wave at a time (about _WAVE_CHARS of text), so memory follows the largest file
         and the group size, not the corpus. `relative_sources`: files are named below `base` (documents'
         sources, failures, skips), not where they happen to lie."""
+        with span("ingest", {"graphwright.workspace": self.settings.workspace}) as current:
+            report = self._ingest(paths, base, metadata, glob, text_field, progress, relative_sources)
+            set_attributes(current, {f"graphwright.{k}": v for k, v in report.model_dump().items()})
+        return report
+
+    def _ingest(
+        self,
+        paths: list[Path],
+        base: Path | None,
+        metadata: dict[str, Any] | None,
+        glob: str | None,
+        text_field: str | None,
+        progress: ProgressCallback | None,
+        relative_sources: bool,
+    ) -> IngestReport:
         started = time.perf_counter()
         report = IngestReport(extractor=self.extractor.name if self.extractor else "none")
         if isinstance(self.extractor, TimeBudgeted) and self._plan is None:
@@ -375,7 +393,8 @@ class IngestPipeline:
         # on an endpoint) with the GIL released, so the parse fills their gaps; how long a stream then waits
         # for the GIL back is the switch interval, which the CLI shortens for its ingests (cli/common.py).
         with ThreadPoolExecutor(1, thread_name_prefix="embed") as pool:
-            embedding = pool.submit(self._embed_chunks, chunks, run)
+            # in a copy of this thread's context, so its spans are children of the ingest's
+            embedding = pool.submit(contextvars.copy_context().run, self._embed_chunks, chunks, run)
             try:
                 extractions = self._extract(items, chunks, report, run)
             finally:

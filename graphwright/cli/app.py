@@ -113,6 +113,9 @@ def main(ctx: click.Context, verbosity: int, debug: bool) -> None:
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     for noisy in ("neo4j", "httpx", "openai", "urllib3", "sentence_transformers", "filelock"):
         logging.getLogger(noisy).setLevel(max(level, logging.WARNING))
+    from graphwright.telemetry import configure_from_env
+
+    configure_from_env()  # spans exported only when OTEL_EXPORTER_OTLP_ENDPOINT is set (nothing imported if not)
 
 
 main.params.append(workspace_option())  # `graphwright --workspace NAME <command>`, as well as after the command

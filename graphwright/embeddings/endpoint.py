@@ -12,6 +12,7 @@ from pathlib import Path
 from graphwright.config import Settings
 from graphwright.embeddings.base import BUNDLED, EmbeddingUsage
 from graphwright.errors import EmbeddingError
+from graphwright.telemetry import traced_embedding
 
 
 class VectorCache:
@@ -85,6 +86,7 @@ class EndpointEmbedder:
             self._dimension = len(self.embed(["dimension probe"])[0])
         return self._dimension
 
+    @traced_embedding
     def embed(self, texts: list[str]) -> list[list[float]]:
         out: list[list[float] | None] = [self._cache.get(t) if self._cache else None for t in texts]
         missing = [i for i, v in enumerate(out) if v is None]

@@ -9,6 +9,7 @@ from typing import Any
 
 from graphwright.embeddings.base import BUNDLED
 from graphwright.errors import TorchNotInstalledError
+from graphwright.telemetry import traced_embedding
 
 
 class SentenceTransformerEmbedder:
@@ -53,6 +54,7 @@ class SentenceTransformerEmbedder:
         getter = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
         return int(getter())
 
+    @traced_embedding
     def embed(self, texts: list[str]) -> list[list[float]]:
         if not texts:
             return []

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from graphwright.embeddings.onnx_export import bundled_model_dir, ensure_exported
+from graphwright.telemetry import traced_embedding
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +70,7 @@ class OnnxEmbedder:
         config = json.loads((bundled_model_dir() / "config.json").read_text(encoding="utf-8"))
         return int(config["hidden_size"])
 
+    @traced_embedding
     def embed(self, texts: list[str]) -> list[list[float]]:
         import numpy as np
 

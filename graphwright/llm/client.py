@@ -43,6 +43,7 @@ from graphwright.llm.slots import EndpointSlots
 from graphwright.llm.tasks import max_tokens, parse_caps
 from graphwright.llm.tokens import estimate_prompt
 from graphwright.llm.watchdog import Watchdog
+from graphwright.telemetry import detached_span, llm_attributes, set_attributes, span, usage_attributes
 
 log = logging.getLogger(__name__)
 
@@ -157,6 +158,27 @@ class LLMClient:
         task: str = "answer",
         schema: JSONSchema | None = None,
     ) -> ChatResult:
+        model = self.settings.llm_model
+        with span(f"chat {model}", {**llm_attributes("chat", model), "graphwright.task": task}) as current:
+            if self.settings.trace_content:
+                set_attributes(current, {"gen_ai.input.messages": json.dumps(messages, ensure_ascii=False)})
+            result = self._chat(messages, temperature, use_cache, task=task, schema=schema)
+            set_attributes(current, usage_attributes(result.prompt_tokens, result.completion_tokens))
+            cap = result.max_tokens
+            set_attributes(current, {"graphwright.cached": result.cached, "gen_ai.request.max_tokens": cap})
+            if self.settings.trace_content:
+                set_attributes(current, {"gen_ai.output.messages": result.text})
+            return result
+
+    def _chat(
+        self,
+        messages: list[Message],
+        temperature: float | None,
+        use_cache: bool,
+        *,
+        task: str,
+        schema: JSONSchema | None,
+    ) -> ChatResult:
         temp = self.settings.llm_temperature if temperature is None else temperature
         if self.settings.llm_structured == "off":
             schema = None
@@ -201,6 +223,14 @@ class LLMClient:
     ) -> Iterator[ChatDelta]:
         """The answer as the endpoint generates it, never cached; the last delta carries the usage. Reasoning
         tags are dropped as they pass. Not retried once text was sent (it cannot be taken back)."""
+        model = self.settings.llm_model
+        with detached_span(f"chat {model}", {**llm_attributes("chat", model), "graphwright.task": task}) as current:
+            for delta in self._chat_stream(messages, temperature, task):
+                if delta.usage is not None:
+                    set_attributes(current, usage_attributes(delta.usage.prompt_tokens, delta.usage.completion_tokens))
+                yield delta
+
+    def _chat_stream(self, messages: list[Message], temperature: float | None, task: str) -> Iterator[ChatDelta]:
         temp = self.settings.llm_temperature if temperature is None else temperature
         self.probe_once()
         sent = self._roles(messages)
@@ -236,6 +266,14 @@ class LLMClient:
     def chat_tools(self, messages: list[Message], tools: Sequence[Tool]) -> ToolTurn:
         """One turn with tool calling; never cached (each turn depends on live tool results). An endpoint
         without tool calling gets a plain-text protocol: a JSON object naming the tool, or the answer."""
+        model = self.settings.llm_model
+        with span(f"chat {model}", {**llm_attributes("chat", model), "graphwright.task": "agent_step"}) as current:
+            turn = self._chat_tools(messages, tools)
+            set_attributes(current, usage_attributes(turn.usage.prompt_tokens, turn.usage.completion_tokens))
+            set_attributes(current, {"graphwright.tool_calls": len(turn.tool_calls)})
+            return turn
+
+    def _chat_tools(self, messages: list[Message], tools: Sequence[Tool]) -> ToolTurn:
         self.probe_once()
         if self.settings.llm_tools == "text" or self.memory.traits.tools == "text":
             return self._text_tools(messages, tools)

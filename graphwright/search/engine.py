@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from graphwright.embeddings import embed_questions
 from graphwright.errors import InvalidRequestError, LLMError, LLMRequiredError
@@ -30,6 +30,7 @@ from graphwright.search.linking import EntityLinker
 from graphwright.search.registry import get_mode, mode_names, modes_where
 from graphwright.search.relevance import no_answer_floor, no_answer_line, verdict, with_relevance
 from graphwright.search.window import fitted
+from graphwright.telemetry import detached_span, set_attributes, span, usage_attributes
 
 if TYPE_CHECKING:
     from graphwright.config import Settings
@@ -53,17 +54,38 @@ class SearchEngine:
     def search(self, query: SearchQuery) -> SearchResult:
         """Run `query` to its SearchResult."""
         chosen = self._validate(query)
-        for event in self._run_search(chosen, query, stream=False):
-            if isinstance(event, SearchResult):
-                return event
+        with span(f"search {query.mode}", self._span_attributes(query)) as current:
+            for event in self._run_search(chosen, query, stream=False):
+                if isinstance(event, SearchResult):
+                    _result_attributes(current, event)
+                    return event
         raise AssertionError("a search always ends with its result")
+
+    def _span_attributes(self, query: SearchQuery) -> dict[str, object]:
+        attributes: dict[str, object] = {
+            "graphwright.workspace": self.settings.workspace,
+            "graphwright.search.mode": query.mode,
+            "graphwright.search.k": query.k,
+            "graphwright.search.generate": query.generate,
+        }
+        if self.settings.trace_content:
+            attributes["graphwright.search.question"] = query.question
+        return attributes
 
     def stream(self, query: SearchQuery) -> Iterator[SearchEvent]:
         """The search as it happens: its Evidence once retrieval is done, then the answer's text in pieces
         (AnswerDelta) as the LLM writes it, then the SearchResult. Validation errors raise here, before the
         first event. Offline, or for modes that write their answer while retrieving, the answer is one piece."""
         chosen = self._validate(query)
-        return self._run_search(chosen, query, stream=True)
+        return self._traced_stream(chosen, query)
+
+    def _traced_stream(self, chosen: SearchMode, query: SearchQuery) -> Iterator[SearchEvent]:
+        # not the current span: a stream's steps may run in other threads (the server's SSE)
+        with detached_span(f"search {query.mode}", self._span_attributes(query)) as current:
+            for event in self._run_search(chosen, query, stream=True):
+                if isinstance(event, SearchResult):
+                    _result_attributes(current, event)
+                yield event
 
     def _run_search(self, chosen: SearchMode, query: SearchQuery, stream: bool) -> Iterator[SearchEvent]:
         timings: dict[str, float] = {}
@@ -156,8 +178,13 @@ class SearchEngine:
         )
 
     def _retrieve(self, chosen: SearchMode, query: SearchQuery, ctx: SearchContext, focus: Focus | None) -> Retrieval:
-        found = chosen.retrieve(query, ctx)
-        return found if focus is None else self._focused(chosen, query, ctx, found, focus)
+        with span(f"retrieve {chosen.name}", {"graphwright.search.k": query.k}) as current:
+            found = chosen.retrieve(query, ctx)
+            found = found if focus is None else self._focused(chosen, query, ctx, found, focus)
+            set_attributes(
+                current, {"graphwright.search.chunks": len(found.chunks), "graphwright.focused": bool(focus)}
+            )
+            return found
 
     @staticmethod
     def _focused(
@@ -303,3 +330,10 @@ def _ms(started: float) -> float:
 def _names(names: tuple[str, ...]) -> str:
     """ "a, b and c"."""
     return " and ".join(filter(None, [", ".join(names[:-1]), names[-1] if names else ""]))
+
+
+def _result_attributes(current: Any, result: SearchResult) -> None:
+    set_attributes(current, {"graphwright.search.chunks": len(result.chunks)})
+    set_attributes(current, {"graphwright.search.no_answer": result.no_answer})
+    usage = result.token_usage
+    set_attributes(current, usage_attributes(usage.get("prompt_tokens"), usage.get("completion_tokens")))

@@ -40,6 +40,7 @@ from graphwright.server.security import (
     RequestTooLarge,
 )
 from graphwright.server.state import Server
+from graphwright.server.tracing import TraceMiddleware
 
 if TYPE_CHECKING:
     from graphwright.api import GraphRAG
@@ -132,6 +133,7 @@ def create_app(settings: Settings, rag: GraphRAG | None = None, host: str = "127
             allow_methods=["GET", "POST", "DELETE"],
             allow_headers=["Authorization", "Content-Type"],
         )
+    app.add_middleware(TraceMiddleware)  # added last: outermost, so refused requests are traced too
     _errors(app)
     _server_routes(app, server)
     for add_routes in (

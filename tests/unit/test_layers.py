@@ -14,7 +14,15 @@ PACKAGE = Path(__file__).resolve().parents[2] / "graphwright"
 LAYERS: list[set[str]] = [
     {"errors"},
     {"registry"},  # the one helper every extension point's registry is
-    {"config", "models", "text", "graph_schema", "private_files", "samples"},  # samples: data and its paths
+    {
+        "config",
+        "models",
+        "text",
+        "graph_schema",
+        "private_files",
+        "samples",
+        "telemetry",
+    },  # samples: data and its paths
     {"llm"},
     {"embeddings"},  # its endpoint backend uses the llm package's `openai` client
     {"extraction", "graph_store", "knowledge"},  # knowledge: knowledge bases beyond this workspace
