@@ -334,6 +334,9 @@ class Settings(BaseSettings):
     http_port: int = 7474
     neo4j_heap: str = "1g"
     neo4j_pagecache: str = "512m"
+    neo4j_gds: bool = Field(
+        False, description="`graphwright db start` installs and loads Neo4j Graph Data Science (OpenGDS)"
+    )
 
     @field_validator("openai_base_url", "embedding_base_url", "rerank_model", "server_url", mode="before")
     @classmethod

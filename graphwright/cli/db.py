@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from graphwright.graph_store.local_server import LocalServer
 
 
-def _local_server(settings: Settings) -> LocalServer:
+def _local_server(settings: Settings, gds: bool = False) -> LocalServer:
     from graphwright.graph_store.local_server import LocalServer, LocalServerError, default_project_dir
 
     try:
@@ -27,6 +27,7 @@ def _local_server(settings: Settings) -> LocalServer:
             password=settings.neo4j_password.get_secret_value(),
             heap=settings.neo4j_heap,
             pagecache=settings.neo4j_pagecache,
+            gds=gds or settings.neo4j_gds,
         )
     except LocalServerError as exc:
         fail(str(exc))
@@ -53,27 +54,36 @@ def db() -> None:
 
 @db.command("start")
 @click.option("--timeout", default=180.0, show_default=True, help="Seconds to wait for Bolt to answer.")
-def db_start(timeout: float) -> None:
+@click.option(
+    "--gds",
+    is_flag=True,
+    help="With Neo4j Graph Data Science (OpenGDS 2.13.9, fetched once with Maven, ~15 MB; "
+    "or set GRAPHWRIGHT_NEO4J_GDS=true).",
+)
+def db_start(timeout: float, gds: bool) -> None:
     """Build (first time) and start Neo4j on 127.0.0.1; returns once Bolt answers.
 
     \b
     Example:
       NEO4J_PASSWORD=my-secret-pw graphwright db start
+      graphwright db start --gds      # with Graph Data Science
     """
     from graphwright.graph_store.local_server import LocalServerError, write_password_file
 
     settings = load_settings()
-    server = _local_server(settings)
+    server = _local_server(settings, gds)
     console = make_console()
     generated = False
     if settings.password_source == "default" and server.pid() is None and server.bolt_state() == "down":
         # A new local server gets a password of its own, not a well-known one.
         write_password_file(settings.password_file)
         settings, generated = load_settings(), True
-        server = _local_server(settings)
+        server = _local_server(settings, gds)
     tighten_home(settings.home, console)
     try:
         already = server.pid()
+        if already and server.gds and not _answers_gds(server):
+            fail("Neo4j runs without Graph Data Science: `graphwright db stop`, then `graphwright db start --gds`")
         with console.status("Starting Neo4j (the first start fetches it with Maven)...") as status:
             pid = server.start(timeout, progress=_maven_progress(status))
     except LocalServerError as exc:
@@ -87,12 +97,24 @@ def db_start(timeout: float) -> None:
     console.print(
         f"Neo4j {word} (pid {pid})\n  Bolt:     {server.bolt_url}\n  Browser:  {server.browser_url}"
         f"\n  Data:     {server.home}\n  Password: {where}"
+        + (
+            f"\n  GDS:      {_answers_gds(server) or 'installed, but gds.version() did not answer'}"
+            if server.gds
+            else ""
+        )
     )
     if generated:
         console.print(
             f"Generated a password for this server once, in {settings.password_file}; graphwright reads "
             "it from there. Set NEO4J_PASSWORD to choose your own."
         )
+
+
+def _answers_gds(server: LocalServer) -> str:
+    """The Graph Data Science version the running server answers with; "" without it."""
+    from graphwright.graph_store.gds import gds_version
+
+    return gds_version(server.bolt_url, server.user, server.password) or ""
 
 
 @db.command("build")
@@ -178,6 +200,9 @@ def doctor() -> None:
         checks, note = read_posture(rag.store.connection)
         several = rag.store.workspaces.others_exist()
         unreadable = rag.store.workspaces.unreadable()
+        from graphwright.graph_store.gds import read_gds_version
+
+        gds = read_gds_version(rag.store.connection)
     tenant_cypher = rag.settings.tenant_cypher
     checks = [
         *checks,
@@ -196,6 +221,12 @@ def doctor() -> None:
             "skipped by every listing; delete them in Neo4j Browser (MATCH (w:GraphwrightWorkspace {name: ...}))"
             if unreadable
             else "",
+        ),
+        PostureCheck(
+            "Graph Data Science",
+            f"{gds} (graphwright's communities and walk still run in this process)" if gds else "not installed",
+            True,
+            "" if gds else "optional: `graphwright db start --gds` on a local server, the GDS plugin on yours",
         ),
     ]
     table = Table(title=f"Neo4j at {rag.settings.neo4j_uri}")

@@ -52,7 +52,7 @@ _UNIT = {"B": 1, "kB": 1e3, "KB": 1e3, "MB": 1e6, "GB": 1e9}
 
 
 def project_sources(project: Path) -> list[Path]:
-    return [project / "pom.xml", *sorted((project / "src").rglob("*.java"))]
+    return [project / "gds" / "pom.xml", project / "pom.xml", *sorted((project / "src").rglob("*.java"))]
 
 
 def default_project_dir(cache_dir: Path | None = None) -> Path:
@@ -81,6 +81,7 @@ class LocalServer:
     password: str
     heap: str = "1g"
     pagecache: str = "512m"
+    gds: bool = False  # with Neo4j Graph Data Science (OpenGDS) in its plugins folder
 
     def __post_init__(self) -> None:
         parsed = urlparse(self.bolt_uri)
@@ -126,12 +127,16 @@ class LocalServer:
             raise LocalServerError(
                 f"neo4j-local Maven project not found at {self.project_dir} (set GRAPHWRIGHT_NEO4J_LOCAL_DIR)"
             )
+        self._maven(self.project_dir, progress)
+        (self.project_dir / "target" / "lib" / ".complete").touch()
+
+    def _maven(self, project: Path, progress: Callable[[int, int], None] | None) -> None:
         mvn = shutil.which("mvn")
         if mvn is None:
             raise LocalServerError("Maven (mvn) is needed to fetch Neo4j; install it or use docker compose")
         proc = subprocess.Popen(
             [mvn, "-B", "package"],  # batch mode: one "Downloaded from" line per artifact, no bars
-            cwd=self.project_dir,
+            cwd=project,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
@@ -147,8 +152,20 @@ class LocalServer:
                 fetched += float(hit.group(2)) * _UNIT[hit.group(3)]
                 progress(artifacts, int(fetched))
         if proc.wait() != 0:
-            raise LocalServerError("building neo4j-local failed:\n" + "\n".join(tail))
-        (self.project_dir / "target" / "lib" / ".complete").touch()
+            raise LocalServerError(f"building {project.name} failed:\n" + "\n".join(tail))
+
+    @property
+    def gds_plugins(self) -> Path:
+        return self.project_dir / "gds" / "target" / "plugins"
+
+    def is_gds_built(self) -> bool:
+        marker = self.gds_plugins / ".complete"
+        return marker.exists() and (self.project_dir / "gds" / "pom.xml").stat().st_mtime <= marker.stat().st_mtime
+
+    def build_gds(self, progress: Callable[[int, int], None] | None = None) -> None:
+        """Fetch OpenGDS (about 140 jars, 15 MB) into the plugins folder the server is started with."""
+        self._maven(self.project_dir / "gds", progress)
+        (self.gds_plugins / ".complete").touch()
 
     # --- process -------------------------------------------------------------------------------------
     def pid(self) -> int | None:
@@ -195,12 +212,16 @@ class LocalServer:
             )
         if not self.is_built():
             self.build(progress)
+        if self.gds and not self.is_gds_built():
+            self.build_gds(progress)
         java = shutil.which("java", path=os.path.join(os.environ.get("JAVA_HOME", ""), "bin")) or shutil.which("java")
         if java is None:
             raise LocalServerError("Java 17+ is needed to run the local Neo4j (or use docker compose)")
         self.log_file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         target = self.project_dir / "target"
         classpath = f"{target / 'classes'}{os.pathsep}{target / 'lib' / '*'}"
+        if self.gds:  # on the classpath too, as the distribution's script puts plugins: GDS's extension is found
+            classpath += f"{os.pathsep}{self.gds_plugins / '*'}"  # there, and its procedures share its classes
         cmd = [
             java,
             f"-Xms{self.heap}",
@@ -217,6 +238,7 @@ class LocalServer:
             f"{self.host}:{self.http_port}",
             "--pagecache",
             self.pagecache,
+            *(["--plugins", str(self.gds_plugins)] if self.gds else []),
         ]
         env = {**os.environ, "NEO4J_PASSWORD": self.password}
         with open(self.log_file, "ab") as log:

@@ -95,7 +95,10 @@ def judge(settings: dict[str, str], file_probe: str, network_probe: str) -> list
         )
     unrestricted = settings.get("dbms.security.procedures.unrestricted")
     if unrestricted is not None:
-        risky = [p for p in unrestricted.split(",") if p.strip().startswith(("apoc", "gds", "*"))]
+        # gds.* unrestricted is what Graph Data Science needs to run at all (`db start --gds` sets it), and user
+        # Cypher cannot reach it (the read-only gate refuses the gds namespace); anything wider is a risk.
+        granted = [p.strip() for p in unrestricted.split(",") if p.strip()]
+        risky = [p for p in granted if p.startswith(("apoc", "gds", "*")) and p != "gds.*"]
         checks.append(
             PostureCheck(
                 "unrestricted procedures",

@@ -49,3 +49,14 @@ def test_an_open_server_is_warned_about_with_what_to_set() -> None:
 def test_hidden_settings_are_judged_by_the_probes_alone() -> None:
     checks = judge({}, LOCKED_FILE, OPEN_NET)
     assert [(c.name, c.ok) for c in checks] == [("LOAD CSV from files", True), ("LOAD CSV from the network", False)]
+
+
+def test_gds_unrestricted_is_what_gds_needs_but_wider_grants_are_warned() -> None:
+    def verdict(unrestricted: str) -> bool:
+        checks = {
+            c.name: c for c in judge({"dbms.security.procedures.unrestricted": unrestricted}, LOCKED_FILE, LOCKED_NET)
+        }
+        return checks["unrestricted procedures"].ok
+
+    assert verdict("gds.*")  # what `db start --gds` sets; the read-only gate refuses gds.* in user Cypher
+    assert not verdict("gds.*,apoc.*") and not verdict("gds.graph.*") and not verdict("*")

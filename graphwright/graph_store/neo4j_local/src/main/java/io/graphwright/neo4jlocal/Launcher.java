@@ -15,7 +15,9 @@ import org.neo4j.server.NeoBootstrapper;
  * Starts a real Neo4j Community server (the bootstrapper the official distribution runs: Bolt, HTTP and
  * the Browser) on loopback with authentication on and the store on disk under the given home directory.
  *
- * <p>Usage: {@code Launcher --home DIR [--bolt HOST:PORT] [--http HOST:PORT] [--pagecache SIZE] [--tx-timeout DURATION]}.
+ * <p>Usage: {@code Launcher --home DIR [--bolt HOST:PORT] [--http HOST:PORT] [--pagecache SIZE] [--tx-timeout DURATION]
+ * [--plugins DIR]}. With {@code --plugins}, the jars there (Graph Data Science) are loaded and {@code gds.*} may
+ * use the internal APIs it needs; graphwright's read-only gate refuses the {@code gds} namespace in user Cypher.
  * The password comes from the environment variable NEO4J_PASSWORD, never from the command line, so it
  * does not show in {@code ps}. The user "neo4j" is given that password at every start, so the local
  * server always follows the configured password.
@@ -74,6 +76,11 @@ public final class Launcher {
         settings.put("db.memory.transaction.max", Long.toString(heap / 2));
         settings.put("db.memory.transaction.total.max", Long.toString(heap * 7 / 10));
         settings.put("db.transaction.timeout", args.getOrDefault("--tx-timeout", "300s"));
+        String plugins = args.get("--plugins");
+        if (plugins != null) {
+            settings.put("server.directories.plugins", Path.of(plugins).toAbsolutePath().toString());
+            settings.put("dbms.security.procedures.unrestricted", "gds.*");
+        }
 
         NeoBootstrapper server = new CommunityBootstrapper();
         int status = server.start(home, confFile, settings, false, false);
@@ -110,7 +117,8 @@ public final class Launcher {
         Map<String, String> out = new HashMap<>();
         for (int i = 0; i < argv.length; i++) {
             if (!argv[i].startsWith("--") || i + 1 >= argv.length) {
-                throw new IOException("usage: Launcher --home DIR [--bolt HOST:PORT] [--http HOST:PORT] [--pagecache SIZE] [--tx-timeout DURATION]");
+                throw new IOException("usage: Launcher --home DIR [--bolt HOST:PORT] [--http HOST:PORT] [--pagecache SIZE] "
+                        + "[--tx-timeout DURATION] [--plugins DIR]");
             }
             out.put(argv[i], argv[++i]);
         }
