@@ -52,6 +52,18 @@ def _peak_mib(pid: int) -> float:
     return 0.0
 
 
+def _worker_peak_mib(pid: int) -> float:
+    """The largest peak among a `graphwright worker` process and its children: Dask's nanny (this pid)
+    runs the worker, which holds the models, in a child process."""
+    peaks, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        peaks.append(_peak_mib(current))
+        for task in Path(f"/proc/{current}/task").iterdir():
+            todo += [int(child) for child in (task / "children").read_text().split()]
+    return max(peaks)
+
+
 def _timed_ingest(data: Path, workspace: str, extra: list[str]) -> tuple[dict[str, Any], float, float, int]:
     """The ingest's report, wall seconds, the client's peak RSS (MiB) and the driver's transaction retries."""
     args = ["/usr/bin/time", "-v", *GRAPHWRIGHT, "ingest", str(data), "--base", str(data.parent)]
@@ -100,7 +112,7 @@ class _Cluster:
             client.wait_for_workers(workers, timeout=300)
 
     def stop(self) -> list[float]:
-        peaks = [_peak_mib(w.pid) for w in self.workers]
+        peaks = [_worker_peak_mib(w.pid) for w in self.workers]
         for process in [*self.workers, self.scheduler]:
             process.terminate()
             process.wait(timeout=60)
@@ -124,6 +136,7 @@ def main() -> None:
     projection = Table(title="projection from the single run's stages (seconds): wall(W) ~ max(client, workers / W)")
     for column in ("corpus", "client stages", "worker stages", "W=1", "W=4", "W=16", "W=64"):
         projection.add_column(column, justify="right")
+    headline: list[str] = []
     for data in args.data:
         data = data.resolve()
         name = data.name
@@ -161,6 +174,10 @@ def main() -> None:
                 ", ".join(f"{p:.0f}" for p in worker_peaks),
                 str(retries),
             )
+            headline.append(
+                f"{name}: {single_s:.0f} s alone, {cluster_s:.0f} s on {args.workers} workers here (client peak "
+                f"{single_peak:.0f} -> {client_peak:.0f} MiB)"
+            )
             one, other = _counts(single_ws), _counts(cluster_ws)
             checks.add_row(name, *(f"{one[k]:,} / {other[k]:,}" for k in COUNTS), "yes" if one == other else "NO")
             stages = single["stage_seconds"]
@@ -181,6 +198,7 @@ def main() -> None:
             "bench.cluster_ingest",
             console,
             remark="Worker stages (embed chunks, extract) overlap in the single run, so their sum is an upper bound",
+            headline="; ".join(headline) + "; the same graph",
         )
 
 

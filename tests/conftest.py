@@ -118,3 +118,18 @@ def llm_rag_factory(settings, embedder, stub):
     yield make
     for graph in made:
         graph.close()
+
+
+@pytest.fixture
+def memory_spans(monkeypatch: pytest.MonkeyPatch):
+    """The spans graphwright opens, kept in memory by OpenTelemetry's SDK (the `traces` extra)."""
+    pytest.importorskip("opentelemetry.sdk")
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    monkeypatch.setattr("opentelemetry.trace.get_tracer", lambda name, *a, **k: provider.get_tracer(name))
+    return exporter

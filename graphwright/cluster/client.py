@@ -179,7 +179,11 @@ class ClusterExtractor:
         self._examples_json = TypeAdapter(list[Example]).dump_json(examples).decode()
 
     def usage(self) -> dict[str, float]:
-        return dict(self._usage)
+        """The workers' extraction calls and this process's own (an LLM's summaries for resolution)."""
+        total = dict(self._local.usage())
+        for key, value in self._usage.items():
+            total[key] = total.get(key, 0.0) + value
+        return total
 
     def prefetch(self, chunks: list[tuple[str, str]]) -> None:
         from graphwright.cluster.state import extract_pairs

@@ -52,7 +52,7 @@ _UNIT = {"B": 1, "kB": 1e3, "KB": 1e3, "MB": 1e6, "GB": 1e9}
 
 
 def project_sources(project: Path) -> list[Path]:
-    return [project / "gds" / "pom.xml", project / "pom.xml", *sorted((project / "src").rglob("*.java"))]
+    return [project / "pom.xml", project / "gds" / "pom.xml", *sorted((project / "src").rglob("*.java"))]
 
 
 def default_project_dir(cache_dir: Path | None = None) -> Path:

@@ -4,6 +4,7 @@ re-run changes nothing; workers that would embed otherwise are refused."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -39,6 +40,7 @@ class LocalCluster:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
         self.address = f"tcp://127.0.0.1:{_free_port()}"
         self.processes: list[subprocess.Popen] = []
         port = self.address.rsplit(":", 1)[1]
@@ -125,27 +127,33 @@ def _same_vectors(a: dict[str, list[float]], b: dict[str, list[float]]) -> bool:
     return a.keys() == b.keys() and all(float(np.dot(a[k], b[k])) > 0.99999 for k in a)
 
 
-def test_a_cluster_ingest_writes_the_graph_of_one_run_and_a_rerun_changes_nothing(rag, cluster, one_run) -> None:
-    assert one_run["entities"] and one_run["relations"] and one_run["mentions"] and one_run["vectors"]
-    seen: list[str] = []
-    report = rag.ingest(
+def _cluster_ingest(rag, cluster: LocalCluster, progress=None):
+    return rag.ingest(
         [SAMPLE / "space"],
         base=SAMPLE,
         extractor="nlp",
         update_communities=False,
         cluster=cluster.address,
-        progress=lambda stage, done, total, detail="": seen.append(stage),
+        progress=progress,
     )
-    assert report.ok and report.documents_written == 20, report
+
+
+def _same_graph(rag, one_run: dict) -> None:
     assert {**_graph(rag), "vectors": None} == {**one_run, "vectors": None}
     assert _same_vectors(_vectors(rag), one_run["vectors"])
+
+
+def test_a_cluster_ingest_writes_the_graph_of_one_run_and_a_rerun_changes_nothing(rag, cluster, one_run) -> None:
+    assert one_run["entities"] and one_run["relations"] and one_run["mentions"] and one_run["vectors"]
+    seen: list[str] = []
+    report = _cluster_ingest(rag, cluster, lambda stage, done, total, detail="": seen.append(stage))
+    assert report.ok and report.documents_written == 20, report
+    _same_graph(rag, one_run)
     assert {"load", "embed", "extract", "write"} <= set(seen)  # progress per stage, across the cluster
 
-    again = rag.ingest(
-        [SAMPLE / "space"], base=SAMPLE, extractor="nlp", update_communities=False, cluster=cluster.address
-    )
+    again = _cluster_ingest(rag, cluster)
     assert again.documents_unchanged == 20 and again.documents_written == 0
-    assert {**_graph(rag), "vectors": None} == {**one_run, "vectors": None}
+    _same_graph(rag, one_run)
 
 
 def test_the_cli_ingests_on_the_cluster(rag, cluster, cli_env, tmp_path: Path) -> None:
@@ -212,16 +220,49 @@ def test_a_killed_worker_and_a_transient_write_error_still_end_in_the_graph_of_o
             os.kill(victim.pid, signal.SIGKILL)
             killed.append(victim.pid)
 
-    report = rag.ingest(
-        [SAMPLE / "space"],
-        base=SAMPLE,
-        extractor="nlp",
-        update_communities=False,
-        cluster=cluster.address,
-        progress=progress,
-    )
+    report = _cluster_ingest(rag, cluster, progress)
     assert killed and victim.wait(timeout=30) == -signal.SIGKILL
     assert injected, "the write error was never injected"
     assert report.ok and report.documents_written == 20 and not report.extraction_failures, (report, cluster.logs())
-    assert {**_graph(rag), "vectors": None} == {**one_run, "vectors": None}
-    assert _same_vectors(_vectors(rag), one_run["vectors"])
+    _same_graph(rag, one_run)
+
+
+def test_an_llm_extraction_runs_on_the_workers_and_writes_the_graph_of_one_run(
+    rag, llm_rag_factory, stub, tmp_path: Path
+) -> None:
+    """Workers read the LLM endpoint from their own environment (no key crosses the wire) and call it; the
+    client's report counts their calls."""
+    from tests.integration.helpers import GOOD, extractor_reply, write_files
+
+    stub.default = extractor_reply(json.dumps(GOOD))
+    line = "Ada Lovelace wrote programs for the Analytical Engine, which Charles Babbage designed."
+    corpus = write_files(tmp_path / "docs", {f"d{i}.md": f"# Note {i}\n\n{line} Note {i}." for i in range(4)})
+    graph = llm_rag_factory(llm_gleanings=0)
+    single = graph.ingest([corpus], base=tmp_path, extractor="llm", update_communities=False)
+    assert single.ok and single.extractor == "llm"
+    one_run = _graph(graph)
+    graph.store.admin.reset()
+    graph.init()
+
+    llm_cluster = LocalCluster(tmp_path / "cluster")
+    try:
+        env = {
+            "OPENAI_BASE_URL": stub.base_url,
+            "GRAPHWRIGHT_LLM_MODEL": "stub-model",
+            "GRAPHWRIGHT_LLM_PROBE": "false",
+            "GRAPHWRIGHT_LLM_MAX_RETRIES": "2",
+            "GRAPHWRIGHT_LLM_GLEANINGS": "0",
+        }
+        llm_cluster.add_worker(**env)
+        llm_cluster.add_worker(**env)
+        llm_cluster.wait_for(2)
+        before = len(stub.requests)
+        report = graph.ingest(
+            [corpus], base=tmp_path, extractor="llm", update_communities=False, cluster=llm_cluster.address
+        )
+    finally:
+        llm_cluster.stop()
+    assert report.ok and report.documents_written == 4, (report, llm_cluster.logs())
+    assert len(stub.requests) - before >= 4  # the workers asked the endpoint (their caches were empty)
+    assert report.llm_usage["calls"] >= 4
+    assert _graph(graph) == one_run

@@ -89,20 +89,14 @@ def test_content_goes_into_spans_only_when_asked(rag, cli_env, stub, tmp_path: P
     assert CANARY in chat.attributes["gen_ai.input.messages"]
 
 
-def test_server_requests_are_spans_named_by_their_route(rag, monkeypatch) -> None:
+def test_server_requests_are_spans_named_by_their_route(rag, memory_spans) -> None:
     """A search over HTTP: the request's span (route template, status) holds the search's; a request the guard
     refuses is a span too."""
     from fastapi.testclient import TestClient
-    from opentelemetry.sdk.trace import TracerProvider
-    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
-    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
     from graphwright.server.app import create_app
 
-    exporter = InMemorySpanExporter()
-    provider = TracerProvider()
-    provider.add_span_processor(SimpleSpanProcessor(exporter))
-    monkeypatch.setattr("opentelemetry.trace.get_tracer", lambda name, *a, **k: provider.get_tracer(name))
+    exporter = memory_spans
     rag.ingest([write_files(rag.settings.home / "c", {"a.md": "# A\n\nAda Byron lived in London."})])
     with TestClient(create_app(rag.settings, rag), base_url="http://127.0.0.1") as client:
         found = client.post("/v1/search", json={"question": f"Where did {CANARY} live?", "mode": "vector"})

@@ -25,16 +25,8 @@ def test_without_an_endpoint_nothing_is_configured_or_imported() -> None:
     assert done.stdout.strip() == "False"
 
 
-def test_spans_reach_the_configured_provider_with_scalar_attributes_only(monkeypatch) -> None:
-    pytest.importorskip("opentelemetry.sdk")
-    from opentelemetry.sdk.trace import TracerProvider
-    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
-    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-
-    exporter = InMemorySpanExporter()
-    provider = TracerProvider()
-    provider.add_span_processor(SimpleSpanProcessor(exporter))
-    monkeypatch.setattr("opentelemetry.trace.get_tracer", lambda name, *a, **k: provider.get_tracer(name))
+def test_spans_reach_the_configured_provider_with_scalar_attributes_only(memory_spans) -> None:
+    exporter = memory_spans
     with (
         telemetry.span("outer", {"n": 3, "text": "kept", "list": ["left out"]}),
         pytest.raises(ValueError),
@@ -47,18 +39,10 @@ def test_spans_reach_the_configured_provider_with_scalar_attributes_only(monkeyp
     assert inner.status.status_code.name == "ERROR"  # the exception is recorded and raised
 
 
-def test_an_embedding_span_counts_texts_and_an_endpoints_tokens(monkeypatch) -> None:
-    pytest.importorskip("opentelemetry.sdk")
-    from opentelemetry.sdk.trace import TracerProvider
-    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
-    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-
+def test_an_embedding_span_counts_texts_and_an_endpoints_tokens(memory_spans) -> None:
     from graphwright.embeddings.base import EmbeddingUsage
 
-    exporter = InMemorySpanExporter()
-    provider = TracerProvider()
-    provider.add_span_processor(SimpleSpanProcessor(exporter))
-    monkeypatch.setattr("opentelemetry.trace.get_tracer", lambda name, *a, **k: provider.get_tracer(name))
+    exporter = memory_spans
 
     class Metered:
         name = "m"

@@ -22,10 +22,12 @@ Downloaded from central: {_CENTRAL}/neo4j-kernel/5.26.30/neo4j-kernel-5.26.30.ja
 
 
 def test_the_package_carries_the_launcher_and_builds_a_copy_per_version_of_it(tmp_path: Path) -> None:
-    assert [p.name for p in project_sources(PACKAGED_PROJECT)] == ["pom.xml", "Launcher.java"]
+    sources = [str(p.relative_to(PACKAGED_PROJECT)) for p in project_sources(PACKAGED_PROJECT)]
+    assert sources == ["pom.xml", "gds/pom.xml", "src/main/java/io/graphwright/neo4jlocal/Launcher.java"]
     built = default_project_dir(tmp_path)
     assert built.parent == tmp_path and built.name.startswith("neo4j-local-")
     assert (built / "pom.xml").read_bytes() == (PACKAGED_PROJECT / "pom.xml").read_bytes()
+    assert (built / "gds" / "pom.xml").read_bytes() == (PACKAGED_PROJECT / "gds" / "pom.xml").read_bytes()
     assert default_project_dir(tmp_path) == built  # the same sources: the same folder, its build kept
     assert not list(PACKAGED_PROJECT.glob("target"))  # nothing is built inside the package
 
