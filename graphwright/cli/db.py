@@ -191,6 +191,7 @@ def doctor() -> None:
     from rich.table import Table
 
     from graphwright.graph_store import Neo4jStore
+    from graphwright.graph_store.gds import read_gds_version
     from graphwright.graph_store.posture import PostureCheck, read_posture
 
     with open_graph() as rag:
@@ -200,8 +201,6 @@ def doctor() -> None:
         checks, note = read_posture(rag.store.connection)
         several = rag.store.workspaces.others_exist()
         unreadable = rag.store.workspaces.unreadable()
-        from graphwright.graph_store.gds import read_gds_version
-
         gds = read_gds_version(rag.store.connection)
     tenant_cypher = rag.settings.tenant_cypher
     checks = [
@@ -222,12 +221,8 @@ def doctor() -> None:
             if unreadable
             else "",
         ),
-        PostureCheck(
-            "Graph Data Science",
-            f"{gds} (graphwright's communities and walk still run in this process)" if gds else "not installed",
-            True,
-            "" if gds else "optional: `graphwright db start --gds` on a local server, the GDS plugin on yours",
-        ),
+        # advice only for a failed check: an optional plugin is no failure, so where to get it is its value
+        PostureCheck("Graph Data Science", gds or "none (optional: db start --gds)", True, ""),
     ]
     table = Table(title=f"Neo4j at {rag.settings.neo4j_uri}")
     for column in ("check", "value", "verdict", "what to set"):
