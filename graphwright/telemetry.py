@@ -66,7 +66,7 @@ def detached_span(name: str, attributes: Mapping[str, Any] | None = None) -> Ite
     current = trace.get_tracer(TRACER).start_span(name, attributes=_clean(attributes))
     try:
         yield current
-    except BaseException as exc:
+    except Exception as exc:  # not GeneratorExit: a reader that stops reading is no error
         current.record_exception(exc)
         current.set_status(trace.Status(trace.StatusCode.ERROR, type(exc).__name__))
         raise

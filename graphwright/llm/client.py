@@ -16,7 +16,7 @@ import random
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
@@ -224,13 +224,18 @@ class LLMClient:
         """The answer as the endpoint generates it, never cached; the last delta carries the usage. Reasoning
         tags are dropped as they pass. Not retried once text was sent (it cannot be taken back)."""
         model = self.settings.llm_model
+        stream = self._chat_stream(messages, temperature, task)
         with detached_span(f"chat {model}", {**llm_attributes("chat", model), "graphwright.task": task}) as current:
-            for delta in self._chat_stream(messages, temperature, task):
-                if delta.usage is not None:
-                    set_attributes(current, usage_attributes(delta.usage.prompt_tokens, delta.usage.completion_tokens))
-                yield delta
+            try:
+                for delta in stream:
+                    if delta.usage is not None:
+                        usage = delta.usage
+                        set_attributes(current, usage_attributes(usage.prompt_tokens, usage.completion_tokens))
+                    yield delta
+            finally:
+                stream.close()  # a reader that left ends the call now (its slot freed), not at garbage collection
 
-    def _chat_stream(self, messages: list[Message], temperature: float | None, task: str) -> Iterator[ChatDelta]:
+    def _chat_stream(self, messages: list[Message], temperature: float | None, task: str) -> Generator[ChatDelta]:
         temp = self.settings.llm_temperature if temperature is None else temperature
         self.probe_once()
         sent = self._roles(messages)
