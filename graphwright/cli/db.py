@@ -221,8 +221,8 @@ def doctor() -> None:
             if unreadable
             else "",
         ),
-        # advice only for a failed check: an optional plugin is no failure, so where to get it is its value
-        PostureCheck("Graph Data Science", gds or "none (optional: db start --gds)", True, ""),
+        # optional, so never a warning; short, so the table's names keep their line (`db start --gds` adds it)
+        PostureCheck("Graph Data Science", gds or "not installed", True, ""),
     ]
     table = Table(title=f"Neo4j at {rag.settings.neo4j_uri}")
     for column in ("check", "value", "verdict", "what to set"):
