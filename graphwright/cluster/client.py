@@ -6,7 +6,6 @@ is the one a single run writes."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -19,8 +18,6 @@ if TYPE_CHECKING:
     from graphwright.extraction.base import Extractor
     from graphwright.graph_schema import GraphSchema
     from graphwright.models import ExtractionExample
-
-log = logging.getLogger(__name__)
 
 # Texts per embedding task and chunks per extraction task: enough to hide a task's overhead (~1 ms), few
 # enough that a wave spreads over many workers and a lost worker costs little to redo.
@@ -59,10 +56,6 @@ class Cluster:
             self.close()
             raise ClusterError(f"no worker joined the scheduler at {address} within {timeout:.0f} s") from exc
 
-    @property
-    def workers(self) -> int:
-        return len(self.client.scheduler_info(n_workers=-1).get("workers", {}))
-
     def check(self, embedder: Embedder, extractor: Extractor | None, choice: str | None) -> None:
         """Refuse workers that would embed with another model or extract with another extractor than this
         client: their vectors or entities would not match the graph's."""
@@ -91,6 +84,15 @@ class Cluster:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _examples_json(examples: list[ExtractionExample]) -> str:
+    """Worked examples as the workers' extractors are told them (state.WorkerState.extractor reads this)."""
+    from pydantic import TypeAdapter
+
+    from graphwright.models import ExtractionExample as Example
+
+    return TypeAdapter(list[Example]).dump_json(examples).decode()
 
 
 def _failure(exc: BaseException) -> str:
@@ -129,7 +131,7 @@ class ClusterEmbedder:
                     results[future.key] = future.result()
                 except Exception as exc:  # a task's own error, after its retries, or a cluster gone
                     raise ClusterError(f"embedding on {self._cluster.address}: {_failure(exc)}") from exc
-            out.append([float(x) for x in results[future.key][row]])
+            out.append(results[future.key][row].tolist())
         for text in texts:
             self._pending.pop(text, None)  # asked once: its memory goes with it
         return out
@@ -151,13 +153,7 @@ class ClusterExtractor:
         self._cluster = cluster
         self._choice = choice
         self._schema_json = ""
-        self._examples_json = ""
-        if examples:
-            from pydantic import TypeAdapter
-
-            from graphwright.models import ExtractionExample as Example
-
-            self._examples_json = TypeAdapter(list[Example]).dump_json(examples).decode()
+        self._examples_json = _examples_json(examples) if examples else ""
         self._pending: dict[str, tuple[Any, int]] = {}  # chunk id -> (future, position in its result)
         self._usage: dict[str, float] = {}
 
@@ -170,13 +166,9 @@ class ClusterExtractor:
         self._schema_json = schema.to_json()
 
     def use_examples(self, examples: list[ExtractionExample]) -> None:
-        from pydantic import TypeAdapter
-
-        from graphwright.models import ExtractionExample as Example
-
         if isinstance(self._local, LearnsFromExamples):
             self._local.use_examples(examples)
-        self._examples_json = TypeAdapter(list[Example]).dump_json(examples).decode()
+        self._examples_json = _examples_json(examples)
 
     def usage(self) -> dict[str, float]:
         """The workers' extraction calls and this process's own (an LLM's summaries for resolution)."""
