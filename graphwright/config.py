@@ -337,6 +337,9 @@ class Settings(BaseSettings):
     neo4j_gds: bool = Field(
         False, description="`graphwright db start` installs and loads Neo4j Graph Data Science (OpenGDS)"
     )
+    # Where Leiden (communities) and the walk's PageRank run: auto = in Neo4j Graph Data Science when
+    # gds.version() answers, else here; client = always here; gds = in GDS, an error without it.
+    graph_algorithms: Literal["auto", "client", "gds"] = "auto"
 
     @field_validator("openai_base_url", "embedding_base_url", "rerank_model", "server_url", mode="before")
     @classmethod

@@ -31,6 +31,7 @@
     │                                           failed after its retries
     ├── StoreUnavailableError                   tier: the database or the server's capacity is not there now: 503
     │   ├── GraphStoreError                     Neo4j cannot be used: down, unreachable, credentials refused
+    │   │   └── GdsUnavailableError             graph algorithms asked of GDS on a server without it
     │   └── BusyError                           the server's job queue is full: 429 with Retry-After
     ├── WriteRejectedError                      Neo4j refused one write; the transaction rolled back
     ├── LocalServerError                        the bundled Neo4j cannot be built or started
@@ -71,6 +72,7 @@ __all__ = [
     "ForbiddenError",
     "ExtraNotInstalledError",
     "FormatError",
+    "GdsUnavailableError",
     "GraphStoreError",
     "GraphwrightError",
     "InvalidRequestError",
@@ -176,6 +178,10 @@ class CurationConflictError(RefusedError):
 
 class GraphStoreError(StoreUnavailableError):
     """Neo4j cannot be used: not running, unreachable, or the credentials were refused."""
+
+
+class GdsUnavailableError(GraphStoreError):
+    """`GRAPHWRIGHT_GRAPH_ALGORITHMS=gds`, but this Neo4j has no Graph Data Science (`db start --gds`)."""
 
 
 class QueryRejectedError(BadInputError):

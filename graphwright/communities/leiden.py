@@ -1,9 +1,9 @@
 """Hierarchical Leiden over the undirected, weighted entity graph, stable across small changes.
 
-Uses graspologic's native Leiden core (`graspologic_native.leiden`): importing graspologic itself costs ~6 s
-(numba, umap), the core 0.07 s. The hierarchy is built the way `hierarchical_leiden` builds it (a community
-larger than `max_cluster_size` is split by Leiden on its own subnetwork, level by level), but here so that the
-previous partition can steer every level:
+Each Leiden run is the engine's (`algorithms`: graspologic's native core in this process, or Neo4j Graph
+Data Science); the hierarchy, the pinning and the ids are built here, the same for both. The hierarchy is built
+the way graspologic's `hierarchical_leiden` builds it (a community larger than `max_cluster_size` is split by
+Leiden on its own subnetwork, level by level), but here so that the previous partition can steer every level:
 
 - A previous community is *untouched* when none of its members' relations changed (the `graph_hash` of its
   members' incident edges is the same). An untouched community and its whole subtree are kept exactly.
@@ -17,9 +17,10 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-Edge = tuple[str, str, float]
+from graphwright.algorithms import ClientAlgorithms, Edge, GraphAlgorithms, LeidenProblem
+
 Adjacency = dict[str, dict[str, float]]
 
 
@@ -104,11 +105,33 @@ def _components(nodes: Iterable[str], graph: Adjacency) -> list[list[str]]:
     return parts
 
 
+@dataclass
+class _Split:
+    """Nodes to divide at `level` under `parent` (None: the whole graph), steered by `before`."""
+
+    nodes: set[str]
+    before: Sequence[PreviousCommunity]
+    level: int
+    parent: DetectedCommunity | None
+
+
+@dataclass
+class _Plan:
+    groups: list[tuple[list[str], PreviousCommunity | None]]  # untouched previous communities, kept
+    rest: set[str]
+    problem: LeidenProblem | None = None  # Leiden's part: the rest's subgraph, when it has edges
+
+
 class _Detector:
     def __init__(
-        self, graph: Adjacency, max_cluster_size: int, seed: int, previous: Sequence[PreviousCommunity]
+        self,
+        graph: Adjacency,
+        max_cluster_size: int,
+        seed: int,
+        previous: Sequence[PreviousCommunity],
+        engine: GraphAlgorithms,
     ) -> None:
-        self.graph, self.max_cluster_size, self.seed = graph, max_cluster_size, seed
+        self.graph, self.max_cluster_size, self.seed, self.engine = graph, max_cluster_size, seed, engine
         self.signatures = node_signatures(graph)
         self.children: dict[str | None, list[PreviousCommunity]] = defaultdict(list)
         self.holder: dict[tuple[int, str], PreviousCommunity] = {}  # (level, member) -> its community then
@@ -128,13 +151,30 @@ class _Detector:
         self.found: list[DetectedCommunity] = []
 
     def run(self) -> list[DetectedCommunity]:
-        top = self.children.get(None, [])
-        self._emit(self._partition(set(self.graph), top), 0, None)
+        """Level by level: every community of a level that must be split is split in one engine call, so
+        an engine with a cost per call (GDS: a projection) pays it once per level, not once per community."""
+        splits = [_Split(set(self.graph), self.children.get(None, []), 0, None)]
+        while splits:
+            plans = [self._plan(s.nodes, s.before) for s in splits]
+            answers = iter(self.engine.leiden([p.problem for p in plans if p.problem], seed=self.seed))
+            following: list[_Split] = []
+            for split, plan in zip(splits, plans):
+                parts = self._parts(plan, next(answers) if plan.problem else {})
+                if split.parent is None:
+                    following += self._emit(parts, 0, None)
+                elif len(parts) == 1 and parts[0][1] is not None:
+                    # it is exactly an untouched community of the level below: split as that one was split
+                    following.append(replace(split, before=self.children.get(parts[0][1].id, [])))
+                elif len(parts) > 1:  # else Leiden could not split it: it stays a leaf
+                    following += self._emit(parts, split.level, split.parent)
+            splits = following
         return sorted(self.found, key=lambda c: (c.level, -len(c.members), c.id))
 
     def _emit(
         self, parts: list[tuple[list[str], PreviousCommunity | None]], level: int, parent: DetectedCommunity | None
-    ) -> None:
+    ) -> list[_Split]:
+        """The communities of `parts` at `level`, and the splits of those too large to be leaves."""
+        splits = []
         for members, pinned in parts:
             if pinned is not None:
                 self._keep(pinned, parent, level)
@@ -153,13 +193,8 @@ class _Detector:
                 # the previous communities one level down, under those that held these members
                 held = {self.holder[(level, m)].id for m in members if (level, m) in self.holder}
                 below = [child for pid in sorted(held) for child in self.children.get(pid, [])]
-                split = self._partition(set(members), below)
-                while len(split) == 1 and split[0][1] is not None:
-                    # it is exactly an untouched community of the level below: split as that one was split
-                    below = self.children.get(split[0][1].id, [])
-                    split = self._partition(set(members), below)
-                if len(split) > 1:  # else Leiden could not split it: it stays a leaf
-                    self._emit(split, level + 1, community)
+                splits.append(_Split(set(members), below, level + 1, community))
+        return splits
 
     def _add(self, community: DetectedCommunity, parent: DetectedCommunity | None) -> None:
         self.found.append(community)
@@ -184,28 +219,22 @@ class _Detector:
         for child in self.children.get(previous.id, []):
             self._keep(child, community, level + 1)
 
-    def _partition(
-        self, nodes: set[str], before: Sequence[PreviousCommunity]
-    ) -> list[tuple[list[str], PreviousCommunity | None]]:
-        """Groups of `nodes`: untouched previous communities as they were (with their record), and the rest
-        re-detected by Leiden on the rest's own subgraph, seeded with the previous groups, each group split
-        into its connected parts.
+    def _plan(self, nodes: set[str], before: Sequence[PreviousCommunity]) -> _Plan:
+        """How `nodes` will be grouped: untouched previous communities as they were (with their record), and
+        the rest re-detected by Leiden on the rest's own subgraph, seeded with the previous groups.
 
         The rest is scored as a part of `nodes`, not as a graph of its own: modularity's penalty is relative
         to the whole graph's weight, so the rest runs at resolution weight(rest) / weight(nodes). Otherwise
         one touched community, alone, would be split as if it were the whole graph."""
         pinned = [p for p in before if p.id in self.untouched and set(p.members) <= nodes]
         held = {m for p in pinned for m in p.members}
-        groups: list[tuple[list[str], PreviousCommunity | None]] = [(sorted(p.members), p) for p in pinned]
-        rest = nodes - held
-        if not rest:
-            return groups
+        plan = _Plan(groups=[(sorted(p.members), p) for p in pinned], rest=nodes - held)
+        if not plan.rest:
+            return plan
+        rest = plan.rest
         total = sum(w for a in nodes for b, w in self.graph.get(a, {}).items() if b in nodes and a < b)
         edges = sorted((a, b, w) for a in rest for b, w in self.graph.get(a, {}).items() if b in rest and a < b)
-        found: dict[str, int] = {}
         if edges:
-            import graspologic_native as gn
-
             seed_of = {m: index for index, p in enumerate(before) for m in p.members if m in rest}
             start, fresh = {}, len(before)
             for node in sorted({n for a, b, _ in edges for n in (a, b)}):
@@ -213,11 +242,16 @@ class _Detector:
                     start[node] = seed_of[node]
                 else:  # a new entity starts alone
                     start[node], fresh = fresh, fresh + 1
-            resolution = sum(w for _, _, w in edges) / total
-            _, found = gn.leiden(edges, starting_communities=start, resolution=resolution, seed=self.seed)
-            self._keep_atoms_whole(rest, found)
+            plan.problem = LeidenProblem(edges, start, sum(w for _, _, w in edges) / total)
+        return plan
+
+    def _parts(self, plan: _Plan, found: dict[str, int]) -> list[tuple[list[str], PreviousCommunity | None]]:
+        """The plan's groups with Leiden's answer for the rest, each group split into its connected parts."""
+        if plan.problem:
+            self._keep_atoms_whole(plan.rest, found)
+        groups = list(plan.groups)
         by_label: dict[int, list[str]] = defaultdict(list)
-        for node in sorted(rest):  # nodes without edges inside the rest stand alone
+        for node in sorted(plan.rest):  # nodes without edges inside the rest stand alone
             by_label[found.get(node, -1 - len(by_label))].append(node)
         for members in by_label.values():
             groups.extend((part, None) for part in _components(members, self.graph))
@@ -242,13 +276,18 @@ class _Detector:
 
 
 def detect(
-    edges: Sequence[Edge], max_cluster_size: int = 10, seed: int = 42, previous: Sequence[PreviousCommunity] = ()
+    edges: Sequence[Edge],
+    max_cluster_size: int = 10,
+    seed: int = 42,
+    previous: Sequence[PreviousCommunity] = (),
+    engine: GraphAlgorithms | None = None,
 ) -> list[DetectedCommunity]:
     """Communities of every level; an id is its level and member set, so an unchanged community keeps it.
 
     With `previous` (the last run's communities), communities whose members' relations did not change are
     kept exactly and Leiden starts from the previous partition; without it, a full detection. Entities
-    without relations are not in `edges` and so in no community (they stay searchable as entities)."""
+    without relations are not in `edges` and so in no community (they stay searchable as entities). `engine`:
+    where Leiden runs (the client's by default)."""
     if not edges:
         return []
-    return _Detector(adjacency(sorted(edges)), max_cluster_size, seed, previous).run()
+    return _Detector(adjacency(sorted(edges)), max_cluster_size, seed, previous, engine or ClientAlgorithms()).run()

@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from graphwright.algorithms import graph_algorithms
 from graphwright.communities.leiden import DetectedCommunity, PreviousCommunity, detect, member_hash, modularity
 from graphwright.communities.report_plan import ReportPlan, plan_reports, priority, reused_report
 from graphwright.communities.reports import (
@@ -82,6 +83,7 @@ class CommunityRun:
     modularity: float = 0.0  # of level 0
     full: bool = False
     detect_seconds: float = 0.0
+    engine: str = "client"  # where Leiden ran (`algorithms`)
     report_seconds: float = 0.0
     embed_seconds: float = 0.0
     write_seconds: float = 0.0
@@ -175,7 +177,9 @@ class CommunityBuilder:
                 for r in existing.values()
             ]
         )
-        detected = detect(edges, max_cluster_size, seed, previous)
+        engine = graph_algorithms(self.settings, self.store)
+        detected = detect(edges, max_cluster_size, seed, previous, engine)
+        run.engine = engine.name
         connected = {n for a, b, _ in edges for n in (a, b)}
         run.isolated_entities = len(set(self.store.communities.entity_ids()) - connected)
         run.modularity = modularity(edges, {m: c.id for c in detected if c.level == 0 for m in c.members})

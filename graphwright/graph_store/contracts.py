@@ -10,7 +10,7 @@ same keys Neo4j's queries do."""
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -490,6 +490,28 @@ class CurationRole(Protocol):
         later change touches the same entities, or when the graph it left has changed since."""
 
 
+class GdsRole(Protocol):
+    """Leiden and PageRank in Neo4j Graph Data Science (`store.gds`), over graphs the caller sends as
+    integer-id edges; a backend without GDS answers None to `version` and is never asked the rest."""
+
+    def version(self) -> str | None:
+        """`gds.version()`, or None when the server has no GDS (asked once per store)."""
+
+    def leiden(
+        self, edges: Sequence[tuple[int, int, float]], start: Mapping[int, int], *, resolution: float, seed: int
+    ) -> dict[int, int]: ...
+
+    def pagerank(
+        self,
+        edges: Sequence[tuple[int, int, float]],
+        sources: Sequence[int],
+        *,
+        damping: float,
+        iterations: int,
+        tolerance: float,
+    ) -> dict[int, float]: ...
+
+
 class WorkspacesRole(Protocol):
     """Which workspaces the database holds: the one role of no workspace (`store.workspaces`)."""
 
@@ -538,6 +560,9 @@ class GraphStore(Protocol):
 
     @property
     def curation(self) -> CurationRole: ...
+
+    @property
+    def gds(self) -> GdsRole: ...
 
     @property
     def workspaces(self) -> WorkspacesRole: ...

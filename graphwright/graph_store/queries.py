@@ -1299,3 +1299,34 @@ RETURN id AS summary, b.c.id AS chunk_id, b.c.document_id AS document_id, b.c.te
        b.d.title AS title, b.d.source AS source, b.c.pages AS pages, b.c.section AS section, b.c.language AS language
 """
     return query, params
+
+
+# --- Graph Data Science (graph_store/gds.py) -------------------------------------------------------------
+# Graphs are projected from rows the caller sends (integer node ids, no labels), so a projection holds only
+# what the caller read from its own workspace; every name is unique to one call and dropped after it.
+GDS_VERSION = "RETURN gds.version() AS version"
+GDS_PROJECT_UNDIRECTED = """
+UNWIND $edges AS e
+WITH gds.graph.project($name, e[0], e[1],
+    {sourceNodeProperties: {seed: e[3]}, targetNodeProperties: {seed: e[4]}, relationshipProperties: {weight: e[2]}},
+    {undirectedRelationshipTypes: ['*']}) AS g
+RETURN g.nodeCount AS nodes
+"""
+GDS_PROJECT_DIRECTED = """
+UNWIND $edges AS e
+WITH gds.graph.project($name, e[0], e[1], {relationshipProperties: {weight: e[2]}}) AS g
+RETURN g.nodeCount AS nodes
+"""
+GDS_LEIDEN = """
+CALL gds.leiden.stream($name, {relationshipWeightProperty: 'weight', seedProperty: 'seed', gamma: $gamma,
+    randomSeed: $seed, tolerance: 0.0000001, concurrency: 1})
+YIELD nodeId, communityId
+RETURN nodeId AS node, communityId AS community
+"""
+GDS_PAGERANK = """
+CALL gds.pageRank.stream($name, {relationshipWeightProperty: 'weight', dampingFactor: $damping,
+    maxIterations: $iterations, tolerance: $tolerance, sourceNodes: $sources, concurrency: 1})
+YIELD nodeId, score
+RETURN nodeId AS node, score
+"""
+GDS_DROP = "CALL gds.graph.drop($name, false) YIELD graphName RETURN graphName"

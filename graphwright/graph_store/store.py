@@ -8,6 +8,7 @@
 - `admin`: schema, counts, integrity rules, reset (StoreAdmin)
 - `conversations`: stored conversations and their turns (ConversationStore)
 - `curation`: hand changes of the entity graph, their audit trail and undo (CurationStore)
+- `gds`: Leiden and PageRank in Neo4j Graph Data Science, when the server has it (GdsAlgorithms)
 - `workspaces`: which workspaces the database holds (WorkspaceRegistry, the one role of no workspace)
 
 A store belongs to one workspace, given once at construction: every role runs its queries there
@@ -27,6 +28,7 @@ from graphwright.graph_store.communities import CommunityStore
 from graphwright.graph_store.connection import Neo4jConnection
 from graphwright.graph_store.conversations import ConversationStore
 from graphwright.graph_store.curation import CurationStore
+from graphwright.graph_store.gds import GdsAlgorithms
 from graphwright.graph_store.graph_reads import GraphReads
 from graphwright.graph_store.retrieval import RetrievalReads
 from graphwright.graph_store.summaries import SummaryStore
@@ -73,6 +75,7 @@ class Neo4jStore:
         self.admin = StoreAdmin(self.connection)
         self.conversations = ConversationStore(self.connection)
         self.curation = CurationStore(self.connection)
+        self.gds = GdsAlgorithms(self.connection)
 
     def in_workspace(self, name: str) -> Neo4jStore:
         """This store's driver in workspace `name` (closing it leaves the driver open)."""

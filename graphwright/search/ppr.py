@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-import numpy as np
+from graphwright.algorithms import ClientAlgorithms, GraphAlgorithms
 
 
 @dataclass
@@ -37,35 +37,32 @@ class WalkGraph:
 
 
 def personalized_pagerank(
-    graph: WalkGraph, seeds: Mapping[str, float], damping: float = 0.7, iterations: int = 50, tolerance: float = 1e-9
+    graph: WalkGraph,
+    seeds: Mapping[str, float],
+    damping: float = 0.7,
+    iterations: int = 50,
+    tolerance: float = 1e-9,
+    engine: GraphAlgorithms | None = None,
 ) -> dict[str, float]:
     """Stationary visit shares of a walk restarting at `seeds` (weights, normalised here). Seeds outside the
-    graph still hold their restart mass. Power iteration stops when an update moves less than `tolerance`."""
+    graph still hold their restart mass. Power iteration stops when an update moves less than `tolerance`.
+    `engine`: where it runs (the client's by default); the arcs and their shares are made here either way."""
     if not 0.0 <= damping < 1.0:
         raise ValueError("damping must be in [0, 1)")
     restart = {n: w for n, w in seeds.items() if w > 0}
     total = sum(restart.values())
     if total <= 0:
         return {}
-    names = sorted(set(graph.nodes()) | set(restart))
-    index = {n: i for i, n in enumerate(names)}
-    src = np.fromiter((index[a] for a, b in graph.edges), dtype=np.int64, count=len(graph.edges))
-    dst = np.fromiter((index[b] for a, b in graph.edges), dtype=np.int64, count=len(graph.edges))
-    weight = np.fromiter(graph.edges.values(), dtype=np.float64, count=len(graph.edges))
-    src, dst, weight = np.concatenate([src, dst]), np.concatenate([dst, src]), np.concatenate([weight, weight])
-    local = np.bincount(src, weights=weight, minlength=len(names))
-    full = np.array([graph.degree.get(n, 0.0) for n in names])
-    degree = np.maximum(np.maximum(full, local), 1e-12)
-    share = weight / degree[src]  # the part of a node's mass each edge carries
-    s = np.zeros(len(names))
-    for n, w in restart.items():
-        s[index[n]] = w / total
-    p = s.copy()
-    for _ in range(iterations):
-        spread = np.bincount(dst, weights=p[src] * share, minlength=len(names))
-        new = (1.0 - damping) * s + damping * spread
-        moved = float(np.abs(new - p).sum())
-        p = new
-        if moved < tolerance:
-            break
-    return {n: float(p[i]) for n, i in index.items()}
+    local: dict[str, float] = {}
+    for (a, b), w in graph.edges.items():
+        local[a] = local.get(a, 0.0) + w
+        local[b] = local.get(b, 0.0) + w
+    degree = {n: max(graph.degree.get(n, 0.0), local.get(n, 0.0), 1e-12) for n in graph.nodes()}
+    arcs = [arc for (a, b), w in graph.edges.items() for arc in ((a, b, w / degree[a]), (b, a, w / degree[b]))]
+    return (engine or ClientAlgorithms()).pagerank(
+        arcs,
+        {n: w / total for n, w in restart.items()},
+        damping=damping,
+        iterations=iterations,
+        tolerance=tolerance,
+    )
