@@ -59,6 +59,16 @@ STORE_BACKENDS: Registry[Any] = Registry(
     {"neo4j": "graphwright.graph_store.store:open_neo4j"},
     parameter="GRAPHWRIGHT_STORE_BACKEND",
 )
+# Where Leiden and the walk's PageRank run (GRAPHWRIGHT_GRAPH_ALGORITHMS, or `auto`): a factory
+# `(store, *, strict) -> GraphAlgorithms | None` (algorithms/base.py); None: not available on this store.
+GRAPH_ALGORITHMS: Registry[Any] = Registry(
+    "graph algorithms engine",
+    {
+        "client": "graphwright.algorithms.client:open_client",  # in this process
+        "gds": "graphwright.algorithms.gds:open_gds",  # in Neo4j Graph Data Science
+    },
+    parameter="GRAPHWRIGHT_GRAPH_ALGORITHMS",
+)
 
 
 def _registered(registry: Registry[Any], name: str) -> str:
@@ -337,9 +347,10 @@ class Settings(BaseSettings):
     neo4j_gds: bool = Field(
         False, description="`graphwright db start` installs and loads Neo4j Graph Data Science (OpenGDS)"
     )
-    # Where Leiden (communities) and the walk's PageRank run: auto = in Neo4j Graph Data Science when
-    # gds.version() answers, else here; client = always here; gds = in GDS, an error without it.
-    graph_algorithms: Literal["auto", "client", "gds"] = "auto"
+    # Where Leiden (communities) and the walk's PageRank run: auto = communities in Neo4j Graph Data Science
+    # when gds.version() answers, else here, and the walk (a small cut) here; client = both here; gds = both
+    # in GDS, an error without it; or any engine registered in GRAPH_ALGORITHMS.
+    graph_algorithms: str = "auto"
 
     @field_validator("openai_base_url", "embedding_base_url", "rerank_model", "server_url", mode="before")
     @classmethod
@@ -360,6 +371,12 @@ class Settings(BaseSettings):
     @classmethod
     def _store_backend(cls, value: str) -> str:
         return _registered(STORE_BACKENDS, value.strip().lower())
+
+    @field_validator("graph_algorithms")
+    @classmethod
+    def _graph_algorithms(cls, value: str) -> str:
+        value = value.strip().lower()
+        return value if value == "auto" else _registered(GRAPH_ALGORITHMS, value)
 
     @field_validator("embedding_backend")
     @classmethod

@@ -15,10 +15,11 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from graphwright.algorithms.base import Arc, GraphAlgorithms, LeidenProblem
-from graphwright.errors import GraphStoreError, QueryRejectedError
+from graphwright.algorithms.client import ClientAlgorithms
+from graphwright.errors import GdsUnavailableError, GraphStoreError, QueryRejectedError
 
 if TYPE_CHECKING:
-    from graphwright.graph_store.contracts import GdsRole
+    from graphwright.graph_store.contracts import GdsRole, GraphStore
 
 log = logging.getLogger(__name__)
 
@@ -107,3 +108,16 @@ class GdsAlgorithms:
         log.warning("Graph Data Science failed (%s); computing in the client from here on", error)
         self._fallen = True
         return self.fallback
+
+
+def open_gds(store: GraphStore, *, strict: bool) -> GdsAlgorithms | None:
+    """GDS on this store's server (`GRAPH_ALGORITHMS`' factory): None when it has none, or an error when
+    `strict` (asked for by name); not strict, a failing call falls back to the client."""
+    if store.gds.version() is None:
+        if strict:
+            raise GdsUnavailableError(
+                "GRAPHWRIGHT_GRAPH_ALGORITHMS=gds, but this Neo4j has no Graph Data Science "
+                "(start it with `graphwright db start --gds`, or set the setting to auto)"
+            )
+        return None
+    return GdsAlgorithms(store.gds, fallback=None if strict else ClientAlgorithms())

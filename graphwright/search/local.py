@@ -104,7 +104,7 @@ class LocalSearch:
     @property
     def algorithms(self) -> GraphAlgorithms:
         if self._algorithms is None:
-            self._algorithms = graph_algorithms(self.settings, self.store)
+            self._algorithms = graph_algorithms(self.settings, self.store, whole_graph=False)
         return self._algorithms
 
     def link(self, question: str, embedding: list[float]) -> tuple[list[EntityRef], set[str], list[str]]:

@@ -98,8 +98,11 @@ def test_the_walk_in_gds_scores_as_the_client(gds_rag) -> None:
     from graphwright.algorithms import ClientAlgorithms, graph_algorithms
     from graphwright.search.ppr import WalkGraph, personalized_pagerank
 
-    engine = graph_algorithms(gds_rag.settings, gds_rag.store)
+    engine = graph_algorithms(gds_rag.settings, gds_rag.store, whole_graph=False)
     assert engine.name == "gds"
+    auto = gds_rag.settings.model_copy(update={"graph_algorithms": "auto"})  # the default
+    assert graph_algorithms(auto, gds_rag.store).name == "gds"  # communities in GDS
+    assert graph_algorithms(auto, gds_rag.store, whole_graph=False).name == "client"  # the walk's small cut here
     rng = random.Random(7)
     graph = WalkGraph()
     for _ in range(400):

@@ -26,6 +26,7 @@ LAYERS: list[set[str]] = [
     {"llm"},
     {"embeddings"},  # its endpoint backend uses the llm package's `openai` client
     {"extraction", "graph_store", "knowledge"},  # knowledge: knowledge bases beyond this workspace
+    {"algorithms"},  # Leiden and PageRank, in the client or in the store's GDS
     {"pipeline", "reembed", "search", "communities", "evaluation", "answer_graph", "conversations", "curation"}
     | {"cluster"},  # cluster: a Dask cluster's embedder and extractor, which api hands the pipeline
     {"api"},
