@@ -107,6 +107,7 @@ class GdsAlgorithms:
             raise error
         log.warning("Graph Data Science failed (%s); computing in the client from here on", error)
         self._fallen = True
+        self.name = "client"  # what computed the rest, as reports say
         return self.fallback
 
 

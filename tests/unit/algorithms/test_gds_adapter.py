@@ -120,6 +120,7 @@ def test_a_failing_gds_falls_back_to_the_client_once_with_a_warning(caplog) -> N
         second = engine.leiden(problems, seed=1)
     assert first == second == ClientAlgorithms().leiden(problems, seed=1)
     assert role.calls == 1  # not asked again after it failed
+    assert engine.name == "client"  # what a community run reports as its engine
     assert sum("Graph Data Science failed" in r.message for r in caplog.records) == 1
 
 
