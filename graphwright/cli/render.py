@@ -151,10 +151,11 @@ def skipped_line(skipped: list[str], shown: int = 10) -> str:
 
 def print_community_run(run: CommunityRun) -> None:
     levels = ", ".join(f"level {lvl}: {n}" for lvl, n in sorted(run.levels.items())) or "none"
+    where = " (in Neo4j GDS)" if run.engine == "gds" else ""
     make_console().print(
         f"Communities: {run.kept} kept, {run.rewritten} rewritten, {run.created} created, {run.removed} removed "
         f"({levels}); {run.isolated_entities} entities without relations are in no community. "
-        f"Detection {run.detect_seconds:.1f}s{' (in Neo4j GDS)' if run.engine == 'gds' else ''}, reports {run.report_seconds:.1f}s, embeddings "
+        f"Detection {run.detect_seconds:.1f}s{where}, reports {run.report_seconds:.1f}s, embeddings "
         f"{run.embed_seconds:.1f}s, write {run.write_seconds:.1f}s. Modularity (level 0) {run.modularity:.4f}. "
         f"Reports: {run.reused} kept by overlap, {run.llm_calls} LLM calls, {run.stale} stale"
         + (f"; {run.llm_failures} LLM reports fell back to extractive" if run.llm_failures else "")
