@@ -14,7 +14,7 @@ import builtins
 import math
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, NoReturn
@@ -840,6 +840,29 @@ class MemoryWorkspaces:
         self.database.registry.pop(name, None)  # its data went first, by its store's reset
 
 
+class MemoryGds:
+    """No Graph Data Science here: `version` is None, so the algorithms run in the client."""
+
+    def version(self) -> str | None:
+        return None
+
+    def leiden(
+        self, edges: Sequence[tuple[int, int, float]], start: Mapping[int, int], *, resolution: float, seed: int
+    ) -> dict[int, int]:
+        _missing("gds")
+
+    def pagerank(
+        self,
+        edges: Sequence[tuple[int, int, float]],
+        sources: Sequence[int],
+        *,
+        damping: float,
+        iterations: int,
+        tolerance: float,
+    ) -> dict[int, float]:
+        _missing("gds")
+
+
 class MemoryStore:
     """The whole store over one `_Database`, in one workspace."""
 
@@ -855,6 +878,7 @@ class MemoryStore:
         self.admin = MemoryAdmin(space, self.database, self.workspace)
         self.conversations = MemoryConversations(space)
         self.curation = MemoryCuration()
+        self.gds = MemoryGds()
         self.workspaces = MemoryWorkspaces(self.database)
 
     def in_workspace(self, name: str) -> MemoryStore:
