@@ -59,8 +59,11 @@ class GdsAlgorithms:
         """Leiden on the undirected weighted graph `edges`, every node starting in `start[node]` (its seed
         community), at `resolution` (gamma), single-threaded so a seed gives one answer."""
         rows = [[a, b, w, start[a], start[b]] for a, b, w in edges]
+        seeded = len(set(start.values())) < len(start)  # every node alone is no seed at all
         with self._projected(q.GDS_PROJECT_UNDIRECTED, rows) as name:
-            found = self.connection.read(q.GDS_LEIDEN, name=name, gamma=resolution, seed=seed)
+            found = self.connection.read(
+                q.GDS_LEIDEN_SEEDED if seeded else q.GDS_LEIDEN, name=name, gamma=resolution, seed=seed
+            )
         return {int(r["node"]): int(r["community"]) for r in found}
 
     def pagerank(

@@ -1318,11 +1318,15 @@ WITH gds.graph.project($name, e[0], e[1], {relationshipProperties: {weight: e[2]
 RETURN g.nodeCount AS nodes
 """
 GDS_LEIDEN = """
-CALL gds.leiden.stream($name, {relationshipWeightProperty: 'weight', seedProperty: 'seed', gamma: $gamma,
-    randomSeed: $seed, tolerance: 0.0000001, concurrency: 1})
+CALL gds.leiden.stream($name, {relationshipWeightProperty: 'weight', gamma: $gamma, randomSeed: $seed,
+    tolerance: 0.0000001, concurrency: 1})
 YIELD nodeId, communityId
 RETURN nodeId AS node, communityId AS community
 """
+# Started from the last partition. GDS 2.13 estimates a seeded Leiden at about 16 bytes x nodes^2 (87 GB for a
+# 74k-node graph) and refuses to run it; measured, the server's heap rose ~0.4 GiB, so its guard is bypassed
+# (`sudo`) for a seeded run only: a real shortage still fails the call, and `auto` computes in the client.
+GDS_LEIDEN_SEEDED = GDS_LEIDEN.replace("concurrency: 1}", "seedProperty: 'seed', sudo: true, concurrency: 1}")
 GDS_PAGERANK = """
 CALL gds.pageRank.stream($name, {relationshipWeightProperty: 'weight', dampingFactor: $damping,
     maxIterations: $iterations, tolerance: $tolerance, sourceNodes: $sources, concurrency: 1})
