@@ -556,6 +556,9 @@ def test_graphwright_chat_streams_with_an_llm_and_survives_ctrl_c(live, cli_env,
         stderr=subprocess.PIPE,
         env=env,
         cwd=tmp_path,
+        # As from a terminal: a test run started as a background job (`cmd &` in a script) has SIGINT ignored,
+        # every child inherits that, and Python then leaves Ctrl-C ignored (no KeyboardInterrupt at all).
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert chat.stdin is not None and chat.stdout is not None
     seen = b""
