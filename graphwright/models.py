@@ -309,11 +309,15 @@ class ConversationOwner:
     `key`, derived from the same API key and never stored, seals their text, so only a request with that
     key reads it (read-only Cypher, the Browser and a database dump see ciphertext). `tenant`: the key is
     bound to named workspaces (a tenant of the database, not its owner), so it runs no user Cypher unless
-    GRAPHWRIGHT_TENANT_CYPHER allows it."""
+    GRAPHWRIGHT_TENANT_CYPHER allows it, and reaches only the knowledge bases granted to its workspace;
+    `reach`: the workspaces the key may read (None: every one), so a knowledge base that is another workspace
+    of this database is read only if the key could read it itself. The server builds one per request from its
+    key (server/callers.py); the library's default is the owner of everything."""
 
     name: str = ""
     key: bytes | None = field(default=None, repr=False)
     tenant: bool = False
+    reach: frozenset[str] | None = None
 
 
 class ConversationTurn(BaseModel):

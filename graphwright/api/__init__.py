@@ -637,6 +637,7 @@ class GraphRAG:
             hyde=options.hyde,
             caller=owner.name if isinstance(owner, ConversationOwner) else owner,
             tenant=isinstance(owner, ConversationOwner) and owner.tenant,
+            reach=owner.reach if isinstance(owner, ConversationOwner) else None,
         )
 
     def _filters(self, where: Sequence[str | MetadataFilter] | None) -> list[MetadataFilter]:

@@ -10,6 +10,12 @@ secret (its repr is asterisks) and sent only in the Authorization header to the 
     workspace = "legal"
     key_env = "HQ_GRAPHWRIGHT_KEY"
     description = "contracts and policies of the head office"
+    granted_to = ["legal", "support"]
+
+A key bound to named workspaces (a tenant) reaches only the entries whose `granted_to` lists the workspace it
+searches, nothing by default; an entry that resolves to this database (kind `workspace`, or any remote kind
+whose URL this server answers) is another workspace whatever its kind, read only if the key reads that
+workspace itself. Admin keys, keys for every workspace and a keyless server reach every entry.
 """
 
 from __future__ import annotations
@@ -40,6 +46,15 @@ class KnowledgeBaseSpec(BaseModel):
     name: str = Field(pattern=NAME_PATTERN, description="a-z, 0-9 and _, at most 31: tools are named after it")
     kind: str
     description: str = Field("", max_length=500, description="what it holds, as the agent is told")
+    granted_to: list[str] = Field(
+        default_factory=list,
+        max_length=100,
+        description="the workspaces whose workspace-bound (tenant) keys may search it; none by default",
+    )
+
+    def named_workspace(self) -> str | None:
+        """The workspace this entry names, should it resolve to this database (None: it names none)."""
+        return None
 
 
 class RemoteSpec(KnowledgeBaseSpec):

@@ -18,6 +18,9 @@ class DifyExternalSpec(RemoteSpec):
     kind: Literal["dify-external"]
     knowledge_id: str = Field(min_length=1, max_length=200)
 
+    def named_workspace(self) -> str | None:
+        return self.knowledge_id
+
 
 class _Record(Reply):
     content: str

@@ -18,6 +18,9 @@ class GraphwrightSpec(RemoteSpec):
     workspace: str = Field("default", pattern=r"^[a-z0-9][a-z0-9_-]{0,39}$")
     mode: str = Field("hybrid", pattern=r"^[a-z_]{1,30}$", description="the remote's search mode")
 
+    def named_workspace(self) -> str | None:
+        return self.workspace
+
 
 class _Chunk(Reply):
     chunk_id: str

@@ -1,6 +1,9 @@
 """One HTTP call to a remote knowledge base, bounded: a timeout for the whole call, at most `MAX_BYTES` read,
 no redirects followed (the key goes to the origin it was configured for, and nowhere else), and every failure
-a `KnowledgeBaseError` that names the source and its URL with the key struck out of anything the remote said."""
+a `KnowledgeBaseError` of fixed words: the source's name, the status code or the kind of failure, never a byte of
+what the remote answered nor a header. A remote may echo the key in any encoding (URL-encoded, base64, reversed),
+and masking the literal catches none of those: so nothing the remote said is passed on, to a reader, the LLM,
+a log or a trace."""
 
 from __future__ import annotations
 
@@ -13,7 +16,13 @@ from graphwright.errors import KnowledgeBaseError
 from graphwright.knowledge.base import SourceEnv
 
 MAX_BYTES = 8_000_000
-_MESSAGE_CHARS = 300
+# What a status says to the operator, in our words (the remote's body is never read out).
+_STATUS_HINTS = {
+    401: " (its key was refused: check the variable key_env names)",
+    403: " (its key may not read there)",
+    404: " (no such knowledge base or path at that URL)",
+    429: " (it is busy: too many requests)",
+}
 
 
 def call_json(
@@ -55,24 +64,11 @@ def call_json(
             f"{_origin(url)})"
         )
     if status >= 400:
-        raise KnowledgeBaseError(f"knowledge base {name!r} answered HTTP {status}: {_said(text, secret)}")
+        raise KnowledgeBaseError(f"knowledge base {name!r} answered HTTP {status}{_STATUS_HINTS.get(status, '')}")
     try:
         return json.loads(text)
     except ValueError as exc:
         raise KnowledgeBaseError(f"knowledge base {name!r} answered something that is not JSON") from exc
-
-
-def _said(text: str, secret: str) -> str:
-    """What an error body says (its `message`, or the start of it), never the key even if the remote echoed it."""
-    try:
-        data = json.loads(text)
-        message = (data.get("error") or {}).get("message") if isinstance(data.get("error"), dict) else None
-        text = str(message or data.get("message") or data.get("error_msg") or data.get("detail") or text)
-    except (ValueError, AttributeError):
-        pass
-    if secret:
-        text = text.replace(secret, "***")
-    return text[:_MESSAGE_CHARS]
 
 
 def _origin(url: str) -> str:

@@ -16,6 +16,9 @@ class WorkspaceSpec(KnowledgeBaseSpec):
     workspace: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]{0,39}$")
     mode: str = Field("hybrid", pattern=r"^[a-z_]{1,30}$")
 
+    def named_workspace(self) -> str | None:
+        return self.workspace
+
 
 class WorkspaceSource(KnowledgeSource):
     kind = "workspace"

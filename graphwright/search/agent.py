@@ -91,6 +91,7 @@ class Agent:
         max_tool_calls: int = 12,
         caller: str = "",
         tenant: bool = False,
+        reach: frozenset[str] | None = None,
     ) -> None:
         self.ctx = ctx
         self.caller = caller  # whose share of concurrent user Cypher its cypher_read calls take
@@ -127,7 +128,7 @@ class Agent:
             ),
         }
         # the seed's design: each knowledge base beyond this workspace is a search tool and a document tool
-        sources, self.notes = open_sources(ctx, tenant)
+        sources, self.notes = open_sources(ctx, tenant=tenant, reach=reach, caller=caller)
         for source in sources:
             self._add_source(source)
 
@@ -377,6 +378,7 @@ class AgentMode(SearchMode):
             settings.agent_max_tool_calls,
             caller=query.caller,
             tenant=query.tenant,
+            reach=query.reach,
         )
         text, trace, notes = agent.run(query.question)
         found = agent.seen

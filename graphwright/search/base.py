@@ -67,6 +67,7 @@ class SearchQuery(BaseModel):
     # the agent's cypher_read) counts against that caller's share of concurrent queries.
     caller: str = ""
     tenant: bool = False  # the caller's key is bound to named workspaces (ConversationOwner.tenant)
+    reach: frozenset[str] | None = None  # the workspaces the caller's key reads (None: all; ConversationOwner.reach)
 
     @property
     def text(self) -> str:

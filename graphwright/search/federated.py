@@ -38,7 +38,7 @@ class FederatedMode(SearchMode):
     filterable = False  # other sources know nothing of this workspace's metadata
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
-        sources, notes = open_sources(ctx, query.tenant)
+        sources, notes = open_sources(ctx, tenant=query.tenant, reach=query.reach, caller=query.caller)
         if not sources:
             notes.append(NO_SOURCES)
         wide = max(query.k, CANDIDATES)

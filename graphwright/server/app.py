@@ -87,7 +87,7 @@ def create_app(settings: Settings, rag: GraphRAG | None = None, host: str = "127
     server = Server(graph, settings)
     secret = server_secret(settings.home)
     _move_legacy_conversations(keys, server, graph, secret)
-    mcp = build_mcp(graph, server.graph)
+    mcp = build_mcp(graph, server)
     mcp_app = mcp.streamable_http_app(streamable_http_path="/mcp", stateless_http=True, json_response=True, host=host)
 
     @asynccontextmanager

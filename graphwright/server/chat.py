@@ -11,12 +11,14 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from graphwright.errors import GraphwrightError, InvalidRequestError
-from graphwright.models import MAX_TURN_CHARS, AnswerDelta, ChatTurn, ConversationOwner, SearchResult
+from graphwright.models import MAX_TURN_CHARS, AnswerDelta, ChatTurn, SearchResult
+from graphwright.search.options import SearchOptions
 from graphwright.search.registry import mode_names
 from graphwright.server.errors import error_body, status_of
 from graphwright.server.schemas import ChatCitations, ChatRequest, check_question
 
 if TYPE_CHECKING:
+    from graphwright.server.callers import Caller
     from graphwright.server.state import Server
 
 
@@ -83,11 +85,9 @@ def _extras(server: Server, result: SearchResult, workspace: str) -> dict[str, A
     return ChatCitations(mode=result.mode, citations=result.citations, browser_url=served.browser_url).model_dump()
 
 
-def chat_completion(
-    server: Server, body: ChatRequest, workspace: str = "default", owner: ConversationOwner | None = None
-) -> dict[str, Any]:
+def chat_completion(server: Server, body: ChatRequest, caller: Caller) -> dict[str, Any]:
     question, options = search_args(body)
-    result = server.graph(workspace).search(question, **options, owner=owner or ConversationOwner())
+    result = server.search(question, SearchOptions.of(None, **options), caller=caller)
     prompt, completion = result.token_usage.get("prompt_tokens", 0), result.token_usage.get("completion_tokens", 0)
     return {
         "id": f"chatcmpl-{uuid.uuid4().hex}",
@@ -102,16 +102,14 @@ def chat_completion(
             }
         ],
         "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
-        "graphwright": _extras(server, result, workspace),
+        "graphwright": _extras(server, result, caller.workspace),
     }
 
 
-def chat_stream(
-    server: Server, body: ChatRequest, workspace: str = "default", owner: ConversationOwner | None = None
-) -> Iterator[bytes]:
+def chat_stream(server: Server, body: ChatRequest, caller: Caller) -> Iterator[bytes]:
     """chat.completion.chunk events: the answer's pieces as they come, then the sources, then [DONE]."""
     question, options = search_args(body)
-    events = server.graph(workspace).search_stream(question, **options, owner=owner or ConversationOwner())
+    events = server.search_stream(question, SearchOptions.of(None, **options), caller=caller)
     ident, created = f"chatcmpl-{uuid.uuid4().hex}", int(time.time())
 
     def chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> bytes:
@@ -129,7 +127,7 @@ def chat_stream(
     try:
         for event in events:
             if isinstance(event, SearchResult):
-                yield chunk({"content": sources(event)}, "stop", graphwright=_extras(server, event, workspace))
+                yield chunk({"content": sources(event)}, "stop", graphwright=_extras(server, event, caller.workspace))
             elif isinstance(event, AnswerDelta):
                 yield chunk({"content": event.text})
     except GraphwrightError as exc:

@@ -16,11 +16,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from graphwright.models import MetadataFilter, RetrievedChunk
 from graphwright.search.filters import parse_value
+from graphwright.search.options import SearchOptions
 from graphwright.search.registry import mode_class
 from graphwright.server.schemas import MAX_QUESTION_CHARS
 
 if TYPE_CHECKING:
-    from graphwright.server.security import Grant
+    from graphwright.server.callers import Caller
     from graphwright.server.state import Server
 
 # Dify's comparison operators we can express as metadata filters (search/filters.py), and as what.
@@ -143,7 +144,7 @@ def records(chunks: list[RetrievedChunk], mode: str, top_k: int, threshold: floa
     return found
 
 
-def retrieve(server: Server, raw: bytes, grant: Grant) -> JSONResponse:
+def retrieve(server: Server, raw: bytes, caller: Caller) -> JSONResponse:
     """The route's work: Dify's body in, Dify's records (or error) out. The knowledge id names a workspace; one
     the key may not read is answered as one that does not exist (2001), so a key learns nothing of others."""
     from graphwright.config import check_workspace_name
@@ -153,18 +154,23 @@ def retrieve(server: Server, raw: bytes, grant: Grant) -> JSONResponse:
         body = parse_request(raw)
         missing = DifyError(404, 2001, f"The knowledge does not exist: {body.knowledge_id[:100]!r}")
         try:
-            rag = server.graph(check_workspace_name(body.knowledge_id))
-        except (ValueError, NotFoundError):
+            caller = caller.in_workspace(check_workspace_name(body.knowledge_id))
+        except ValueError:
             raise missing from None
-        if not grant.sees(body.knowledge_id):
+        if not caller.grant.sees(caller.workspace):
             raise missing
+        try:
+            server.graph(caller.workspace)
+        except NotFoundError:
+            raise missing from None
         filters = metadata_filters(body.metadata_condition)
     except DifyError as exc:
         return exc.response()
     mode = server.settings.dify_mode
     if filters and not mode_class(mode).filterable:
         mode = "hybrid"  # metadata filters narrow the passage modes and local; global and path take none
-    result = rag.search(body.query, mode=mode, k=body.retrieval_setting.top_k, where=filters, generate=False)
+    options = SearchOptions(mode=mode, k=body.retrieval_setting.top_k, where=filters, generate=False)
+    result = server.search(body.query, options, caller=caller)  # as the key's tenant, in every dify mode
     found = records(result.chunks, result.mode, body.retrieval_setting.top_k, body.retrieval_setting.score_threshold)
     # Beside Dify's records (which it reads alone): whether no passage answers, and the best one's relevance.
     return JSONResponse({"records": found, "no_answer": result.no_answer, "relevance": result.relevance})

@@ -15,29 +15,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from graphwright.models import ConversationOwner
+from graphwright.serving_proof import (  # re-exported: they used to live here
+    SECRET_FILE,
+)
 
 if TYPE_CHECKING:
     from graphwright.api import GraphRAG
 
 log = logging.getLogger(__name__)
-SECRET_FILE = "server-secret"
-PROOF_PATH = "/v1/serving-proof"  # where a server answers a challenge with `serving_proof`
 _SECRET_BYTES = 32
-
-
-def serving_proof(secret: bytes, challenge: str) -> str:
-    """What a server answers to a challenge (GET /v1/serving-proof?challenge=...): an HMAC under the install's
-    secret, which a `graphwright query` of the same home checks before it sends a key to the server that
-    serving.json names (a process that took the port of a server gone cannot answer it)."""
-    return hmac.new(secret, b"serving\x00" + challenge.encode(), hashlib.sha256).hexdigest()
-
-
-def existing_secret(home: Path) -> bytes | None:
-    """The install's secret if it was ever made (None: no server of this home ever ran)."""
-    try:
-        return bytes.fromhex((home / SECRET_FILE).read_text(encoding="utf-8").strip())
-    except (OSError, ValueError):
-        return None
 
 
 def server_secret(home: Path) -> bytes:

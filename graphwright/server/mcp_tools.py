@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
     from graphwright.api import GraphRAG
+    from graphwright.models import SearchResult
+    from graphwright.server.state import Server
 
 INSTRUCTIONS = (
     "graphwright answers questions from a knowledge graph in Neo4j built from the user's documents. "
@@ -136,9 +138,9 @@ def request_workspace(ctx: Context, fallback: str) -> str:
     return found if isinstance(found, str) else fallback
 
 
-def build_mcp(rag: GraphRAG, graph: Callable[[str], GraphRAG] | None = None) -> MCPServer:
-    """The tools over `rag`; under `serve`, `graph` gives each call its workspace's GraphRAG (by the URL's
-    `/w/<name>` prefix)."""
+def build_mcp(rag: GraphRAG, host: Server | None = None) -> MCPServer:
+    """The tools over `rag`; under `serve`, `host` gives each call its workspace's GraphRAG (by the URL's
+    `/w/<name>` prefix) and runs its searches as the request's caller (server/callers.py)."""
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
     from mcp_types import ToolAnnotations
@@ -147,14 +149,21 @@ def build_mcp(rag: GraphRAG, graph: Callable[[str], GraphRAG] | None = None) -> 
     read_only = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
 
     def of(ctx: Context) -> GraphRAG:
-        return graph(request_workspace(ctx, rag.workspace)) if graph is not None else rag
+        return host.graph(request_workspace(ctx, rag.workspace)) if host is not None else rag
+
+    def run_search(ctx: Context, question: str, options: SearchOptions) -> SearchResult:
+        if host is None:  # stdio: the local user, who owns the graph
+            return rag.search(question, options)
+        from graphwright.server.callers import caller_from_state
+
+        return host.search(question, options, caller=caller_from_state(_request_state(ctx), rag.workspace))
 
     @server.tool(annotations=read_only, description=search_description(rag.llm is not None))
     @_as_tool_errors
     @with_search_options(MCP_SEARCH_OPTIONS)
     def search(question: str, ctx: Context, **options: Any) -> dict[str, Any]:
         check_question(question)
-        return _compact(of(ctx).search(question, SearchOptions.of(**options), owner=_owner(ctx)))
+        return _compact(run_search(ctx, question, SearchOptions.of(**options)))
 
     @server.tool(annotations=read_only)
     @_as_tool_errors
@@ -172,8 +181,10 @@ def build_mcp(rag: GraphRAG, graph: Callable[[str], GraphRAG] | None = None) -> 
         """Shortest paths between two entities, each relation with the passage that supports it."""
         _check_name(source)
         _check_name(target)
-        result = of(ctx).search(
-            f"How is {source} connected to {target}?", mode="path", source=source, target=target, generate=False
+        result = run_search(
+            ctx,
+            f"How is {source} connected to {target}?",
+            SearchOptions(mode="path", source=source, target=target, generate=False),
         )
         return {
             "paths": result.graph_paths,

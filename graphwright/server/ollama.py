@@ -13,12 +13,14 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from graphwright.errors import GraphwrightError
-from graphwright.models import AnswerDelta, ConversationOwner, SearchResult
+from graphwright.models import AnswerDelta, SearchResult
+from graphwright.search.options import SearchOptions
 from graphwright.search.registry import mode_names
 from graphwright.server.chat import search_args, sources
 from graphwright.server.schemas import ChatMessage, ChatRequest
 
 if TYPE_CHECKING:
+    from graphwright.server.callers import Caller
     from graphwright.server.state import Server
 
 # The Ollama API version we answer as: clients check it before they use /api/chat.
@@ -79,23 +81,19 @@ def _done(model: str, started: float, content: str = "") -> dict[str, Any]:
     }
 
 
-def chat(
-    server: Server, body: OllamaChatRequest, workspace: str = "default", owner: ConversationOwner | None = None
-) -> dict[str, Any]:
+def chat(server: Server, body: OllamaChatRequest, caller: Caller) -> dict[str, Any]:
     started = time.perf_counter()
     question, options = search_args(body.as_chat())
-    result = server.graph(workspace).search(question, **options, owner=owner or ConversationOwner())
+    result = server.search(question, SearchOptions.of(None, **options), caller=caller)
     return _done(body.model, started, result.answer + sources(result))
 
 
-def chat_lines(
-    server: Server, body: OllamaChatRequest, workspace: str = "default", owner: ConversationOwner | None = None
-) -> Iterator[bytes]:
+def chat_lines(server: Server, body: OllamaChatRequest, caller: Caller) -> Iterator[bytes]:
     """NDJSON: a line a piece of the answer, its sources, then the `done` line; an error after the first
     line is an `{"error": ...}` line, as Ollama sends one."""
     started = time.perf_counter()
     question, options = search_args(body.as_chat())
-    events = server.graph(workspace).search_stream(question, **options, owner=owner or ConversationOwner())
+    events = server.search_stream(question, SearchOptions.of(None, **options), caller=caller)
 
     def line(data: dict[str, Any]) -> bytes:
         return (json.dumps(data, ensure_ascii=False) + "\n").encode()

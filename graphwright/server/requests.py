@@ -9,6 +9,7 @@ from fastapi import Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from graphwright.models import ConversationOwner
+from graphwright.server.callers import Caller, caller_from_state
 from graphwright.server.errors import error_body
 from graphwright.server.security import GRANT_STATE, OWNER_STATE, WORKSPACE_STATE, Grant
 from graphwright.server.streaming import in_thread
@@ -32,6 +33,11 @@ def graph_of(server: Server, request: Request) -> GraphRAG:
 def grant_of(request: Request) -> Grant:
     found = getattr(request.state, GRANT_STATE, None)
     return found if isinstance(found, Grant) else Grant()
+
+
+def caller_of(request: Request) -> Caller:
+    """Who asks, where (server/callers.py): what every search of a route is run as."""
+    return caller_from_state(request.scope.get("state", {}))
 
 
 def owner(request: Request) -> ConversationOwner:

@@ -8,7 +8,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from graphwright.server.ollama import OllamaChatRequest
-from graphwright.server.requests import event_stream, grant_of, owner, workspace_of
+from graphwright.server.requests import caller_of, event_stream
 from graphwright.server.schemas import ChatRequest
 from graphwright.server.state import Server
 
@@ -23,7 +23,7 @@ def add_compat_routes(app: FastAPI, server: Server) -> None:
         from graphwright.server.dify import retrieve
 
         raw = await request.body()
-        return await run_in_threadpool(retrieve, server, raw, grant_of(request))
+        return await run_in_threadpool(retrieve, server, raw, caller_of(request))
 
     @app.get("/api/version", tags=["ollama"])
     def ollama_version() -> dict[str, str]:
@@ -46,10 +46,10 @@ def add_compat_routes(app: FastAPI, server: Server) -> None:
         from graphwright.server.ollama import chat, chat_lines
 
         if body.stream:
-            lines = chat_lines(server, body, workspace_of(request), owner(request))
+            lines = chat_lines(server, body, caller_of(request))
             first = next(lines)
             return event_stream(first, lines, media_type="application/x-ndjson")
-        return chat(server, body, workspace_of(request), owner(request))
+        return chat(server, body, caller_of(request))
 
     @app.get("/v1/models", tags=["openai"])
     def models() -> dict[str, Any]:
@@ -69,7 +69,7 @@ def add_compat_routes(app: FastAPI, server: Server) -> None:
         from graphwright.server.chat import chat_completion, chat_stream
 
         if body.stream:
-            frames = chat_stream(server, body, workspace_of(request), owner(request))
+            frames = chat_stream(server, body, caller_of(request))
             first = next(frames)
             return event_stream(first, frames)
-        return chat_completion(server, body, workspace_of(request), owner(request))
+        return chat_completion(server, body, caller_of(request))

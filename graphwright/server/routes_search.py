@@ -11,12 +11,12 @@ from fastapi.responses import HTMLResponse, StreamingResponse
 from graphwright.errors import GraphwrightError
 from graphwright.models import (
     AnswerDelta,
-    ConversationOwner,
     Evidence,
     SearchResult,
 )
+from graphwright.server.callers import Caller
 from graphwright.server.errors import error_body, status_of
-from graphwright.server.requests import event_stream, graph_of, owner, workspace_of
+from graphwright.server.requests import caller_of, event_stream
 from graphwright.server.schemas import (
     SearchRequest,
     ServedResult,
@@ -29,14 +29,14 @@ if TYPE_CHECKING:
     pass
 
 
-def _search_events(server: Server, body: SearchRequest, owner: ConversationOwner, workspace: str) -> Iterator[bytes]:
+def _search_events(server: Server, body: SearchRequest, caller: Caller) -> Iterator[bytes]:
     """The SSE frames of one search; an error after the first frame is an `error` event."""
-    events = server.graph(workspace).search_stream(body.question, body.options(), owner=owner)
+    events = server.search_stream(body.question, body.options(), caller=caller)
     started = False
     try:
         for event in events:
             if isinstance(event, SearchResult):
-                yield sse("result", server.served(event, workspace).model_dump(mode="json"))
+                yield sse("result", server.served(event, caller.workspace).model_dump(mode="json"))
             elif isinstance(event, AnswerDelta):
                 yield sse("token", {"text": event.text})
             elif isinstance(event, Evidence):
@@ -55,8 +55,9 @@ def add_search_routes(app: FastAPI, server: Server) -> None:
     def search(body: SearchRequest, request: Request) -> ServedResult:
         """Search with any mode; the answer cites chunk, entity, relation and community ids. With `history`
         (or a stored `conversation_id`) a follow-up question is searched with what it refers to."""
-        result = graph_of(server, request).search(body.question, body.options(), owner=owner(request))
-        return server.served(result, workspace_of(request))
+        caller = caller_of(request)
+        result = server.search(body.question, body.options(), caller=caller)
+        return server.served(result, caller.workspace)
 
     @app.post(
         "/v1/search/stream",
@@ -67,7 +68,7 @@ def add_search_routes(app: FastAPI, server: Server) -> None:
     def search_stream(body: SearchRequest, request: Request) -> StreamingResponse:
         """Server-sent events: `retrieval` (the evidence), `token` (answer text as it is written), then
         `result` (the SearchResult with its Browser link); `error` if the search fails midway."""
-        frames = _search_events(server, body, owner(request), workspace_of(request))
+        frames = _search_events(server, body, caller_of(request))
         first = next(frames)  # bad parameters fail here, as a plain 400, before the stream starts
         return event_stream(first, frames)
 

@@ -5,12 +5,9 @@ and the driver that a cold process pays."""
 
 from __future__ import annotations
 
-import hmac
 import json
 import os
-import secrets
 import signal
-import urllib.request
 from pathlib import Path
 
 from graphwright.server.job_store import process_alive
@@ -61,21 +58,9 @@ def running_server(home: Path) -> str | None:
         url, pid = str(record["url"]), int(record["pid"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    from graphwright.server.fingerprints import existing_secret  # only when a server was recorded
+    from graphwright.serving_proof import existing_secret, proves  # only when a server was recorded
 
     secret = existing_secret(home)
     if secret is None or not process_alive(pid):
         return None
-    return url if _proves(url, secret) else None
-
-
-def _proves(url: str, secret: bytes) -> bool:
-    from graphwright.server.fingerprints import PROOF_PATH, serving_proof
-
-    challenge = secrets.token_hex(16)
-    try:
-        with urllib.request.urlopen(f"{url}{PROOF_PATH}?challenge={challenge}", timeout=2.0) as response:
-            proof = str(json.loads(response.read(4096))["proof"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return False
-    return hmac.compare_digest(proof, serving_proof(secret, challenge))
+    return url if proves(url, secret) else None

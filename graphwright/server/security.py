@@ -20,7 +20,8 @@ from graphwright.errors import (
 )
 from graphwright.models import ConversationOwner
 from graphwright.server.errors import error_body
-from graphwright.server.fingerprints import PROOF_PATH, owner_of, serving_proof
+from graphwright.server.fingerprints import owner_of
+from graphwright.serving_proof import PROOF_PATH, serving_proof
 
 if TYPE_CHECKING:
     from pydantic import SecretStr
@@ -102,6 +103,13 @@ class Grant:
     def tenant(self) -> bool:
         """Bound to named workspaces: not an admin key, nor one that holds every workspace."""
         return not self.admin and self.write is not None and self.read is not None
+
+    @property
+    def reach(self) -> frozenset[str] | None:
+        """The workspaces this key reads (None: every one)."""
+        if self.admin or self.write is None or self.read is None:
+            return None
+        return self.write | self.read
 
 
 def _holds(workspaces: frozenset[str] | None, workspace: str) -> bool:
@@ -328,9 +336,11 @@ class GuardMiddleware:
         state[WORKSPACE_STATE] = workspace
         state[GRANT_STATE] = grant
         state[ROLE_STATE] = role
+        # The key's identity whatever the path's workspace: Dify names its workspace in the body, and a route
+        # that searches must still know the tenant (a key with no role here is refused below anyway).
         state[OWNER_STATE] = (
-            replace(owner_of(token, self.secret), tenant=grant is not None and grant.tenant)
-            if role is not None
+            replace(owner_of(token, self.secret), tenant=grant.tenant, reach=grant.reach)
+            if grant is not None and self.keys.enabled
             else ConversationOwner()
         )
         if self.keys.enabled and needs_key(path):

@@ -12,13 +12,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from graphwright.models import SearchResult
+from graphwright.search.options import SearchOptions
 from graphwright.server.job_store import process_alive
 from graphwright.server.jobs import Job, JobRunner, Progress
 from graphwright.server.schemas import ServedResult
+from graphwright.server.security import KeyRing
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from graphwright.api import GraphRAG
     from graphwright.config import Settings
+    from graphwright.models import SearchEvent
+    from graphwright.server.callers import Caller
 
 log = logging.getLogger(__name__)
 _PROCESS_PREFIX = "server-"
@@ -30,6 +36,7 @@ class Server:
     def __init__(self, rag: GraphRAG, settings: Settings) -> None:
         self.rag = rag  # the server's own workspace (GRAPHWRIGHT_WORKSPACE): where unprefixed requests go
         self.settings = settings
+        self.keyed = KeyRing.from_settings(settings).enabled  # keys set: every search needs a caller with one
         self._graphs: dict[str, GraphRAG] = {rag.workspace: rag}
         self._graphs_lock = threading.Lock()
         self.jobs = JobRunner(settings.home, max_waiting=settings.max_queued_jobs, niceness=settings.job_niceness)
@@ -48,6 +55,25 @@ class Server:
             if found is None:
                 found = self._graphs[workspace] = self.rag.in_workspace(workspace)
         return found
+
+    def search(self, question: str, options: SearchOptions | None = None, *, caller: Caller) -> SearchResult:
+        """The one way a route searches: in the caller's workspace, as the caller (tenant, key, limits)."""
+        return self._graph_for(caller).search(question, options, owner=caller.owner)
+
+    def search_stream(
+        self, question: str, options: SearchOptions | None = None, *, caller: Caller
+    ) -> Iterator[SearchEvent]:
+        """`search` as it happens (GraphRAG.search_stream), as the caller."""
+        return self._graph_for(caller).search_stream(question, options, owner=caller.owner)
+
+    def _graph_for(self, caller: Caller) -> GraphRAG:
+        """The caller's workspace, checked again here so a route that skipped the guard's check still cannot
+        search a workspace its key does not read, nor search anonymously on a server with keys."""
+        from graphwright.errors import NotFoundError
+
+        if not caller.grant.sees(caller.workspace) or (self.keyed and not caller.owner.name):
+            raise NotFoundError(f"no workspace named {caller.workspace!r}")
+        return self.graph(caller.workspace)
 
     def forget(self, workspace: str) -> None:
         with self._graphs_lock:

@@ -253,18 +253,30 @@ def test_the_document_endpoint_a_remote_reads(remote) -> None:
     assert httpx.get(f"{remote}/v1/document", params={"id": "zephyr.md"}, headers=auth).status_code == 404
 
 
-def test_a_tenant_key_reaches_no_other_workspace_through_a_knowledge_base(world, settings, embedder, tmp_path) -> None:
+def test_a_tenant_key_reaches_only_granted_sources_and_no_other_workspace(world, settings, embedder, tmp_path) -> None:
+    """Sources by grant, not by kind (issue 76): a tenant reaches nothing by default; a source granted to its
+    workspace; a granted source that is another workspace only if the key reads that workspace itself."""
     from graphwright.search.base import SearchQuery
 
     path = tmp_path / "kb.toml"
-    path.write_text('[[knowledge_base]]\nname = "other"\nkind = "workspace"\nworkspace = "default"\n', encoding="utf-8")
+    entry = '[[knowledge_base]]\nname = "other"\nkind = "workspace"\nworkspace = "default"\n'
+    path.write_text(entry, encoding="utf-8")
+    question = SearchQuery(question="Gamma Mining", mode="federated", k=3)
+
+    def used(result) -> bool:
+        return "other" in " ".join(n for n in result.notes if n.startswith("passages found"))
+
     with _graph(settings, embedder, knowledge_bases=path) as rag:
+        here = rag.workspace
         engine = rag.engine
-        owner = engine.search(SearchQuery(question="Gamma Mining", mode="federated", k=3))
-        tenant = engine.search(SearchQuery(question="Gamma Mining", mode="federated", k=3, tenant=True))
-    assert "other" in " ".join(owner.notes)
-    assert any("which a key bound to workspaces does not reach" in n for n in tenant.notes)
-    assert "other" not in " ".join(n for n in tenant.notes if n.startswith("passages found"))
+        owner = engine.search(question)
+        ungranted = engine.search(question.model_copy(update={"tenant": True, "reach": frozenset({here})}))
+        path.write_text(entry + f'granted_to = ["{here}"]\n', encoding="utf-8")
+        narrow = engine.search(question.model_copy(update={"tenant": True, "reach": frozenset({"elsewhere"})}))
+        wide = engine.search(question.model_copy(update={"tenant": True, "reach": frozenset({"default", here})}))
+    assert used(owner) and not used(ungranted) and "other" not in " ".join(ungranted.notes)
+    assert not used(narrow) and any("which this key does not read" in n for n in narrow.notes)
+    assert used(wide)
 
 
 def test_a_broken_knowledge_base_file_is_a_clear_error(world, settings, embedder, tmp_path) -> None:

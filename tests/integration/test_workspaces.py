@@ -637,3 +637,156 @@ def test_a_key_naming_an_unknown_workspace_stops_the_server(pair) -> None:
     settings = pair["root"].settings.model_copy(update={"api_keys": SecretStr(f"{KEY_A}@Bad__")})
     with pytest.raises(ServerConfigError):
         create_app(settings, pair["root"])
+
+
+# Every mode GRAPHWRIGHT_DIFY_MODE may name (those that run without an LLM), federated first.
+DIFY_MODES = ("federated", "vector", "hybrid", "local", "global", "path", "auto", "corrective", "raptor", "drift")
+
+
+def _kb_file(path: Path, url: str) -> Path:
+    """Knowledge bases that all lead to B: a workspace entry and two remotes that are this very server (its
+    own API with B's key, its Dify route with B's key), granted to A's tenants; and one granted to nobody."""
+    path.write_text(
+        f"""
+[[knowledge_base]]
+name = "bws"
+kind = "workspace"
+workspace = "{B}"
+granted_to = ["{A}"]
+
+[[knowledge_base]]
+name = "bself"
+kind = "graphwright"
+url = "{url}"
+workspace = "{B}"
+key_env = "GW_TEST_B_KEY"
+granted_to = ["{A}"]
+
+[[knowledge_base]]
+name = "bdify"
+kind = "dify-external"
+url = "{url}/dify"
+knowledge_id = "{B}"
+key_env = "GW_TEST_B_KEY"
+granted_to = ["{A}"]
+
+[[knowledge_base]]
+name = "bhidden"
+kind = "graphwright"
+url = "{url}"
+workspace = "{B}"
+key_env = "GW_TEST_B_KEY"
+""",
+        encoding="utf-8",
+    )
+    return path
+
+
+def test_every_route_and_mode_as_a_key_for_a_finds_nothing_of_b(pair, tmp_path, monkeypatch) -> None:
+    """Issue 76, findings 1 and 3: one place turns a request into a search. A key bound to A asks on every
+    route (search, its stream, OpenAI chat, Ollama, MCP, Dify in each GRAPHWRIGHT_DIFY_MODE) in every mode,
+    with knowledge bases that lead to B by every kind (a workspace entry, this server's own API and its Dify
+    route with B's key) granted to A, and a model that calls every tool it may: nothing of B comes back, and
+    nothing of B reaches the model. An admin key on the same server does reach B through them (the test can
+    fail)."""
+    import httpx2
+    from mcp.client import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    from graphwright.api import GraphRAG
+    from graphwright.server.app import create_app
+
+    monkeypatch.setenv("GW_TEST_B_KEY", KEY_B)
+    stub = pair["stub"]
+
+    def reply(body: dict[str, Any]):
+        messages = body["messages"]
+        if messages[-1]["role"] == "tool":  # echo what the tools returned: a leak would reach the answer
+            return chat_reply("Found: " + " | ".join(m["content"] for m in messages if m["role"] == "tool"))
+        if body.get("tools"):
+            asked = {"query": "Apple trees in Ohio"}
+            return tool_call_reply(
+                *[(t["function"]["name"], asked) for t in body["tools"] if t["function"]["name"].startswith("search_")],
+                ("search_bws", asked),
+                ("search_bhidden", asked),
+            )
+        if "Cypher" in messages[0]["content"]:
+            return chat_reply(f"MATCH (c:`{A}__Chunk`) RETURN c.text AS text LIMIT 3")
+        return chat_reply("Nothing of B here.")
+
+    stub.default = reply
+    first = len(stub.requests)
+    modes = (*OFFLINE_MODES, "federated", "agent", "cypher")
+    question = "Who planted Apple trees in Ohio?"
+    checked: list[str] = []
+    try:
+        for dify_mode in DIFY_MODES:
+            placeholder = tmp_path / f"kb-{dify_mode}.toml"
+            settings = pair["llm"].settings.model_copy(
+                update={
+                    "api_keys": SecretStr(f"{KEY_A}@{A},{KEY_B}@{B}"),
+                    "read_api_keys": None,
+                    "admin_api_keys": SecretStr(ADMIN),
+                    "tenant_cypher": True,
+                    "knowledge_bases": placeholder,
+                    "dify_mode": dify_mode,
+                }
+            )
+            rag = GraphRAG(settings, embedder=pair["llm"].embedder)
+            with LiveServer(create_app(settings, rag)) as server:
+                _kb_file(placeholder, server.url)  # read at every search: written once the URL is known
+                dify = {"knowledge_id": A, "query": question, "retrieval_setting": {"top_k": 8, "score_threshold": 0}}
+                with httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {KEY_A}"}, timeout=180) as h:
+                    got = h.post("/dify/retrieval", json=dify)
+                    assert got.status_code == 200, got.text
+                    assert_clean(got.json(), pair, f"dify {dify_mode}")
+                    checked.append(f"dify {dify_mode}")
+                    if dify_mode != "federated":
+                        continue
+                    for mode in modes:
+                        found = h.post(f"/w/{A}/v1/search", json={"question": question, "mode": mode, "k": 8})
+                        assert found.status_code == 200, (mode, found.text)
+                        assert_clean(found.json(), pair, f"/v1/search {mode}")
+                        stream = h.post(f"/w/{A}/v1/search/stream", json={"question": question, "mode": mode})
+                        assert stream.status_code == 200, (mode, stream.text)
+                        assert_clean(stream.text, pair, f"stream {mode}")
+                        user = [{"role": "user", "content": question}]
+                        chat = h.post(
+                            f"/w/{A}/v1/chat/completions", json={"model": f"graphwright-{mode}", "messages": user}
+                        )
+                        assert chat.status_code == 200, (mode, chat.text)
+                        assert_clean(chat.json(), pair, f"chat {mode}")
+                        ollama = h.post(
+                            f"/w/{A}/api/chat", json={"model": f"graphwright-{mode}", "stream": False, "messages": user}
+                        )
+                        assert ollama.status_code == 200, (mode, ollama.text)
+                        assert_clean(ollama.json(), pair, f"ollama {mode}")
+                        checked += [f"search {mode}", f"stream {mode}", f"chat {mode}", f"ollama {mode}"]
+
+                    async def mcp(key: str) -> list[str]:
+                        seen = []
+                        async with (
+                            httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"}, timeout=180) as http,
+                            Client(streamable_http_client(f"{server.url}/w/{A}/mcp", http_client=http)) as client,
+                        ):
+                            for mode in modes:
+                                got = await client.call_tool("search", {"question": question, "mode": mode})
+                                seen.append(json.dumps([getattr(c, "text", "") for c in got.content]))
+                        return seen
+
+                    for mode, text in zip(modes, asyncio.run(mcp(KEY_A)), strict=True):
+                        assert_clean(text, pair, f"mcp {mode}")
+                        checked.append(f"mcp {mode}")
+                    # The same server and file with an admin key: the sources are there and reach B.
+                    admin = h.post(
+                        f"/w/{A}/v1/search",
+                        json={"question": question, "mode": "federated", "k": 8, "generate": False},
+                        headers={"Authorization": f"Bearer {ADMIN}"},
+                    )
+                    assert admin.status_code == 200 and CANARY in json.dumps(admin.json()), admin.text
+            rag.close()
+    finally:
+        stub.default = None
+    assert len(checked) == len(DIFY_MODES) + 4 * len(modes) + len(modes)
+    for request in stub.requests[first:]:
+        assert_clean(request["body"], pair, "a request to the LLM", ("search_bhidden", "search_bws"))

@@ -20,6 +20,7 @@ LAYERS: list[set[str]] = [
         "text",
         "graph_schema",
         "private_files",
+        "serving_proof",  # whether a URL is this install's server
         "samples",
         "telemetry",
     },  # samples: data and its paths

@@ -160,7 +160,7 @@ def test_dify_external_has_no_documents_and_keeps_the_services_ids(tmp_path, mon
 @pytest.mark.parametrize(
     ("reply", "said"),
     [
-        (httpx.Response(401, json={"code": "unauthorized", "message": f"bad key {KEY}"}), "HTTP 401: bad key ***"),
+        (httpx.Response(401, json={"code": "unauthorized", "message": f"bad key {KEY}"}), "HTTP 401 (its key was"),
         (httpx.Response(302, headers={"Location": "http://evil.example/steal"}), "not followed"),
         (httpx.Response(200, text="<html>proxy error</html>"), "not JSON"),
         (httpx.Response(200, json={"no": "records"}), "which its API does not allow"),
@@ -179,6 +179,45 @@ def test_every_way_a_remote_fails_is_a_knowledge_base_error(tmp_path, monkeypatc
         source.search("q", 3)
     assert said in str(caught.value) and "'kb'" in str(caught.value) and KEY not in str(caught.value)
     assert asked == ["https://dify.local/v1/datasets/ds/retrieve"]  # a redirect is not followed with the key
+
+
+def _encodings(secret: str) -> list[str]:
+    import base64
+    from urllib.parse import quote
+
+    return [
+        secret,
+        quote(secret, safe=""),
+        base64.b64encode(secret.encode()).decode(),
+        secret.upper(),
+        secret[::-1],
+        secret.encode().hex(),
+    ]
+
+
+@pytest.mark.parametrize("status", [400, 401, 403, 404, 429, 500, 503])
+def test_a_remote_error_is_fixed_words_with_nothing_of_its_body(tmp_path, monkeypatch, status) -> None:
+    """Issue 76, finding 2: a remote that echoes the key in any encoding, in its body or headers: the error is
+    the source's name and the status only. Every kind, every encoding, every status."""
+    echoed = " ".join(_encodings(KEY))
+    body = {"message": echoed, "error": {"message": echoed}, "error_msg": echoed, "detail": echoed}
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(status, json=body, headers={"X-Echo": KEY[::-1]})
+
+    for entry in (
+        'kind = "dify"\nurl = "https://dify.local/v1"\ndataset = "ds"',
+        'kind = "graphwright"\nurl = "https://hq.local"',
+        'kind = "dify-external"\nurl = "https://ext.local/dify"\nknowledge_id = "k"',
+    ):
+        source = _source(tmp_path, monkeypatch, handler, entry)
+        with pytest.raises(KnowledgeBaseError) as caught:
+            source.search("q", 3)
+        said = str(caught.value)
+        assert said.startswith(f"knowledge base 'kb' answered HTTP {status}"), said
+        for form in _encodings(KEY):
+            assert form.lower() not in said.lower(), (status, form)
+        assert "message" not in said and "unauthorized" not in said
 
 
 @pytest.mark.parametrize(
