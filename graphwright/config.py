@@ -235,6 +235,12 @@ class Settings(BaseSettings):
     max_pdf_seconds: float = Field(300.0, gt=0, description="seconds reading one PDF may take")
     max_ocr_pages: int = Field(200, ge=0, description="scanned pages of one PDF read by OCR (the `ocr` extra)")
     max_html_bytes: int = Field(10 * 1024 * 1024, ge=1, description="bytes of one HTML page")
+    # Every file is read in a child process within these (extraction/parse_worker.py); a PDF's time is
+    # max_pdf_seconds, checked between pages, then stopped hard 30 s later.
+    max_parse_seconds: float = Field(120.0, gt=0, description="seconds reading one file (but a PDF) may take")
+    max_parse_memory_mb: int = Field(
+        4096, ge=0, description="MiB of address space the process reading files may use (0: no limit)"
+    )
     fulltext_analyzer: str = "standard-no-stop-words"
 
     # Search

@@ -35,7 +35,8 @@ from graphwright.extraction.chunking import chunk_parts
 from graphwright.extraction.document_terms import add_document_terms, document_terms
 from graphwright.extraction.extract import extract_checked, extraction_inputs
 from graphwright.extraction.formats import FileLimits
-from graphwright.extraction.loaders import iter_files, iter_loaded, source_of
+from graphwright.extraction.loaders import LoadResult, iter_files, iter_loaded, source_of
+from graphwright.extraction.parse_worker import ParseBudget, ParseWorker
 from graphwright.extraction.resolution import EntityIndex, Resolver
 from graphwright.extraction.schema_check import schema_entity_types
 from graphwright.extraction.subject import add_subject
@@ -302,15 +303,21 @@ class IngestPipeline:
             max_ocr_pages=settings.max_ocr_pages,
             max_html_bytes=settings.max_html_bytes,
         )
+        budget = ParseBudget(settings.max_parse_seconds, settings.max_parse_memory_mb, settings.max_pdf_seconds)
+        with ParseWorker(budget) as worker:
+            loaded = iter_loaded(
+                files, root, metadata, text_field, settings.max_file_bytes, relative_sources, limits, worker
+            )
+            self._ingest_loaded(loaded, len(files), report, run)
+
+    def _ingest_loaded(self, loaded: Iterator[LoadResult], files: int, report: IngestReport, run: _Run) -> None:
         wave: list[Document] = []
         wave_chars = 0
-        for done, one in enumerate(
-            iter_loaded(files, root, metadata, text_field, settings.max_file_bytes, relative_sources, limits), start=1
-        ):
+        for done, one in enumerate(loaded, start=1):
             report.failures.extend(one.failures)
             report.warnings.extend(one.warnings)
             report.documents_seen += len(one.documents)
-            run.notify("load", done, len(files))
+            run.notify("load", done, files)
             wave.extend(one.documents)
             wave_chars += sum(len(d.text) for d in one.documents)
             if wave_chars >= _WAVE_CHARS:

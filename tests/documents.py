@@ -125,3 +125,35 @@ SCRIPT_HTML = (
     + "</script></head><body><div id=\"root\"></div><script>render(document.getElementById('root'))"
     "</script></body></html>"
 )
+
+
+def style_bomb_docx(path: Path, styles: int, paragraphs: int) -> Path:
+    """A small Word file with many paragraph styles, each paragraph in one of them: a reader that searches
+    every style for every paragraph is quadratic in it (issue 76: 58 KB cost 268 s of CPU). The last style is
+    named "Heading 1", so a linear reader must still find headings by name."""
+    import io
+    import re
+    import zipfile
+
+    import docx
+
+    buffer = io.BytesIO()
+    docx.Document().save(buffer)
+    names = [f"Bomb {i}" for i in range(styles - 1)] + ["Heading 1"]
+    defined = "".join(
+        f'<w:style w:type="paragraph" w:styleId="B{i}"><w:name w:val="{n}"/></w:style>' for i, n in enumerate(names)
+    )
+    body = "".join(
+        f'<w:p><w:pPr><w:pStyle w:val="B{i % styles}"/></w:pPr><w:r><w:t>para {i}</w:t></w:r></w:p>'
+        for i in range(paragraphs)
+    )
+    source = zipfile.ZipFile(io.BytesIO(buffer.getvalue()))
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as out:
+        for item in source.infolist():
+            data = source.read(item.filename)
+            if item.filename == "word/styles.xml":
+                data = data.replace(b"</w:styles>", defined.encode() + b"</w:styles>")
+            elif item.filename == "word/document.xml":
+                data = re.sub(rb"<w:body>", b"<w:body>" + body.encode(), data, count=1)
+            out.writestr(item, data)
+    return path

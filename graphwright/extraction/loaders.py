@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from graphwright.errors import (
     LoadError,  # re-exported: they used to live here
@@ -22,7 +22,11 @@ from graphwright.extraction.formats import FileLimits, FormatError, ReadFile, re
 from graphwright.extraction.tables import markdown_tables_as_pieces
 from graphwright.models import Document, DocumentPart, FileFailure
 
+if TYPE_CHECKING:
+    from graphwright.extraction.parse_worker import ParseWorker
+
 log = logging.getLogger(__name__)
+_MEMORY = "reading it needed more memory than the limit allows (GRAPHWRIGHT_MAX_PARSE_MEMORY_MB)"
 
 TEXT_FIELDS = ("text", "content", "body", "abstract", "paragraph")
 RESERVED_PROPERTIES = {"id", "source", "title", "content_hash", "ingested_at", "n_chunks", "text"}
@@ -266,6 +270,9 @@ def load_file(
     except ImportError as exc:  # a parser's optional part missing from this install: this file only
         log.warning("skipped %s: its parser could not load: %s", source, exc, exc_info=log.isEnabledFor(logging.DEBUG))
         result.failures.append(FileFailure(source=source, error=f"its parser could not load: {exc}"))
+    except MemoryError:  # the reading process's memory limit (extraction/parse_worker.py)
+        log.warning("skipped %s: reading it needed more memory than allowed", source)
+        result = LoadResult(failures=[FileFailure(source=source, error=_MEMORY)])
     except Exception as exc:  # third-party parsers raise anything; one file must not sink a run
         log.warning("skipped %s: its parser failed: %r", source, exc, exc_info=log.isEnabledFor(logging.DEBUG))
         result.failures.append(FileFailure(source=source, error=f"its parser failed: {type(exc).__name__}: {exc}"))
@@ -356,12 +363,15 @@ def iter_loaded(
     max_bytes: int = 50 * 1024 * 1024,
     relative_sources: bool = False,
     limits: FileLimits | None = None,
+    worker: ParseWorker | None = None,
 ) -> Iterator[LoadResult]:
     """One LoadResult per file, read only when asked for (so a run holds one file's text at a time, not the
-    corpus); duplicate document ids keep the first and report the rest."""
+    corpus); duplicate document ids keep the first and report the rest. With a `worker` each file is read in
+    its child process, within its time and memory budget (extraction/parse_worker.py)."""
     seen: dict[str, str] = {}
+    load = worker.load if worker is not None else load_file
     for path in files:
-        one = load_file(path, base, metadata or {}, text_field, max_bytes, relative_sources, limits)
+        one = load(path, base, metadata or {}, text_field, max_bytes, relative_sources, limits)
         kept = []
         for doc in one.documents:
             if doc.id in seen:
