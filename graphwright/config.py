@@ -327,7 +327,16 @@ class Settings(BaseSettings):
     # Host names the server answers besides loopback and the address it binds (comma-separated; "*" for
     # any). A keyless server always checks the Host header; with keys, only when this is set.
     allowed_hosts: str = ""
+    # Slow clients (server/connections.py): a request's headers within this, its body never idle longer.
+    http_head_seconds: float = Field(10.0, gt=0, description="seconds a client has to send a request's headers")
+    http_body_seconds: float = Field(30.0, gt=0, description="longest pause while a request body arrives")
+    http_max_connections: int = Field(1000, ge=1, description="connections one server process keeps open")
     max_queued_jobs: int = Field(8, ge=1, description="upload and community jobs waiting at once; more get a 429")
+    max_queued_jobs_per_workspace: int = Field(4, ge=1, description="jobs one workspace may have waiting at once")
+    max_queued_jobs_per_key: int = Field(4, ge=1, description="jobs one API key may have waiting at once")
+    # Jobs of different workspaces run side by side, one per workspace at a time, the next from the workspace
+    # served least recently: one workspace's long job never holds another's back.
+    max_parallel_jobs: int = Field(2, ge=1, le=16, description="jobs running at once (each of another workspace)")
     # Jobs (uploads, community builds) run at this nice value, above the searches' 0, so a busy server
     # answers questions first and ingests with what is left (Linux; elsewhere jobs run at the server's).
     job_niceness: int = Field(10, ge=0, le=19, description="CPU nice value of the server's background jobs")

@@ -74,9 +74,9 @@ def serve(host: str, port: int, log_level: str, workers: int | None) -> None:
     withdraw_on_signals(settings.home)
     try:
         if workers == 1:
-            run_server(app, host, port, log_level)
+            run_server(app, host, port, log_level, settings=settings)
         else:
-            run_workers(workers, host, port, log_level, workspace=settings.workspace)
+            run_workers(workers, host, port, log_level, workspace=settings.workspace, settings=settings)
     finally:
         withdraw(settings.home)
 

@@ -17,8 +17,8 @@ import logging
 import re
 import time
 import zipfile
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from graphwright.errors import (

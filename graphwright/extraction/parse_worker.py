@@ -21,7 +21,7 @@ import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import IO, TYPE_CHECKING, Any
 
 from graphwright.models import FileFailure
 
@@ -163,7 +163,7 @@ def _receive(process: subprocess.Popen[bytes], seconds: float) -> Any:
     return _read_frame(process.stdout)
 
 
-def _read_frame(stream: BinaryIO) -> Any:
+def _read_frame(stream: IO[bytes]) -> Any:
     head = stream.read(_FRAME.size)
     if len(head) < _FRAME.size:
         raise EOFError("the pipe closed")
@@ -171,12 +171,24 @@ def _read_frame(stream: BinaryIO) -> Any:
     data = stream.read(size)
     if len(data) < size:
         raise EOFError("the pipe closed")
-    return pickle.loads(data)  # noqa: S301 - our own child's answer, on a pipe only it and we hold
+    return pickle.loads(data)
+
+
+def _die_with_parent() -> None:
+    """Linux: killed when the thread that started this child ends (a server stopping mid-file does not leave
+    a parser running on)."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 def serve(memory_mb: int) -> None:
     """The child: read each file it is sent on stdin, send back its LoadResult on stdout, until stdin closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when a read stops
+    _die_with_parent()
     if memory_mb > 0 and sys.platform != "win32":
         import resource
 
@@ -198,7 +210,7 @@ def serve(memory_mb: int) -> None:
             result: Any = load_file(*args)
         except MemoryError:
             result = "its parser ran out of memory"
-        except Exception as exc:  # load_file turns parser errors into failures; this is the rest
+        except Exception as exc:  # noqa: BLE001 - load_file turns parser errors into failures; this is the rest
             result = f"its parser failed: {type(exc).__name__}"
         try:
             data = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)

@@ -92,7 +92,7 @@ def create_app(settings: Settings, rag: GraphRAG | None = None, host: str = "127
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        server.jobs.mark_interrupted()  # jobs of a server process that exited while they ran
+        server.jobs.mark_interrupted(server.keep_orphan_upload)  # jobs of a process that exited while they ran
         server.sweep_uploads()  # what a crash left behind
         try:
             graph.embedder.embed(["warm up"])  # load the model now, not on the first question
@@ -149,7 +149,7 @@ def create_app(settings: Settings, rag: GraphRAG | None = None, host: str = "127
         app,
         lambda request: server.graph(workspace_of(request)),
         lambda request: owner(request).name or "anonymous",  # a key's fingerprint; no keys: loopback only
-        server.jobs.write_lock,
+        lambda request: server.jobs.write_lock(workspace_of(request)),
     )
     _api_docs(app)
     static = resources.files("graphwright.server") / "static"

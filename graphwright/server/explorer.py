@@ -99,7 +99,7 @@ def explorer_routes(
     app: FastAPI,
     graph: Callable[[Request], GraphRAG],
     who: Callable[[Request], str],
-    write_lock: AbstractContextManager[object],
+    write_lock: Callable[[Request], AbstractContextManager[object]],
 ) -> None:
     @app.get("/v1/graph/entities", response_model=list[GraphNode], tags=["graph"])
     def find_entities(
@@ -169,7 +169,7 @@ def explorer_routes(
         return [Passage.model_validate(row) for row in store.retrieval.chunks_with_ids(ids)]
 
     def change(request: Request, action: Callable[[Curation], CurationChange]) -> CurationChange:
-        with write_lock:  # beside ingest jobs and document deletes of this server
+        with write_lock(request):  # beside ingest jobs and document deletes of this workspace
             return action(graph(request).curation(who=who(request)))
 
     @app.post("/v1/curation/merge", response_model=CurationChange, tags=["curation"])

@@ -90,6 +90,12 @@ class JobStore:
             rows = db.execute("SELECT pid FROM jobs WHERE status IN (?, ?)", _WAITING).fetchall()
         return sum(1 for (pid,) in rows if process_alive(int(pid)))
 
+    def waiting_bodies(self) -> list[str]:
+        """The bodies of the jobs queued or running in live processes, across every worker."""
+        with self._connect() as db:
+            rows = db.execute("SELECT pid, body FROM jobs WHERE status IN (?, ?)", _WAITING).fetchall()
+        return [str(body) for pid, body in rows if process_alive(int(pid))]
+
     def trim(self, keep: int) -> None:
         """Forget all but the newest `keep` finished jobs."""
         with self._connect() as db:

@@ -12,7 +12,7 @@ from fastapi.responses import JSONResponse
 from graphwright.errors import InvalidRequestError
 from graphwright.models import DocumentInfo, DocumentPage, DocumentQuery, DocumentText
 from graphwright.server.jobs import Job
-from graphwright.server.requests import error_response, graph_of, workspace_of
+from graphwright.server.requests import caller_of, error_response, graph_of, owner, workspace_of
 from graphwright.server.schemas import (
     DeleteResult,
     DocumentsRequest,
@@ -64,7 +64,7 @@ def add_document_routes(app: FastAPI, server: Server) -> None:
                     "send files as multipart/form-data (field `files`), JSON records "
                     "(application/json) or one record a line (application/x-ndjson)"
                 )
-            return server.ingest_job(folder, extractor, workspace_of(request))
+            return server.ingest_job(folder, extractor, workspace_of(request), owner=owner(request).name)
         except BaseException:  # a bad body, or a full queue: nothing of the upload stays behind
             shutil.rmtree(folder, ignore_errors=True)
             raise
@@ -102,11 +102,17 @@ def add_document_routes(app: FastAPI, server: Server) -> None:
         found = server.jobs.get(job_id, workspace_of(request))
         return found if found is not None else error_response(404, f"no job {job_id!r}")
 
+    @app.post("/v1/jobs/{job_id}/resume", status_code=202, response_model=Job, tags=["documents"])
+    def resume_job(job_id: str, request: Request) -> Job:
+        """Run an interrupted ingest again from its kept upload (a shutdown or a crash stopped it): what it wrote
+        stays, unchanged files are skipped. The new job names the old in `resumed_from`."""
+        return server.resume_job(job_id, caller_of(request))
+
     @app.delete("/v1/documents/{document_id:path}", response_model=DeleteResult, tags=["documents"])
     def delete_document(document_id: str, request: Request) -> DeleteResult | JSONResponse:
         """Remove a document, its chunks and the graph only it supported; communities follow."""
         rag = graph_of(server, request)
-        with server.jobs.write_lock:
+        with server.jobs.write_lock(workspace_of(request)):
             removed = rag.delete_document(document_id)
         if removed is None:
             return error_response(404, f"no document {document_id!r}")

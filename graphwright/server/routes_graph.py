@@ -13,7 +13,7 @@ from graphwright.models import (
     GraphStats,
 )
 from graphwright.server.jobs import Job, Progress
-from graphwright.server.requests import error_response, graph_of, workspace_of
+from graphwright.server.requests import error_response, graph_of, owner, workspace_of
 from graphwright.server.state import Server
 
 if TYPE_CHECKING:
@@ -49,8 +49,8 @@ def add_graph_routes(app: FastAPI, server: Server) -> None:
         rag, workspace = graph_of(server, request), workspace_of(request)
 
         def work(progress: Progress) -> dict[str, Any]:
-            with server.jobs.write_lock:
+            with server.jobs.write_lock(workspace):
                 run = rag.build_communities(progress=progress, full=full, budget=server.settings.report_budget)
             return {k: v for k, v in vars(run).items() if isinstance(v, (int, float, str, bool, dict, list))}
 
-        return server.jobs.submit("communities", work, workspace=workspace)
+        return server.jobs.submit("communities", work, workspace=workspace, owner=owner(request).name)

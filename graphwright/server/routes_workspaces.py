@@ -21,7 +21,7 @@ def add_workspace_routes(app: FastAPI, server: Server) -> None:
     @app.post("/v1/workspaces", status_code=201, response_model=WorkspaceInfo, tags=["workspaces"])
     def create_workspace(body: NewWorkspace) -> WorkspaceInfo:
         """A new, empty workspace (an admin key's); 409 if the name is taken."""
-        with server.jobs.write_lock:
+        with server.jobs.write_lock(body.name):
             return server.rag.workspaces.create(body.name, extractor=body.extractor, entity_types=body.entity_types)
 
     @app.get("/v1/workspaces/{name}", response_model=WorkspaceInfo, tags=["workspaces"])
@@ -35,7 +35,7 @@ def add_workspace_routes(app: FastAPI, server: Server) -> None:
     def delete_workspace(name: str, yes: bool = False) -> WorkspaceInfo:
         """Delete a workspace's data and indexes, nothing of another (an admin key's); one that holds documents
         needs `?yes=true`. Returns what it held."""
-        with server.jobs.write_lock:
+        with server.jobs.write_lock(name):
             held = server.rag.workspaces.delete(name, yes=yes)
         server.forget(name)
         return held

@@ -49,6 +49,7 @@ _WRITES = {
     ("POST", "/v1/communities/build"),
     ("DELETE", "/v1/documents/"),
     ("POST", "/v1/curation/"),  # every hand change of the graph, undo included
+    ("POST", "/v1/jobs/"),  # resuming an interrupted ingest
 }
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import logging
 import os
 import shutil
@@ -28,6 +30,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 _PROCESS_PREFIX = "server-"
+_INTERRUPTED_DIR = "interrupted"  # uploads of interrupted ingests, by job id, until resumed
+_RESUME_FILE = ".graphwright-job.json"  # beside an upload's files: what resuming its job needs
 
 
 class Server:
@@ -39,7 +43,14 @@ class Server:
         self.keyed = KeyRing.from_settings(settings).enabled  # keys set: every search needs a caller with one
         self._graphs: dict[str, GraphRAG] = {rag.workspace: rag}
         self._graphs_lock = threading.Lock()
-        self.jobs = JobRunner(settings.home, max_waiting=settings.max_queued_jobs, niceness=settings.job_niceness)
+        self.jobs = JobRunner(
+            settings.home,
+            max_waiting=settings.max_queued_jobs,
+            niceness=settings.job_niceness,
+            lanes=settings.max_parallel_jobs,
+            per_workspace=settings.max_queued_jobs_per_workspace,
+            per_owner=settings.max_queued_jobs_per_key,
+        )
         # Each server process saves uploads under a folder of its own, so one process's sweep never takes
         # another's files.
         self.uploads_root = settings.home / "uploads"
@@ -87,11 +98,23 @@ class Server:
         url = browser_url(browser_base(self.settings.neo4j_uri, self.settings.http_port), cypher)
         return ServedResult(**result.model_dump(), browser_url=url, browser_cypher=cypher)
 
-    def ingest_job(self, folder: Path, extractor: str | None, workspace: str = "default") -> Job:
+    def ingest_job(
+        self,
+        folder: Path,
+        extractor: str | None,
+        workspace: str = "default",
+        *,
+        owner: str = "",
+        resumed_from: str | None = None,
+    ) -> Job:
+        """An upload's ingest as a job. What resuming it needs is written beside its files (a hidden file the
+        ingest skips), so a job stopped by a shutdown, or by a crash, can run again from its upload."""
         rag = self.graph(workspace)
+        resume = folder / _RESUME_FILE
+        resume.write_text(json.dumps({"extractor": extractor}), encoding="utf-8")
 
         def work(progress: Progress) -> dict[str, Any]:
-            with self.jobs.write_lock:
+            with self.jobs.write_lock(workspace):
                 # Named by their upload names: where the server saved them means nothing to a client.
                 report = rag.ingest(
                     [folder], base=folder, extractor=extractor, progress=progress, relative_sources=True
@@ -102,9 +125,68 @@ class Server:
                 progress.fail(f"every file failed ({len(report.failures)}): {report.failures[0].error}")
             return report.model_dump(mode="json")
 
-        return self.jobs.submit(
-            "ingest", work, cleanup=lambda: shutil.rmtree(folder, ignore_errors=True), workspace=workspace
+        job = self.jobs.submit(
+            "ingest",
+            work,
+            cleanup=lambda: shutil.rmtree(folder, ignore_errors=True),
+            workspace=workspace,
+            owner=owner,
+            keep=lambda job: self._keep_upload(job, folder),
+            resumed_from=resumed_from,
         )
+        with contextlib.suppress(OSError):  # gone already: the job ran and its folder went with it
+            resume.write_text(json.dumps({"extractor": extractor, "job": job.id}), encoding="utf-8")
+        return job
+
+    def keep_orphan_upload(self, job: Job) -> None:
+        """At a start: the upload of an ingest whose server process died (a crash, a kill), kept for resume."""
+        for meta in self.uploads_root.glob(f"{_PROCESS_PREFIX}*/*/{_RESUME_FILE}"):
+            try:
+                found = json.loads(meta.read_text(encoding="utf-8")).get("job")
+            except (OSError, ValueError):
+                continue
+            if found == job.id:
+                self._keep_upload(job, meta.parent)
+                return
+
+    @property
+    def interrupted_root(self) -> Path:
+        return self.uploads_root / _INTERRUPTED_DIR
+
+    def _keep_upload(self, job: Job, folder: Path) -> None:
+        """An interrupted ingest's upload, moved where `resume` finds it by the job's id."""
+        if job.kind != "ingest" or not folder.is_dir():
+            return
+        self.interrupted_root.mkdir(parents=True, exist_ok=True, mode=0o700)
+        try:
+            os.replace(folder, self.interrupted_root / job.id)
+        except OSError as exc:
+            log.warning("the upload of interrupted job %s could not be kept: %s", job.id, exc)
+            return
+        job.resumable = True
+        job.error = f"{job.error or 'interrupted'}; POST /v1/jobs/{job.id}/resume runs it again"
+
+    def resume_job(self, job_id: str, caller: Caller) -> Job:
+        """Run an interrupted ingest again from its kept upload (what it wrote before stays; unchanged files
+        are skipped by their hash). NotFoundError for another workspace's job or none."""
+        from graphwright.errors import InvalidRequestError, NotFoundError
+
+        job = self.jobs.get(job_id, caller.workspace)
+        if job is None or not caller.grant.sees(caller.workspace):
+            raise NotFoundError(f"no job {job_id!r}")
+        kept = self.interrupted_root / job.id
+        if job.status != "interrupted" or not job.resumable or not kept.is_dir():
+            raise InvalidRequestError(f"job {job_id!r} is not an interrupted ingest with its upload kept")
+        meta = json.loads((kept / _RESUME_FILE).read_text(encoding="utf-8"))
+        folder = self.new_upload_folder()
+        os.replace(kept, folder / "files")
+        try:
+            return self.ingest_job(
+                folder / "files", meta.get("extractor"), job.workspace, owner=caller.owner.name, resumed_from=job.id
+            )
+        except BaseException:
+            os.replace(folder / "files", kept)  # a full queue: keep it for a later try
+            raise
 
     def sweep_uploads(self) -> int:
         """Remove the upload folders a crash or a shutdown left behind: this process's own (at start and at
@@ -114,6 +196,8 @@ class Server:
             return 0
         removed = 0
         for folder in self.uploads_root.iterdir():
+            if folder.name == _INTERRUPTED_DIR:
+                continue
             pid_text = folder.name.removeprefix(_PROCESS_PREFIX)
             if (
                 folder != self.uploads

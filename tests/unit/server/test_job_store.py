@@ -62,7 +62,10 @@ def test_a_job_run_by_one_worker_is_seen_by_another(tmp_path: Path) -> None:
 def test_the_queue_limit_counts_every_worker(tmp_path: Path) -> None:
     release = threading.Event()
     first, second = JobRunner(tmp_path, max_waiting=2), JobRunner(tmp_path, max_waiting=2)
-    jobs = [first.submit("ingest", lambda _p: release.wait(10) and {}), second.submit("ingest", lambda _p: {})]
+    jobs = [
+        first.submit("ingest", lambda _p: release.wait(10) and {}),
+        second.submit("ingest", lambda _p: release.wait(10) and {}),
+    ]
     with pytest.raises(BusyError, match="2 jobs are queued or running"):
         second.submit("communities", lambda _p: {})
     release.set()
@@ -185,3 +188,117 @@ def test_jobs_run_below_the_server_s_priority_and_leave_it_alone(tmp_path: Path)
     assert finished.result == {"nice": min(19, mine + 7)}, "the job's thread is niced"
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == mine, "the serving thread is not"
     runner.close()
+
+
+def _until(condition, seconds: float = 20) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out waiting"
+        time.sleep(0.02)
+
+
+def test_one_workspaces_long_job_never_holds_another_back(tmp_path: Path) -> None:
+    """Issue 76, finding 4: alpha's long job runs; beta's job runs beside it and finishes first; alpha's second
+    job waits for alpha's first (never two of one workspace at once)."""
+    runner = JobRunner(tmp_path, lanes=2)
+    release = threading.Event()
+    started: list[str] = []
+
+    def long(_p: Progress) -> dict:
+        started.append("alpha-1")
+        release.wait(20)
+        return {}
+
+    def quick(name: str):
+        def work(_p: Progress) -> dict:
+            started.append(name)
+            return {}
+
+        return work
+
+    first = runner.submit("ingest", long, workspace="alpha")
+    _until(lambda: started == ["alpha-1"])
+    second = runner.submit("ingest", quick("alpha-2"), workspace="alpha")
+    beta = runner.submit("ingest", quick("beta"), workspace="beta")
+    _until(lambda: (runner.get(beta.id, "beta") or first).status == "succeeded")
+    assert runner.get(second.id, "alpha").status == "queued", "two of one workspace at once"  # type: ignore[union-attr]
+    release.set()
+    _until(lambda: (runner.get(second.id, "alpha") or first).status == "succeeded")
+    assert started == ["alpha-1", "beta", "alpha-2"]
+    runner.close()
+
+
+def test_with_one_lane_workspaces_take_turns(tmp_path: Path) -> None:
+    runner = JobRunner(tmp_path, lanes=1, max_waiting=10)
+    release = threading.Event()
+    order: list[str] = []
+
+    def job(name: str, wait: bool = False):
+        def work(_p: Progress) -> dict:
+            order.append(name)
+            if wait:
+                release.wait(20)
+            return {}
+
+        return work
+
+    runner.submit("ingest", job("a1", wait=True), workspace="a")
+    _until(lambda: order == ["a1"])
+    jobs = [
+        runner.submit("ingest", job("a2"), workspace="a"),
+        runner.submit("ingest", job("a3"), workspace="a"),
+        runner.submit("ingest", job("b1"), workspace="b"),
+    ]
+    release.set()
+    for queued in jobs:
+        _until(lambda queued=queued: (runner.get(queued.id, queued.workspace) or queued).status == "succeeded")
+    assert order == ["a1", "b1", "a2", "a3"], "b waited behind all of a's queue"
+    runner.close()
+
+
+def test_caps_per_workspace_and_per_key(tmp_path: Path) -> None:
+    runner = JobRunner(tmp_path, lanes=1, max_waiting=10, per_workspace=2, per_owner=3)
+    release = threading.Event()
+
+    def held(_p: Progress) -> dict:
+        release.wait(20)
+        return {}
+
+    runner.submit("ingest", held, workspace="a", owner="key-1")
+    runner.submit("ingest", held, workspace="a", owner="key-1")
+    with pytest.raises(BusyError, match="GRAPHWRIGHT_MAX_QUEUED_JOBS_PER_WORKSPACE"):
+        runner.submit("ingest", held, workspace="a", owner="key-2")
+    runner.submit("ingest", held, workspace="b", owner="key-1")
+    with pytest.raises(BusyError, match="GRAPHWRIGHT_MAX_QUEUED_JOBS_PER_KEY"):
+        runner.submit("ingest", held, workspace="c", owner="key-1")
+    assert runner.submit("ingest", held, workspace="c", owner="key-2").status == "queued"
+    release.set()
+    runner.close()
+
+
+def test_close_interrupts_running_and_queued_jobs_and_keeps_them_resumable(tmp_path: Path) -> None:
+    runner = JobRunner(tmp_path, lanes=1, stop_seconds=5)
+    kept: list[str] = []
+    reported = threading.Event()
+
+    def endless(progress: Progress) -> dict:
+        done = 0
+        while True:  # a long ingest: it reports progress as it goes
+            progress("load", done, 10**9)
+            reported.set()
+            done += 1
+            time.sleep(0.01)
+
+    running = runner.submit("ingest", endless, workspace="a", keep=lambda job: kept.append(job.id))
+    queued = runner.submit("ingest", lambda _p: {}, workspace="a", keep=lambda job: kept.append(job.id))
+    assert reported.wait(10)
+    started = time.monotonic()
+    runner.close()
+    assert time.monotonic() - started < 5, "close waited for the job to end by itself"
+    store = JobRunner(tmp_path)
+    for job in (running, queued):
+        found = store.get(job.id, "a")
+        assert found is not None and found.status == "interrupted" and "stopped" in (found.error or "")
+    assert sorted(kept) == sorted([running.id, queued.id])
+    with pytest.raises(BusyError, match="shutting down"):
+        runner.submit("ingest", lambda _p: {}, workspace="a")
