@@ -120,6 +120,7 @@ class _Task:
     work: Work
     cleanup: Callable[[], None] | None
     keep: Callable[[Job], None] | None  # what an interrupted job keeps to be resumed (its upload)
+    abandoned: bool = False  # still running when the server stopped waiting: recorded as interrupted then
 
 
 class JobRunner:
@@ -157,6 +158,7 @@ class JobRunner:
         self._turn = 0
         self._last_turn: dict[str, int] = {}  # when each workspace last started a job (fair turns)
         self._threads: list[threading.Thread] = []
+        self._active: dict[str, _Task] = {}  # running here, by job id
         self.stopping = threading.Event()
         self._lock_dir = home / "server"
         self._locks: dict[str, GraphWriteLock] = {}
@@ -280,6 +282,7 @@ class JobRunner:
     def _run(self, task: _Task) -> None:
         job, work, cleanup = task.job, task.work, task.cleanup
         with self._lock:
+            self._active[job.id] = task
             job.status, job.started_at = "running", time.time()
             snapshot = job.model_copy(deep=True)
         self._save(snapshot)
@@ -302,6 +305,11 @@ class JobRunner:
             with self._lock:
                 job.error, job.status = "internal error (see the server log)", "failed"
         finally:
+            with self._lock:
+                self._active.pop(job.id, None)
+                abandoned = task.abandoned
+            if abandoned:  # close() recorded it as interrupted and kept its upload
+                return
             if interrupted and task.keep is not None:
                 task.keep(job)  # the upload moves where resuming finds it; cleanup then has nothing to remove
             with self._lock:
@@ -333,6 +341,15 @@ class JobRunner:
         deadline = time.monotonic() + self._stop_seconds
         for thread in threads:
             thread.join(max(0.0, deadline - time.monotonic()))
+        with self._lock:
+            stuck = list(self._active.values())
+            for task in stuck:
+                task.abandoned = True
+        for task in stuck:  # in a call that reports no progress (a file being read): recorded as interrupted
+            task.job.status, task.job.error, task.job.finished_at = "interrupted", _STOPPED, time.time()
+            if task.keep is not None:
+                task.keep(task.job)
+            self._save(task.job)
         still = [t for t in threads if t.is_alive()]
         if still:
             log.warning(

@@ -63,6 +63,7 @@ def open_server(neo4j_uri, test_password, embedder, tmp_path_factory):
         max_upload_bytes=5_000_000,
         max_unpacked_bytes=20 * 1024 * 1024,
         max_json_bytes=200_000,
+        max_queued_jobs_per_workspace=8,  # the queue test fills the whole queue from one workspace
     )
     rag = GraphRAG(settings, embedder=embedder)
     rag.store.admin.reset()
@@ -243,7 +244,7 @@ def test_a_full_job_queue_answers_429_with_retry_after(open_server) -> None:
     url, server = open_server.url, open_server.app.state.server
     limit = server.settings.max_queued_jobs
     accepted = []
-    with server.jobs.write_lock:  # the running job waits for the lock: the queue fills behind it
+    with server.jobs.write_lock("default"):  # the running job waits for the lock: the queue fills behind it
         for i in range(limit):
             response = httpx.post(f"{url}/v1/documents", json={"documents": [{"id": f"q{i}", "text": f"Queue {i}."}]})
             assert response.status_code == 202, response.text
