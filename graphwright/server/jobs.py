@@ -280,7 +280,7 @@ class JobRunner:
         return len(orphans)
 
     def _run(self, task: _Task) -> None:
-        job, work, cleanup = task.job, task.work, task.cleanup
+        job, work = task.job, task.work
         with self._lock:
             self._active[job.id] = task
             job.status, job.started_at = "running", time.time()
@@ -305,21 +305,25 @@ class JobRunner:
             with self._lock:
                 job.error, job.status = "internal error (see the server log)", "failed"
         finally:
-            with self._lock:
-                self._active.pop(job.id, None)
-                abandoned = task.abandoned
-            if abandoned:  # close() recorded it as interrupted and kept its upload
-                return
-            if interrupted and task.keep is not None:
-                task.keep(job)  # the upload moves where resuming finds it; cleanup then has nothing to remove
-            with self._lock:
-                job.finished_at = time.time()
-                snapshot = job.model_copy(deep=True)
-            self._save(snapshot)
-            with self._lock:
-                self._running.pop(job.id, None)
-            if cleanup is not None:
-                cleanup()
+            self._finish(task, interrupted)
+
+    def _finish(self, task: _Task, interrupted: bool) -> None:
+        job = task.job
+        with self._lock:
+            self._active.pop(job.id, None)
+            abandoned = task.abandoned
+        if abandoned:  # close() recorded it as interrupted and kept its upload
+            return
+        if interrupted and task.keep is not None:
+            task.keep(job)  # the upload moves where resuming finds it; cleanup then has nothing to remove
+        with self._lock:
+            job.finished_at = time.time()
+            snapshot = job.model_copy(deep=True)
+        self._save(snapshot)
+        with self._lock:
+            self._running.pop(job.id, None)
+        if task.cleanup is not None:
+            task.cleanup()
 
     def close(self) -> None:
         """Stop: queued jobs are interrupted (resumable) without running, running ones at their next progress

@@ -48,7 +48,9 @@ def _slow_html() -> bytes:
     return f"<html><body>{rows}</body></html>".encode()
 
 
-def test_sigterm_stops_serve_mid_job_and_the_job_resumes_and_other_workspaces_go_on(neo4j_uri, test_password, tmp_path) -> None:
+def test_sigterm_stops_serve_mid_job_the_job_resumes_and_other_workspaces_go_on(
+    neo4j_uri, test_password, tmp_path
+) -> None:
     from graphwright.api import GraphRAG
     from tests.integration.helpers import offline_settings
 
