@@ -106,9 +106,19 @@ def traced_embedding(embed: Callable[[Any, list[str]], T]) -> Callable[[Any, lis
     return traced
 
 
+def flush_spans(seconds: float = 2.0) -> None:
+    """Send the spans still buffered (a process about to die by a signal skips the exporter's atexit)."""
+    from opentelemetry import trace
+
+    flush = getattr(trace.get_tracer_provider(), "force_flush", None)
+    if flush is not None:
+        flush(int(seconds * 1000))
+
+
 def configure_from_env(service: str = "graphwright") -> bool:
     """Export spans by OTLP/HTTP when the standard variables ask for it; True when they do and the `traces`
-    extra is there. The endpoint, headers and timeout are the exporter's own `OTEL_EXPORTER_OTLP_*`."""
+    extra is there. The endpoint, headers and timeout are the exporter's own `OTEL_EXPORTER_OTLP_*`. Unless
+    GRAPHWRIGHT_TRACE_CONTENT is on, every span goes out through `content_guard`."""
     wanted = os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT") or os.environ.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
     if not wanted or os.environ.get("OTEL_SDK_DISABLED", "").lower() == "true":
         return False
@@ -123,6 +133,78 @@ def configure_from_env(service: str = "graphwright") -> bool:
         return False
     name = os.environ.get("OTEL_SERVICE_NAME") or service
     provider = TracerProvider(resource=Resource.create({"service.name": name}))
-    provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter()))  # flushed when the process exits
+    exporting = BatchSpanProcessor(OTLPSpanExporter())  # flushed when the process exits
+    content = os.environ.get("GRAPHWRIGHT_TRACE_CONTENT", "").strip().lower() in ("1", "true", "yes", "on")
+    provider.add_span_processor(exporting if content else content_guard(exporting))
     trace.set_tracer_provider(provider)
     return True
+
+
+# What instrumentations put in spans that can carry a user's words: the path and query a client sent (names,
+# ids, questions), full URLs, bodies, headers (an Authorization header), statements. Dropped from every span,
+# ours or a library's (FastAPI, the MCP SDK, an auto-instrumentation), unless content tracing is on.
+_CONTENT_PREFIXES = ("url.", "http.request.header.", "http.response.header.", "http.request.body", "http.response.body")
+_CONTENT_KEYS = frozenset(
+    {"http.url", "http.target", "http.path", "http.query", "db.statement", "db.query.text", "exception.message"}
+)
+_EVENT_KEYS = frozenset({"exception.type", "exception.escaped"})  # an exception's message can quote the input
+
+
+def without_content(attributes: Mapping[str, Any] | None) -> dict[str, Any]:
+    """`attributes` less every key that may carry what a client sent (see _CONTENT_KEYS)."""
+    return {
+        k: v
+        for k, v in (attributes or {}).items()
+        if k not in _CONTENT_KEYS and not k.startswith(_CONTENT_PREFIXES) and k != "exception.stacktrace"
+    }
+
+
+def content_guard(inner: Any) -> Any:
+    """A span processor that hands `inner` each finished span with route templates only: no path values, query
+    strings, bodies, headers or exception messages, whoever recorded them. A span named after a raw path is
+    renamed to its method and route template (or its method alone)."""
+    from opentelemetry.sdk.trace import Event, ReadableSpan, SpanProcessor
+
+    class ContentGuard(SpanProcessor):
+        def on_start(self, span: Any, parent_context: Any = None) -> None:
+            inner.on_start(span, parent_context=parent_context)
+
+        def on_end(self, span: ReadableSpan) -> None:
+            attributes = span.attributes or {}
+            name = span.name
+            if "?" in name or any(k.startswith("url.") or k in _CONTENT_KEYS for k in attributes):
+                method = str(attributes.get("http.request.method") or attributes.get("http.method") or "HTTP")
+                route = attributes.get("http.route")
+                name = f"{method} {route}" if route else method
+            events = [
+                Event(
+                    e.name,
+                    without_content({k: v for k, v in (e.attributes or {}).items() if k in _EVENT_KEYS}),
+                    e.timestamp,
+                )
+                for e in span.events
+            ]
+            inner.on_end(
+                ReadableSpan(
+                    name=name,
+                    context=span.context,
+                    parent=span.parent,
+                    resource=span.resource,
+                    attributes=without_content(attributes),
+                    events=events,
+                    links=span.links,
+                    kind=span.kind,
+                    status=span.status,
+                    start_time=span.start_time,
+                    end_time=span.end_time,
+                    instrumentation_scope=span.instrumentation_scope,
+                )
+            )
+
+        def shutdown(self) -> None:
+            inner.shutdown()
+
+        def force_flush(self, timeout_millis: int = 30000) -> bool:
+            return bool(inner.force_flush(timeout_millis))
+
+    return ContentGuard()

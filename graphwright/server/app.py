@@ -113,6 +113,7 @@ def create_app(settings: Settings, rag: GraphRAG | None = None, host: str = "127
         description="GraphRAG on Neo4j: cited search over an entity graph, documents, jobs, MCP at /mcp.",
         docs_url=None,  # served below from the package's own copies: nothing loaded from a CDN
         redoc_url=None,
+        **_no_native_telemetry(),
     )
     app.state.server = server  # what the routes share, for an operator's (or a test's) inspection
     app.router.routes.extend(mcp_app.routes)
@@ -247,6 +248,16 @@ def check_key_workspaces(keys: KeyRing, graph: GraphRAG) -> None:
             f"API keys name workspaces that do not exist: {', '.join(unknown)} (create them with "
             "`graphwright workspace create NAME`, or fix the key's `@` part)"
         )
+
+
+def _no_native_telemetry() -> dict[str, Any]:
+    """FastAPI's own request spans (newer releases) record the path and query a client sent; the server's
+    TraceMiddleware traces each request by its route template instead, so FastAPI's are off."""
+    import inspect
+
+    if "telemetry" not in inspect.signature(FastAPI).parameters:
+        return {}
+    return {"telemetry": {"tracing": False, "metrics": False, "logs": False, "operation_spans": False}}
 
 
 def check_dify_mode(mode: str) -> None:

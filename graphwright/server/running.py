@@ -11,6 +11,7 @@ import signal
 from pathlib import Path
 
 from graphwright.server.job_store import process_alive
+from graphwright.telemetry import flush_spans
 
 _FILE = "serving.json"
 
@@ -32,6 +33,7 @@ def withdraw_on_signals(home: Path) -> None:
 
     def withdraw_then_die(signum: int, frame: object) -> None:
         withdraw(home)
+        flush_spans()  # dying by the signal skips atexit, where the exporter would send its last spans
         signal.signal(signum, signal.SIG_DFL if signum != signal.SIGINT else signal.default_int_handler)
         signal.raise_signal(signum)
 

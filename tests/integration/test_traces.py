@@ -110,3 +110,64 @@ def test_server_requests_are_spans_named_by_their_route(rag, memory_spans) -> No
     assert search.parent is not None and search.context.trace_id == request.context.trace_id
     assert any(s.name == "GET" and s.attributes.get("http.response.status_code") == 400 for s in spans)
     assert not any(CANARY in str(dict(s.attributes)) for s in spans)
+
+
+def test_a_served_request_s_spans_hold_route_templates_only(rag, cli_env, tmp_path: Path) -> None:
+    """Issue 76, finding 5: `graphwright serve` exporting to a local receiver, requests with canaries in their
+    path and query: no span of any instrumentation (ours, FastAPI's, the MCP SDK's) holds them; the request
+    spans are named by route template."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    canary = "Pthalocanary"
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    with OTLPReceiver() as receiver:
+        env = {**cli_env, "OTEL_EXPORTER_OTLP_ENDPOINT": receiver.endpoint, "OTEL_SERVICE_NAME": "served"}
+        env = {k: v for k, v in env.items() if not k.startswith("OPENAI_")}
+        server = subprocess.Popen(
+            [sys.executable, "-m", "graphwright.cli", "serve", "--port", str(port), "--workers", "1"],
+            env={**os.environ, **env},
+            cwd=tmp_path,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        url = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(600):
+                try:
+                    if httpx.get(f"{url}/healthz", timeout=5).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                assert server.poll() is None, server.stderr.read().decode() if server.stderr else ""
+                time.sleep(0.2)
+            asked = [
+                httpx.get(f"{url}/v1/entities/{canary}", params={"q": canary}),
+                httpx.get(f"{url}/v1/graph/entities", params={"q": canary, "limit": 3}),
+                httpx.get(f"{url}/v1/document", params={"id": f"{canary}.md"}),
+                httpx.get(f"{url}/v1/jobs/{canary}"),
+                httpx.get(f"{url}/w/{canary.lower()}/v1/stats", params={canary: canary}),
+                httpx.post(f"{url}/v1/search", json={"question": f"Who is {canary}?", "mode": "vector"}),
+                httpx.get(f"{url}/nowhere/{canary}", params={"token": canary}),
+            ]
+            assert [r.status_code for r in asked][:2] == [404, 200]
+        finally:
+            server.send_signal(signal.SIGTERM)
+            _, err = server.communicate(timeout=30)
+        deadline = time.monotonic() + 10
+        while not receiver.named("GET /v1/entities") and time.monotonic() < deadline:
+            time.sleep(0.1)
+    assert receiver.named("GET /v1/entities/{name:path}"), [s.name for s in receiver.spans]
+    assert receiver.named("POST /v1/search")
+    for body in receiver.bodies:
+        assert canary.encode() not in body and canary.lower().encode() not in body
+    for span in receiver.spans:
+        assert not any(key.startswith("url.") for key in span.attributes), span

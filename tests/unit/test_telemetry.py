@@ -58,3 +58,44 @@ def test_an_embedding_span_counts_texts_and_an_endpoints_tokens(memory_spans) ->
     assert found.name == "embeddings m"
     assert found.attributes["gen_ai.operation.name"] == "embeddings"
     assert found.attributes["graphwright.texts"] == 2 and found.attributes["gen_ai.usage.input_tokens"] == 10
+
+
+def test_the_content_guard_strips_what_any_instrumentation_records() -> None:
+    """A library's span with the raw path, query, full URL, headers and an exception quoting the input: what
+    leaves the guard holds the method and route template only."""
+    import pytest
+
+    pytest.importorskip("opentelemetry.sdk")
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    from graphwright.telemetry import content_guard
+
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(content_guard(SimpleSpanProcessor(exporter)))
+    tracer = provider.get_tracer("some.library")
+    with tracer.start_as_current_span("GET /w/alpha/v1/entities/Canary?q=Canary") as span:
+        span.set_attributes(
+            {
+                "http.request.method": "GET",
+                "http.route": "/v1/entities/{name}",
+                "url.path": "/w/alpha/v1/entities/Canary",
+                "url.query": "q=Canary",
+                "url.full": "http://h/w/alpha/v1/entities/Canary?q=Canary",
+                "http.target": "/w/alpha/v1/entities/Canary?q=Canary",
+                "http.request.header.authorization": "Bearer Canary",
+                "http.response.status_code": 404,
+            }
+        )
+        span.record_exception(ValueError("no entity named Canary"))
+    (seen,) = exporter.get_finished_spans()
+    assert seen.name == "GET /v1/entities/{name}"
+    assert dict(seen.attributes) == {
+        "http.request.method": "GET",
+        "http.route": "/v1/entities/{name}",
+        "http.response.status_code": 404,
+    }
+    assert "Canary" not in str([(e.name, dict(e.attributes or {})) for e in seen.events])
+    assert seen.events and seen.events[0].attributes["exception.type"] == "ValueError"
