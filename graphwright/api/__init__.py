@@ -209,6 +209,7 @@ class GraphRAG:
         relative_sources: bool = False,
         reextract: bool = False,
         cluster: str | None = None,
+        cluster_insecure: bool = False,
     ) -> IngestReport:
         """Load, chunk, embed and write; with an extractor (default `auto`: the LLM when configured, else
         offline NLP; `none` skips it) also the typed entity graph, each fact tied to its chunks. When the
@@ -220,7 +221,8 @@ class GraphRAG:
         with a schema, as its mapping onto it). `reextract` processes unchanged documents again (hand curation
         is applied to what it extracts, as to every write). `cluster` (a Dask scheduler's address, the
         `cluster` extra): its workers embed and extract, and the graph written is the one this process alone
-        would write (graphwright/cluster)."""
+        would write (graphwright/cluster); `tls://` with the certificates of `graphwright cluster certs`, or
+        plain TCP on loopback (`cluster_insecure` allows it elsewhere)."""
         from graphwright.extraction.registry import make_extractor
 
         chosen = make_extractor(self.settings, extractor, self.llm)
@@ -233,7 +235,7 @@ class GraphRAG:
             if cluster:
                 from graphwright.cluster import Cluster, ClusterEmbedder, ClusterExtractor
 
-                connection = stack.enter_context(Cluster(cluster))
+                connection = stack.enter_context(Cluster(cluster, home=self.settings.home, insecure=cluster_insecure))
                 choice = extractor or self.settings.extractor
                 connection.check(embedder, chosen, choice)
                 embedder = ClusterEmbedder(connection, embedder)

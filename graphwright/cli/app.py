@@ -66,6 +66,8 @@ COMMANDS: dict[str, str] = {
     "mcp": "graphwright.cli.serve:mcp_command",
     "workspace": "graphwright.cli.workspace:workspace",
     "worker": "graphwright.cli.cluster:worker",
+    "scheduler": "graphwright.cli.cluster:scheduler",
+    "cluster": "graphwright.cli.cluster:cluster",
 }
 
 

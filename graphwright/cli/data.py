@@ -159,7 +159,11 @@ def _settle_ingest(report: IngestReport, paths: tuple[Path, ...]) -> None:
 @click.option(
     "--cluster",
     metavar="ADDRESS",
-    help="Embed and extract on a Dask cluster's workers (`graphwright worker`), e.g. tcp://127.0.0.1:8786.",
+    help="Embed and extract on a Dask cluster's workers (`graphwright worker`): tcp://127.0.0.1:8786 on one "
+    "machine, tls://HOST:8786 with `graphwright cluster certs` across machines.",
+)
+@click.option(
+    "--cluster-insecure", is_flag=True, help="Allow --cluster over plain TCP off loopback (trusted networks only)."
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
@@ -178,6 +182,7 @@ def ingest(
     no_communities: bool,
     reextract: bool,
     cluster: str | None,
+    cluster_insecure: bool,
     quiet: bool,
     as_json: bool,
     dry_run: bool,
@@ -231,6 +236,7 @@ def ingest(
                 update_communities=not no_communities,
                 reextract=reextract,
                 cluster=cluster,
+                cluster_insecure=cluster_insecure,
                 **given,
             )
         # The first ingest has no communities to keep current: build them, so `global` and the page have some.

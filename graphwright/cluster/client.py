@@ -7,6 +7,7 @@ is the one a single run writes."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from graphwright.errors import ClusterError, ExtraNotInstalledError
@@ -33,7 +34,18 @@ class Cluster:
     """A connection to a Dask scheduler whose workers run graphwright. `retries`: how many times a task is
     run again after it failed (a worker that dies has its tasks run elsewhere, which Dask does itself)."""
 
-    def __init__(self, address: str, *, retries: int = 2, timeout: float = 30.0) -> None:
+    def __init__(
+        self,
+        address: str,
+        *,
+        retries: int = 2,
+        timeout: float = 30.0,
+        home: Path | None = None,
+        insecure: bool = False,
+    ) -> None:
+        from graphwright.cluster.trust import check_address, security
+
+        tls = check_address(address, insecure=insecure, what="the scheduler")
         try:
             from distributed import Client
         except ImportError as exc:
@@ -45,7 +57,8 @@ class Cluster:
         self.address = address
         self.retries = retries
         try:
-            self.client = Client(address, timeout=timeout, set_as_default=False)
+            found = security(home or Path.home() / ".graphwright", "client") if tls else None
+            self.client = Client(address, timeout=timeout, set_as_default=False, security=found)
         except (OSError, TimeoutError) as exc:
             raise ClusterError(f"no Dask scheduler answered at {address}: {exc}") from exc
         try:
@@ -95,6 +108,55 @@ def _examples_json(examples: list[ExtractionExample]) -> str:
     return TypeAdapter(list[Example]).dump_json(examples).decode()
 
 
+# What a worker may send back (a worker is trusted by its certificate, but a result is still checked before it is
+# written: a broken or compromised worker fails its task, it does not write what it likes).
+MAX_ENTITIES = 500  # per chunk
+MAX_RELATIONS = 1000
+MAX_NAME_CHARS = 500
+MAX_TEXT_CHARS = 20_000
+
+
+def _checked_vectors(found: Any, rows: int, dimension: int) -> Any:
+    """A task's vectors: an array of `rows` x `dimension` finite floats, or ClusterError."""
+    import numpy as np
+
+    if not isinstance(found, np.ndarray) or found.dtype.kind != "f" or found.shape != (rows, dimension):
+        shape = getattr(found, "shape", None)
+        raise ClusterError(f"a worker returned {type(found).__name__} {shape} for {rows} vectors of {dimension}")
+    if not np.isfinite(found).all():
+        raise ClusterError("a worker returned vectors that are not finite numbers")
+    return found
+
+
+def _checked_extractions(found: Any, asked: list[str]) -> tuple[list[ChunkExtraction], dict[str, float]]:
+    """A task's extractions: one ChunkExtraction per chunk asked (re-validated here, sizes bounded), and usage
+    counts as numbers; anything else is the task's failure."""
+    if not (isinstance(found, tuple) and len(found) == 2 and isinstance(found[0], list) and isinstance(found[1], dict)):
+        raise ClusterError(f"a worker returned {type(found).__name__} where (extractions, usage) was expected")
+    items, usage = found
+    if len(items) != len(asked):
+        raise ClusterError(f"a worker returned {len(items)} extractions for {len(asked)} chunks")
+    checked = []
+    for item, chunk_id in zip(items, asked, strict=True):
+        extraction = ChunkExtraction.model_validate(item.model_dump() if isinstance(item, ChunkExtraction) else item)
+        if extraction.chunk_id != chunk_id:
+            raise ClusterError(f"a worker returned chunk {extraction.chunk_id[:40]!r} where {chunk_id!r} was asked")
+        if len(extraction.entities) > MAX_ENTITIES or len(extraction.relations) > MAX_RELATIONS:
+            raise ClusterError(f"a worker returned more entities or relations for chunk {chunk_id!r} than allowed")
+        names = [e.name for e in extraction.entities] + [n for r in extraction.relations for n in (r.source, r.target)]
+        texts = [e.description for e in extraction.entities] + [
+            r.description + r.evidence for r in extraction.relations
+        ]
+        if any(len(n) > MAX_NAME_CHARS for n in names) or any(len(t) > MAX_TEXT_CHARS for t in texts):
+            raise ClusterError(f"a worker returned names or texts for chunk {chunk_id!r} longer than allowed")
+        checked.append(extraction)
+    if not all(
+        isinstance(k, str) and isinstance(v, (int, float)) and not isinstance(v, bool) for k, v in usage.items()
+    ):
+        raise ClusterError("a worker returned usage counts that are not numbers")
+    return checked, {k: float(v) for k, v in usage.items()}
+
+
 def _failure(exc: BaseException) -> str:
     return f"cluster task failed after its retries: {type(exc).__name__}: {exc}"
 
@@ -107,6 +169,7 @@ class ClusterEmbedder:
         self._local = local
         self._cluster = cluster
         self._pending: dict[str, tuple[Any, int]] = {}  # text -> (future, row in its result)
+        self._rows: dict[Any, int] = {}  # future key -> texts it was asked for
 
     @property
     def dimension(self) -> int:
@@ -118,6 +181,7 @@ class ClusterEmbedder:
         new = list(dict.fromkeys(t for t in texts if t not in self._pending))
         for piece in _pieces(new, EMBED_PIECE):
             future = self._cluster.submit(embed_texts, piece)
+            self._rows[future.key] = len(piece)
             self._pending.update((text, (future, row)) for row, text in enumerate(piece))
 
     def embed(self, texts: list[str]) -> list[list[float]]:
@@ -128,9 +192,11 @@ class ClusterEmbedder:
             future, row = self._pending[text]
             if future.key not in results:
                 try:
-                    results[future.key] = future.result()
+                    found = future.result()
                 except Exception as exc:  # a task's own error, after its retries, or a cluster gone
                     raise ClusterError(f"embedding on {self._cluster.address}: {_failure(exc)}") from exc
+                rows = self._rows.pop(future.key)
+                results[future.key] = _checked_vectors(found, rows, self.dimension)
             out.append(results[future.key][row].tolist())
         for text in texts:
             self._pending.pop(text, None)  # asked once: its memory goes with it
@@ -195,8 +261,9 @@ class ClusterExtractor:
         found: dict[str, ChunkExtraction] = {}
         done = 0
         for future in futures.values():  # in the order asked, which is the order the cluster runs them
+            asked = [cid for cid, (f, _) in sorted(self._pending.items(), key=lambda p: p[1][1]) if f.key == future.key]
             try:
-                extractions, usage = future.result()
+                extractions, usage = _checked_extractions(future.result(), asked)
             except Exception as exc:  # noqa: BLE001 - any error a task raised, after its retries: its chunks
                 # fail, so their documents are marked incomplete and the next run redoes them
                 extractions = [
