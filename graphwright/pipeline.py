@@ -7,6 +7,7 @@ promoted in the one that replaces it.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import hashlib
 import logging
@@ -36,7 +37,7 @@ from graphwright.extraction.document_terms import add_document_terms, document_t
 from graphwright.extraction.extract import extract_checked, extraction_inputs
 from graphwright.extraction.formats import FileLimits
 from graphwright.extraction.loaders import LoadResult, iter_files, iter_loaded, source_of
-from graphwright.extraction.parse_worker import ParseBudget, ParseWorker
+from graphwright.extraction.parse_worker import ParseWorker, parse_budget
 from graphwright.extraction.resolution import EntityIndex, Resolver
 from graphwright.extraction.schema_check import schema_entity_types
 from graphwright.extraction.subject import add_subject
@@ -193,8 +194,10 @@ class IngestPipeline:
         schema: GraphSchema | None = None,
         *,
         reextract: bool = False,
+        reader: ParseWorker | None = None,
     ) -> None:
         self.settings = settings
+        self.reader = reader  # the child process that reads files (one per ingest when None)
         self.reextract = reextract  # unchanged documents too: chunked, embedded and extracted again
         self.store = store
         self.embedder = embedder
@@ -303,10 +306,10 @@ class IngestPipeline:
             max_ocr_pages=settings.max_ocr_pages,
             max_html_bytes=settings.max_html_bytes,
         )
-        budget = ParseBudget(settings.max_parse_seconds, settings.max_parse_memory_mb, settings.max_pdf_seconds)
-        with ParseWorker(budget) as worker:
+        with contextlib.ExitStack() as stack:
+            worker = self.reader or stack.enter_context(ParseWorker(parse_budget(settings)))
             loaded = iter_loaded(
-                files, root, metadata, text_field, settings.max_file_bytes, relative_sources, limits, worker
+                files, root, metadata, text_field, settings.max_file_bytes, relative_sources, limits, worker.load
             )
             self._ingest_loaded(loaded, len(files), report, run)
 

@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from graphwright.curation import Curation
     from graphwright.evaluation.datasets import Dataset
     from graphwright.extraction.byog import ImportReport
+    from graphwright.extraction.parse_worker import ParseWorker
     from graphwright.reembed import ReembedReport
 
 log = logging.getLogger(__name__)
@@ -130,6 +131,7 @@ class GraphRAG:
         self._embedder = embedder
         self._llm = llm
         self._embedder_checked = False
+        self._reader: ParseWorker | None = None
 
     def in_workspace(self, name: str) -> GraphRAG:
         """The same driver, embedder and LLM in workspace `name` (NotFoundError if there is none); closing it
@@ -147,7 +149,18 @@ class GraphRAG:
         self.close()
 
     def close(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
         self.store.close()
+
+    def _file_reader(self) -> ParseWorker:
+        """The child process this instance's ingests read files in (started at the first file, kept between
+        ingests so each does not pay for a new one; closed with the instance)."""
+        if self._reader is None:
+            from graphwright.extraction.parse_worker import ParseWorker, parse_budget
+
+            self._reader = ParseWorker(parse_budget(self.settings))
+        return self._reader
 
     @property
     def embedder(self) -> Embedder:
@@ -241,7 +254,9 @@ class GraphRAG:
                 embedder = ClusterEmbedder(connection, embedder)
                 if chosen is not None:
                     chosen = ClusterExtractor(connection, chosen, choice, examples)
-            pipeline = IngestPipeline(self.settings, self.store, embedder, chosen, active, reextract=reextract)
+            pipeline = IngestPipeline(
+                self.settings, self.store, embedder, chosen, active, reextract=reextract, reader=self._file_reader()
+            )
             spent = _embedding_usage(self.embedder)
             report = pipeline.ingest(
                 [Path(p) for p in paths],

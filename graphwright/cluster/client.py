@@ -195,11 +195,12 @@ class ClusterEmbedder:
                     found = future.result()
                 except Exception as exc:  # a task's own error, after its retries, or a cluster gone
                     raise ClusterError(f"embedding on {self._cluster.address}: {_failure(exc)}") from exc
-                rows = self._rows.pop(future.key)
-                results[future.key] = _checked_vectors(found, rows, self.dimension)
+                results[future.key] = _checked_vectors(found, self._rows[future.key], self.dimension)
             out.append(results[future.key][row].tolist())
         for text in texts:
             self._pending.pop(text, None)  # asked once: its memory goes with it
+        live = {future.key for future, _ in self._pending.values()}
+        self._rows = {key: rows for key, rows in self._rows.items() if key in live}
         return out
 
 

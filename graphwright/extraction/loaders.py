@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from graphwright.errors import (
     LoadError,  # re-exported: they used to live here
@@ -21,9 +21,6 @@ from graphwright.extraction.file_types import LOADERS, supported_suffixes
 from graphwright.extraction.formats import FileLimits, FormatError, ReadFile, read_docx, read_html, read_pdf
 from graphwright.extraction.tables import markdown_tables_as_pieces
 from graphwright.models import Document, DocumentPart, FileFailure
-
-if TYPE_CHECKING:
-    from graphwright.extraction.parse_worker import ParseWorker
 
 log = logging.getLogger(__name__)
 _MEMORY = "reading it needed more memory than the limit allows (GRAPHWRIGHT_MAX_PARSE_MEMORY_MB)"
@@ -363,13 +360,13 @@ def iter_loaded(
     max_bytes: int = 50 * 1024 * 1024,
     relative_sources: bool = False,
     limits: FileLimits | None = None,
-    worker: ParseWorker | None = None,
+    reader: Callable[..., LoadResult] | None = None,
 ) -> Iterator[LoadResult]:
     """One LoadResult per file, read only when asked for (so a run holds one file's text at a time, not the
-    corpus); duplicate document ids keep the first and report the rest. With a `worker` each file is read in
-    its child process, within its time and memory budget (extraction/parse_worker.py)."""
+    corpus); duplicate document ids keep the first and report the rest. `reader` reads one file as `load_file`
+    does, elsewhere: `ParseWorker.load`, in a child process within a time and memory budget."""
     seen: dict[str, str] = {}
-    load = worker.load if worker is not None else load_file
+    load = reader or load_file
     for path in files:
         one = load(path, base, metadata or {}, text_field, max_bytes, relative_sources, limits)
         kept = []

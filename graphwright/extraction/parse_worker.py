@@ -26,6 +26,7 @@ from typing import IO, TYPE_CHECKING, Any
 from graphwright.models import FileFailure
 
 if TYPE_CHECKING:
+    from graphwright.config import Settings
     from graphwright.extraction.formats import FileLimits
     from graphwright.extraction.loaders import LoadResult
 
@@ -48,6 +49,10 @@ class ParseBudget:
         if path.suffix.lower() == ".pdf":
             return max(self.seconds, self.pdf_seconds + _PDF_GRACE_SECONDS)
         return self.seconds
+
+
+def parse_budget(settings: Settings) -> ParseBudget:
+    return ParseBudget(settings.max_parse_seconds, settings.max_parse_memory_mb, settings.max_pdf_seconds)
 
 
 class ParseWorker:
