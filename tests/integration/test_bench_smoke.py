@@ -311,3 +311,8 @@ def test_thematic_probe_on_the_bundled_sample(rag, cli_env) -> None:
     rows = dict(re.findall(r"│ (vector|local|global|raptor|drift)\s+│\s+(\d+\.\d)\s+│", out))
     assert set(rows) == {"vector", "local", "global", "raptor", "drift"}, out
     assert all(0 < float(v) <= 100 for v in rows.values()) and "summaries" in out
+
+
+def test_security_iv_bench_small(rag, cli_env) -> None:
+    out = bench(["bench.security_iv", "--styles", "50", "--connections", "20"], cli_env)
+    assert "0 (of 20" in out and "done after" in out and "serve exits after" in out
