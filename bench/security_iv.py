@@ -8,12 +8,10 @@ open after the head deadline), and SIGTERM while a job is mid-file (how long `se
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -24,32 +22,16 @@ from rich.table import Table
 
 from bench.record import arguments, parse, record
 from tests.documents import style_bomb_docx
+from tests.serve_process import free_port, start_serve
 
 KEY_A, KEY_B = "bench-key-alpha-0123456789", "bench-key-beta-0123456789"
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _serve(home: Path, port: int, password: str) -> subprocess.Popen[bytes]:
     env = {**os.environ, "GRAPHWRIGHT_HOME": str(home), "GRAPHWRIGHT_API_KEYS": f"{KEY_A}@alpha,{KEY_B}@beta"}
     env["NEO4J_PASSWORD"] = password  # the database's, wherever its home is
     env["GRAPHWRIGHT_EXTRACTOR"] = "none"
-    server = subprocess.Popen(
-        [sys.executable, "-m", "graphwright.cli", "serve", "--port", str(port), "--workers", "1"],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    for _ in range(600):
-        with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5).status_code == 200:
-                return server
-        time.sleep(0.2)
-    raise SystemExit("serve did not start")
+    return start_serve(env, port)
 
 
 def _upload(port: int, workspace: str, key: str, name: str, data: bytes) -> str:
@@ -112,7 +94,7 @@ def main() -> None:
         if name not in root.store.workspaces.names():
             root.workspaces.create(name)
     bomb = style_bomb_docx(work / "bomb.docx", args.styles, args.styles).read_bytes()
-    port = _free_port()
+    port = free_port()
     server = _serve(work / "home", port, settings.neo4j_password.get_secret_value())
     table = Table(title="Security IV against a real serve")
     table.add_column("what")

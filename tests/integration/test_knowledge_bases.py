@@ -5,13 +5,11 @@ shapes (graphwright was not tested against Dify itself). Keys are canaries: none
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
 import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -22,6 +20,7 @@ from graphwright.errors import KnowledgeBaseConfigError
 from graphwright.search.knowledge_sources import citable_id
 from tests.dify_stub import DifyDatasetStub
 from tests.integration.helpers import offline_settings, write_files
+from tests.serve_process import start_serve
 from tests.stub_openai import chat_reply, tool_call_reply
 
 pytestmark = pytest.mark.integration
@@ -64,21 +63,9 @@ def remote(neo4j_uri, test_password, embedder, tmp_path_factory):
         "GRAPHWRIGHT_HOME": str(home / "serve-home"),
         "GRAPHWRIGHT_API_KEYS": REMOTE_KEY,
     }
-    server = subprocess.Popen(
-        [sys.executable, "-m", "graphwright.cli", "serve", "--port", str(port), "--workers", "1"],
-        env=env,
-        cwd=home,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+    server = start_serve(env, port, home)
     url = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(600):
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{url}/healthz", timeout=5).status_code == 200:
-                    break
-            assert server.poll() is None, server.stderr.read().decode() if server.stderr else "serve exited"
-            time.sleep(0.2)
         yield url
     finally:
         server.terminate()

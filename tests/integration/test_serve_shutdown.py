@@ -4,42 +4,16 @@ after a restart. A real server process on the test Neo4j, a real upload."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
-import socket
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import httpx
 import pytest
 
+from tests.serve_process import free_port, start_serve, wait_job
+
 pytestmark = pytest.mark.integration
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _start(env: dict[str, str], port: int, cwd: Path) -> subprocess.Popen[bytes]:
-    server = subprocess.Popen(
-        [sys.executable, "-m", "graphwright.cli", "serve", "--port", str(port), "--workers", "1"],
-        env=env,
-        cwd=cwd,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    for _ in range(600):
-        with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5).status_code == 200:
-                return server
-        assert server.poll() is None, server.stderr.read().decode() if server.stderr else "serve exited"
-        time.sleep(0.2)
-    raise AssertionError("serve did not start")
 
 
 def _slow_html() -> bytes:
@@ -68,9 +42,9 @@ def test_sigterm_stops_serve_mid_job_the_job_resumes_and_other_workspaces_go_on(
     env |= {"NEO4J_URI": neo4j_uri, "NEO4J_PASSWORD": test_password, "GRAPHWRIGHT_HOME": str(home)}
     # The slow file fails by its time limit when resumed, so the test does not embed 9 MB of text.
     env |= {"GRAPHWRIGHT_EXTRACTOR": "none", "GRAPHWRIGHT_MAX_PARSE_SECONDS": "6"}
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}/w/{workspace}"
-    server = _start(env, port, tmp_path)
+    server = start_serve(env, port, tmp_path)
     try:
         files = [("files", ("slow.html", _slow_html())), ("files", ("notes.md", b"# Notes\nThe Orca-3 rover.\n"))]
         job = httpx.post(f"{url}/v1/documents", files=files, timeout=60).json()
@@ -86,11 +60,7 @@ def test_sigterm_stops_serve_mid_job_the_job_resumes_and_other_workspaces_go_on(
             files=[("files", ("small.md", b"# Small\nThe Kestrel-2 drone.\n"))],
             timeout=60,
         ).json()
-        for _ in range(300):
-            beside = httpx.get(f"http://127.0.0.1:{port}/w/{other}/v1/jobs/{small['id']}", timeout=10).json()
-            if beside["status"] in ("succeeded", "failed"):
-                break
-            time.sleep(0.1)
+        beside = wait_job(f"http://127.0.0.1:{port}/w/{other}", small["id"], seconds=30)
         assert beside["status"] == "succeeded", beside
         assert httpx.get(f"{url}/v1/jobs/{job['id']}", timeout=10).json()["status"] == "running"
         asked = time.monotonic()
@@ -103,7 +73,7 @@ def test_sigterm_stops_serve_mid_job_the_job_resumes_and_other_workspaces_go_on(
             server.wait()
     assert took < 10, f"serve took {took:.1f} s to stop after SIGTERM"
     print(f"\nserve stopped {took:.2f} s after SIGTERM, mid-file")  # recorded in the issue's closing note
-    server = _start(env, port, tmp_path)
+    server = start_serve(env, port, tmp_path)
     try:
         stopped = httpx.get(f"{url}/v1/jobs/{job['id']}", timeout=10).json()
         assert stopped["status"] == "interrupted" and stopped["resumable"] is True, stopped
@@ -112,11 +82,7 @@ def test_sigterm_stops_serve_mid_job_the_job_resumes_and_other_workspaces_go_on(
         assert again.status_code == 202, again.text
         resumed = again.json()
         assert resumed["resumed_from"] == job["id"]
-        for _ in range(1200):
-            state = httpx.get(f"{url}/v1/jobs/{resumed['id']}", timeout=10).json()
-            if state["status"] in ("succeeded", "failed"):
-                break
-            time.sleep(0.2)
+        state = wait_job(url, resumed["id"])
         assert state["status"] == "succeeded", state
         docs = {d["id"] for d in httpx.get(f"{url}/v1/documents", timeout=10).json()}
         assert docs == {"notes.md"}

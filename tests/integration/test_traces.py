@@ -118,37 +118,20 @@ def test_a_served_request_s_spans_hold_route_templates_only(rag, cli_env, tmp_pa
     spans are named by route template."""
     import os
     import signal
-    import socket
-    import subprocess
-    import sys
     import time
 
     import httpx
 
+    from tests.serve_process import free_port, start_serve
+
     canary = "Pthalocanary"
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = int(probe.getsockname()[1])
+    port = free_port()
     with OTLPReceiver() as receiver:
         env = {**cli_env, "OTEL_EXPORTER_OTLP_ENDPOINT": receiver.endpoint, "OTEL_SERVICE_NAME": "served"}
-        env = {k: v for k, v in env.items() if not k.startswith("OPENAI_")}
-        server = subprocess.Popen(
-            [sys.executable, "-m", "graphwright.cli", "serve", "--port", str(port), "--workers", "1"],
-            env={**os.environ, **env},
-            cwd=tmp_path,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
+        env = {k: v for k, v in {**os.environ, **env}.items() if not k.startswith("OPENAI_")}
+        server = start_serve(env, port, tmp_path)
         url = f"http://127.0.0.1:{port}"
         try:
-            for _ in range(600):
-                try:
-                    if httpx.get(f"{url}/healthz", timeout=5).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                assert server.poll() is None, server.stderr.read().decode() if server.stderr else ""
-                time.sleep(0.2)
             asked = [
                 httpx.get(f"{url}/v1/entities/{canary}", params={"q": canary}),
                 httpx.get(f"{url}/v1/graph/entities", params={"q": canary, "limit": 3}),
@@ -161,7 +144,7 @@ def test_a_served_request_s_spans_hold_route_templates_only(rag, cli_env, tmp_pa
             assert [r.status_code for r in asked][:2] == [404, 200]
         finally:
             server.send_signal(signal.SIGTERM)
-            _, err = server.communicate(timeout=30)
+            server.communicate(timeout=30)
         deadline = time.monotonic() + 10
         while not receiver.named("GET /v1/entities") and time.monotonic() < deadline:
             time.sleep(0.1)
