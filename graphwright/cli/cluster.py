@@ -25,6 +25,17 @@ def _tls_arguments(role: str) -> list[str]:
     return ["--tls-ca-file", str(files.ca), "--tls-cert", str(files.cert), "--tls-key", str(files.key)]
 
 
+def _health_only(role: str) -> None:
+    """The HTTP server of a scheduler or worker keeps its health check only: no Prometheus metrics, no static
+    files, no scheduler JSON API (an operator who wants them sets DASK_DISTRIBUTED__<ROLE>__HTTP__ROUTES)."""
+    import os
+
+    import dask
+
+    if f"DASK_DISTRIBUTED__{role.upper()}__HTTP__ROUTES" not in os.environ:
+        dask.config.set({f"distributed.{role}.http.routes": ["distributed.http.health"]})
+
+
 def _listening(host: str, insecure: bool, scheme: str, what: str) -> None:
     from graphwright.cluster.trust import is_loopback_address
 
@@ -79,6 +90,7 @@ def worker(
     # The worker's HTTP server (health, metrics) stays on loopback whatever --host says; no dashboard.
     args += ["--no-dashboard", "--dashboard-address", "127.0.0.1:0", *(["--name", name] if name else [])]
     args += [*(_tls_arguments("worker") if tls else []), *dask_options]
+    _health_only("worker")
     dask_worker.main(args=args, prog_name="graphwright worker")
 
 
@@ -118,6 +130,7 @@ def scheduler(host: str, port: int, protocol: str | None, insecure: bool, dask_o
     args += ["--no-dashboard", "--dashboard-address", "127.0.0.1:0"]
     args += [*(_tls_arguments("scheduler") if scheme == "tls" else []), *dask_options]
     click.echo(f"graphwright scheduler at {scheme}://{host}:{port}", err=True)
+    _health_only("scheduler")
     dask_scheduler.main(args=args, prog_name="graphwright scheduler")
 
 

@@ -5,6 +5,7 @@ listen on is loopback; plain TCP off loopback is refused before anything connect
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import stat
@@ -13,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+import httpx
 import pytest
 
 pytest.importorskip("distributed")
@@ -38,13 +40,13 @@ def _graphwright(*args: str, home: Path, **kw) -> subprocess.CompletedProcess[st
     )
 
 
-def _listening(pid: int) -> list[str]:
+def _listening(pid: int) -> list[tuple[str, int]]:
     """The addresses a process (and its children) listen on."""
     found = []
     for process in [psutil.Process(pid), *psutil.Process(pid).children(recursive=True)]:
         for conn in process.net_connections(kind="inet"):
             if conn.status == psutil.CONN_LISTEN:
-                found.append(conn.laddr.ip)
+                found.append((conn.laddr.ip, conn.laddr.port))
     return found
 
 
@@ -91,7 +93,14 @@ def test_certificates_are_owner_only_and_a_tls_cluster_admits_only_its_own(tmp_p
         time.sleep(0.5)
         for process in (scheduler, worker):
             addresses = _listening(process.pid)
-            assert addresses and all(a.startswith("127.") for a in addresses), addresses
+            assert addresses and all(ip.startswith("127.") for ip, _ in addresses), addresses
+            healthy = 0
+            for _, port_ in addresses:  # an HTTP server among them answers its health check, and no metrics
+                with contextlib.suppress(httpx.HTTPError):
+                    healthy += httpx.get(f"http://127.0.0.1:{port_}/health", timeout=2).status_code == 200
+                    metrics = httpx.get(f"http://127.0.0.1:{port_}/metrics", timeout=2)
+                    assert metrics.status_code == 404, (port_, metrics.text[:200])
+            assert healthy == 1, addresses
     finally:
         for process in (worker, scheduler):
             process.terminate()
