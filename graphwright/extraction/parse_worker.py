@@ -19,6 +19,8 @@ import struct
 import subprocess
 import sys
 import threading
+import time
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -34,6 +36,10 @@ log = logging.getLogger(__name__)
 # A PDF is stopped by its own check between pages (max_pdf_seconds); the hard stop comes this much later.
 _PDF_GRACE_SECONDS = 30.0
 _FRAME = struct.Struct(">Q")  # each pickle on the pipes is led by its length
+# A child left idle this long exits by itself (an instance never closed does not keep one for ever); the
+# parent starts a new one after a shorter idle time, so it never sends a file to a child about to leave.
+IDLE_EXIT_SECONDS = 300.0
+_IDLE_RESTART_SECONDS = 240.0
 
 
 @dataclass(frozen=True)
@@ -65,6 +71,7 @@ class ParseWorker:
         self._lock = threading.Lock()
         self._process: subprocess.Popen[bytes] | None = None
         self._in_process = False  # a child could not be started here
+        self._used = 0.0  # when the child last answered (time.monotonic)
 
     def __enter__(self) -> ParseWorker:
         return self
@@ -93,6 +100,7 @@ class ParseWorker:
             try:
                 _send(process, args)
                 found = _receive(process, seconds)
+                self._used = time.monotonic()
                 if isinstance(found, LoadResult):
                     return found
                 why = str(found) if found is not None else _too_long(path, seconds)
@@ -115,7 +123,8 @@ class ParseWorker:
     def _child(self) -> subprocess.Popen[bytes] | None:
         if self._in_process:
             return None
-        if self._process is not None and self._process.poll() is None:
+        fresh = time.monotonic() - self._used < _IDLE_RESTART_SECONDS
+        if self._process is not None and self._process.poll() is None and fresh:
             return self._process
         self._stop()
         command = [sys.executable, "-m", "graphwright.extraction.parse_worker", str(self.budget.memory_mb)]
@@ -127,6 +136,8 @@ class ParseWorker:
             log.warning("files are read in this process (no child process could start: %s)", exc)
             self._in_process = True
             return None
+        self._used = time.monotonic()
+        weakref.finalize(self, _end, self._process)  # a worker dropped unclosed takes its child with it
         return self._process
 
     def _stop(self) -> None:
@@ -145,6 +156,13 @@ class ParseWorker:
     def close(self) -> None:
         with self._lock:
             self._stop()
+
+
+def _end(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(5)
 
 
 def _too_long(path: Path, seconds: float) -> str:
@@ -207,6 +225,9 @@ def serve(memory_mb: int) -> None:
     requests, answers = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # a parser that prints must not write into the answers
     while True:
+        ready, _, _ = select.select([requests], [], [], IDLE_EXIT_SECONDS)
+        if not ready:
+            return  # idle: the parent starts a new child when it needs one
         try:
             args = _read_frame(requests)
         except EOFError:
