@@ -222,6 +222,7 @@ class ClusterExtractor:
         self._schema_json = ""
         self._examples_json = _examples_json(examples) if examples else ""
         self._pending: dict[str, tuple[Any, int]] = {}  # chunk id -> (future, position in its result)
+        self._pieces: dict[Any, list[str]] = {}  # future key -> the chunk ids it was asked for, in order
         self._usage: dict[str, float] = {}
 
     def __getattr__(self, name: str) -> Any:  # version, summarize, set_deadline...: the local extractor's
@@ -252,6 +253,7 @@ class ClusterExtractor:
             args = (self._choice, self._schema_json, self._examples_json, piece)
             future = self._cluster.submit(extract_pairs, *args)
             self._pending.update((cid, (future, i)) for i, (cid, _) in enumerate(piece))
+            self._pieces[future.key] = [cid for cid, _ in piece]
 
     def extract_many(
         self, chunks: list[tuple[str, str]], on_done: Callable[[int], None] | None = None
@@ -262,9 +264,8 @@ class ClusterExtractor:
         found: dict[str, ChunkExtraction] = {}
         done = 0
         for future in futures.values():  # in the order asked, which is the order the cluster runs them
-            asked = [cid for cid, (f, _) in sorted(self._pending.items(), key=lambda p: p[1][1]) if f.key == future.key]
             try:
-                extractions, usage = _checked_extractions(future.result(), asked)
+                extractions, usage = _checked_extractions(future.result(), self._pieces[future.key])
             except Exception as exc:  # noqa: BLE001 - any error a task raised, after its retries: its chunks
                 # fail, so their documents are marked incomplete and the next run redoes them
                 extractions = [
@@ -283,4 +284,6 @@ class ClusterExtractor:
                 on_done(done)
         for cid in wanted:
             self._pending.pop(cid, None)
+        live = {future.key for future, _ in self._pending.values()}
+        self._pieces = {key: ids for key, ids in self._pieces.items() if key in live}
         return [found[cid] for cid, _ in chunks]

@@ -51,10 +51,12 @@ def _chunks(rag, document_id: str) -> list[dict]:
     )
 
 
-def test_pdf_word_and_html_ingest_with_pages_and_sections(rag, tmp_path: Path, monkeypatch) -> None:
-    from graphwright.extraction import ocr
+def test_pdf_word_and_html_ingest_with_pages_and_sections(rag, tmp_path: Path) -> None:
+    from graphwright.api import GraphRAG
 
-    monkeypatch.setattr(ocr, "available", lambda: False)  # the scan fails by name (OCR: test_filings.py)
+    # No page read by OCR, so the scan fails by name (OCR: test_filings.py). A setting, not a patch: files are
+    # read in a child process, which a patch of this one does not reach.
+    no_ocr = GraphRAG(rag.settings.model_copy(update={"max_ocr_pages": 0}), embedder=rag.embedder)
     folder = _folder(tmp_path)
     make_pdf(folder / "locked.pdf", PAGES[:1], user_password="pw")
     make_scanned_pdf(folder / "scan.pdf")
@@ -62,7 +64,8 @@ def test_pdf_word_and_html_ingest_with_pages_and_sections(rag, tmp_path: Path, m
     (folder / "cut.docx").write_bytes(good[: len(good) // 2])
     (folder / "app.html").write_text(SCRIPT_HTML, encoding="utf-8")
 
-    report = rag.ingest([folder], base=tmp_path)
+    report = no_ocr.ingest([folder], base=tmp_path)
+    no_ocr.close()
     assert report.documents_written == 3 and not report.skipped
     failed = {Path(f.source).name: f.error for f in report.failures}
     assert set(failed) == {"locked.pdf", "scan.pdf", "cut.docx", "app.html"}

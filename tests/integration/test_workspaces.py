@@ -556,89 +556,6 @@ def test_hidden_reads_through_every_llm_route_stay_in_a(pair, canary_node) -> No
         assert_clean(request["body"], pair, "a request to the LLM", (*HIDDEN, f"{B}__Chunk", f"{B}__Entity"))
 
 
-def test_deleting_in_a_leaves_b_byte_for_byte(pair, tmp_path) -> None:
-    """Last: deletes a document of A, then the whole of A; B's counts, content hash and indexes stay."""
-    a, b, root = pair["a"], pair["b"], pair["root"]
-    before = snapshot(b)
-    assert before[0]["documents"] == len(DOCS_B) and before[2]
-    documents = a.inspect.stats()["documents"]
-    assert a.delete_document("apple.md") is not None  # B has an apple.md too
-    assert snapshot(b) == before
-    with pytest.raises(InvalidRequestError, match="--yes"):
-        root.workspaces.delete(A)
-    assert a.inspect.stats()["documents"] == documents - 1
-    held = root.workspaces.delete(A, yes=True)
-    assert held.documents == documents - 1
-    assert snapshot(b) == before
-    assert A not in root.store.workspaces.names()
-    assert not [i for i in root.store.in_workspace(A).admin.indexes()], "A's indexes went with it"
-    leftovers = root.store.read(
-        "MATCH (n) WHERE any(l IN labels(n) WHERE l STARTS WITH $p) RETURN count(n) AS n", p=f"{A}__"
-    )
-    assert leftovers == [{"n": 0}]
-    with pytest.raises(NotFoundError):
-        root.in_workspace(A)
-    with pytest.raises(NotFoundError):
-        root.workspaces.delete(A, yes=True)
-
-
-def test_bad_workspace_names_and_lifecycle_errors_change_nothing(pair) -> None:
-    root = pair["root"]
-    # B was made with its own extractor: used where the environment names none.
-    assert (pair["b"].settings.extractor, root.settings.extractor) == ("nlp", "auto")
-    assert root.workspaces.info(B).settings == {"extractor": "nlp"}
-    assert pair["b"].in_workspace("default").settings.extractor == "auto"  # default's own, not B's
-    before = root.store.workspaces.names()
-    for bad, why in (
-        ("", "empty"),
-        ("x" * 41, "at most 40"),
-        ("Legal", "a-z"),
-        ("le gal", "a-z"),
-        ("-legal", "starting with"),
-        ("a__b", "reserved"),
-        ("ünï", "a-z"),
-    ):
-        with pytest.raises(InvalidRequestError, match=why):
-            root.workspaces.create(bad)
-    with pytest.raises(WorkspaceExistsError):
-        root.workspaces.create(B)
-    with pytest.raises(WorkspaceExistsError):
-        root.workspaces.create("default")
-    with pytest.raises(NotFoundError):
-        root.in_workspace("nope")
-    with pytest.raises(NotFoundError):
-        root.workspaces.info("nope")
-    with pytest.raises(InvalidRequestError, match="unknown extractor"):
-        root.workspaces.create("fresh", extractor="telepathy")
-    assert root.store.workspaces.names() == before
-
-
-def test_deleting_default_needs_yes_once_it_holds_data(pair, tmp_path, cli_env) -> None:
-    root, b = pair["root"], pair["b"]
-    root.ingest([_write(tmp_path / "d", {"d.md": "# D\nDefault data about Hubble.\n"})], base=tmp_path / "d")
-    held, b_before = root.inspect.stats(), snapshot(b)
-    env = {**cli_env, "GRAPHWRIGHT_HOME": str(pair["home"] / "home")}
-    refused = run(["workspace", "delete", "default"], env, tmp_path)
-    assert refused.returncode == 2 and "--yes" in refused.stderr
-    assert root.inspect.stats() == held
-    done = run(["workspace", "delete", "default", "--yes"], env, tmp_path)
-    assert done.returncode == 0, done.stderr
-    assert root.inspect.stats()["documents"] == 0 and "default" in root.store.workspaces.names()
-    assert snapshot(b) == b_before
-
-
-def test_a_key_naming_an_unknown_workspace_stops_the_server(pair) -> None:
-    from graphwright.errors import ServerConfigError
-    from graphwright.server.app import create_app
-
-    settings = pair["root"].settings.model_copy(update={"api_keys": SecretStr(f"{KEY_A}@nope")})
-    with pytest.raises(ServerConfigError, match="nope"):
-        create_app(settings, pair["root"])
-    settings = pair["root"].settings.model_copy(update={"api_keys": SecretStr(f"{KEY_A}@Bad__")})
-    with pytest.raises(ServerConfigError):
-        create_app(settings, pair["root"])
-
-
 # Every mode GRAPHWRIGHT_DIFY_MODE may name (those that run without an LLM), federated first.
 DIFY_MODES = ("federated", "vector", "hybrid", "local", "global", "path", "auto", "corrective", "raptor", "drift")
 
@@ -790,3 +707,86 @@ def test_every_route_and_mode_as_a_key_for_a_finds_nothing_of_b(pair, tmp_path, 
     assert len(checked) == len(DIFY_MODES) + 4 * len(modes) + len(modes)
     for request in stub.requests[first:]:
         assert_clean(request["body"], pair, "a request to the LLM", ("search_bhidden", "search_bws"))
+
+
+def test_deleting_in_a_leaves_b_byte_for_byte(pair, tmp_path) -> None:
+    """Last: deletes a document of A, then the whole of A; B's counts, content hash and indexes stay."""
+    a, b, root = pair["a"], pair["b"], pair["root"]
+    before = snapshot(b)
+    assert before[0]["documents"] == len(DOCS_B) and before[2]
+    documents = a.inspect.stats()["documents"]
+    assert a.delete_document("apple.md") is not None  # B has an apple.md too
+    assert snapshot(b) == before
+    with pytest.raises(InvalidRequestError, match="--yes"):
+        root.workspaces.delete(A)
+    assert a.inspect.stats()["documents"] == documents - 1
+    held = root.workspaces.delete(A, yes=True)
+    assert held.documents == documents - 1
+    assert snapshot(b) == before
+    assert A not in root.store.workspaces.names()
+    assert not [i for i in root.store.in_workspace(A).admin.indexes()], "A's indexes went with it"
+    leftovers = root.store.read(
+        "MATCH (n) WHERE any(l IN labels(n) WHERE l STARTS WITH $p) RETURN count(n) AS n", p=f"{A}__"
+    )
+    assert leftovers == [{"n": 0}]
+    with pytest.raises(NotFoundError):
+        root.in_workspace(A)
+    with pytest.raises(NotFoundError):
+        root.workspaces.delete(A, yes=True)
+
+
+def test_bad_workspace_names_and_lifecycle_errors_change_nothing(pair) -> None:
+    root = pair["root"]
+    # B was made with its own extractor: used where the environment names none.
+    assert (pair["b"].settings.extractor, root.settings.extractor) == ("nlp", "auto")
+    assert root.workspaces.info(B).settings == {"extractor": "nlp"}
+    assert pair["b"].in_workspace("default").settings.extractor == "auto"  # default's own, not B's
+    before = root.store.workspaces.names()
+    for bad, why in (
+        ("", "empty"),
+        ("x" * 41, "at most 40"),
+        ("Legal", "a-z"),
+        ("le gal", "a-z"),
+        ("-legal", "starting with"),
+        ("a__b", "reserved"),
+        ("ünï", "a-z"),
+    ):
+        with pytest.raises(InvalidRequestError, match=why):
+            root.workspaces.create(bad)
+    with pytest.raises(WorkspaceExistsError):
+        root.workspaces.create(B)
+    with pytest.raises(WorkspaceExistsError):
+        root.workspaces.create("default")
+    with pytest.raises(NotFoundError):
+        root.in_workspace("nope")
+    with pytest.raises(NotFoundError):
+        root.workspaces.info("nope")
+    with pytest.raises(InvalidRequestError, match="unknown extractor"):
+        root.workspaces.create("fresh", extractor="telepathy")
+    assert root.store.workspaces.names() == before
+
+
+def test_deleting_default_needs_yes_once_it_holds_data(pair, tmp_path, cli_env) -> None:
+    root, b = pair["root"], pair["b"]
+    root.ingest([_write(tmp_path / "d", {"d.md": "# D\nDefault data about Hubble.\n"})], base=tmp_path / "d")
+    held, b_before = root.inspect.stats(), snapshot(b)
+    env = {**cli_env, "GRAPHWRIGHT_HOME": str(pair["home"] / "home")}
+    refused = run(["workspace", "delete", "default"], env, tmp_path)
+    assert refused.returncode == 2 and "--yes" in refused.stderr
+    assert root.inspect.stats() == held
+    done = run(["workspace", "delete", "default", "--yes"], env, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert root.inspect.stats()["documents"] == 0 and "default" in root.store.workspaces.names()
+    assert snapshot(b) == b_before
+
+
+def test_a_key_naming_an_unknown_workspace_stops_the_server(pair) -> None:
+    from graphwright.errors import ServerConfigError
+    from graphwright.server.app import create_app
+
+    settings = pair["root"].settings.model_copy(update={"api_keys": SecretStr(f"{KEY_A}@nope")})
+    with pytest.raises(ServerConfigError, match="nope"):
+        create_app(settings, pair["root"])
+    settings = pair["root"].settings.model_copy(update={"api_keys": SecretStr(f"{KEY_A}@Bad__")})
+    with pytest.raises(ServerConfigError):
+        create_app(settings, pair["root"])
