@@ -14,14 +14,12 @@ _INSECURE_HELP = "Allow plain TCP off loopback: anyone who reaches the port can 
 
 
 def _tls_arguments(role: str) -> list[str]:
-    from graphwright.cluster.trust import role_files, security
+    from graphwright.cluster.trust import tls_files
 
-    home = load_settings().home
     try:
-        security(home, role)  # every file there, or the error that names the command
+        files = tls_files(load_settings().home, role)
     except ClusterError as exc:
         fail(str(exc))
-    files = role_files(home, role)
     return ["--tls-ca-file", str(files.ca), "--tls-cert", str(files.cert), "--tls-key", str(files.key)]
 
 

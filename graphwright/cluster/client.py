@@ -32,7 +32,8 @@ def _pieces(items: list[Any], size: int) -> Iterable[list[Any]]:
 
 class Cluster:
     """A connection to a Dask scheduler whose workers run graphwright. `retries`: how many times a task is
-    run again after it failed (a worker that dies has its tasks run elsewhere, which Dask does itself)."""
+    run again after it failed (a worker that dies has its tasks run elsewhere, which Dask does itself); `home`:
+    where the client's TLS certificates are (cluster/trust.py), for a `tls://` address."""
 
     def __init__(
         self,
@@ -40,7 +41,7 @@ class Cluster:
         *,
         retries: int = 2,
         timeout: float = 30.0,
-        home: Path | None = None,
+        home: Path,
         insecure: bool = False,
     ) -> None:
         from graphwright.cluster.trust import check_address, security
@@ -57,7 +58,7 @@ class Cluster:
         self.address = address
         self.retries = retries
         try:
-            found = security(home or Path.home() / ".graphwright", "client") if tls else None
+            found = security(home, "client") if tls else None
             self.client = Client(address, timeout=timeout, set_as_default=False, security=found)
         except (OSError, TimeoutError) as exc:
             raise ClusterError(f"no Dask scheduler answered at {address}: {exc}") from exc

@@ -68,10 +68,8 @@ def check_address(address: str, *, insecure: bool, what: str) -> bool:
     return False
 
 
-def security(home: Path, role: str) -> Any:
-    """Dask's Security for `role` from the files under the home; ClusterError naming the command if absent."""
-    from distributed.security import Security
-
+def tls_files(home: Path, role: str) -> TlsFiles:
+    """The files of `role` under the home, every one there; ClusterError naming the command if one is absent."""
     files = role_files(home, role)
     missing = [p.name for p in (files.ca, files.cert, files.key) if not p.is_file()]
     if missing:
@@ -79,11 +77,20 @@ def security(home: Path, role: str) -> Any:
             f"TLS certificates missing in {files.ca.parent} ({', '.join(missing)}): run `graphwright cluster "
             "certs` there (and copy ca.pem and this role's pair to the other machines)"
         )
-    fields = {"client": "client", "worker": "worker", "scheduler": "scheduler"}[role]
+    return files
+
+
+def security(home: Path, role: str) -> Any:
+    """Dask's Security for `role` from the files under the home (`tls_files`)."""
+    from distributed.security import Security
+
+    files = tls_files(home, role)
+    if role not in ROLES:
+        raise ValueError(f"no TLS role {role!r}; roles: {', '.join(ROLES)}")
     return Security(
         require_encryption=True,
         tls_ca_file=str(files.ca),
-        **{f"tls_{fields}_cert": str(files.cert), f"tls_{fields}_key": str(files.key)},
+        **{f"tls_{role}_cert": str(files.cert), f"tls_{role}_key": str(files.key)},
     )
 
 

@@ -148,10 +148,7 @@ class ParseWorker:
             if stream is not None:
                 with contextlib.suppress(OSError):
                     stream.close()
-        if process.poll() is None:
-            process.kill()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(5)
+        _end(process)
 
     def close(self) -> None:
         with self._lock:

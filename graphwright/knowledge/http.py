@@ -55,13 +55,13 @@ def call_json(
         raise KnowledgeBaseError(f"knowledge base {name!r} did not answer within {env.timeout:g} s") from exc
     except httpx.HTTPError as exc:
         raise KnowledgeBaseError(
-            f"knowledge base {name!r} is not reachable at {_origin(url)} ({type(exc).__name__})"
+            f"knowledge base {name!r} is not reachable at {origin(url)} ({type(exc).__name__})"
         ) from exc
     text = bytes(raw).decode("utf-8", "replace")
     if 300 <= status < 400:
         raise KnowledgeBaseError(
             f"knowledge base {name!r} answered HTTP {status} (a redirect: not followed, the key stays with "
-            f"{_origin(url)})"
+            f"{origin(url)})"
         )
     if status >= 400:
         raise KnowledgeBaseError(f"knowledge base {name!r} answered HTTP {status}{_STATUS_HINTS.get(status, '')}")
@@ -71,7 +71,8 @@ def call_json(
         raise KnowledgeBaseError(f"knowledge base {name!r} answered something that is not JSON") from exc
 
 
-def _origin(url: str) -> str:
+def origin(url: str) -> str:
+    """`scheme://host:port` of a URL, without any credentials in it."""
     from urllib.parse import urlsplit
 
     parts = urlsplit(url)

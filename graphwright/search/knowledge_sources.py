@@ -14,13 +14,13 @@ import logging
 import re
 import time
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
 from graphwright.embeddings import similarity
 from graphwright.errors import GraphwrightError
 from graphwright.knowledge import KnowledgeSource, SourceDocument, SourcePassage, load_knowledge_bases
 from graphwright.knowledge.base import SourceEnv
 from graphwright.knowledge.config import KnowledgeBaseSpec, RemoteSpec
+from graphwright.knowledge.http import origin
 from graphwright.knowledge.registry import open_source
 from graphwright.knowledge.workspace import WorkspaceSpec
 from graphwright.models import KnowledgeBaseCheck, RetrievedChunk
@@ -122,10 +122,8 @@ def _resolves_here(spec: KnowledgeBaseSpec, ctx: SearchContext) -> bool:
     secret = existing_secret(ctx.settings.home)
     if secret is None:  # no server of this home ever ran: nothing here answers a URL
         return False
-    parts = urlsplit(spec.url)
-    origin = f"{parts.scheme}://{parts.netloc.rsplit('@', 1)[-1]}"
     timeout = min(2.0, ctx.settings.knowledge_timeout)
-    return any(proves(url, secret, timeout) for url in dict.fromkeys([origin, spec.url.rstrip("/")]))
+    return any(proves(url, secret, timeout) for url in dict.fromkeys([origin(spec.url), spec.url.rstrip("/")]))
 
 
 CHECK_QUESTION = "What does this knowledge base hold?"

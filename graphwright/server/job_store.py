@@ -86,9 +86,7 @@ class JobStore:
 
     def waiting(self) -> int:
         """Jobs queued or running in live processes, across every worker."""
-        with self._connect() as db:
-            rows = db.execute("SELECT pid FROM jobs WHERE status IN (?, ?)", _WAITING).fetchall()
-        return sum(1 for (pid,) in rows if process_alive(int(pid)))
+        return len(self.waiting_bodies())
 
     def waiting_bodies(self) -> list[str]:
         """The bodies of the jobs queued or running in live processes, across every worker."""

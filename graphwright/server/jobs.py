@@ -187,10 +187,12 @@ class JobRunner:
         owner: str = "",
         keep: Callable[[Job], None] | None = None,
         resumed_from: str | None = None,
+        job_id: str | None = None,
     ) -> Job:
+        """Queue `work` as a job (`job_id`: one the caller chose, to name it before it is queued)."""
         if self.stopping.is_set():
             raise BusyError("the server is shutting down; try again when it is back", retry_after=10)
-        job = Job(id=uuid.uuid4().hex, kind=kind, workspace=workspace, owner=owner, resumed_from=resumed_from)
+        job = Job(id=job_id or uuid.uuid4().hex, kind=kind, workspace=workspace, owner=owner, resumed_from=resumed_from)
         with self._lock:  # one submit at a time here; other workers may race past the counts by one each
             self._check_room(workspace, owner)
             self._running[job.id] = job
@@ -201,7 +203,7 @@ class JobRunner:
         return job.model_copy(deep=True)
 
     def _check_room(self, workspace: str, owner: str) -> None:
-        waiting = [_stored("queued", 0, body) for body in self._store.waiting_bodies()]
+        waiting = [Job.model_validate_json(body) for body in self._store.waiting_bodies()]
         if len(waiting) >= self._max_waiting:
             raise BusyError(
                 f"{len(waiting)} jobs are queued or running, the most this server takes "
@@ -325,6 +327,14 @@ class JobRunner:
         if task.cleanup is not None:
             task.cleanup()
 
+    def _interrupt(self, task: _Task) -> None:
+        """Record a job the server stops before it ends (queued, or stuck in a call) as interrupted, its upload
+        kept for resuming."""
+        task.job.status, task.job.error, task.job.finished_at = "interrupted", _STOPPED, time.time()
+        if task.keep is not None:
+            task.keep(task.job)
+        self._save(task.job)
+
     def close(self) -> None:
         """Stop: queued jobs are interrupted (resumable) without running, running ones at their next progress
         report; waits at most `stop_seconds` for them to say so."""
@@ -334,10 +344,7 @@ class JobRunner:
             self._pending.clear()
             threads = list(self._threads)
         for task in queued:
-            task.job.status, task.job.error, task.job.finished_at = "interrupted", _STOPPED, time.time()
-            if task.keep is not None:
-                task.keep(task.job)
-            self._save(task.job)
+            self._interrupt(task)
             with self._lock:
                 self._running.pop(task.job.id, None)
             if task.cleanup is not None:
@@ -350,10 +357,7 @@ class JobRunner:
             for task in stuck:
                 task.abandoned = True
         for task in stuck:  # in a call that reports no progress (a file being read): recorded as interrupted
-            task.job.status, task.job.error, task.job.finished_at = "interrupted", _STOPPED, time.time()
-            if task.keep is not None:
-                task.keep(task.job)
-            self._save(task.job)
+            self._interrupt(task)
         still = [t for t in threads if t.is_alive()]
         if still:
             log.warning(

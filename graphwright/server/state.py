@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
@@ -110,8 +109,8 @@ class Server:
         """An upload's ingest as a job. What resuming it needs is written beside its files (a hidden file the
         ingest skips), so a job stopped by a shutdown, or by a crash, can run again from its upload."""
         rag = self.graph(workspace)
-        resume = folder / _RESUME_FILE
-        resume.write_text(json.dumps({"extractor": extractor}), encoding="utf-8")
+        job_id = uuid.uuid4().hex  # named before it is queued: it may run and finish before submit returns
+        (folder / _RESUME_FILE).write_text(json.dumps({"extractor": extractor, "job": job_id}), encoding="utf-8")
 
         def work(progress: Progress) -> dict[str, Any]:
             with self.jobs.write_lock(workspace):
@@ -125,7 +124,7 @@ class Server:
                 progress.fail(f"every file failed ({len(report.failures)}): {report.failures[0].error}")
             return report.model_dump(mode="json")
 
-        job = self.jobs.submit(
+        return self.jobs.submit(
             "ingest",
             work,
             cleanup=lambda: shutil.rmtree(folder, ignore_errors=True),
@@ -133,10 +132,8 @@ class Server:
             owner=owner,
             keep=lambda job: self._keep_upload(job, folder),
             resumed_from=resumed_from,
+            job_id=job_id,
         )
-        with contextlib.suppress(OSError):  # gone already: the job ran and its folder went with it
-            resume.write_text(json.dumps({"extractor": extractor, "job": job.id}), encoding="utf-8")
-        return job
 
     def keep_orphan_upload(self, job: Job) -> None:
         """At a start: the upload of an ingest whose server process died (a crash, a kill), kept for resume."""
