@@ -197,10 +197,11 @@ class JobRunner:
             self._check_room(workspace, owner)
             self._running[job.id] = job
             self._save(job)
+            queued = job.model_copy(deep=True)  # as submitted: a free lane may start it before we return
             self._pending.setdefault(workspace, deque()).append(_Task(job, work, cleanup, keep))
             self._dispatch()
         self._store.trim(self._keep)
-        return job.model_copy(deep=True)
+        return queued
 
     def _check_room(self, workspace: str, owner: str) -> None:
         waiting = [Job.model_validate_json(body) for body in self._store.waiting_bodies()]
