@@ -78,6 +78,9 @@ def test_sigterm_stops_serve_mid_job_the_job_resumes_and_other_workspaces_go_on(
         stopped = httpx.get(f"{url}/v1/jobs/{job['id']}", timeout=10).json()
         assert stopped["status"] == "interrupted" and stopped["resumable"] is True, stopped
         assert f"/v1/jobs/{job['id']}/resume" in stopped["error"]
+        # Another workspace cannot see, let alone resume, this workspace's job.
+        elsewhere = httpx.post(f"http://127.0.0.1:{port}/w/{other}/v1/jobs/{job['id']}/resume", timeout=10)
+        assert elsewhere.status_code == 404, elsewhere.text
         again = httpx.post(f"{url}/v1/jobs/{job['id']}/resume", timeout=60)
         assert again.status_code == 202, again.text
         resumed = again.json()
