@@ -17,12 +17,12 @@ def private_umask() -> int:
     return os.umask(PRIVATE_UMASK)
 
 
-def tighten(home: Path) -> int:
+def tighten(home: Path) -> list[Path]:
     """Remove group and other permissions from `home` and everything under it (symbolic links are not
-    followed); how many entries changed."""
+    followed); the entries changed."""
     if not home.exists():
-        return 0
-    changed = 0
+        return []
+    changed: list[Path] = []
     for path in [home, *home.rglob("*")]:
         try:
             info = path.lstat()
@@ -32,7 +32,7 @@ def tighten(home: Path) -> int:
             continue
         try:
             os.chmod(path, stat.S_IMODE(info.st_mode) & ~0o077)
-            changed += 1
+            changed.append(path)
         except OSError:
             continue
     return changed

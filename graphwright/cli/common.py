@@ -38,13 +38,14 @@ def make_console(stderr: bool = False) -> Console:
 
 def tighten_home(home: Path, console: Console) -> None:
     """Take group and other access off a home an older release left readable, and say so (once: the next
-    start finds nothing to change)."""
+    start finds nothing to change). A home folder alone made readable (`mkdir` under the usual umask, before
+    anything was written in it) is tightened without a word: nothing of the user's was exposed."""
     from graphwright.private_files import tighten
 
-    changed = tighten(home)
+    changed = [path for path in tighten(home) if path != home]
     if changed:
         console.print(
-            f"Made {changed} files and folders under {home} private to their owner (they were readable by others)"
+            f"Made {len(changed)} files and folders under {home} private to their owner (they were readable by others)"
         )
 
 

@@ -11,6 +11,7 @@ from graphwright.cli.common import exit_partial, fail, load_settings, make_conso
 
 if TYPE_CHECKING:
     from graphwright.config import Settings
+    from graphwright.graph_store.posture import PostureCheck
     from graphwright.graph_store.local_server import LocalServer
 
 
@@ -108,6 +109,30 @@ def db_start(timeout: float, gds: bool) -> None:
             f"Generated a password for this server once, in {settings.password_file}; graphwright reads "
             "it from there. Set NEO4J_PASSWORD to choose your own."
         )
+
+
+# Transaction logs past this are no longer a laptop's store: an older release's preallocated logs, or a
+# retention policy set by hand (the launcher keeps two logs of at most 16 MB per database).
+_LOG_WARNING_BYTES = 256 * 2**20
+
+
+def _disk_check(settings: Settings) -> list[PostureCheck]:
+    """The local server's disk use (store, transaction logs, logs) when this home has one; nothing for
+    another server, whose disk doctor cannot see."""
+    from graphwright.graph_store.local_server import disk_usage
+    from graphwright.graph_store.posture import PostureCheck
+
+    usage = disk_usage(settings.home)
+    if usage is None:
+        return []
+    mib = 2**20
+    value = (
+        f"{(usage.stores + usage.transaction_logs + usage.logs) / mib:,.1f} MiB: store {usage.stores / mib:,.1f}, "
+        f"transaction logs {usage.transaction_logs / mib:,.1f}, logs {usage.logs / mib:,.1f}"
+    )
+    heavy = usage.transaction_logs > _LOG_WARNING_BYTES
+    advice = "`graphwright db stop && graphwright db start`: the next checkpoint prunes old logs" if heavy else ""
+    return [PostureCheck("local disk", value, not heavy, advice)]
 
 
 def _answers_gds(server: LocalServer) -> str:
@@ -223,6 +248,7 @@ def doctor() -> None:
         ),
         # optional, so never a warning; short, so the table's names keep their line (`db start --gds` adds it)
         PostureCheck("Graph Data Science", gds or "not installed", True, ""),
+        *_disk_check(rag.settings),
     ]
     table = Table(title=f"Neo4j at {rag.settings.neo4j_uri}")
     for column in ("check", "value", "verdict", "what to set"):

@@ -321,6 +321,34 @@ def store_bytes(home: Path, database: str) -> int | None:
     """Size on disk of a database of the local server whose home is `home`; None when it is not there
     (another server, or nothing written yet)."""
     folder = home / "neo4j" / "data" / "databases" / database
-    if not folder.is_dir():
+    return _folder_bytes(folder) if folder.is_dir() else None
+
+
+@dataclass(frozen=True)
+class DiskUsage:
+    """What the local server keeps on disk, by kind (bytes)."""
+
+    stores: int  # every database's store files (data/databases)
+    transaction_logs: int  # data/transactions: kept for recovery, pruned by the retention policy
+    logs: int  # the server's own logs
+
+
+def disk_usage(home: Path) -> DiskUsage | None:
+    """The local server's disk use under the graphwright home `home`; None when no local server wrote there."""
+    data = home / "neo4j" / "data"
+    if not data.is_dir():
         return None
-    return sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
+    return DiskUsage(
+        stores=_folder_bytes(data / "databases"),
+        transaction_logs=_folder_bytes(data / "transactions"),
+        logs=_folder_bytes(home / "neo4j" / "logs"),
+    )
+
+
+def _folder_bytes(folder: Path) -> int:
+    total = 0
+    for entry in folder.rglob("*"):
+        with contextlib.suppress(OSError):  # a running server rotates its files while we walk
+            if entry.is_file() and not entry.is_symlink():
+                total += entry.stat().st_size
+    return total

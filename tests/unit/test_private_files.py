@@ -26,10 +26,10 @@ def test_tighten_takes_group_and_other_access_off_the_home_once(tmp_path: Path) 
     for folder in (home, home / "neo4j", home / "neo4j" / "data"):
         os.chmod(folder, 0o755)
     (home / "link").symlink_to("/etc/hostname")
-    assert tighten(home) == 5
+    assert len(tighten(home)) == 5
     assert _mode(store) == 0o600 and _mode(script) == 0o700
     assert all(_mode(f) == 0o700 for f in (home, home / "neo4j", home / "neo4j" / "data"))
-    assert tighten(home) == 0  # said once: nothing left to change
+    assert tighten(home) == []  # said once: nothing left to change
     assert _mode(Path("/etc/hostname")) & 0o004  # a link is not followed out of the home
 
 
@@ -57,3 +57,22 @@ def test_the_server_secret_is_made_once_owner_only_and_keys_fingerprints(tmp_pat
     assert owner_of(key, first) == mine and owner_of("another-key", first).name != mine.name
     assert mine.key is not None and mine.key.hex()[:32] not in mine.name  # the name gives nothing of the seal
     assert [p.name for p in (tmp_path / "home").iterdir()] == [SECRET_FILE]  # no scratch file left
+
+
+def test_a_new_home_folder_is_tightened_without_a_word_and_an_old_readable_store_is_said(tmp_path: Path) -> None:
+    from rich.console import Console
+
+    from graphwright.cli.common import tighten_home
+
+    home = tmp_path / "new-home"
+    home.mkdir()
+    os.chmod(home, 0o755)  # what `mkdir` gives under the usual umask
+    console = Console(record=True, width=200)
+    tighten_home(home, console)
+    assert _mode(home) == 0o700 and console.export_text() == ""  # nothing of the user's was readable
+    store = home / "neo4j" / "store"
+    store.parent.mkdir()
+    store.write_text("every document's text")
+    os.chmod(store, 0o644)
+    tighten_home(home, console)
+    assert _mode(store) == 0o600 and "Made 2 files and folders" in console.export_text()  # the store and its folder

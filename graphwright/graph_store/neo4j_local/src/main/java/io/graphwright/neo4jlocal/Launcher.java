@@ -65,7 +65,14 @@ public final class Launcher {
         settings.put("dbms.security.auth_enabled", "true");
         settings.put("dbms.usage_report.enabled", "false");
         settings.put("server.memory.pagecache.size", pagecache);
+        // A laptop's store: Neo4j preallocates each transaction log at its rotation size (256 MB by default,
+        // twice: one log for the system database, one for ours), so a 1 MB graph took 515 MB. Small logs
+        // that grow as written, rotated at 16 MB, the last two kept (what recovery needs after a crash),
+        // and checkpoints often enough that old ones are pruned while the server runs.
+        settings.put("db.tx_log.preallocate", "false");
+        settings.put("db.tx_log.rotation.size", "16M");
         settings.put("db.tx_log.rotation.retention_policy", "2 files");
+        settings.put("db.checkpoint.interval.time", "5m");
         settings.put("server.directories.import", imports.toString());
         settings.put("dbms.security.allow_csv_import_from_file_urls", "false");
         settings.put("internal.dbms.cypher_ip_blocklist", "0.0.0.0/0,::/0");
