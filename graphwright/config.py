@@ -307,7 +307,7 @@ class Settings(BaseSettings):
     tenant_cypher: bool = Field(
         False,
         description="read-only Cypher for server keys bound to named workspaces, in a database with several "
-        "(off: docs/security.md says what it exposes; the owner's CLI and Python API always have it)",
+        "(off: `graphwright docs security` says what it exposes; the owner's CLI and Python API always have it)",
     )
     cypher_max_concurrent: int = Field(
         2,

@@ -29,6 +29,7 @@ BEGIN, END = "<!-- tour:begin (scripts/readme_tour.py writes this block) -->", "
 WORKSPACE = "readme-tour"
 # (what the reader types, the flags added when it runs here, lines kept of its output: 0 = all)
 TOUR: list[tuple[str, list[str], int]] = [
+    ("graphwright init", [], 0),
     ("graphwright ingest --sample --meta collection=space", ["-q"], 0),
     ("graphwright ingest --sample --meta collection=space     # idempotent: nothing changes", ["-q"], 0),
     ("graphwright stats", [], 15),

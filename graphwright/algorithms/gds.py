@@ -37,7 +37,7 @@ class GdsAlgorithms:
         over a union is not each part's alone: its penalty is relative to the union's weight. Scaling part
         i's weights to r_i / m_i (its resolution over its weight) and running at gamma = sum of the r_i
         makes each part's share of the union's modularity that part's own at its own resolution, so the
-        union's optimum is every part's (see docs/scaling.md)."""
+        union's optimum is every part's (see `graphwright docs scaling`)."""
         if self._fallen and self.fallback is not None:
             return self.fallback.leiden(problems, seed=seed)
         if not problems:

@@ -555,7 +555,7 @@ class GraphRAG:
     delete_workspace = _moved("workspaces", "delete")
 
     def curation(self, *, who: str | None = None, communities: bool = True) -> Curation:
-        """Hand changes of the entity graph with an audit trail and undo (docs/curation.md). `who` is the
+        """Hand changes of the entity graph with an audit trail and undo (`graphwright docs curation`). `who` is the
         author the history records (default `cli:<login>`); after each change the synonym lists are filled
         and, unless `communities=False`, existing communities are brought up to date."""
         from graphwright.curation import Curation

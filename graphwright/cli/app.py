@@ -35,6 +35,7 @@ class _Root(LazyGroup):
 COMMANDS: dict[str, str] = {
     "db": "graphwright.cli.db:db",
     "doctor": "graphwright.cli.db:doctor",
+    "docs": "graphwright.cli.docs:docs",
     "init": "graphwright.cli.data:init",
     "reset": "graphwright.cli.data:reset",
     "reembed": "graphwright.cli.data:reembed",
@@ -101,7 +102,8 @@ def main(ctx: click.Context, verbosity: int, debug: bool) -> None:
       graphwright ingest contracts/ --workspace legal
 
     Settings come from the environment or .env (NEO4J_URI, NEO4J_PASSWORD, OPENAI_API_KEY,
-    OPENAI_BASE_URL, GRAPHWRIGHT_*); see docs/configuration.md.
+    OPENAI_BASE_URL, GRAPHWRIGHT_*); see `graphwright docs configuration`.
+    Every page of the documentation: `graphwright docs`.
     """
     import logging
 

@@ -207,7 +207,7 @@ def db_status() -> None:
 def doctor() -> None:
     """Check how locked down the Neo4j server is: LOAD CSV from files and the network, HTTP origins,
     unrestricted procedures, listen addresses. Exits 1 when a check fails (Aura, a cluster or your own
-    server: what to set is printed beside each failure; docs/security.md explains).
+    server: what to set is printed beside each failure; `graphwright docs security` explains).
 
     \b
     Example:
@@ -234,7 +234,7 @@ def doctor() -> None:
             "tenant Cypher",
             ("on" if tenant_cypher else "off") + (" (several workspaces)" if several else ""),
             not (tenant_cypher and several),
-            "GRAPHWRIGHT_TENANT_CYPHER=off unless tenants may share the gate (docs/security.md)"
+            "GRAPHWRIGHT_TENANT_CYPHER=off unless tenants may share the gate (`graphwright docs security`)"
             if tenant_cypher and several
             else "",
         ),

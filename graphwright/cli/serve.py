@@ -37,7 +37,7 @@ def serve(host: str, port: int, log_level: str, workers: int | None) -> None:
     Keys: GRAPHWRIGHT_API_KEYS (full) and GRAPHWRIGHT_READ_API_KEYS (search only), comma-separated,
     sent as `Authorization: Bearer <key>`; required to listen beyond loopback. A keyless server answers
     only loopback host names (GRAPHWRIGHT_ALLOWED_HOSTS adds more) and, from a browser, only its own page;
-    docs/security.md has the whole threat model.
+    `graphwright docs security` has the whole threat model.
 
     \b
     Examples:

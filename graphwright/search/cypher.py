@@ -44,7 +44,7 @@ def run_read_only(
     if tenant and not settings.tenant_cypher and store.workspaces.others_exist():
         raise TenantCypherOffError(
             "Cypher is off for keys bound to a workspace in a database that holds several "
-            "(GRAPHWRIGHT_TENANT_CYPHER=on turns it on; docs/security.md says what that exposes)"
+            "(GRAPHWRIGHT_TENANT_CYPHER=on turns it on; `graphwright docs security` says what that exposes)"
         )
     return store.graph.read_only(query, read_limits(settings), caller=caller)
 

@@ -292,4 +292,11 @@ def test_knowledge_check_names_each_source_and_what_is_wrong(remote, dify, cli_e
     assert checks["wiki"]["documents"] is False and "not reachable" in checks["gone"]["error"]
     _no_key_in(shown.stdout, shown.stderr)
     unset = run(["knowledge", "check"], cli_env, tmp_path)
-    assert unset.returncode != 0 and "GRAPHWRIGHT_KNOWLEDGE_BASES" in unset.stderr
+    assert unset.returncode == 2 and "GRAPHWRIGHT_KNOWLEDGE_BASES" in unset.stderr
+    # with no file it prints one that works with this database: saved as it is, it checks clean
+    assert "[[knowledge_base]]" in unset.stdout and 'kind = "workspace"' in unset.stdout
+    example = tmp_path / "example.toml"
+    example.write_text(unset.stdout, encoding="utf-8")
+    works = run(["knowledge", "check"], {**cli_env, "GRAPHWRIGHT_KNOWLEDGE_BASES": str(example)}, tmp_path)
+    assert works.returncode == 0, works.stdout + works.stderr
+    assert "1 knowledge bases" in works.stdout

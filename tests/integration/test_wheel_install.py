@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,15 @@ def test_a_wheel_in_a_new_virtualenv_runs_the_readme_tour(cli_env, tmp_path: Pat
     elsewhere.mkdir()
     _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheels), str(ROOT)], cwd=tmp_path)
     (wheel,) = wheels.glob("graphwright-*.whl")
+    # the docs ship inside the wheel, and its metadata says where the project lives
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        (metadata,) = [n for n in names if n.endswith(".dist-info/METADATA")]
+        meta = archive.read(metadata).decode()
+    assert {f"graphwright/_docs/{page.name}" for page in (ROOT / "docs").glob("*.md")} <= names
+    assert {"Project-URL: Documentation", "Project-URL: Source", "Project-URL: Issues"} <= {
+        line.split(",")[0] for line in meta.splitlines()
+    }
     _run([sys.executable, "-m", "venv", str(venv)])
     _run([str(venv / "bin/python"), "-m", "pip", "install", "--quiet", str(wheel)], cwd=elsewhere)
     python = str(venv / "bin/python")
@@ -36,6 +46,10 @@ def test_a_wheel_in_a_new_virtualenv_runs_the_readme_tour(cli_env, tmp_path: Pat
     # what `db start` builds is in the package (the build itself is cached per version of its sources)
     built = _run([str(venv / "bin/graphwright"), "db", "build"], cwd=elsewhere, env=cli_env)
     assert "neo4j-local" in built.stdout
+    page = _run([str(venv / "bin/graphwright"), "docs", "knowledge-bases", "--path"], cwd=elsewhere, env=cli_env)
+    assert page.stdout.startswith(str(venv)) and Path(page.stdout.strip()).is_file()
+    listed = _run([str(venv / "bin/graphwright"), "docs"], cwd=elsewhere, env=cli_env).stdout
+    assert "configuration" in listed and "security" in listed
     help_text = _run([str(venv / "bin/graphwright"), "ingest", "--help"], cwd=elsewhere, env=cli_env).stdout
     assert "--sample" in help_text
     # the README's tour, from the installed package, in a folder that is no checkout
