@@ -49,8 +49,7 @@ def documents(
       graphwright documents --status failed
       graphwright documents --search apollo --sort chunks --desc --json
     """
-    from rich.table import Table
-
+    from graphwright.cli.tables import Column, print_fitted
     from graphwright.models import DocumentQuery
 
     query = DocumentQuery(
@@ -73,22 +72,30 @@ def documents(
     console.print(f"Documents {shown} ({counts})")
     if not page.documents:
         return
-    table = Table()
-    for column in ("document", "status", "chunks", "lang", "type", "ingested", "title / reason"):
-        table.add_column(column, overflow="fold")
+    columns = [
+        Column("document", keep=24),
+        Column("status", keep=9),
+        Column("title / reason", keep=16, drop=1),
+        Column("chunks", keep=6, drop=3, justify="right"),
+        Column("ingested", keep=16, drop=4),
+        Column("lang", keep=4, drop=5),
+        Column("type", keep=5, drop=6),
+    ]
+    rows = []
     for doc in page.documents:
         style = _STATUS_STYLE.get(doc.status, "")
-        detail = doc.error or doc.title or ""
-        table.add_row(
-            doc.id,
-            f"[{style}]{doc.status}[/]",
-            str(doc.chunks or 0),
-            ",".join(doc.languages or []),
-            doc.type,
-            (doc.ingested_at or "")[:16].replace("T", " "),
-            detail[:120],
+        rows.append(
+            [
+                doc.id,
+                f"[{style}]{doc.status}[/]",
+                (doc.error or doc.title or "")[:120],
+                str(doc.chunks or 0),
+                (doc.ingested_at or "")[:16].replace("T", " "),
+                ",".join(doc.languages or []),
+                doc.type,
+            ]
         )
-    console.print(table)
+    print_fitted(console, columns, rows)
     if page.total > offset + len(page.documents):
         console.print(f"[dim]next page: --offset {offset + len(page.documents)}[/]")
 
@@ -110,7 +117,7 @@ def entities(search: str | None, entity_type: str | None, limit: int, offset: in
       graphwright entities braun
       graphwright entities --type person --limit 100 --json
     """
-    from rich.table import Table
+    from graphwright.cli.tables import Column, print_fitted
 
     with open_graph() as rag:
         page = rag.inspect.entity_table(search, entity_type, offset, limit)
@@ -122,13 +129,15 @@ def entities(search: str | None, entity_type: str | None, limit: int, offset: in
         console.print(f"No entity matches (of {page.total})")
         return
     console.print(f"Entities {offset + 1}-{offset + len(page.entities)} of {page.total}, most connected first")
-    table = Table()
-    for column in ("name", "type", "degree", "passages"):
-        table.add_column(column, overflow="fold")
-    table.add_column("description", overflow="ellipsis", no_wrap=True, max_width=60)
-    for e in page.entities:
-        table.add_row(e.name, e.type, str(e.degree), str(e.chunks), (e.description or "")[:80])
-    console.print(table)
+    columns = [
+        Column("name", keep=22),
+        Column("type", keep=12, drop=3),
+        Column("degree", keep=6, drop=4, justify="right"),
+        Column("passages", keep=8, drop=5, justify="right"),
+        Column("description", keep=12, drop=2, clip=True, max_width=60),
+    ]
+    rows = [[e.name, e.type, str(e.degree), str(e.chunks), (e.description or "")[:80]] for e in page.entities]
+    print_fitted(console, columns, rows)
     if page.total > offset + len(page.entities):
         console.print(f"[dim]next page: --offset {offset + len(page.entities)}[/]")
 

@@ -11,8 +11,8 @@ from graphwright.cli.common import exit_partial, fail, load_settings, make_conso
 
 if TYPE_CHECKING:
     from graphwright.config import Settings
-    from graphwright.graph_store.posture import PostureCheck
     from graphwright.graph_store.local_server import LocalServer
+    from graphwright.graph_store.posture import PostureCheck
 
 
 def _local_server(settings: Settings, gds: bool = False) -> LocalServer:
@@ -213,8 +213,7 @@ def doctor() -> None:
     Example:
       graphwright doctor
     """
-    from rich.table import Table
-
+    from graphwright.cli.tables import Column, print_fitted
     from graphwright.graph_store import Neo4jStore
     from graphwright.graph_store.gds import read_gds_version
     from graphwright.graph_store.posture import PostureCheck, read_posture
@@ -250,13 +249,17 @@ def doctor() -> None:
         PostureCheck("Graph Data Science", gds or "not installed", True, ""),
         *_disk_check(rag.settings),
     ]
-    table = Table(title=f"Neo4j at {rag.settings.neo4j_uri}")
-    for column in ("check", "value", "verdict", "what to set"):
-        table.add_column(column)
-    for check in checks:
-        table.add_row(check.name, check.value, "[green]ok[/]" if check.ok else "[yellow]warn[/]", check.advice)
     console = make_console()
-    console.print(table)
+    columns = [
+        Column("check", keep=26),
+        Column("value", keep=16),
+        Column("verdict", keep=7),
+        Column("what to set", keep=16, drop=1 if all(check.ok for check in checks) else 0),
+    ]
+    rows = [
+        [check.name, check.value, "[green]ok[/]" if check.ok else "[yellow]warn[/]", check.advice] for check in checks
+    ]
+    print_fitted(console, columns, rows, title=f"Neo4j at {rag.settings.neo4j_uri}")
     if note:
         console.print(note)
     if not all(check.ok for check in checks):

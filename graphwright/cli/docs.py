@@ -71,9 +71,10 @@ def docs(topic: str | None, show_path: bool, raw: bool, browser: bool) -> None:
         console.print(table)
         console.print("Read one with `graphwright docs TOPIC`.")
         return
-    page = find_topic(topic, pages)
-    if page is None:
+    found = find_topic(topic, pages)
+    if found is None:
         fail(f"no page named {topic!r}; the pages: {', '.join(pages)}")
+    page = found
     if show_path:
         click.echo(str(page))
     elif browser:

@@ -13,8 +13,8 @@ from graphwright.cli.common import EXIT_FATAL, make_console, open_graph
 @click.group()
 def knowledge() -> None:
     """Knowledge bases beyond this workspace: other workspaces, graphwright servers, Dify datasets, named in the
-    TOML file GRAPHWRIGHT_KNOWLEDGE_BASES points to (`graphwright docs knowledge-bases`). `--mode federated` searches them
-    all; the agent gets a search and a document tool for each.
+    TOML file GRAPHWRIGHT_KNOWLEDGE_BASES points to (`graphwright docs knowledge-bases`). `--mode federated`
+    searches them all; the agent gets a search and a document tool for each.
 
     \b
     Example:

@@ -57,18 +57,33 @@ def list_workspaces(as_json: bool) -> None:
     Example:
       graphwright workspace list
     """
-    from rich.table import Table
+    from graphwright.cli.tables import Column, print_fitted
 
     with open_graph() as rag:
         found = rag.workspaces.list()
     if as_json:
         _echo_json([w.model_dump() for w in found])
         return
-    table = Table("workspace", "documents", "chunks", "entities", "created", "settings")
-    for w in found:
-        settings = ", ".join(f"{k}={v}" for k, v in w.settings.items())
-        table.add_row(w.name, str(w.documents), str(w.chunks), str(w.entities), w.created_at or "", settings)
-    make_console().print(table)
+    columns = [
+        Column("workspace", keep=20),
+        Column("documents", keep=9, justify="right"),
+        Column("chunks", keep=6, drop=2, justify="right"),
+        Column("entities", keep=8, drop=3, justify="right"),
+        Column("created", keep=16, drop=4),
+        Column("settings", keep=16, drop=1),
+    ]
+    rows = [
+        [
+            w.name,
+            str(w.documents),
+            str(w.chunks),
+            str(w.entities),
+            (w.created_at or "")[:16].replace("T", " "),
+            ", ".join(f"{k}={v}" for k, v in w.settings.items()),
+        ]
+        for w in found
+    ]
+    print_fitted(make_console(), columns, rows)
 
 
 @workspace.command("show")

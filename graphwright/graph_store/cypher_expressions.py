@@ -158,7 +158,8 @@ def check_functions(tokens: list[Token]) -> None:
     for name in function_calls(tokens):
         if name not in FUNCTIONS:
             raise CypherRejectedError(
-                f"the function {name}() is not on the list user Cypher may call (`graphwright docs security` lists them)"
+                f"the function {name}() is not on the list user Cypher may call "
+                "(`graphwright docs security` lists them)"
             )
 
 
