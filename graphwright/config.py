@@ -137,9 +137,13 @@ class Settings(BaseSettings):
         SecretStr(LOCAL_DEFAULT_PASSWORD), validation_alias=_alias("NEO4J_PASSWORD", "neo4j_password")
     )
     neo4j_database: str = Field("neo4j", validation_alias=_alias("NEO4J_DATABASE", "neo4j_database"))
-    # How long a transaction is retried while Neo4j is unreachable before the caller is told (a server
-    # answers 503 then); rides over a restart.
+    # How long a write is retried while Neo4j is unreachable before the caller is told; rides over a restart.
+    # A read is not retried once Neo4j's address refuses connections (someone waits for it: a server answers
+    # 503 at once).
     neo4j_retry_seconds: float = Field(30.0, ge=0)
+    # How long a connection to Neo4j may take to open: what a question waits, at most, to learn that an
+    # address with no server behind it is down.
+    neo4j_connect_seconds: float = Field(2.0, gt=0)
     store_backend: str = "neo4j"  # a name of STORE_BACKENDS
 
     # LLM: a backend of LLM_BACKENDS; the default is any OpenAI-compatible endpoint, and neither key nor base URL

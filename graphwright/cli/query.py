@@ -207,7 +207,7 @@ def _ask_server(
     url: str, settings: Settings, body: dict[str, Any], required: bool, quiet_fallback: bool = False
 ) -> ServedResult | None:
     """The result from a running server; None (search locally) when none answers at a URL from the settings."""
-    from graphwright.errors import GraphwrightError, InvalidRequestError
+    from graphwright.errors import GraphStoreError, GraphwrightError, InvalidRequestError
     from graphwright.server.client import ServerUnavailableError, search_remote
 
     key = settings.server_key.get_secret_value() if settings.server_key else None
@@ -217,6 +217,8 @@ def _ask_server(
         return search_remote(url.rstrip("/") + prefix, body, key)
     except InvalidRequestError as exc:
         raise click.UsageError(as_flags(str(exc))) from exc
+    except GraphStoreError as exc:  # the server's Neo4j is down: so is this process's, searching here waits too
+        fail(f"{exc} (said by the server at {url})")
     except ServerUnavailableError as exc:
         if required:
             fail(str(exc))

@@ -10,11 +10,15 @@ run text as given: they serve only user-written Cypher, which the read-only gate
 from __future__ import annotations
 
 import logging
+import socket
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 import neo4j
 from neo4j import GraphDatabase, NotificationMinimumSeverity, RoutingControl
@@ -39,19 +43,55 @@ class ScopedTransaction:
         return self._tx.run(self._workspace.render(query), parameters, **kwargs)
 
 
+class Reachability:
+    """Whether the database's address takes connections at all, asked with a bare TCP connect (closed port:
+    milliseconds; no route: `timeout`). The driver retries an unreachable database for its whole retry time
+    (30 s by default, then once more per query), which left a person behind a running server waiting a minute
+    for a 503; a failed connect is known at once and answered at once, and every call while the database is
+    down asks again (at most once per `recheck` seconds), so the same process recovers when it returns."""
+
+    def __init__(self, uri: str, timeout: float, recheck: float = 0.5) -> None:
+        parsed = urlsplit(uri)
+        self.address = (parsed.hostname or "127.0.0.1", parsed.port or 7687)
+        self.timeout, self.recheck = timeout, recheck
+        self.down = False
+        self._asked_at, self._answered = -1e9, True
+        self._lock = threading.Lock()
+
+    def answers(self) -> bool:
+        with self._lock:
+            if time.monotonic() - self._asked_at >= self.recheck:
+                try:
+                    socket.create_connection(self.address, timeout=self.timeout).close()
+                    self._answered = True
+                except OSError:
+                    self._answered = False
+                self._asked_at = time.monotonic()
+            self.down = not self._answered
+            return self._answered
+
+
 class Neo4jConnection:
     def __init__(
-        self, uri: str, user: str, password: str, database: str = "neo4j", retry_seconds: float = 30.0
+        self,
+        uri: str,
+        user: str,
+        password: str,
+        database: str = "neo4j",
+        retry_seconds: float = 30.0,
+        connect_seconds: float = 2.0,
     ) -> None:
         self.uri = uri
         self.database = database
+        self.retry_seconds = retry_seconds
         self.workspace = Workspace()  # default; `scoped` gives the same driver in another
         self._owns_driver = True
+        self.reachability = Reachability(uri, connect_seconds)
         # Notifications (e.g. "label does not exist yet" on an empty graph) are noise for users.
         self.driver = GraphDatabase.driver(
             uri,
             auth=(user, password),
-            connection_timeout=min(10.0, max(retry_seconds, 1.0)),
+            connection_timeout=connect_seconds,
             max_transaction_retry_time=retry_seconds,
             notifications_min_severity=NotificationMinimumSeverity.OFF,
         )
@@ -60,8 +100,21 @@ class Neo4jConnection:
         """The same driver in another workspace (closing it leaves the driver to this connection)."""
         other = object.__new__(Neo4jConnection)
         other.uri, other.database, other.driver = self.uri, self.database, self.driver
+        other.retry_seconds, other.reachability = self.retry_seconds, self.reachability
         other.workspace, other._owns_driver = workspace, False
         return other
+
+    def unreachable(self) -> GraphStoreError:
+        """The one line a person gets while the database is down, wherever they asked from."""
+        return GraphStoreError(
+            f"Neo4j is not reachable at {self.uri}: start it with `graphwright db start` "
+            "(or check NEO4J_URI; `graphwright db status` says more)"
+        )
+
+    def _ensure_reachable(self) -> None:
+        """Fail at once while the database is known to be down and its address still refuses connections."""
+        if self.reachability.down and not self.reachability.answers():
+            raise self.unreachable()
 
     def verify(self) -> None:
         try:
@@ -89,8 +142,10 @@ class Neo4jConnection:
         return self._run(cypher, params, RoutingControl.WRITE)
 
     def _run(self, query: str, params: dict[str, Any], routing: RoutingControl) -> list[Row]:
-        refused = QueryRejectedError if routing == RoutingControl.READ else WriteRejectedError
-        with self._translated(refused):
+        if routing == RoutingControl.READ:
+            return self._read_rows(self.workspace.render(query), params)
+        self._ensure_reachable()
+        with self._translated(WriteRejectedError):
             try:
                 records, _, _ = self.driver.execute_query(
                     self.workspace.render(query), params, database_=self.database, routing_=routing
@@ -99,8 +154,30 @@ class Neo4jConnection:
                 raise GraphStoreError(f"Neo4j at {self.uri} refused the credentials") from exc
         return [record.data() for record in records]
 
+    def _read_rows(self, query: str, params: dict[str, Any]) -> list[Row]:
+        """A read, retried here rather than by the driver: a lost connection or a transient error is tried
+        again for up to the retry time while the database's address takes connections, and not at all once
+        it refuses them (someone is waiting for the answer; a write, which may be a long ingest's, still waits
+        out a restart in the driver's managed retries)."""
+        deadline, delay = time.monotonic() + self.retry_seconds, 0.1
+        while True:
+            self._ensure_reachable()
+            try:
+                with (
+                    self._translated(QueryRejectedError, retryable=True),
+                    self._read_session() as session,
+                    session.begin_transaction() as tx,
+                ):
+                    return [record.data() for record in tx.run(query, params)]
+            except _RetryableError:
+                if time.monotonic() + delay > deadline:
+                    raise GraphStoreError(f"Neo4j at {self.uri} did not answer a read within the retry time") from None
+            time.sleep(delay)
+            delay = min(2 * delay, 1.0)
+
     def execute_write(self, work: Callable[[ScopedTransaction], T]) -> T:
         """`work` in one managed write transaction: all of it commits, or none."""
+        self._ensure_reachable()
         with self._translated(WriteRejectedError), self.driver.session(database=self.database) as session:
             return session.execute_write(lambda tx: work(ScopedTransaction(tx, self.workspace)))
 
@@ -111,6 +188,7 @@ class Neo4jConnection:
         fails (the driver's managed transactions retry what they take for transient, and a query that ran
         out of memory once would run out again). With an optional timeout and the number of records fetched
         per round trip; its text runs as given (user Cypher, checked first)."""
+        self._ensure_reachable()
         with (
             self._translated(QueryRejectedError),
             self._read_session(fetch_size) as session,
@@ -120,6 +198,7 @@ class Neo4jConnection:
 
     def stream(self, cypher: str, /, **params: Any) -> Iterator[neo4j.Record]:
         """Records of a large read one at a time, without holding them all."""
+        self._ensure_reachable()
         with self._translated(None), self._read_session() as session:
             yield from session.run(self.workspace.render(cypher), params)
 
@@ -128,6 +207,8 @@ class Neo4jConnection:
         READ session; nothing of the query is executed. Planning is bounded too: by the transaction's timeout
         and, should the server never answer (a parser that overflowed its stack sends nothing), by waiting at
         most `timeout` seconds here, after which the query is refused and the call left to end on its own."""
+
+        self._ensure_reachable()
 
         def plan() -> tuple[str, dict[str, Any] | None]:
             with self._translated(QueryRejectedError), self._read_session() as session:
@@ -150,20 +231,36 @@ class Neo4jConnection:
         return self.driver.session(database=self.database, default_access_mode=neo4j.READ_ACCESS, **extra)
 
     @contextmanager
-    def _translated(self, refused: type[QueryRejectedError] | type[WriteRejectedError] | None) -> Iterator[None]:
-        """Neo4j's failures as ours: the database gone is a GraphStoreError; one statement Neo4j refused is
-        `refused` (None: left as Neo4j raised it)."""
+    def _translated(
+        self, refused: type[QueryRejectedError] | type[WriteRejectedError] | None, *, retryable: bool = False
+    ) -> Iterator[None]:
+        """Neo4j's failures as ours: the database gone is a GraphStoreError (the one-line hint when its address
+        refuses connections); one statement Neo4j refused is `refused` (None: left as Neo4j raised it). With
+        `retryable`, a failure worth trying again (a lost connection to a database that still takes
+        connections, a transient error) is raised as _RetryableError for the caller's loop."""
         try:
             yield
+        except AuthError as exc:
+            raise GraphStoreError(f"Neo4j at {self.uri} refused the credentials") from exc
         except (ServiceUnavailable, SessionExpired) as exc:
+            if not self.reachability.answers():
+                raise self.unreachable() from exc
+            if retryable:
+                raise _RetryableError from exc
             raise GraphStoreError(f"Neo4j at {self.uri} became unreachable: {exc}") from exc
         except Neo4jError as exc:
+            if retryable and exc.is_retryable():
+                raise _RetryableError from exc
             if refused is None:
                 raise
             if refused is WriteRejectedError:
                 log.warning("write rolled back: %s", exc.message or exc)
             what = "query" if refused is QueryRejectedError else "write"
             raise refused(f"Neo4j refused the {what}: {exc.message or exc}") from exc
+
+
+class _RetryableError(Exception):
+    """A read failed in a way worth trying again (raised only inside this module)."""
 
 
 def write_batches(connection: Neo4jConnection, query: str, key: str, items: Sequence[Any], batch_size: int) -> None:

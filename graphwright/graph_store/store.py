@@ -50,8 +50,9 @@ class Neo4jStore:
         retry_seconds: float = 30.0,
         *,
         workspace: str | None = None,
+        connect_seconds: float = 2.0,
     ) -> None:
-        connection = Neo4jConnection(uri, user, password, database, retry_seconds)
+        connection = Neo4jConnection(uri, user, password, database, retry_seconds, connect_seconds)
         self._attach(connection.scoped(Workspace(workspace)) if workspace else connection, connection)
         self._made_driver = True
 
@@ -124,4 +125,5 @@ def open_neo4j(settings: Settings, *, workspace: str) -> Neo4jStore:
         settings.neo4j_database,
         settings.neo4j_retry_seconds,
         workspace=workspace,
+        connect_seconds=settings.neo4j_connect_seconds,
     )

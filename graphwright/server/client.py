@@ -11,6 +11,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from graphwright.errors import (  # re-exported: they used to live here
+    GraphStoreError,
     InvalidRequestError,
     ServerRefusedError,
     ServerUnavailableError,
@@ -54,6 +55,8 @@ def search_remote(url: str, body: dict[str, Any], key: str | None = None, timeou
         message = _message(exc.read())
         if exc.code == 400:
             raise InvalidRequestError(message) from exc
+        if exc.code == 503:  # the server runs, its Neo4j does not: the same hint a local search would give
+            raise GraphStoreError(message) from exc
         raise ServerRefusedError(f"the server at {url} answered {exc.code}: {message}") from exc
     except (urllib.error.URLError, OSError) as exc:
         reason = getattr(exc, "reason", exc)

@@ -172,17 +172,21 @@ def test_neo4j_cut_mid_requests_gives_503_then_recovers(world, settings, embedde
 
     proxy = TcpProxy(urlparse(settings.neo4j_uri).port or 7687)
     proxy.start()
-    configured = settings.model_copy(update={"neo4j_uri": f"bolt://127.0.0.1:{proxy.port}", "neo4j_retry_seconds": 2.0})
+    # the default retry time (30 s): a question must not wait it out, the database's address refuses connections
+    configured = settings.model_copy(update={"neo4j_uri": f"bolt://127.0.0.1:{proxy.port}", "neo4j_retry_seconds": 30.0})
     rag = GraphRAG(configured, embedder=embedder)
     try:
         with LiveServer(create_app(configured, rag)) as server:
             ask = {"question": "Which rocket launched Apollo 11?", "mode": "local"}
             assert httpx.post(f"{server.url}/v1/search", json=ask, timeout=60).status_code == 200
             results: list[httpx.Response] = []
+            waits: list[float] = []
 
             def client() -> None:
                 for _ in range(3):
+                    started = time.monotonic()
                     results.append(httpx.post(f"{server.url}/v1/search", json=ask, timeout=60))
+                    waits.append(time.monotonic() - started)
 
             threads = [threading.Thread(target=client) for _ in range(4)]
             for t in threads:
@@ -197,6 +201,19 @@ def test_neo4j_cut_mid_requests_gives_503_then_recovers(world, settings, embedde
                 if r.status_code == 503:
                     body = r.json()["error"]
                     assert "Neo4j" in body["message"] and "Traceback" not in r.text
+            # none waited out the retry time (it used to: 33-63 s for a 503); bench/serve_faults.py times it
+            assert max(waits) < 15, waits
+            started = time.monotonic()
+            down = httpx.post(f"{server.url}/v1/search", json=ask, timeout=60)
+            assert down.status_code == 503 and time.monotonic() - started < 15
+            assert "graphwright db start" in down.json()["error"]["message"]  # the one-line hint
+            # the CLI handing the question to that server gets the same hint, not a fallback that waits again
+            from click.testing import CliRunner
+
+            from graphwright.cli import main
+
+            asked = CliRunner().invoke(main, ["query", "Apollo 11", "--server", server.url])
+            assert asked.exit_code == 2 and "not reachable" in asked.output and "said by the server" in asked.output
             health = httpx.get(f"{server.url}/healthz", timeout=30)
             assert health.status_code == 503 and health.json() == {"ok": False}  # keyless: no details
             proxy.start()  # the database is back: the same server answers again
