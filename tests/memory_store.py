@@ -244,6 +244,21 @@ class MemoryRetrieval:
             }
             for d in self.s.documents.values()
         ]
+        staged = sorted({key[0] for key in self.s.staged if key[0] not in self.s.documents})
+        rows += [
+            {
+                "id": document_id,
+                "title": None,
+                "source": None,
+                "chunks": sum(len(v) for k, v in self.s.staged.items() if k[0] == document_id),
+                "content_hash": None,
+                "ingested_at": None,
+                "languages": None,
+                "error": None,
+                "status": "interrupted",
+            }
+            for document_id in staged
+        ]
         rows += [
             {
                 "id": source,
@@ -540,6 +555,13 @@ class MemoryWrites:
             return None
         del self.s.documents[document_id]
         return len(self._remove(document_id))
+
+    def forget_record(self, record_id: str) -> bool:
+        staged = [key for key in self.s.staged if key[0] == record_id]
+        for key in staged:
+            del self.s.staged[key]
+            self.s.staged_extractions.pop(key, None)
+        return self.s.failed.pop(record_id, None) is not None or bool(staged)
 
     def write_graph(self, entities: list[Entity], relations: list[Relation], batch_size: int = 500) -> None:
         self._graph(entities, relations)

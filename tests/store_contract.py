@@ -115,6 +115,18 @@ class StoreContract:
         counts = store.admin.counts()
         assert (counts["documents"], counts["chunks"], counts["entities"], counts["relations"]) == (1, 2, 1, 0)
 
+    def test_a_failed_files_record_and_an_interrupted_runs_staging_are_forgotten(self, store: GraphStore) -> None:
+        store.writes.record_failures([("broken.pdf", "no text layer")], [])
+        doc, chunks = document("half", ROCKETS)
+        store.writes.stage_chunks("half", "stage-1", chunks)
+        assert store.retrieval.document_status_counts() == {"failed": 1, "interrupted": 1}
+        assert store.writes.forget_record("broken.pdf") is True
+        assert store.writes.forget_record("broken.pdf") is False  # gone
+        assert store.writes.forget_record("half") is True  # its staged chunks
+        assert store.writes.forget_record("half") is False and store.writes.forget_record("nowhere") is False
+        assert store.writes.staged_extractions("half", "stage-1") == {}
+        assert store.retrieval.document_status_counts() == {}  # the table no longer lists either
+
     def test_vector_search_ranks_the_nearest_passage_first(self, store: GraphStore) -> None:
         doc, chunks = document("mixed", [*ROCKETS, *AIRSHIPS])
         store.writes.write_documents([(doc, chunks)])

@@ -336,9 +336,13 @@ class GraphRAG:
 
     def delete_document(self, document_id: str, update_communities: bool = True) -> int | None:
         """Remove a document, its chunks, and entities and relations no other chunk supports; returns the
-        number of chunks removed, None if unknown. Existing communities are brought up to date."""
+        number of chunks removed, None if unknown. Existing communities are brought up to date. A row of the
+        documents table that is no stored document (a failed file, an interrupted ingest's staged chunks) is
+        forgotten the same way: 0 chunks removed."""
         removed = self.store.writes.delete_document(document_id)
-        if removed is not None and update_communities:
+        if removed is None:
+            return 0 if self.store.writes.forget_record(document_id) else None
+        if update_communities:
             self._keep_communities_current()
             self._keep_tree_current()  # a summary must not speak for passages that are gone
         return removed

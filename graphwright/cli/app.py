@@ -43,6 +43,7 @@ COMMANDS: dict[str, str] = {
     "import-graph": "graphwright.cli.data:import_graph",
     "index": "graphwright.cli.data:index",
     "delete": "graphwright.cli.data:delete",
+    "retry": "graphwright.cli.data:retry",
     "communities": "graphwright.cli.communities:communities",
     "raptor": "graphwright.cli.raptor:raptor",
     "knowledge": "graphwright.cli.knowledge:knowledge",

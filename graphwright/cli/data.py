@@ -369,5 +369,55 @@ def delete(document_id: str) -> None:
     with open_graph() as rag:
         removed = rag.delete_document(document_id)
     if removed is None:
-        fail(f"no document with id {document_id!r}")
+        fail(f"no document with id {document_id!r} (`graphwright documents` lists them, failed ones too)")
     make_console().print(f"Deleted {document_id} ({removed} chunks)")
+
+
+@click.command()
+@click.argument("record_ids", nargs=-1)
+@click.option("--all", "every", is_flag=True, help="Every failed and interrupted record of the workspace.")
+@click.option(
+    "--base",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=None,
+    help="The folder the ingest named its files below (its --base); default: here.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
+def retry(record_ids: tuple[str, ...], every: bool, base: Path | None, quiet: bool) -> None:
+    """Ingest failed or interrupted documents again from their files, where the ingest read them: a failed
+    record is named by its file, an interrupted one by its document id (`graphwright documents --status
+    failed` lists them). Run it where the ingest ran, or give that ingest's --base.
+
+    \b
+    Example:
+      graphwright retry reports/q3.pdf
+      graphwright retry --all
+    """
+    from graphwright.models import DocumentQuery
+
+    if not record_ids and not every:
+        raise click.UsageError("name the records to retry, or give --all")
+    root = base or Path.cwd()
+    with open_graph() as rag:
+        wanted = list(record_ids)
+        if every:
+            for status in ("failed", "interrupted"):
+                page = rag.inspect.document_table(DocumentQuery(status=status, limit=1000))
+                wanted += [row.id for row in page.documents if row.id not in wanted]
+        found, missing = [], []
+        for record in wanted:
+            # a failed file is recorded as the ingest was given it (here, or absolute); a document id is
+            # named below the ingest's base
+            path = next((p for p in (Path(record), root / record) if p.is_file()), None)
+            found.append(path) if path is not None else missing.append(root / record)
+        console = make_console()
+        for path in missing:
+            console.print(f"[yellow]not found:[/] {path} (run where the ingest ran, or give its --base)")
+        if not found:
+            fail("nothing to retry" if not wanted else "none of those records' files is where it was read")
+        with ingest_progress(not quiet) as tally:
+            report = rag.ingest(found, base=root, progress=tally)
+    print_ingest_report(report)
+    if missing:
+        exit_partial()
+    _settle_ingest(report, tuple(found))

@@ -304,6 +304,10 @@ class WritesRole(Protocol):
         """Remove a document, its chunks, and the entities and relations only it supported;
         None when no such document exists."""
 
+    def forget_record(self, record_id: str) -> bool:
+        """Forget a row of the documents table that is no stored document: a failed file's record (by its
+        source) and what an interrupted ingest staged (by document id); whether there was one."""
+
     def write_graph(self, entities: list[Entity], relations: list[Relation], batch_size: int = 500) -> None:
         """Entities and relations whose chunks already exist (imported graphs), in one transaction."""
 

@@ -272,6 +272,21 @@ FOREACH (c IN chunks | DETACH DELETE c)
 DETACH DELETE d
 RETURN size(chunks) AS chunks
 """
+# A row of the documents table that is no stored document: a failed file's record (by its source) and the chunks
+# an interrupted ingest staged (by document id).
+FORGET_RECORD = """
+CALL () {
+  MATCH (f:FailedFile {source: $id})
+  DETACH DELETE f
+  RETURN count(*) AS failed
+}
+CALL () {
+  MATCH (s:StagedChunk {document_id: $id})
+  DETACH DELETE s
+  RETURN count(*) AS staged
+}
+RETURN failed, staged
+"""
 # The documents table: stored documents, documents an interrupted ingest staged (no Document yet), and files
 # the last ingests could not read or write, each with its status; filtered, then counted or paged.
 _DOCUMENT_ROWS = """

@@ -163,6 +163,12 @@ class DocumentWrites:
 
         return self.connection.execute_write(work)
 
+    def forget_record(self, record_id: str) -> bool:
+        """Forget a row of the documents table that is no stored document: a failed file's record (by its
+        source) and what an interrupted ingest staged (by document id); whether there was one."""
+        rows = self.connection.write(q.FORGET_RECORD, id=record_id)
+        return bool(rows and (rows[0]["failed"] or rows[0]["staged"]))
+
     def write_graph(self, entities: list[Entity], relations: list[Relation], batch_size: int = 500) -> None:
         """Entities and relations whose chunks already exist (imported graphs), in one transaction."""
 

@@ -56,6 +56,30 @@ def test_documents_lists_failures_until_they_go_in(rag, cli_env, corpus: Path, t
     assert after["counts"] == {"processed": 3, "failed": 1}
 
 
+def test_failed_records_are_retried_and_deleted_from_the_cli(rag, cli_env, corpus: Path, tmp_path: Path) -> None:
+    run(["ingest", "corpus", "-q", "--no-communities"], cli_env, tmp_path)  # named below here, as a user types
+    table = json.loads(run(["documents", "--status", "failed", "--json"], cli_env, tmp_path).stdout)
+    assert sorted(d["id"] for d in table["documents"]) == ["corpus/broken.pdf", "corpus/empty.txt"]
+    # a retry of a file still broken: still failed, said, exit 1
+    again = run(["retry", "corpus/empty.txt", "-q"], cli_env, tmp_path)
+    assert again.returncode == 1 and "1 failed" in again.stdout
+    (corpus / "empty.txt").write_text("Sputnik 1 was launched by the Soviet Union in 1957.", encoding="utf-8")
+    fixed = run(["retry", "--all", "-q"], cli_env, tmp_path)  # the PDF fails again; the text goes in
+    assert fixed.returncode == 1 and "Ingested 1 documents" in fixed.stdout, fixed.stdout + fixed.stderr
+    after = json.loads(run(["documents", "--json"], cli_env, tmp_path).stdout)
+    assert after["counts"] == {"processed": 3, "failed": 1}
+    assert "corpus/empty.txt" in {d["id"] for d in after["documents"] if d["status"] == "processed"}
+    # a failed record is deleted like a document; an unknown id is still an error
+    deleted = run(["delete", "corpus/broken.pdf"], cli_env, tmp_path)
+    assert deleted.returncode == 0 and "Deleted corpus/broken.pdf" in deleted.stdout
+    assert json.loads(run(["documents", "--json"], cli_env, tmp_path).stdout)["counts"] == {"processed": 3}
+    assert run(["delete", "corpus/broken.pdf"], cli_env, tmp_path).returncode == 2
+    # a record whose file is gone: said, nothing else happens
+    (corpus / "empty.txt").unlink()
+    gone = run(["retry", "corpus/empty.txt"], cli_env, tmp_path)
+    assert gone.returncode == 2 and "not found" in gone.stdout
+
+
 def test_entities_and_exports(rag, cli_env, corpus: Path, tmp_path: Path) -> None:
     (corpus / "broken.pdf").unlink()
     (corpus / "empty.txt").unlink()
