@@ -404,7 +404,8 @@ def retry(record_ids: tuple[str, ...], every: bool, base: Path | None, quiet: bo
             for status in ("failed", "interrupted"):
                 page = rag.inspect.document_table(DocumentQuery(status=status, limit=1000))
                 wanted += [row.id for row in page.documents if row.id not in wanted]
-        found, missing = [], []
+        found: list[str | Path] = []
+        missing: list[Path] = []
         for record in wanted:
             # a failed file is recorded as the ingest was given it (here, or absolute); a document id is
             # named below the ingest's base
