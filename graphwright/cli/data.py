@@ -421,4 +421,4 @@ def retry(record_ids: tuple[str, ...], every: bool, base: Path | None, quiet: bo
     print_ingest_report(report)
     if missing:
         exit_partial()
-    _settle_ingest(report, tuple(found))
+    _settle_ingest(report, tuple(Path(p) for p in found))
