@@ -27,7 +27,7 @@ def local_user() -> str:
 
 
 class Curation:
-    """Merge, rename, retype and delete entities; retype and delete relations; the history and undo.
+    """Merge, rename, retype, describe and delete entities; retype and delete relations; the history and undo.
 
     `embed` gives the changed entities their new vectors; `after` runs after each committed change (the API
     links synonyms and updates the communities there); `schema` is the workspace's graph schema, if any.
@@ -59,6 +59,10 @@ class Curation:
     def retype(self, entity: str, type_: str) -> CurationChange:
         self._check_type(type_)
         return self._done(self._store.retype(entity, type_, who=self.who, embed=self._embed))
+
+    def describe(self, entity: str, description: str) -> CurationChange:
+        """Replace the entity's description with `description`; later ingests add nothing to it."""
+        return self._done(self._store.describe(entity, description, who=self.who, embed=self._embed))
 
     def delete(self, entity: str) -> CurationChange:
         return self._done(self._store.delete_entity(entity, who=self.who))

@@ -163,6 +163,11 @@ class RetrievedChunk(BaseModel):
     knowledge_base: str | None = None
     origin_id: str | None = None
 
+    def strength(self) -> str:
+        """How the passage's match is shown, the one number everywhere (answer, tables, the page): its
+        relevance (comparable across questions) where known, else the mode's own score."""
+        return f"relevance {self.relevance:.2f}" if self.relevance is not None else f"score {self.score:.3f}"
+
     @property
     def cited_as(self) -> str:
         """How a citation names the passage: "report.pdf p.3–4", or the document's title; a knowledge base's

@@ -820,6 +820,9 @@ class MemoryCuration:
     def retype(self, entity: str, new_type: str, *, who: str, embed: Embed | None = None) -> CurationChange:
         _missing("curation")
 
+    def describe(self, entity: str, description: str, *, who: str, embed: Embed | None = None) -> CurationChange:
+        _missing("curation")
+
     def delete_entity(self, entity: str, *, who: str) -> CurationChange:
         _missing("curation")
 

@@ -1,4 +1,4 @@
-"""Commands that change the entity graph by hand: entity merge|rename|retype|delete, relation retype|delete,
+"""Commands that change the entity graph by hand: entity merge|rename|retype|describe|delete, relation retype|delete,
 and the audit trail: history, undo. Each change is one transaction, recorded with who and when."""
 
 from __future__ import annotations
@@ -87,6 +87,21 @@ def entity_retype(name: str, type_: str, no_communities: bool, as_json: bool) ->
       graphwright entity retype "Blue Origin" ORGANIZATION
     """
     _run(lambda c: c.retype(name, type_), no_communities, as_json)
+
+
+@entity.command("describe")
+@click.argument("name")
+@click.argument("description")
+@_NO_COMMUNITIES
+@_JSON
+def entity_describe(name: str, description: str, no_communities: bool, as_json: bool) -> None:
+    """Replace entity NAME's description with DESCRIPTION; later ingests add nothing to it.
+
+    \b
+    Example:
+      graphwright entity describe "Blue Origin" "American space company founded by Jeff Bezos in 2000."
+    """
+    _run(lambda c: c.describe(name, description), no_communities, as_json)
 
 
 @entity.command("delete")

@@ -265,11 +265,9 @@ def print_result(result: SearchResult, show_context: bool = False, verbose: bool
             console.print(Text(f"({note})"), style="dim")
     if not explain:
         return
-    table = Table("#", "score", "chunk", "document", title="Evidence passages", title_justify="left")
+    table = Table("#", "match", "chunk", "document", title="Evidence passages", title_justify="left")
     for c in result.chunks:
-        table.add_row(
-            str(c.rank), f"{c.score:.3f}", c.chunk_id, Text(c.document_id + (f" p.{c.pages}" if c.pages else ""))
-        )
+        table.add_row(str(c.rank), c.strength(), c.chunk_id, Text(c.document_id + (f" p.{c.pages}" if c.pages else "")))
     console.print(table)
     cited = [c for c in result.citations if c.kind in ("entity", "relation", "community")]
     if cited:

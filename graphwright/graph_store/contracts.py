@@ -480,6 +480,9 @@ class CurationRole(Protocol):
     def retype(self, entity: str, new_type: str, *, who: str, embed: Embed | None = None) -> CurationChange:
         """A new entity type (and the label Neo4j Browser shows), kept by later writes."""
 
+    def describe(self, entity: str, description: str, *, who: str, embed: Embed | None = None) -> CurationChange:
+        """A description written by hand; later writes add nothing to it."""
+
     def delete_entity(self, entity: str, *, who: str) -> CurationChange:
         """The entity, its mentions and relations; later writes do not create it again."""
 

@@ -125,6 +125,19 @@ class CurationStore:
         scope = _Scope([entity], touching=False)
         return self._change("retype", {"entity": entity, "type": type_}, who, scope, act, embed)
 
+    def describe(self, entity: str, description: str, *, who: str, embed: Embed | None = None) -> CurationChange:
+        """A description written by hand; later writes add nothing to it."""
+        text = " ".join(description.split())[:MAX_DESCRIPTION]
+
+        def act(tx: ScopedTransaction, before: Snapshot, ids: list[str]) -> Acted:
+            (e_id,) = ids
+            tx.run(q.SET_ENTITY_PROPERTIES, id=e_id, props={"description": text}).consume()
+            name = before["entities"][e_id]["props"]["name"]
+            return f"described {name!r}", CurationRules(described=[e_id]), [e_id]  # its vector reads it
+
+        scope = _Scope([entity], touching=False)
+        return self._change("describe", {"entity": entity, "description": text}, who, scope, act, embed)
+
     def delete_entity(self, entity: str, *, who: str) -> CurationChange:
         """The entity, its mentions and relations; later writes do not create it again."""
 

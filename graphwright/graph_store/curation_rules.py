@@ -1,8 +1,9 @@
 """What hand curation leaves standing for later writes: a merged-away or renamed name links to its entity, a
-retyped entity keeps its type, a deleted entity or relation is not created again, a retyped relation keeps
-its new type. Each curation change carries its part of these rules; the rules of the changes not undone,
-folded in order, are stored with the workspace and applied to every entity graph written after (ingest,
-re-extraction, imports) in `writes._write_graph`, so no extractor needs to know about curation.
+retyped entity keeps its type, a description written by hand stays as written, a deleted entity or relation
+is not created again, a retyped relation keeps its new type. Each curation change carries its part of these
+rules; the rules of the changes not undone, folded in order, are stored with the workspace and applied to
+every entity graph written after (ingest, re-extraction, imports) in `writes._write_graph`, so no extractor
+needs to know about curation.
 
 Pure data and functions: no Cypher here. An uncurated graph has no rules and writes exactly as before."""
 
@@ -33,6 +34,7 @@ class CurationRules(BaseModel):
     blocked_keys: list[str] = Field(default_factory=list)
     blocked_relations: list[tuple[str, str, str]] = Field(default_factory=list)  # (source id, type, target id)
     relation_types: list[tuple[str, str, str, str]] = Field(default_factory=list)  # (source, type, target, new)
+    described: list[str] = Field(default_factory=list)  # entity ids whose description a person wrote
 
     @property
     def empty(self) -> bool:
@@ -44,6 +46,7 @@ class CurationRules(BaseModel):
             or self.blocked_keys
             or self.blocked_relations
             or self.relation_types
+            or self.described
         )
 
     @classmethod
@@ -62,6 +65,7 @@ class CurationRules(BaseModel):
             whole.blocked_keys += part.blocked_keys
             whole.blocked_relations += part.blocked_relations
             whole.relation_types += part.relation_types
+            whole.described += part.described
         return whole
 
     def final_id(self, entity_id: str) -> str:
@@ -80,6 +84,7 @@ class CurationRules(BaseModel):
         by_key = {key: r for r in self.redirects for key in r.keys}
         name_of = {r.to: r.name for r in self.redirects} | self.names
         blocked_ids, blocked_keys = set(self.blocked_ids), set(self.blocked_keys)
+        described = set(self.described)
 
         merged: dict[str, Entity] = {}
         id_map: dict[str, str | None] = {}  # written id -> curated id (None: not written)
@@ -102,6 +107,8 @@ class CurationRules(BaseModel):
             if target in self.types:
                 current.type = self.types[target]
                 current.label = entity_label(current.type)
+            if target in described:  # a person's description stands: a write adds nothing to it
+                current.description, current.replace_description = "", False
             merged[target] = _joined(merged[target], current) if target in merged else current
 
         retype = {(s, t, o): new for s, t, o, new in self.relation_types}

@@ -49,7 +49,7 @@ def retrieval_answer(chunks: list[RetrievedChunk], why: str = NO_LLM) -> Answer:
         return Answer(text="No passages matched the question.", kind="retrieval", citations=[])
     lines = [f"Retrieved passages ({why}, so this is the retrieval itself):"]
     for c in chunks:
-        lines.append(f"[{c.rank}] {c.cited_as}  (chunk {c.chunk_id}, {_strength(c)})")
+        lines.append(f"[{c.rank}] {c.cited_as}  (chunk {c.chunk_id}, {c.strength()})")
         lines.append(f"    {_snippet(c.text)}")
     return Answer(text="\n".join(lines), kind="retrieval", citations=chunk_citations(chunks))
 
@@ -177,7 +177,7 @@ def offline_graph_answer(mode: str, context: Retrieval, k: int, why: str = NO_LL
         lines.append("Passages:")
         for chunk in context.chunks[:k]:
             lines.append(
-                f"[{chunk.rank}] {chunk.title or chunk.document_id}  (chunk {chunk.chunk_id}, {_strength(chunk)})"
+                f"[{chunk.rank}] {chunk.title or chunk.document_id}  (chunk {chunk.chunk_id}, {chunk.strength()})"
             )
             lines.append(f"    {_snippet(chunk.text)}")
     if mode == "local" and context.communities:
@@ -204,9 +204,3 @@ def graph_prompt(question: str, context: Retrieval) -> AnswerPrompt | None:
     return AnswerPrompt(
         messages, lambda text: Answer(text=text, kind="generated", citations=graph_citations(context, cited_ids(text)))
     )
-
-
-def _strength(chunk: RetrievedChunk) -> str:
-    """How a passage's match is shown: its relevance (comparable across questions) where known, else the
-    mode's own score."""
-    return f"relevance {chunk.relevance:.2f}" if chunk.relevance is not None else f"score {chunk.score:.3f}"

@@ -28,7 +28,13 @@ from graphwright.search.evidence import Answer, Retrieval
 from graphwright.search.headings import by_headings, has_headings
 from graphwright.search.linking import EntityLinker
 from graphwright.search.registry import get_mode, mode_names, modes_where
-from graphwright.search.relevance import no_answer_floor, no_answer_line, verdict, with_relevance
+from graphwright.search.relevance import (
+    named_in_first,
+    no_answer_floor,
+    no_answer_line,
+    verdict,
+    with_relevance,
+)
 from graphwright.search.window import fitted
 from graphwright.telemetry import detached_span, set_attributes, span, usage_attributes
 
@@ -136,7 +142,8 @@ class SearchEngine:
         evidence["trace"] = [*trace, *found.trace]
         answer_notes: list[str] = [*notes, *found.notes]  # the answer's own notes join as it is written
         evidence["notes"] = answer_notes
-        lead = no_answer_line(found.relevance, floor) + "\n\n" if found.no_answer else ""
+        named = named_in_first(query.text, found.chunks, [e.name for e in found.entities]) if found.no_answer else None
+        lead = no_answer_line(found.relevance, floor, named) + "\n\n" if found.no_answer else ""
         if stream:
             yield Evidence.model_validate(evidence)
             if lead:

@@ -56,5 +56,28 @@ def no_answer_floor(setting: float | None, embedder: Embedder) -> float:
     return CALIBRATED_FLOORS.get(str(getattr(embedder, "name", "")), 0.0)
 
 
-def no_answer_line(best: float | None, floor: float) -> str:
-    return NO_ANSWER_LINE.format(best=best or 0.0, floor=floor)
+def no_answer_line(best: float | None, floor: float, named: str | None = None) -> str:
+    """The line leading a result no passage answers well; `named`: an entity the question names that the
+    first passage holds, said so, so the verdict does not read as a denial of the passage shown under it."""
+    line = NO_ANSWER_LINE.format(best=best or 0.0, floor=floor)
+    if named:
+        line = line.replace(
+            "; the closest passages follow.",
+            f". The first passage names {named}, which the question asks about, but may not say what it asks; "
+            "the closest passages follow.",
+        )
+    return line
+
+
+def named_in_first(question: str, chunks: list[RetrievedChunk], names: list[str]) -> str | None:
+    """The first of `names` (entities the search found) that the question names, as a word, and the first
+    passage holds; None."""
+    import re
+
+    if not chunks:
+        return None
+    for name in names:
+        word = re.compile(rf"(?<!\w){re.escape(name.lower())}(?!\w)")
+        if len(name) >= 3 and word.search(question.lower()) and word.search(chunks[0].text.lower()):
+            return name
+    return None

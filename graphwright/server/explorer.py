@@ -13,7 +13,7 @@ from fastapi import FastAPI, Query, Request
 from pydantic import BaseModel, Field
 
 from graphwright.errors import NotFoundError
-from graphwright.models import CurationChange
+from graphwright.models import MAX_DESCRIPTION, CurationChange
 
 if TYPE_CHECKING:
     from graphwright.api import GraphRAG
@@ -70,6 +70,11 @@ class MergeBody(BaseModel):
 class RenameBody(BaseModel):
     entity: str = _NAME
     name: str = _NAME
+
+
+class DescribeBody(BaseModel):
+    entity: str = _NAME
+    description: str = Field(min_length=1, max_length=MAX_DESCRIPTION)
 
 
 class RetypeBody(BaseModel):
@@ -184,6 +189,11 @@ def explorer_routes(
     @app.post("/v1/curation/retype", response_model=CurationChange, tags=["curation"])
     def retype(body: RetypeBody, request: Request) -> CurationChange:
         return change(request, lambda c: c.retype(body.entity, body.type))
+
+    @app.post("/v1/curation/describe", response_model=CurationChange, tags=["curation"])
+    def describe(body: DescribeBody, request: Request) -> CurationChange:
+        """Replace an entity's description with one written by hand; later ingests add nothing to it."""
+        return change(request, lambda c: c.describe(body.entity, body.description))
 
     @app.post("/v1/curation/delete", response_model=CurationChange, tags=["curation"])
     def delete(body: EntityBody, request: Request) -> CurationChange:

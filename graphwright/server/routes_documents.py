@@ -16,6 +16,7 @@ from graphwright.server.requests import caller_of, error_response, graph_of, own
 from graphwright.server.schemas import (
     DeleteResult,
     DocumentsRequest,
+    RetryRequest,
 )
 from graphwright.server.state import Server
 from graphwright.server.uploads import NDJSON, save_files, save_records, stream_records
@@ -108,12 +109,20 @@ def add_document_routes(app: FastAPI, server: Server) -> None:
         stays, unchanged files are skipped. The new job names the old in `resumed_from`."""
         return server.resume_job(job_id, caller_of(request))
 
+    @app.post("/v1/documents/retry", status_code=202, response_model=Job, tags=["documents"])
+    def retry_document(body: RetryRequest, request: Request) -> Job:
+        """Ingest a failed or interrupted row of the documents table again, as a job, from the upload the server
+        kept of it (a failed file's, or its interrupted job's): no second upload. 404 when none is kept."""
+        return server.retry_document(body.id, caller_of(request))
+
     @app.delete("/v1/documents/{document_id:path}", response_model=DeleteResult, tags=["documents"])
     def delete_document(document_id: str, request: Request) -> DeleteResult | JSONResponse:
-        """Remove a document, its chunks and the graph only it supported; communities follow."""
+        """Remove a document, its chunks and the graph only it supported; communities follow. A failed file's
+        row (and its kept upload) or an interrupted ingest's staged chunks are removed the same way."""
         rag = graph_of(server, request)
         with server.jobs.write_lock(workspace_of(request)):
             removed = rag.delete_document(document_id)
+        server.forget_kept(workspace_of(request), document_id)
         if removed is None:
             return error_response(404, f"no document {document_id!r}")
         return DeleteResult(deleted=document_id, chunks=removed)

@@ -130,6 +130,14 @@ class DeleteResult(BaseModel):
     chunks: int
 
 
+class RetryRequest(BaseModel):
+    """A row of the documents table to ingest again: a failed file by its name, an interrupted one by its id."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(min_length=1, max_length=1000)
+
+
 class ChatMessage(BaseModel):
     model_config = ConfigDict(extra="allow")
 

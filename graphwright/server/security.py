@@ -46,6 +46,7 @@ SMALL_BODY = 2 * 1024 * 1024
 # Routes that change the graph: a read-only key gets 403 there.
 _WRITES = {
     ("POST", "/v1/documents"),
+    ("POST", "/v1/documents/"),  # a failed or interrupted row's retry
     ("POST", "/v1/communities/build"),
     ("DELETE", "/v1/documents/"),
     ("POST", "/v1/curation/"),  # every hand change of the graph, undo included

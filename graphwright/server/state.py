@@ -16,6 +16,7 @@ from graphwright.models import SearchResult
 from graphwright.search.options import SearchOptions
 from graphwright.server.job_store import process_alive
 from graphwright.server.jobs import Job, JobRunner, Progress
+from graphwright.server.kept_uploads import FAILED_DIR, NOTE_FILE, inside, keep_failed, kept, release
 from graphwright.server.schemas import ServedResult
 from graphwright.server.security import KeyRing
 
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 _PROCESS_PREFIX = "server-"
 _INTERRUPTED_DIR = "interrupted"  # uploads of interrupted ingests, by job id, until resumed
-_RESUME_FILE = ".graphwright-job.json"  # beside an upload's files: what resuming its job needs
+_RESUME_FILE = NOTE_FILE  # beside an upload's files: what resuming its job needs
 
 
 class Server:
@@ -118,6 +119,11 @@ class Server:
                 report = rag.ingest(
                     [folder], base=folder, extractor=extractor, progress=progress, relative_sources=True
                 )
+            # the files that failed are kept for the documents table's retry; those that went in need no copy
+            failed = {failure.source for failure in report.failures}
+            uploaded = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
+            release(self.uploads_root, workspace, uploaded - failed)
+            keep_failed(self.uploads_root, workspace, folder, failed, extractor)
             if report.found_nothing:
                 progress.fail("nothing to ingest: no file of a supported type")
             elif report.failures and not (report.documents_written or report.documents_unchanged):
@@ -185,6 +191,28 @@ class Server:
             os.replace(folder / "files", kept)  # a full queue: keep it for a later try
             raise
 
+    def retry_document(self, record_id: str, caller: Caller) -> Job:
+        """Ingest a row of the documents table again from what the server kept of it: a failed file's upload,
+        or the upload of the interrupted job that staged a document. NotFoundError when nothing is kept."""
+        from graphwright.errors import NotFoundError
+
+        workspace = caller.workspace
+        found = kept(self.uploads_root, workspace, record_id)
+        if found is not None:
+            source_folder, extractor = found
+            folder = self.new_upload_folder()
+            files = folder / "files"
+            shutil.copytree(source_folder, files)  # the kept copy stays until the retry's ingest reads it
+            return self.ingest_job(files, extractor, workspace, owner=caller.owner.name)
+        for job_folder in sorted(self.interrupted_root.glob("*")) if self.interrupted_root.is_dir() else []:
+            if (file := inside(job_folder, record_id)) is not None and file.is_file():
+                return self.resume_job(job_folder.name, caller)
+        raise NotFoundError(f"nothing of {record_id!r} is kept on the server to retry: upload it again")
+
+    def forget_kept(self, workspace: str, record_id: str) -> None:
+        """A deleted row's kept upload goes with it."""
+        release(self.uploads_root, workspace, [record_id])
+
     def sweep_uploads(self) -> int:
         """Remove the upload folders a crash or a shutdown left behind: this process's own (at start and at
         shutdown nothing of it is in use), those of server processes no longer running and those of no
@@ -193,7 +221,7 @@ class Server:
             return 0
         removed = 0
         for folder in self.uploads_root.iterdir():
-            if folder.name == _INTERRUPTED_DIR:
+            if folder.name in (_INTERRUPTED_DIR, FAILED_DIR):
                 continue
             pid_text = folder.name.removeprefix(_PROCESS_PREFIX)
             if (

@@ -51,6 +51,7 @@ CHANGES = {
     "merge": lambda c: c.merge("Delta Cells", "Cobalt Semiconductors"),
     "rename": lambda c: c.rename("Gamma Mining", "Gamma Mining AB"),
     "retype": lambda c: c.retype("Kiruna", "facility"),
+    "describe": lambda c: c.describe("Kiruna", "A mining town in the far north of Sweden."),
     "delete": lambda c: c.delete("Zenith Motors"),
     "relation-retype": lambda c: c.retype_relation("Astra Agency", "FUNDS", "Orion Rockets", "OWNS"),
     "relation-delete": lambda c: c.delete_relation("Gamma Mining", "SHIPS_TO", "Narvik"),
@@ -98,6 +99,15 @@ def test_each_change_and_its_undo(world, op: str) -> None:
     if op == "retype":
         row = rag.store.read("MATCH (e:Entity {name: 'Kiruna'}) RETURN e.type AS t, labels(e) AS l")
         assert row == [{"t": "FACILITY", "l": ["Entity", "Facility"]}]
+    if op == "describe":
+        from graphwright.models import entity_embedding_text
+
+        row = rag.store.read(
+            "MATCH (e:Entity {name: 'Kiruna'}) RETURN e.description AS d, e.embedding AS v, e.type AS t"
+        )
+        assert row[0]["d"] == "A mining town in the far north of Sweden."
+        expected = rag.embedder.embed([entity_embedding_text("Kiruna", row[0]["t"], row[0]["d"])])[0]
+        assert max(abs(a - b) for a, b in zip(row[0]["v"], expected)) < 1e-5  # its vector reads the new text
     if op == "delete":
         assert "Zenith Motors" not in _names(rag)
         assert rag.inspect.stats()["chunks"] == 5  # the passages stay
@@ -231,6 +241,7 @@ def test_curation_lasts_through_ingest_and_reextraction(rag, tmp_path: Path) -> 
     curation.delete_relation("Demis Hassabis", "FOUNDED_IN", "London")
     curation.delete("AlphaFold")
     curation.rename("AlphaGo", "AlphaGo program")
+    curation.describe("Google DeepMind", "The AI lab, as the curator puts it.")
 
     def holds() -> None:
         names = _names(rag)
@@ -241,6 +252,8 @@ def test_curation_lasts_through_ingest_and_reextraction(rag, tmp_path: Path) -> 
         assert ("Demis Hassabis", "FOUNDED_IN", "London") not in edges
         assert ("Demis Hassabis", "FOUNDED", "Google DeepMind") in edges  # DeepMind's relation, on the survivor
         assert ("Google DeepMind", "BUILT", "AlphaGo program") in _edges(rag, "Google DeepMind")
+        described = rag.store.read("MATCH (e:Entity {name: 'Google DeepMind'}) RETURN e.description AS d")
+        assert described == [{"d": "The AI lab, as the curator puts it."}]  # later writes add nothing to it
         assert rag.inspect.check() == {}
 
     holds()
@@ -309,11 +322,13 @@ def test_curation_from_the_command_line(rag, cli_env, tmp_path: Path) -> None:
     assert "c1: merged 'DeepMind' into 'Google DeepMind'" in out.stdout and "graphwright undo c1" in out.stdout
     out = run(["entity", "retype", "Demis Hassabis", "person", "--json"], cli_env, tmp_path)
     assert out.returncode == 0 and '"op": "retype"' in out.stdout
+    out = run(["entity", "describe", "London", "Capital of England.", "--no-communities"], cli_env, tmp_path)
+    assert out.returncode == 0 and "described 'London'" in out.stdout, out.stderr
     out = run(["relation", "delete", "Demis Hassabis", "FOUNDED_IN", "London"], cli_env, tmp_path)
     assert out.returncode == 0, out.stderr
     out = run(["history"], cli_env, tmp_path)
     lines = out.stdout.splitlines()
-    assert out.returncode == 0 and len(lines) == 3 and lines[0].split()[0] == "c3"
+    assert out.returncode == 0 and len(lines) == 4 and lines[0].split()[0] == "c4"
     assert "cli:" in lines[0] and "deleted 'Demis Hassabis' -[FOUNDED_IN]-> 'London'" in lines[0]
     undone = run(["undo", "c1"], cli_env, tmp_path)  # the later changes touch other entities: it runs
     assert undone.returncode == 0, undone.stderr

@@ -27,7 +27,9 @@ function showPassages(chunks, cited) {
   $("passages").replaceChildren(...chunks.map((chunk) => {
     const item = el("li", undefined, cited.has(chunk.chunk_id) ? "cited" : "");
     const where = chunk.pages ? ` p.${chunk.pages}` : (chunk.section ? ` · ${chunk.section}` : "");
-    item.append(el("div", `${chunk.title || chunk.document_id}${where} · ${chunk.chunk_id} · score ${chunk.score.toFixed(3)}`, "meta"));
+    // the one number the answer gives too: relevance (comparable across questions), else the mode's score
+    const strength = chunk.relevance != null ? `relevance ${chunk.relevance.toFixed(2)}` : `score ${chunk.score.toFixed(3)}`;
+    item.append(el("div", `${chunk.title || chunk.document_id}${where} · ${chunk.chunk_id} · ${strength}`, "meta"));
     item.append(el("div", chunk.text.length > 600 ? chunk.text.slice(0, 600) + "…" : chunk.text));
     return item;
   }));

@@ -3,7 +3,7 @@
 // several at once; the recent ingest jobs.
 "use strict";
 
-import { $, api, changed, el, json } from "./api.js";
+import { $, api, changed, el, json, post } from "./api.js";
 
 const STATUSES = ["processed", "incomplete", "interrupted", "failed"];
 const table = { offset: 0, sort: "date", descending: true, total: 0, ticket: 0, timer: null };
@@ -62,12 +62,10 @@ function showCounts(counts) {
 function row(doc) {
   const tr = el("tr", undefined, `status-${doc.status}`);
   const pick = el("td");
-  if (doc.status !== "failed") {  // a failed file is no document: nothing to delete, upload it again
-    const box = el("input"); box.type = "checkbox"; box.dataset.id = doc.id;
-    box.setAttribute("aria-label", `select ${doc.id}`);
-    box.addEventListener("change", updateSelection);
-    pick.append(box);
-  }
+  const box = el("input"); box.type = "checkbox"; box.dataset.id = doc.id;  // failed rows are deleted too
+  box.setAttribute("aria-label", `select ${doc.id}`);
+  box.addEventListener("change", updateSelection);
+  pick.append(box);
   const name = el("td");
   name.append(el("div", doc.title || doc.id, "doc-title"));
   if (doc.title && doc.title !== doc.id) name.append(el("div", doc.id, "meta"));
@@ -76,9 +74,10 @@ function row(doc) {
   const date = (doc.ingested_at || "").slice(0, 16).replace("T", " ");
   const source = el("td", undefined, doc.error ? "reason" : "meta");
   source.textContent = doc.error || doc.source || "";
-  if (doc.status === "failed") {
-    const again = el("button", "upload again", "quiet"); again.type = "button";
-    again.addEventListener("click", () => { $("files").click(); });
+  if (doc.status === "failed" || doc.status === "interrupted") {  // again, from the upload the server kept
+    const again = el("button", "retry", "quiet retry"); again.type = "button";
+    again.setAttribute("aria-label", `retry ${doc.id}`);
+    again.addEventListener("click", () => retry(doc.id, again));
     source.append(" ", again);
   }
   tr.append(pick, name, statusCell, el("td", doc.type), el("td", (doc.languages || []).join(", ")),
@@ -86,11 +85,37 @@ function row(doc) {
   return tr;
 }
 
+async function retry(id, button) {
+  button.disabled = true;
+  $("job").hidden = false;
+  $("job-status").className = "";
+  $("job-status").textContent = `retrying ${id}…`;
+  try {
+    await follow(await post("/v1/documents/retry", { id }));
+  } catch (error) {
+    // nothing kept (an upload from before this release, or a file ingested from the command line)
+    $("job-status").textContent = error.message;
+    $("job-status").className = "error";
+    button.disabled = false;
+  }
+}
+
+async function follow(job) {
+  while (job.status === "queued" || job.status === "running") {
+    showJob(job);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    job = await json(`/v1/jobs/${job.id}`);
+  }
+  showJob(job);
+  changed();
+}
+
 async function deleteSelected() {
   const ids = selectedIds();
   if (!ids.length) return;
   const shown = ids.slice(0, 5).join(", ") + (ids.length > 5 ? ` and ${ids.length - 5} more` : "");
-  if (!confirm(`Delete ${ids.length} document(s) with their chunks and their share of the graph: ${shown}?`)) return;
+  if (!confirm(`Delete ${ids.length} row(s): a document goes with its chunks and its share of the graph, a failed ` +
+    `file with the copy kept to retry it: ${shown}?`)) return;
   let failed = 0;
   for (const id of ids) {
     try { await api(`/v1/documents/${encodeURIComponent(id)}`, { method: "DELETE" }); } catch (_) { failed += 1; }
@@ -110,15 +135,8 @@ async function upload(event) {
   $("job-status").textContent = "uploading…";
   $("job-stages").replaceChildren();
   try {
-    let job = await json("/v1/documents", { method: "POST", body: form });
-    while (job.status === "queued" || job.status === "running") {
-      showJob(job);
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      job = await json(`/v1/jobs/${job.id}`);
-    }
-    showJob(job);
+    await follow(await json("/v1/documents", { method: "POST", body: form }));
     $("files").value = "";
-    changed();
   } catch (error) {
     $("job-status").textContent = error.message;
     $("job-status").className = "error";
