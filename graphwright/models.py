@@ -595,7 +595,7 @@ class CurationChange(BaseModel):
 
     id: str
     seq: int
-    op: str  # merge, rename, retype, delete, relation-retype, relation-delete, undo
+    op: str  # merge, rename, retype, describe, delete, relation-retype, relation-delete, undo
     summary: str
     who: str = ""  # a key's fingerprint on the server, `cli:<user>` from the command line
     at: str | None = None

@@ -1,5 +1,5 @@
 """The knowledge-graph explorer's routes (find an entity, its neighbourhood with evidence, its passages) and
-the curation routes (merge, rename, retype, delete, relation retype and delete, history, undo). Reads are open
+the curation routes (merge, rename, retype, describe, delete, relation retype and delete, history, undo). Reads are open
 to read keys; every `POST /v1/curation/...` needs a write key (security.is_write), and the history records
 the key's fingerprint, never the key."""
 

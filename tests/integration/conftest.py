@@ -49,5 +49,6 @@ def live(neo4j_uri, test_password, embedder, tmp_path_factory):
     rag.ingest([write_space_corpus(home / "space", False)], base=home / "space", extractor="nlp")
     with LiveServer(create_app(settings, rag)) as server:
         server.rag = rag
+        server.server_home = settings.home  # its uploads, kept failed files and jobs are under it
         yield server
     rag.close()

@@ -34,16 +34,16 @@ CHROMIUM_FLAGS = [
 
 
 @contextmanager
-def served_page(live, key: str, height: int) -> Iterator[tuple[Any, list[str]]]:
+def served_page(live, key: str, height: int, color_scheme: str = "light") -> Iterator[tuple[Any, list[str]]]:
     """The served page in headless Chromium with `key` given in its key box, and the list of any request it
-    makes outside the server (the page must work offline)."""
+    makes outside the server (the page must work offline); `color_scheme` is the system's theme."""
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
     SHOTS.mkdir(parents=True, exist_ok=True)
     outside: list[str] = []
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_FLAGS)
         try:
-            page = browser.new_page(viewport={"width": 1300, "height": height})
+            page = browser.new_page(viewport={"width": 1300, "height": height}, color_scheme=color_scheme)
             page.on(
                 "request", lambda r: None if r.url.startswith((live.url, "about:", "data:")) else outside.append(r.url)
             )

@@ -126,7 +126,18 @@ async function deleteSelected() {
 
 async function upload(event) {
   event.preventDefault();
-  const files = $("files").files;
+  await uploadFiles($("files").files);
+}
+
+// Files dropped on the tab: the same upload as the form's.
+function dropped(event) {
+  event.preventDefault();
+  $("panel-documents").classList.remove("dragging");
+  const files = event.dataTransfer?.files;
+  if (files && files.length) uploadFiles(files);
+}
+
+async function uploadFiles(files) {
   if (!files.length) return;
   const form = new FormData();
   for (const file of files) form.append("files", file, file.name);
@@ -188,6 +199,10 @@ function sortBy(th) {
 
 export function initDocuments() {
   $("upload-form").addEventListener("submit", upload);
+  const panel = $("panel-documents");
+  panel.addEventListener("dragover", (e) => { e.preventDefault(); panel.classList.add("dragging"); });
+  panel.addEventListener("dragleave", (e) => { if (!panel.contains(e.relatedTarget)) panel.classList.remove("dragging"); });
+  panel.addEventListener("drop", dropped);
   $("doc-search").addEventListener("input", () => {
     clearTimeout(table.timer);
     table.timer = setTimeout(() => { table.offset = 0; loadDocuments(); }, 250);

@@ -12,26 +12,32 @@ function status(text, error = false) {
   $("explore-status").className = error ? "status error" : "status";
 }
 
+// The page's colours (light or dark, as the system asks), for what the canvas draws itself.
+const css = (name) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+
 function graph() {
   if (state.cy) return state.cy;
+  const ink = css("--ink") || "#1f2933", muted = css("--muted") || "#616e7c", surface = css("--surface") || "#fff";
   state.cy = cytoscape({  // eslint-disable-line no-undef -- the vendored script's global
     container: $("kg"),
     minZoom: 0.05,
     maxZoom: 6,
+    // one wheel notch zoomed about 4% by default, so a graph took a dozen notches to get anywhere
+    wheelSensitivity: 3,
     style: [
       { selector: "node", style: {
-        "background-color": "data(colour)", label: "data(name)", "font-size": 10, color: "#1f2933",
+        "background-color": "data(colour)", label: "data(name)", "font-size": 10, color: ink,
         "text-valign": "bottom", "text-margin-y": 3, width: "data(size)", height: "data(size)",
         "min-zoomed-font-size": 7, "text-wrap": "ellipsis", "text-max-width": 140,
-        "border-width": 1, "border-color": "#fff" } },
+        "border-width": 1, "border-color": surface } },
       { selector: "node.selected", style: { "border-width": 4, "border-color": "#d62728" } },
       { selector: "node.type-hidden", style: { display: "none" } },
       { selector: "edge", style: {
         width: "mapData(weight, 0, 10, 1, 4)", "line-color": "#9aa5b1", "curve-style": "bezier",
         "target-arrow-shape": "triangle", "target-arrow-color": "#9aa5b1", "arrow-scale": 0.7,
-        label: "data(type)", "font-size": 8, color: "#616e7c", "text-rotation": "autorotate",
-        // declutter: a label is drawn only when it would be readable at this zoom, on a white band
-        "min-zoomed-font-size": 9, "text-background-color": "#fff", "text-background-opacity": 0.8,
+        label: "data(type)", "font-size": 8, color: muted, "text-rotation": "autorotate",
+        // declutter: a label is drawn only when it would be readable at this zoom, on a band of the background
+        "min-zoomed-font-size": 9, "text-background-color": surface, "text-background-opacity": 0.8,
         "text-background-padding": 1 } },
       { selector: "edge.no-label", style: { label: "" } },
     ],
@@ -164,6 +170,7 @@ function showDetail(data) {
   $("detail-type").style.background = colour(data.center.type);
   $("detail-aliases").textContent = data.aliases.length ? `also: ${data.aliases.join(", ")}` : "";
   $("detail-description").textContent = data.description;
+  $("description-editor").hidden = true;
   $("detail-passages").replaceChildren();
   $("merge-target").hidden = true;
   $("do-merge").disabled = true;
@@ -259,19 +266,49 @@ async function loadHistory() {
   try {
     const changes = await json("/v1/curation/history?limit=10");
     $("history").replaceChildren(...changes.map((c) => el("li", `${c.id} · ${c.summary} · ${c.who}`, c.status === "undone" ? "undone" : "")));
-    $("undo-last").dataset.summary = changes.find((c) => c.status !== "undone")?.summary || "";
+    // what Undo undoes: the newest change still applied that is not itself an undo (as the server picks)
+    const last = changes.find((c) => c.status === "applied" && c.op !== "undo");
+    $("undo-last").dataset.change = last?.id || "";
+    $("undo-last").dataset.summary = last?.summary || "";
   } catch (_) { /* a read key without history still explores */ }
 }
 
 async function undoLast() {
-  const last = $("undo-last").dataset.summary;
-  if (!last) { status("nothing to undo"); return; }
-  if (!confirm(`Undo the last change: ${last}?`)) return;
-  const change = await curate("undo", {}, null);
+  const { change: id, summary } = $("undo-last").dataset;
+  if (!id) { status("nothing to undo"); return; }
+  if (!confirm(`Undo ${id}: ${summary}?`)) return;
+  const change = await curate("undo", { change: id }, null);  // exactly the change the question named
   if (change && !$("entity-detail").hidden) {
     const hits = await json(`/v1/graph/entities?q=${encodeURIComponent(selectedName())}&limit=1`);
     if (hits.length) await openEntity(hits[0].id, false);
   }
+}
+
+function editDescription() {
+  $("description-text").value = $("detail-description").textContent;
+  $("description-editor").hidden = false;
+  $("description-text").focus();
+}
+
+async function saveDescription() {
+  const text = $("description-text").value.trim();
+  if (!text) { status("a description needs some text (Delete removes the entity)", true); return; }
+  const id = $("entity-detail").dataset.id;
+  if (await curate("describe", { entity: id, description: text }, id)) $("description-editor").hidden = true;
+}
+
+// Take the open entity off the drawing, with the neighbours left with nothing else drawn to connect to
+// (what opening it brought in); the graph itself is not changed.
+function prune() {
+  const cy = graph(), id = $("entity-detail").dataset.id;
+  const node = cy.getElementById(id);
+  if (node.empty()) return;
+  const orphans = node.neighborhood("node").filter((n) => n.connectedEdges().every((e) => e.connectedNodes().contains(node)));
+  cy.remove(node.union(orphans));
+  state.selected = null;
+  hideDetail();
+  legend();
+  status(`pruned ${selectedName()}${orphans.length ? ` and ${orphans.length} neighbour(s) only it connected` : ""} from the view`);
 }
 
 // Zoom about the middle of the drawing, as the buttons' user expects (the wheel zooms about the pointer).
@@ -307,6 +344,10 @@ export function initExplorer() {
   $("do-merge").addEventListener("click", mergeInto);
   $("do-delete").addEventListener("click", deleteEntity);
   $("undo-last").addEventListener("click", undoLast);
+  $("edit-description").addEventListener("click", editDescription);
+  $("save-description").addEventListener("click", saveDescription);
+  $("cancel-description").addEventListener("click", () => { $("description-editor").hidden = true; });
+  $("kg-prune").addEventListener("click", prune);
   return {
     // The first look at the tab shows the whole graph's most connected entities, not an empty panel.
     shown() {
