@@ -196,7 +196,11 @@ def test_upload_files_job_list_search_delete(live, tmp_path: Path) -> None:
     assert_json_error(httpx.delete(f"{live.url}/v1/documents/zorblat.pdf", headers=W), 404, "zorblat.pdf")
     assert httpx.delete(f"{live.url}/v1/documents/notes.md", headers=W).status_code == 200
     assert live.rag.inspect.stats()["documents"] == before
-    assert not any(p.is_file() for p in (live.rag.settings.home / "uploads").rglob("*"))  # the job's files are gone
+    # the job's files are gone, but the failed one's copy, kept for a retry until its row is deleted
+    uploads = live.rag.settings.home / "uploads"
+    assert [p.name for p in uploads.rglob("*") if p.is_file() and not p.name.startswith(".")] == ["broken.pdf"]
+    assert httpx.delete(f"{live.url}/v1/documents/broken.pdf", headers=W).status_code == 200
+    assert not any(p.is_file() for p in uploads.rglob("*"))
 
 
 def test_an_upload_whose_every_file_failed_is_a_failed_job(live) -> None:
