@@ -107,8 +107,8 @@ class Neo4jConnection:
     def unreachable(self) -> GraphStoreError:
         """The one line a person gets while the database is down, wherever they asked from."""
         return GraphStoreError(
-            f"Neo4j is not reachable at {self.uri}: start it with `graphwright db start` "
-            "(or check NEO4J_URI; `graphwright db status` says more)"
+            f"Neo4j is not reachable at {self.uri}: start it with `graphwright db start` or "
+            "`docker compose up -d` (or check NEO4J_URI; `graphwright db status` says more)"
         )
 
     def _ensure_reachable(self) -> None:
@@ -124,10 +124,8 @@ class Neo4jConnection:
                 f"Neo4j at {self.uri} refused the credentials (check NEO4J_USER / NEO4J_PASSWORD)"
             ) from exc
         except (ServiceUnavailable, OSError) as exc:
-            raise GraphStoreError(
-                f"Neo4j is not reachable at {self.uri} ({exc.__class__.__name__}). "
-                "Start it with `graphwright db start` or `docker compose up -d`."
-            ) from exc
+            self.reachability.down = True  # the next call asks the address again before the driver waits
+            raise self.unreachable() from exc
 
     def close(self) -> None:
         if self._owns_driver:
