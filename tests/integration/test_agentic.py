@@ -106,7 +106,7 @@ def test_a_database_outage_during_an_agent_run_is_an_error_not_a_tool_message(ll
     # as if it went down after a first question: the once-per-instance embedder check is behind us, so the
     # outage meets the agent's tools (without this it is reported before the model is asked at all)
     rag._embedder_checked = True
-    with pytest.raises(GraphStoreError, match="unreachable"):
+    with pytest.raises(GraphStoreError, match="Neo4j is not reachable"):
         rag.search("Which mine does Gamma Mining operate?", mode="agent")
     assert len(stub.requests) == 1  # the outage went to the caller, not back to the model as a tool result
 
