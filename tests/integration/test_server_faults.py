@@ -3,6 +3,7 @@ leaves mid-stream), Neo4j cut off under concurrent requests (503, then recovery 
 
 from __future__ import annotations
 
+import asyncio
 import re
 import threading
 import time
@@ -216,6 +217,11 @@ def test_neo4j_cut_mid_requests_gives_503_then_recovers(world, settings, embedde
 
             asked = CliRunner().invoke(main, ["query", "Apollo 11", "--server", server.url])
             assert asked.exit_code == 2 and "not reachable" in asked.output and "said by the server" in asked.output
+            # and an agent's MCP search: a tool error with the hint, not a wait
+            started = time.monotonic()
+            tool = asyncio.run(_mcp_search(server.url, "Apollo 11"))
+            assert tool.is_error and "not reachable" in " ".join(getattr(c, "text", "") for c in tool.content)
+            assert time.monotonic() - started < 15
             health = httpx.get(f"{server.url}/healthz", timeout=30)
             assert health.status_code == 503 and health.json() == {"ok": False}  # keyless: no details
             proxy.start()  # the database is back: the same server answers again
@@ -227,6 +233,18 @@ def test_neo4j_cut_mid_requests_gives_503_then_recovers(world, settings, embedde
     finally:
         proxy.cut()
         rag.close()
+
+
+async def _mcp_search(url: str, question: str):
+    import httpx2
+    from mcp.client import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    async with (
+        httpx2.AsyncClient(timeout=60) as http,
+        Client(streamable_http_client(f"{url}/mcp", http_client=http)) as client,
+    ):
+        return await client.call_tool("search", {"question": question, "mode": "hybrid"})
 
 
 def _after_verdict(answer: str) -> str:
