@@ -217,6 +217,10 @@ def test_neo4j_cut_mid_requests_gives_503_then_recovers(world, settings, embedde
 
             asked = CliRunner().invoke(main, ["query", "Apollo 11", "--server", server.url])
             assert asked.exit_code == 2 and "not reachable" in asked.output and "said by the server" in asked.output
+            # the page's streamed search: the hint at once, as a 503 or the stream's error event
+            started = time.monotonic()
+            streamed = httpx.post(f"{server.url}/v1/search/stream", json=ask, timeout=60)
+            assert "not reachable" in streamed.text and time.monotonic() - started < 15
             # and an agent's MCP search: a tool error with the hint, not a wait
             started = time.monotonic()
             tool = asyncio.run(_mcp_search(server.url, "Apollo 11"))
