@@ -143,13 +143,10 @@ class Neo4jConnection:
         if routing == RoutingControl.READ:
             return self._read_rows(self.workspace.render(query), params)
         self._ensure_reachable()
-        with self._translated(WriteRejectedError):
-            try:
-                records, _, _ = self.driver.execute_query(
-                    self.workspace.render(query), params, database_=self.database, routing_=routing
-                )
-            except AuthError as exc:
-                raise GraphStoreError(f"Neo4j at {self.uri} refused the credentials") from exc
+        with self._translated(WriteRejectedError):  # credentials refused: a GraphStoreError there too
+            records, _, _ = self.driver.execute_query(
+                self.workspace.render(query), params, database_=self.database, routing_=routing
+            )
         return [record.data() for record in records]
 
     def _read_rows(self, query: str, params: dict[str, Any]) -> list[Row]:

@@ -142,8 +142,10 @@ class SearchEngine:
         evidence["trace"] = [*trace, *found.trace]
         answer_notes: list[str] = [*notes, *found.notes]  # the answer's own notes join as it is written
         evidence["notes"] = answer_notes
-        named = named_in_first(query.text, found.chunks, [e.name for e in found.entities]) if found.no_answer else None
-        lead = no_answer_line(found.relevance, floor, named) + "\n\n" if found.no_answer else ""
+        lead = ""
+        if found.no_answer:
+            named = named_in_first(query.text, found.chunks, [e.name for e in found.entities])
+            lead = no_answer_line(found.relevance, floor, named) + "\n\n"
         if stream:
             yield Evidence.model_validate(evidence)
             if lead:

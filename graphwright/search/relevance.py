@@ -10,6 +10,8 @@ that no passage answers, and the result says so (`no_answer`, a line leading the
 
 from __future__ import annotations
 
+import re
+
 from graphwright.embeddings import Embedder, knows_language, read_languages, similarity
 from graphwright.graph_store.contracts import GraphStore
 from graphwright.models import RetrievedChunk
@@ -21,9 +23,10 @@ from graphwright.models import RetrievedChunk
 CALIBRATED_FLOORS = {"all-MiniLM-L6-v2 (bundled)": 0.476}
 
 NO_ANSWER_LINE = (
-    "No passage found answers this question well (best relevance {best:.2f}, below {floor:.2f}); "
+    "No passage found answers this question well (best relevance {best:.2f}, below {floor:.2f}){named}; "
     "the closest passages follow."
 )
+NAMED = ". The first passage names {name}, which the question asks about, but may not say what it asks"
 
 
 def with_relevance(
@@ -59,21 +62,12 @@ def no_answer_floor(setting: float | None, embedder: Embedder) -> float:
 def no_answer_line(best: float | None, floor: float, named: str | None = None) -> str:
     """The line leading a result no passage answers well; `named`: an entity the question names that the
     first passage holds, said so, so the verdict does not read as a denial of the passage shown under it."""
-    line = NO_ANSWER_LINE.format(best=best or 0.0, floor=floor)
-    if named:
-        line = line.replace(
-            "; the closest passages follow.",
-            f". The first passage names {named}, which the question asks about, but may not say what it asks; "
-            "the closest passages follow.",
-        )
-    return line
+    return NO_ANSWER_LINE.format(best=best or 0.0, floor=floor, named=NAMED.format(name=named) if named else "")
 
 
 def named_in_first(question: str, chunks: list[RetrievedChunk], names: list[str]) -> str | None:
     """The first of `names` (entities the search found) that the question names, as a word, and the first
     passage holds; None."""
-    import re
-
     if not chunks:
         return None
     for name in names:

@@ -8,15 +8,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import os
 import shutil
 from collections.abc import Iterable
 from pathlib import Path
 
-log = logging.getLogger(__name__)
 FAILED_DIR = "failed"  # under the uploads folder, beside the interrupted jobs' uploads
-NOTE_FILE = ".graphwright-job.json"  # a hidden file the ingest skips: what the retry needs
+# beside an upload's files (a hidden file the ingest skips): what resuming its job, or retrying it, needs
+NOTE_FILE = ".graphwright-job.json"
 
 
 def _folder(root: Path, workspace: str, source: str) -> Path:

@@ -31,7 +31,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 _PROCESS_PREFIX = "server-"
 _INTERRUPTED_DIR = "interrupted"  # uploads of interrupted ingests, by job id, until resumed
-_RESUME_FILE = NOTE_FILE  # beside an upload's files: what resuming its job needs
 
 
 class Server:
@@ -111,7 +110,7 @@ class Server:
         ingest skips), so a job stopped by a shutdown, or by a crash, can run again from its upload."""
         rag = self.graph(workspace)
         job_id = uuid.uuid4().hex  # named before it is queued: it may run and finish before submit returns
-        (folder / _RESUME_FILE).write_text(json.dumps({"extractor": extractor, "job": job_id}), encoding="utf-8")
+        (folder / NOTE_FILE).write_text(json.dumps({"extractor": extractor, "job": job_id}), encoding="utf-8")
 
         def work(progress: Progress) -> dict[str, Any]:
             with self.jobs.write_lock(workspace):
@@ -143,7 +142,7 @@ class Server:
 
     def keep_orphan_upload(self, job: Job) -> None:
         """At a start: the upload of an ingest whose server process died (a crash, a kill), kept for resume."""
-        for meta in self.uploads_root.glob(f"{_PROCESS_PREFIX}*/*/{_RESUME_FILE}"):
+        for meta in self.uploads_root.glob(f"{_PROCESS_PREFIX}*/*/{NOTE_FILE}"):
             try:
                 found = json.loads(meta.read_text(encoding="utf-8")).get("job")
             except (OSError, ValueError):
@@ -180,7 +179,7 @@ class Server:
         kept = self.interrupted_root / job.id
         if job.status != "interrupted" or not job.resumable or not kept.is_dir():
             raise InvalidRequestError(f"job {job_id!r} is not an interrupted ingest with its upload kept")
-        meta = json.loads((kept / _RESUME_FILE).read_text(encoding="utf-8"))
+        meta = json.loads((kept / NOTE_FILE).read_text(encoding="utf-8"))
         folder = self.new_upload_folder()
         os.replace(kept, folder / "files")
         try:
