@@ -31,10 +31,12 @@ class Column:
 
 
 def _cell_width(cell: object) -> int:
+    """Columns on screen, not characters: a Chinese name takes two a character."""
+    from rich.cells import cell_len
     from rich.text import Text
 
     text = cell if isinstance(cell, Text) else Text.from_markup(str(cell))
-    return max((len(line) for line in text.plain.splitlines()), default=0)
+    return max((cell_len(line) for line in text.plain.splitlines()), default=0)
 
 
 def fitted_table(
@@ -43,7 +45,9 @@ def fitted_table(
     """A table of `rows` no wider than `console`, and the headers of the columns left out to fit."""
     from rich.table import Table
 
-    natural = [max([len(column.header), *(_cell_width(row[i]) for row in rows)]) for i, column in enumerate(columns)]
+    natural = [
+        max([_cell_width(column.header), *(_cell_width(row[i]) for row in rows)]) for i, column in enumerate(columns)
+    ]
     least = [min(column.keep, width) for column, width in zip(columns, natural)]
     kept = list(range(len(columns)))
 

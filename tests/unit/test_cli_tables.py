@@ -46,3 +46,14 @@ def test_narrower_terminals_leave_out_the_least_needed_columns_first_and_say_so(
     console = Console(width=40, record=True, color_system=None)
     print_fitted(console, COLUMNS, ROWS)
     assert "left out to fit: type, degree, passages" in " ".join(console.export_text().split())
+
+
+def test_wide_characters_count_as_the_columns_they_take() -> None:
+    rows = [["国家航天局", "ORGANIZATION", "3", "2", "负责中国的航天活动与国际合作" * 4]]
+    console = Console(width=80, record=True, color_system=None)
+    print_fitted(console, COLUMNS, rows)
+    text = console.export_text()
+    from rich.cells import cell_len
+
+    assert max(cell_len(line) for line in text.splitlines()) <= 80
+    assert any(line.startswith("│ 国家航天局 │") for line in text.splitlines())  # whole, on one line
