@@ -246,6 +246,13 @@ class Settings(BaseSettings):
         4096, ge=0, description="MiB of address space the process reading files may use (0: no limit)"
     )
     fulltext_analyzer: str = "standard-no-stop-words"
+    # Sources kept in step (`graphwright sync`, `watch`; graphwright/sources): what one sync of a web site may
+    # fetch, how long one request may take, and how long a watched folder must be quiet before it is synced.
+    sync_max_pages: int = Field(100, ge=1, description="pages one sync of a web source fetches at most")
+    sync_http_seconds: float = Field(30.0, gt=0, description="seconds one request of a web or S3 source may take")
+    watch_quiet_ms: int = Field(
+        1000, ge=50, description="milliseconds a watched folder must be quiet before its changes are synced"
+    )
 
     # Search
     top_k: int = Field(5, ge=1)
@@ -332,6 +339,9 @@ class Settings(BaseSettings):
     # any). A keyless server always checks the Host header; with keys, only when this is set.
     allowed_hosts: str = ""
     # Slow clients (server/connections.py): a request's headers within this, its body never idle longer.
+    watch: str = Field(
+        "", description="folders `serve` keeps its default workspace in step with, separated by the path separator"
+    )
     http_head_seconds: float = Field(10.0, gt=0, description="seconds a client has to send a request's headers")
     http_body_seconds: float = Field(30.0, gt=0, description="longest pause while a request body arrives")
     http_max_connections: int = Field(1000, ge=1, description="connections one server process keeps open")

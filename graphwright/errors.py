@@ -27,8 +27,10 @@
     │   │   └── LLMStatusError                  an HTTP error from the endpoint (its .status)
     │   ├── EmbeddingError                      the bundled model is missing, or the endpoint failed or answered wrongly
     │   ├── KnowledgeBaseError                  a knowledge base beyond this workspace failed or timed out
-    │   └── ClusterError                        the Dask cluster is unreachable, its workers disagree, or a task
-    │                                           failed after its retries
+    │   ├── ClusterError                        the Dask cluster is unreachable, its workers disagree, or a task
+    │   │                                       failed after its retries
+    │   └── SourceError                         a synced folder, web site or bucket could not be listed: the
+    │                                           workspace keeps what it had of it
     ├── StoreUnavailableError                   tier: the database or the server's capacity is not there now: 503
     │   ├── GraphStoreError                     Neo4j cannot be used: down, unreachable, credentials refused
     │   │   └── GdsUnavailableError             graph algorithms asked of GDS on a server without it
@@ -98,6 +100,7 @@ __all__ = [
     "SchemaConflictError",
     "SchemaFileError",
     "SchemaMismatchError",
+    "SourceError",
     "ServerConfigError",
     "ServerRefusedError",
     "ServerUnavailableError",
@@ -342,6 +345,12 @@ class ClusterError(UpstreamError):
     """A cluster ingest cannot go on: no scheduler at the address, no worker, workers that would embed or
     extract otherwise than this client (their model or extractor is named), or a task that failed on every
     retry. What was written before it stays; the same command goes on from there."""
+
+
+class SourceError(UpstreamError):
+    """A source that `graphwright sync` keeps a workspace in step with (a folder, a web site, a bucket) could
+    not be listed: missing, unreachable, refused. Nothing of it is deleted on that account: a sync deletes
+    only what the source, when read whole, no longer holds. The message names the source; never a key."""
 
 
 class KnowledgeBaseConfigError(InvalidRequestError):

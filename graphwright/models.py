@@ -142,6 +142,60 @@ class IngestReport(BaseModel):
         return not self.documents_seen and not self.failures
 
 
+class SyncedItem(BaseModel):
+    """One file, page or object of a source as the last sync left it."""
+
+    version: str  # what says it changed: size and mtime, an ETag, Last-Modified, or the body's hash
+    documents: list[str] = Field(default_factory=list)  # the documents it gave (a JSON file gives several)
+    failed: str = ""  # why it could not be read; tried again when its version changes
+    links: list[str] = Field(default_factory=list)  # a web page's same-site links, followed again after a 304
+    depth: int = 0  # a web page's distance from the start page
+
+
+class SourceRecord(BaseModel):
+    """A folder, web site or bucket a workspace keeps in step with: where, how, and what it last held."""
+
+    id: str  # the location as remembered: an absolute folder, a URL, s3://bucket/prefix
+    kind: str  # folder, web, s3 (graphwright/sources/registry.py)
+    location: str
+    options: dict[str, Any] = Field(default_factory=dict)  # glob, depth, max_pages, ...
+    items: dict[str, SyncedItem] = Field(default_factory=dict)
+    last_sync: str = ""  # ISO time of the last finished sync
+    counts: dict[str, int] = Field(default_factory=dict)  # the last sync's added/changed/removed/unchanged/failed
+    error: str = ""  # why the last sync stopped, when the source itself failed
+
+    def summary(self) -> dict[str, Any]:
+        """The record without its items: what a list shows."""
+        documents = sum(len(i.documents) for i in self.items.values())
+        failed = sum(1 for i in self.items.values() if i.failed)
+        return {
+            **self.model_dump(exclude={"items"}),
+            "items": len(self.items),
+            "documents": documents,
+            "failed": failed,
+        }
+
+
+class SyncReport(BaseModel):
+    """What one sync of a source did."""
+
+    source: str
+    kind: str
+    added: list[str] = Field(default_factory=list)
+    changed: list[str] = Field(default_factory=list)
+    removed: list[str] = Field(default_factory=list)
+    unchanged: int = 0
+    failures: list[FileFailure] = Field(default_factory=list)
+    skipped: list[str] = Field(default_factory=list)  # listed but not read: a type we do not read, robots.txt, caps
+    documents_removed: int = 0
+    ingest: IngestReport | None = None
+    seconds: float = 0.0
+
+    @property
+    def touched(self) -> bool:
+        return bool(self.added or self.changed or self.removed)
+
+
 class RetrievedChunk(BaseModel):
     chunk_id: str
     document_id: str
@@ -537,6 +591,10 @@ class Entity(BaseModel):
     replace_description: bool = False
     aliases: list[str] = Field(default_factory=list)
     mentions: dict[str, int] = Field(default_factory=dict)  # chunk id -> count
+    # What each chunk said of it and called it (kept on its MENTIONS): a deleted document's share of the
+    # description and aliases goes with it.
+    described_in: dict[str, str] = Field(default_factory=dict)
+    named_in: dict[str, list[str]] = Field(default_factory=dict)
     embedding: list[float] | None = None
 
 
@@ -548,6 +606,7 @@ class Relation(BaseModel):
     chunk_ids: list[str] = Field(default_factory=list)
     chunk_weights: list[float] = Field(default_factory=list)
     evidence: list[str] = Field(default_factory=list)
+    descriptions: list[str] = Field(default_factory=list)  # what each chunk said of it, beside chunk_ids
 
     @property
     def weight(self) -> float:

@@ -43,6 +43,7 @@ from graphwright.extraction.schema_check import schema_entity_types
 from graphwright.extraction.subject import add_subject
 from graphwright.graph_schema import GraphSchema
 from graphwright.graph_store.contracts import GraphStore
+from graphwright.graph_store.curation_rules import aligned_descriptions
 from graphwright.models import (
     Chunk,
     ChunkExtraction,
@@ -143,7 +144,9 @@ def slice_graph(
     for e in entities:
         mentions = {c: n for c, n in e.mentions.items() if c in chunk_ids}
         if mentions:
-            ents.append(e.model_copy(update={"mentions": mentions}))
+            said = {c: t for c, t in e.described_in.items() if c in chunk_ids}
+            called = {c: n for c, n in e.named_in.items() if c in chunk_ids}
+            ents.append(e.model_copy(update={"mentions": mentions, "described_in": said, "named_in": called}))
     rels = []
     for r in relations:
         keep = [i for i, c in enumerate(r.chunk_ids) if c in chunk_ids]
@@ -154,6 +157,7 @@ def slice_graph(
                         "chunk_ids": [r.chunk_ids[i] for i in keep],
                         "chunk_weights": [r.chunk_weights[i] for i in keep],
                         "evidence": [r.evidence[i] for i in keep],
+                        "descriptions": [aligned_descriptions(r)[i] for i in keep],
                     }
                 )
             )
@@ -184,6 +188,33 @@ class _Run:
             self.seconds[stage] = self.seconds.get(stage, 0.0) + time.perf_counter() - started
 
 
+@dataclass
+class Naming:
+    """How a sync names what it ingests, and what it learns back. `names` maps a file's source as read
+    (a staged copy's path below the staging folder) to the name it is known by (a URL, `s3://bucket/key`):
+    its documents take that name as source and id (a JSON file's records keep their `#n`). `documents` is
+    filled with the document ids each source gave, as named, so a sync knows what to delete later."""
+
+    names: dict[str, str] = field(default_factory=dict)
+    documents: dict[str, list[str]] = field(default_factory=dict)
+
+    def name(self, source: str) -> str:
+        return self.names.get(source, source)
+
+    def apply(self, one: LoadResult) -> None:
+        for doc in one.documents:
+            named = self.names.get(doc.source)
+            if named is not None:
+                if doc.id == doc.source or doc.id.startswith(doc.source + "#"):
+                    doc.id = named + doc.id[len(doc.source) :]
+                doc.source = named
+            self.documents.setdefault(doc.source, []).append(doc.id)
+        for failure in one.failures:  # a file's, or a record's in it ("x.jsonl:3", "x.json[2]")
+            read = next((k for k in self.names if failure.source.startswith(k)), None)
+            if read is not None:
+                failure.source = self.names[read] + failure.source[len(read) :]
+
+
 class IngestPipeline:
     def __init__(
         self,
@@ -195,8 +226,10 @@ class IngestPipeline:
         *,
         reextract: bool = False,
         reader: ParseWorker | None = None,
+        naming: Naming | None = None,
     ) -> None:
         self.settings = settings
+        self.naming = naming or Naming()
         self.reader = reader  # the child process that reads files (one per ingest when None)
         self.reextract = reextract  # unchanged documents too: chunked, embedded and extracted again
         self.store = store
@@ -252,11 +285,12 @@ class IngestPipeline:
         skipped: list[Path] = []
         files = list(iter_files(paths, glob, skipped))
         root = base or Path.cwd()
-        report.skipped = [source_of(p, root, relative_sources) for p in skipped]
+        report.skipped = [self.naming.name(source_of(p, root, relative_sources)) for p in skipped]
         self._ingest_files(files, root, metadata, text_field, relative_sources, report, run)
         if self._plan is None:  # the documents table lists what failed until the same file goes in
             failed = {f.source: f.error for f in report.failures}
-            read = [source for p in files if (source := source_of(p, root, relative_sources)) not in failed]
+            named = (self.naming.name(source_of(p, root, relative_sources)) for p in files)
+            read = [source for source in named if source not in failed]
             self.store.writes.record_failures(list(failed.items()), read)
         if report.entities_written:
             run.notify("synonyms", 0, 1)
@@ -317,6 +351,7 @@ class IngestPipeline:
         wave: list[Document] = []
         wave_chars = 0
         for done, one in enumerate(loaded, start=1):
+            self.naming.apply(one)
             report.failures.extend(one.failures)
             report.warnings.extend(one.warnings)
             report.documents_seen += len(one.documents)

@@ -67,6 +67,7 @@ from graphwright.models import (
     Entity,
     MetadataFilter,
     Relation,
+    SourceRecord,
 )
 from graphwright.text.languages.base import Language
 from graphwright.text.normalize import normalize_key
@@ -108,6 +109,7 @@ class _Space:
     meta: MetaRow | None = None
     schema_json: str | None = None
     conversations: dict[str, dict[str, Any]] = field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict)  # id -> the record as JSON, as Neo4j keeps it
 
 
 @dataclass
@@ -888,6 +890,24 @@ class MemoryGds:
         _missing("gds")
 
 
+class MemorySources:
+    def __init__(self, space: _Space) -> None:
+        self.s = space
+
+    def list(self) -> list[SourceRecord]:
+        return [SourceRecord.model_validate_json(self.s.sources[k]) for k in sorted(self.s.sources)]
+
+    def get(self, source_id: str) -> SourceRecord | None:
+        found = self.s.sources.get(source_id)
+        return SourceRecord.model_validate_json(found) if found else None
+
+    def put(self, record: SourceRecord) -> None:
+        self.s.sources[record.id] = record.model_dump_json()
+
+    def forget(self, source_id: str) -> bool:
+        return self.s.sources.pop(source_id, None) is not None
+
+
 class MemoryStore:
     """The whole store over one `_Database`, in one workspace."""
 
@@ -904,6 +924,7 @@ class MemoryStore:
         self.conversations = MemoryConversations(space)
         self.curation = MemoryCuration()
         self.gds = MemoryGds()
+        self.sources = MemorySources(space)
         self.workspaces = MemoryWorkspaces(self.database)
 
     def in_workspace(self, name: str) -> MemoryStore:

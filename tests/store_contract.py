@@ -14,7 +14,7 @@ from graphwright.errors import NotFoundError, SchemaMismatchError, WorkspaceExis
 from graphwright.graph_store.contracts import GraphStore
 from graphwright.graph_store.rows import ScoredChunkRow
 from graphwright.graph_store.schema import SchemaPlan
-from graphwright.models import Chunk, Document, Entity, Relation
+from graphwright.models import Chunk, Document, Entity, Relation, SourceRecord, SyncedItem
 from graphwright.text.normalize import entity_label, normalize_key
 
 DIMENSION = 384
@@ -193,6 +193,26 @@ class StoreContract:
         assert [c["id"] for c in talks.list("alice")] == ["c1"] and talks.list("mallory") == []
         assert not talks.delete("c1", "mallory")
         assert talks.delete("c1", "alice") and talks.get("c1", "alice") is None
+
+    def test_sources_are_remembered_whole_and_go_with_a_reset(self, store: GraphStore) -> None:
+        record = SourceRecord(
+            id="/data/notes",
+            kind="folder",
+            location="/data/notes",
+            items={"notes/a.md": SyncedItem(version="12:34", documents=["notes/a.md"])},
+            last_sync="2026-12-07T10:00:00+00:00",
+            counts={"added": 1},
+        )
+        assert store.sources.get(record.id) is None and store.sources.list() == []
+        store.sources.put(record)
+        record.items["notes/b.json"] = SyncedItem(version="5:6", documents=["b#0", "b#1"])
+        store.sources.put(record)  # replaces, never adds a second
+        assert store.sources.list() == [record] and store.sources.get(record.id) == record
+        assert store.in_workspace(OTHER_WORKSPACE).sources.list() == [], "a workspace sees only its own sources"
+        assert store.sources.forget(record.id) and not store.sources.forget(record.id)
+        store.sources.put(record)
+        store.admin.reset()
+        assert store.sources.list() == []
 
     def test_workspaces_are_registered_and_kept_apart(self, store: GraphStore) -> None:
         registry = store.workspaces

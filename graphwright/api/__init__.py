@@ -33,9 +33,11 @@ from graphwright.models import (
     MetadataFilter,
     SearchEvent,
     SearchResult,
+    SourceRecord,
+    SyncReport,
     check_history_size,
 )
-from graphwright.pipeline import IngestPipeline, ProgressCallback
+from graphwright.pipeline import IngestPipeline, Naming, ProgressCallback
 from graphwright.search.base import SearchQuery
 from graphwright.search.engine import SearchEngine
 from graphwright.search.filters import parse_filter
@@ -223,6 +225,7 @@ class GraphRAG:
         reextract: bool = False,
         cluster: str | None = None,
         cluster_insecure: bool = False,
+        naming: Naming | None = None,
     ) -> IngestReport:
         """Load, chunk, embed and write; with an extractor (default `auto`: the LLM when configured, else
         offline NLP; `none` skips it) also the typed entity graph, each fact tied to its chunks. When the
@@ -235,7 +238,8 @@ class GraphRAG:
         is applied to what it extracts, as to every write). `cluster` (a Dask scheduler's address, the
         `cluster` extra): its workers embed and extract, and the graph written is the one this process alone
         would write (graphwright/cluster); `tls://` with the certificates of `graphwright cluster certs`, or
-        plain TCP on loopback (`cluster_insecure` allows it elsewhere)."""
+        plain TCP on loopback (`cluster_insecure` allows it elsewhere). `naming`: how a sync names staged
+        copies of remote items, and where it learns which documents each file gave (pipeline.Naming)."""
         from graphwright.extraction.registry import make_extractor
 
         chosen = make_extractor(self.settings, extractor, self.llm)
@@ -255,7 +259,14 @@ class GraphRAG:
                 if chosen is not None:
                     chosen = ClusterExtractor(connection, chosen, choice, examples)
             pipeline = IngestPipeline(
-                self.settings, self.store, embedder, chosen, active, reextract=reextract, reader=self._file_reader()
+                self.settings,
+                self.store,
+                embedder,
+                chosen,
+                active,
+                reextract=reextract,
+                reader=self._file_reader(),
+                naming=naming,
             )
             spent = _embedding_usage(self.embedder)
             report = pipeline.ingest(
@@ -270,13 +281,51 @@ class GraphRAG:
         if spent is not None:  # an endpoint embedder: what this ingest cost, like the LLM's line
             report.embedding_usage = {k: v - spent[k] for k, v in (_embedding_usage(self.embedder) or {}).items()}
         if update_communities and report.documents_written:
-            run = self._keep_communities_current()
-            if run is not None:
-                report.communities = run.counts()
-            tree = self._keep_tree_current()
-            if tree is not None:
-                report.raptor = {k: getattr(tree, k) for k in ("summaries", "written", "kept", "removed")}
+            self.keep_derived_current(report)
         return report
+
+    def keep_derived_current(self, report: IngestReport | None = None) -> None:
+        """After documents were written or deleted: existing communities and the summary tree brought up to
+        date (what they hold of deleted passages goes); what changed is said in `report`."""
+        run = self._keep_communities_current()
+        tree = self._keep_tree_current()
+        if report is not None and run is not None:
+            report.communities = run.counts()
+        if report is not None and tree is not None:
+            report.raptor = {k: getattr(tree, k) for k in ("summaries", "written", "kept", "removed")}
+
+    # --- sources kept in step ----------------------------------------------------------------------------
+    def sync(
+        self,
+        location: str | Path,
+        *,
+        glob: str | None = None,
+        depth: int | None = None,
+        max_pages: int | None = None,
+        extractor: str | None = None,
+        progress: ProgressCallback | None = None,
+    ) -> SyncReport:
+        """Bring the workspace in step with a folder, a web page or site (`http(s)://`, a sitemap), or an
+        S3-compatible bucket (`s3://bucket/prefix`): what is new or changed is ingested, what is gone is
+        deleted with everything derived from it, and the source is remembered (`sources()`), so the next
+        sync compares against this one. Options given replace the remembered ones; none given, a known
+        source is read as before. SourceError when the source cannot be listed (nothing is deleted then)."""
+        from graphwright.api.sync import sync
+
+        given = {"glob": glob, "depth": depth, "max_pages": max_pages}
+        options = {k: v for k, v in given.items() if v is not None}
+        return sync(self, str(location), options=options or None, extractor=extractor, progress=progress)
+
+    def sources(self) -> list[SourceRecord]:
+        """The sources this workspace keeps in step with, with their last sync."""
+        return self.store.sources.list()
+
+    def forget_source(self, source_id: str, *, documents: bool = False) -> SourceRecord:
+        """Stop keeping a source in step (NotFoundError if it is not one); with `documents`, also delete every
+        document it gave, with everything derived from them."""
+        from graphwright.api.sync import forget
+
+        return forget(self, source_id, documents=documents)
 
     def import_graph(self, path: str | Path, *, schema: GraphSchema | None = None) -> ImportReport:
         """Load entities and relations extracted elsewhere (JSONL), tied to existing chunks; with a graph

@@ -430,3 +430,19 @@ class ModeChoice(click.Choice):
     @choices.setter
     def choices(self, value: object) -> None:
         pass  # click sets it in __init__; the registry is the source
+
+
+def depth_options(command: F) -> F:
+    """The options of a web source, shared by `sync` and `ingest URL`."""
+    command = click.option(
+        "--max-pages",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Pages one sync of a web source fetches at most (default GRAPHWRIGHT_SYNC_MAX_PAGES, 100).",
+    )(command)
+    return click.option(
+        "--depth",
+        type=click.IntRange(min=0, max=10),
+        default=None,
+        help="Web: follow same-site links this many clicks from the page (default 0: the page alone).",
+    )(command)

@@ -9,6 +9,7 @@ import click
 
 from graphwright.cli.common import (
     cost_options,
+    depth_options,
     examples_option,
     exit_partial,
     extractor_option,
@@ -24,7 +25,7 @@ from graphwright.cli.common import (
     schema_option,
     time_option,
 )
-from graphwright.cli.render import print_community_run, print_ingest_report, print_raptor_run
+from graphwright.cli.render import print_community_run, print_ingest_report, print_raptor_run, print_sync_report
 
 if TYPE_CHECKING:
     from graphwright.models import IngestReport
@@ -129,7 +130,7 @@ def _settle_ingest(report: IngestReport, paths: tuple[Path, ...]) -> None:
 
 
 @click.command(cls=_IngestCommand)
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1)
 @click.option(
     "--sample",
     is_flag=True,
@@ -165,12 +166,13 @@ def _settle_ingest(report: IngestReport, paths: tuple[Path, ...]) -> None:
 @click.option(
     "--cluster-insecure", is_flag=True, help="Allow --cluster over plain TCP off loopback (trusted networks only)."
 )
+@depth_options
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @cost_options
 @time_option
 def ingest(
-    paths: tuple[Path, ...],
+    paths: tuple[str, ...],
     sample: bool,
     glob_pattern: str | None,
     meta: tuple[str, ...],
@@ -183,6 +185,8 @@ def ingest(
     reextract: bool,
     cluster: str | None,
     cluster_insecure: bool,
+    depth: int | None,
+    max_pages: int | None,
     quiet: bool,
     as_json: bool,
     dry_run: bool,
@@ -202,16 +206,29 @@ def ingest(
       graphwright ingest big/ --no-communities               # build them later: graphwright communities build
       graphwright ingest notes/ --extractor llm --reextract  # extract unchanged files again
       graphwright ingest big/ --cluster tcp://127.0.0.1:8786 # workers embed and extract (graphwright worker)
+      graphwright ingest https://example.org/guide/ --depth 1  # a page and the pages it links to on its site
+      graphwright ingest s3://reports/2026/                  # a bucket's objects (the `s3` extra)
+
+    A URL or s3:// location is read as `graphwright sync` reads it, and remembered as a source.
     """
+    from graphwright.sources.registry import is_remote
+
+    remote = [p for p in paths if is_remote(p)]
+    if remote:
+        _ingest_remote(paths, remote, extractor, depth, max_pages, quiet or as_json, as_json, dry_run or sample)
+        return
+    if depth is not None or max_pages is not None:
+        raise click.UsageError("--depth and --max-pages are for a URL")
+    files = tuple(Path(p) for p in paths)
     if sample:
         from graphwright.samples import SAMPLES, SPACE
 
-        if paths or base:
+        if files or base:
             raise click.UsageError("--sample ingests the bundled sample alone: give no paths or --base with it")
-        paths, base = (SPACE,), SAMPLES
-    if not paths:
+        files, base = (SPACE,), SAMPLES
+    if not files:
         raise click.UsageError("give files or folders to ingest, or --sample for the bundled one")
-    _check_paths(paths)
+    _check_paths(files)
     metadata = parse_meta(meta)
     given: dict[str, Any] = {  # what the dry run and the run share
         "base": base,
@@ -223,14 +240,14 @@ def ingest(
     }
     if dry_run:
         with open_graph() as rag:
-            estimate = rag.estimate_ingest(list(paths), communities=not no_communities, **given)
+            estimate = rag.estimate_ingest(list(files), communities=not no_communities, **given)
         click.echo(estimate.model_dump_json(indent=2)) if as_json else print_estimate(estimate)
         return
     shown = not quiet and not as_json
     with open_graph(max_cost, max_time) as rag:
         with ingest_progress(shown) as tally:
             report = rag.ingest(
-                list(paths),
+                list(files),
                 metadata=metadata,
                 progress=tally,
                 update_communities=not no_communities,
@@ -249,7 +266,41 @@ def ingest(
         click.echo(report.model_dump_json(indent=2))
     else:
         print_ingest_report(report)
-    _settle_ingest(report, paths)
+    _settle_ingest(report, files)
+
+
+def _ingest_remote(
+    paths: tuple[str, ...],
+    remote: list[str],
+    extractor: str | None,
+    depth: int | None,
+    max_pages: int | None,
+    quiet: bool,
+    as_json: bool,
+    refused: bool,
+) -> None:
+    """`ingest URL` / `ingest s3://...`: each a sync of that source (remembered, so `sources sync` keeps it
+    current)."""
+    from graphwright.errors import SourceError
+
+    if refused or len(remote) != len(paths):
+        raise click.UsageError("give URLs or s3:// locations alone (no files, --sample or --dry-run with them)")
+    reports = []
+    with open_graph() as rag, ingest_progress(not quiet) as tally:
+        for location in remote:
+            try:
+                reports.append(
+                    rag.sync(location, depth=depth, max_pages=max_pages, extractor=extractor, progress=tally)
+                )
+            except SourceError as exc:
+                fail(str(exc))
+    if as_json:
+        click.echo("[" + ",".join(r.model_dump_json(indent=2) for r in reports) + "]")
+    else:
+        for report in reports:
+            print_sync_report(report)
+    if any(r.failures for r in reports):
+        exit_partial()
 
 
 @click.command("import-graph")

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from graphwright.communities.raptor import RaptorRun
     from graphwright.communities.upkeep import CommunityRun
     from graphwright.graph_schema import GraphSchema
-    from graphwright.models import EntityProfile, GraphStats, IngestReport, SearchResult
+    from graphwright.models import EntityProfile, GraphStats, IngestReport, SearchResult, SyncReport
 
 
 def print_ingest_report(report: IngestReport) -> None:
@@ -287,3 +287,28 @@ def print_raptor_run(run: RaptorRun) -> None:
         + (f"; {run.by_llm:,} written by the LLM" if run.by_llm or run.llm_failed else "")
         + (f", {run.llm_failed:,} of its replies unusable (extractive instead)" if run.llm_failed else "")
     )
+
+
+def print_sync_report(report: SyncReport, *, details: bool = False) -> None:
+    console = make_console()
+    console.print(
+        f"[bold]{report.source}[/]: {len(report.added)} added, {len(report.changed)} changed, "
+        f"{len(report.removed)} removed, {report.unchanged} unchanged, {len(report.failures)} failed "
+        f"in {report.seconds:.1f}s",
+        highlight=False,
+    )
+    for word, keys in (("added", report.added), ("changed", report.changed), ("removed", report.removed)):
+        shown = keys if details else keys[:10]
+        for key in shown:
+            console.print(f"  {word:<8} {key}", highlight=False, markup=False)
+        if len(keys) > len(shown):
+            console.print(f"  ... and {len(keys) - len(shown)} more {word} (--details lists them all)")
+    for failure in report.failures[: None if details else 10]:
+        console.print(f"  [red]failed[/]   {failure.source}: {failure.error}", highlight=False)
+    if report.skipped:
+        console.print(f"  [yellow]skipped[/]  {len(report.skipped)}: " + ", ".join(report.skipped[:3]))
+    ingest = report.ingest
+    if ingest is not None and (ingest.communities or ingest.raptor):
+        c = ingest.communities
+        if c:
+            console.print(f"  communities: {c['kept']} kept, {c['rewritten']} rewritten, {c['removed']} removed")

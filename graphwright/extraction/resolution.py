@@ -145,6 +145,8 @@ class Resolver:
         types: dict[str, Counter[str]] = defaultdict(Counter)
         descriptions: dict[str, list[str]] = defaultdict(list)
         mentions: dict[str, Counter[str]] = defaultdict(Counter)
+        said: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))  # canonical -> chunk -> texts
+        called: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))  # canonical -> chunk -> names
         key_of: dict[tuple[str, str], str] = {}  # (chunk id, raw key) -> canonical key
 
         # Frequent names first, so they become the canonical form others join; acronyms last, so the
@@ -175,7 +177,9 @@ class Resolver:
             types[canonical][type_] += 1
             if entity.description:
                 descriptions[canonical].append(entity.description)
+                said[canonical][extraction.chunk_id].append(entity.description)
             mentions[canonical][extraction.chunk_id] += max(entity.count, 1)
+            called[canonical][extraction.chunk_id].add(name)
 
         relations: dict[tuple[str, str, str], Relation] = {}
         for extraction in extractions:
@@ -199,6 +203,7 @@ class Resolver:
                         names[canonical][name] += 1
                         types[canonical][FALLBACK_TYPE] += 1
                         mentions[canonical][extraction.chunk_id] += 1
+                        called[canonical][extraction.chunk_id].add(name)
                     ends.append(canonical)
                 if len(ends) != 2 or ends[0] == ends[1]:
                     continue
@@ -211,10 +216,12 @@ class Resolver:
                 if extraction.chunk_id in current.chunk_ids:
                     i = current.chunk_ids.index(extraction.chunk_id)
                     current.chunk_weights[i] += weight
+                    current.descriptions[i] = merge_descriptions([current.descriptions[i], rel.description])
                 else:
                     current.chunk_ids.append(extraction.chunk_id)
                     current.chunk_weights.append(weight)
                     current.evidence.append(rel.evidence[:MAX_EVIDENCE])
+                    current.descriptions.append(rel.description)
                 current.description = merge_descriptions([current.description, rel.description])
 
         entities = []
@@ -236,6 +243,8 @@ class Resolver:
                     description=self.describe(name, descriptions[canonical]),
                     aliases=aliases,
                     mentions=dict(mentions[canonical]),
+                    described_in={c: merge_descriptions(t) for c, t in said[canonical].items()},
+                    named_in={c: sorted(n) for c, n in called[canonical].items()},
                 )
             )
         return entities, list(relations.values())

@@ -61,6 +61,7 @@ if TYPE_CHECKING:
         Entity,
         MetadataFilter,
         Relation,
+        SourceRecord,
     )
     from graphwright.text.languages.base import Language
 
@@ -537,6 +538,20 @@ class WorkspacesRole(Protocol):
         last one gone the registry's constraint goes too: the database is as it was before workspaces."""
 
 
+class SourcesRole(Protocol):
+    """The sources a workspace keeps in step with (`graphwright sync`, `watch`): one record each."""
+
+    def list(self) -> builtins.list[SourceRecord]: ...
+
+    def get(self, source_id: str) -> SourceRecord | None: ...
+
+    def put(self, record: SourceRecord) -> None:
+        """Store a record whole, replacing the one of the same id."""
+
+    def forget(self, source_id: str) -> bool:
+        """Forget a source's record (its documents stay); whether there was one."""
+
+
 class GraphStore(Protocol):
     """A store of one workspace: its roles, and the same store in another workspace. Roles are read-only
     attributes, so a backend may hold any object that keeps the role's protocol."""
@@ -570,6 +585,9 @@ class GraphStore(Protocol):
 
     @property
     def gds(self) -> GdsRole: ...
+
+    @property
+    def sources(self) -> SourcesRole: ...
 
     @property
     def workspaces(self) -> WorkspacesRole: ...

@@ -145,16 +145,42 @@ def _joined(one: Entity, other: Entity) -> Entity:
         mentions[chunk] = mentions.get(chunk, 0) + n
     aliases = sorted({*one.aliases, *other.aliases, other.name} - {one.name})
     description = joined_description(one.description, other.description)
-    return one.model_copy(update={"mentions": mentions, "aliases": aliases, "description": description})
+    described_in = {**other.described_in, **one.described_in}
+    for chunk, said in other.described_in.items():
+        described_in[chunk] = joined_description(one.described_in.get(chunk, ""), said)
+    chunks = {*one.named_in, *other.named_in}
+    named_in = {c: sorted({*one.named_in.get(c, []), *other.named_in.get(c, [])}) for c in chunks}
+    return one.model_copy(
+        update={
+            "mentions": mentions,
+            "aliases": aliases,
+            "description": description,
+            "described_in": described_in,
+            "named_in": named_in,
+        }
+    )
 
 
 def _joined_relation(one: Relation, other: Relation) -> Relation:
     ids, weights, evidence = list(one.chunk_ids), list(one.chunk_weights), list(one.evidence)
-    for chunk, weight, said in zip(other.chunk_ids, other.chunk_weights, other.evidence):
+    said = aligned_descriptions(one)
+    theirs = zip(other.chunk_ids, other.chunk_weights, other.evidence, aligned_descriptions(other))
+    for chunk, weight, sentence, text in theirs:
         if chunk in ids:
             weights[ids.index(chunk)] += weight
+            said[ids.index(chunk)] = joined_description(said[ids.index(chunk)], text)
         else:
             ids.append(chunk)
             weights.append(weight)
-            evidence.append(said)
-    return one.model_copy(update={"chunk_ids": ids, "chunk_weights": weights, "evidence": evidence})
+            evidence.append(sentence)
+            said.append(text)
+    return one.model_copy(
+        update={"chunk_ids": ids, "chunk_weights": weights, "evidence": evidence, "descriptions": said}
+    )
+
+
+def aligned_descriptions(relation: Relation) -> list[str]:
+    """What each supporting chunk said of a relation, one per chunk id ('' where nothing was kept: a
+    relation imported or made before descriptions were kept per chunk)."""
+    given = relation.descriptions
+    return [given[i] if i < len(given) else "" for i in range(len(relation.chunk_ids))]

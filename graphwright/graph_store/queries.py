@@ -178,6 +178,7 @@ WORKSPACE_LABELS = (
     "Document",
     "CurationChange",
     "GraphwrightMeta",
+    "Source",
 )
 # Reset of the default workspace: every node no other workspace owns (so what else was written to the
 # database, the peers' graphs of `graphwright eval` say, goes too, as it always did), but not the registry.
@@ -390,17 +391,41 @@ ENTITY_CATALOG = "MATCH (e:Entity) RETURN e.id AS id, e.key AS key, e.name AS na
 ENTITY_DESCRIPTIONS = "MATCH (e:Entity) WHERE e.id IN $ids RETURN e.id AS id, e.description AS description"
 DOCUMENT_SUPPORT = """
 MATCH (c:Chunk {document_id: $id})
-OPTIONAL MATCH (c)-[:MENTIONS]->(e:Entity)
-RETURN collect(DISTINCT c.id) AS chunk_ids, collect(DISTINCT e.id) AS entity_ids
+OPTIONAL MATCH (c)-[m:MENTIONS]->(e:Entity)
+RETURN collect(DISTINCT c.id) AS chunk_ids, collect(DISTINCT e.id) AS entity_ids,
+       reduce(acc = [], names IN collect(coalesce(m.names, [])) | acc + names) AS names
 """
 PRUNE_RELATION_SUPPORT = """
 UNWIND $entity_ids AS eid
 MATCH (:Entity {id: eid})-[r]-(:Entity)
 WHERE any(x IN r.chunk_ids WHERE x IN $chunk_ids)
 WITH DISTINCT r
-WITH r, [i IN range(0, size(r.chunk_ids) - 1) WHERE NOT r.chunk_ids[i] IN $chunk_ids] AS keep
-WITH r, [i IN keep | r.chunk_ids[i]] AS ids, [i IN keep | r.chunk_weights[i]] AS ws, [i IN keep | r.evidence[i]] AS ev
-SET r.chunk_ids = ids, r.chunk_weights = ws, r.evidence = ev, r.weight = reduce(w = 0.0, x IN ws | w + x)
+WITH r, [i IN range(0, size(r.chunk_ids) - 1) WHERE NOT r.chunk_ids[i] IN $chunk_ids] AS keep,
+     coalesce(r.descriptions, []) AS said
+WITH r, [i IN keep | r.chunk_ids[i]] AS ids, [i IN keep | r.chunk_weights[i]] AS ws, [i IN keep | r.evidence[i]] AS ev,
+     [i IN keep | coalesce(said[i], '')] AS ds
+SET r.chunk_ids = ids, r.chunk_weights = ws, r.evidence = ev, r.weight = reduce(w = 0.0, x IN ws | w + x),
+    r.descriptions = ds,
+    r.description = left(reduce(acc = '', d IN ds | CASE WHEN d = '' OR acc CONTAINS d THEN acc
+                                                         ELSE trim(acc + ' ' + d) END), $max_description)
+"""
+# After a delete, the entities it touched that remain: description and aliases made again from what the
+# remaining chunks said of them (kept on MENTIONS), so nothing only the deleted text said survives. An entity
+# with a mention written before mentions kept that (or moved by a curation merge) keeps what it has; a
+# description a person wrote ($described) stands.
+REDESCRIBE_ENTITIES = """
+UNWIND $entity_ids AS eid
+MATCH (e:Entity {id: eid})
+MATCH (c:Chunk)-[m:MENTIONS]->(e)
+WITH e, m ORDER BY c.id
+WITH e, collect(m) AS ms
+WHERE all(m IN ms WHERE m.description IS NOT NULL)
+WITH e, ms, reduce(acc = [], m IN ms | acc + coalesce(m.names, [])) AS names
+SET e.aliases = [a IN coalesce(e.aliases, []) WHERE a IN names OR NOT a IN $removed_names]
+WITH e, ms WHERE NOT e.id IN $described
+SET e.description = left(reduce(acc = '', m IN ms | CASE WHEN m.description = '' OR acc CONTAINS m.description
+                                                         THEN acc ELSE trim(acc + ' ' + m.description) END),
+                         $max_description)
 """
 DELETE_UNSUPPORTED_RELATIONS = """
 UNWIND $entity_ids AS eid
@@ -452,17 +477,20 @@ WRITE_MENTIONS = """
 UNWIND $rows AS row
 MATCH (c:Chunk {id: row.chunk_id}), (e:Entity {id: row.entity_id})
 MERGE (c)-[m:MENTIONS]->(e)
-SET m.count = row.count
+SET m.count = row.count, m.description = row.description, m.names = row.names
 """
 WRITE_RELATIONS = """
 UNWIND $rows AS row
 MATCH (a:Entity {id: row.source}), (b:Entity {id: row.target})
 MERGE (a)-[r:$(row.type)]->(b)
-ON CREATE SET r.chunk_ids = [], r.chunk_weights = [], r.evidence = [], r.description = ''
+ON CREATE SET r.chunk_ids = [], r.chunk_weights = [], r.evidence = [], r.description = '', r.descriptions = []
 WITH r, row, [i IN range(0, size(r.chunk_ids) - 1) WHERE NOT r.chunk_ids[i] IN row.chunk_ids] AS keep
+WITH r, row, keep, coalesce(r.descriptions, []) AS said
 WITH r, row, [i IN keep | r.chunk_ids[i]] + row.chunk_ids AS ids,
-     [i IN keep | r.chunk_weights[i]] + row.chunk_weights AS ws, [i IN keep | r.evidence[i]] + row.evidence AS ev
+     [i IN keep | r.chunk_weights[i]] + row.chunk_weights AS ws, [i IN keep | r.evidence[i]] + row.evidence AS ev,
+     [i IN keep | coalesce(said[i], '')] + row.descriptions AS ds
 SET r.chunk_ids = ids, r.chunk_weights = ws, r.evidence = ev, r.weight = reduce(w = 0.0, x IN ws | w + x),
+    r.descriptions = ds,
     r.description = CASE WHEN r.description CONTAINS row.description THEN r.description
                          ELSE left(trim(r.description + ' ' + row.description), $max_description) END
 """
@@ -1349,3 +1377,14 @@ YIELD nodeId, score
 RETURN nodeId AS node, score
 """
 GDS_DROP = "CALL gds.graph.drop($name, false) YIELD graphName RETURN graphName"
+
+
+# --- sources: the folders, sites and buckets a workspace keeps in step with (graph_store/sources.py) ------
+# A record is one node: the location and the items' state as JSON (read and written whole, by one sync).
+PUT_SOURCE = """
+MERGE (s:Source {id: $id})
+SET s.kind = $kind, s.location = $location, s.record = $record, s.last_sync = $last_sync
+"""
+GET_SOURCE = "MATCH (s:Source {id: $id}) RETURN s.record AS record"
+LIST_SOURCES = "MATCH (s:Source) RETURN s.record AS record ORDER BY s.id"
+FORGET_SOURCE = "MATCH (s:Source {id: $id}) DETACH DELETE s RETURN count(*) AS forgotten"

@@ -8,6 +8,7 @@
 - `admin`: schema, counts, integrity rules, reset (StoreAdmin)
 - `conversations`: stored conversations and their turns (ConversationStore)
 - `curation`: hand changes of the entity graph, their audit trail and undo (CurationStore)
+- `sources`: the folders, sites and buckets the workspace keeps in step with (SourceStore)
 - `gds`: Leiden and PageRank in Neo4j Graph Data Science, when the server has it (GdsAlgorithms)
 - `workspaces`: which workspaces the database holds (WorkspaceRegistry, the one role of no workspace)
 
@@ -31,6 +32,7 @@ from graphwright.graph_store.curation import CurationStore
 from graphwright.graph_store.gds import GdsAlgorithms
 from graphwright.graph_store.graph_reads import GraphReads
 from graphwright.graph_store.retrieval import RetrievalReads
+from graphwright.graph_store.sources import SourceStore
 from graphwright.graph_store.summaries import SummaryStore
 from graphwright.graph_store.workspace import Workspace
 from graphwright.graph_store.workspaces import WorkspaceRegistry
@@ -77,6 +79,7 @@ class Neo4jStore:
         self.conversations = ConversationStore(self.connection)
         self.curation = CurationStore(self.connection)
         self.gds = GdsAlgorithms(self.connection)
+        self.sources = SourceStore(self.connection)
 
     def in_workspace(self, name: str) -> Neo4jStore:
         """This store's driver in workspace `name` (closing it leaves the driver open)."""

@@ -33,6 +33,7 @@ LABELS = (
     "Turn",
     "GraphwrightMeta",
     "CurationChange",
+    "Source",
 )
 TYPES = ("PART_OF", "NEXT", "MENTIONS", "IN_COMMUNITY", "PARENT_OF", "HAS_TURN", "CITED", "ABOUT", "SUMMARIZES")
 INDEXES = (

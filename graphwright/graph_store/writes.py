@@ -7,13 +7,14 @@ from __future__ import annotations
 import os
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import Any
 
 from graphwright.errors import WriteRejectedError
 from graphwright.graph_schema import GraphSchema, LiteralProperty, literal_value
 from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection, ScopedTransaction, run_batches
-from graphwright.graph_store.curation_rules import CurationRules
+from graphwright.graph_store.curation_rules import CurationRules, aligned_descriptions
 from graphwright.models import MAX_DESCRIPTION, Chunk, Document, Entity, Relation, chunk_embedding_text
 from graphwright.text.normalize import normalize_key, relation_type
 
@@ -82,12 +83,12 @@ class DocumentWrites:
         retry one by one on failure."""
 
         def work(tx: ScopedTransaction) -> None:
-            touched: list[str] = []
+            removed = _Removed()
             for document, chunks in items:
-                touched += _remove_document_support(tx, document.id)[1]
+                removed += _remove_document_support(tx, document.id)
                 _upsert_document(tx, document, chunks)
                 run_batches(tx, q.WRITE_CHUNKS, "rows", _chunk_rows(chunks), batch_size, document_id=document.id)
-            _link_and_settle(tx, [chunks for _, chunks in items], entities, relations, touched, batch_size)
+            _link_and_settle(tx, [chunks for _, chunks in items], entities, relations, removed, batch_size)
             tx.run(q.LINK_DOCUMENT_ISSUER, ids=[document.id for document, _ in items]).consume()
 
         self.connection.execute_write(work)
@@ -130,7 +131,7 @@ class DocumentWrites:
         """Replace a document by its staged chunks and their entity graph in ONE transaction."""
 
         def work(tx: ScopedTransaction) -> None:
-            touched = _remove_document_support(tx, document.id)[1]
+            removed = _remove_document_support(tx, document.id)
             _upsert_document(tx, document, chunks)
             promoted = sum(
                 r["promoted"]
@@ -146,7 +147,7 @@ class DocumentWrites:
             )
             if promoted != len(chunks):  # another run cleared them: roll back rather than write half
                 raise WriteRejectedError(f"{promoted} of {len(chunks)} staged chunks found")
-            _link_and_settle(tx, [chunks], entities, relations, touched, batch_size)
+            _link_and_settle(tx, [chunks], entities, relations, removed, batch_size)
             tx.run(q.LINK_DOCUMENT_ISSUER, ids=[document.id]).consume()
 
         self.connection.execute_write(work)
@@ -156,10 +157,11 @@ class DocumentWrites:
         None when no such document exists."""
 
         def work(tx: ScopedTransaction) -> int | None:
-            chunks, touched = _remove_document_support(tx, document_id)
+            removed = _remove_document_support(tx, document_id)
             rows = tx.run(q.DELETE_DOCUMENT, id=document_id).data()
-            settle_entities(tx, touched, SETTLE_BATCH)
-            return len(chunks) if rows else None
+            settle_entities(tx, removed.entity_ids, SETTLE_BATCH)
+            _redescribe(tx, removed)
+            return len(removed.chunk_ids) if rows else None
 
         return self.connection.execute_write(work)
 
@@ -219,27 +221,66 @@ def _link_and_settle(
     documents: list[list[Chunk]],
     entities: list[Entity] | None,
     relations: list[Relation] | None,
-    touched: list[str],
+    removed: _Removed,
     batch_size: int,
 ) -> None:
-    """NEXT chains of the documents' chunks, their entity graph, then the touched entities settled."""
+    """NEXT chains of the documents' chunks, their entity graph, then the touched entities settled (and those
+    the replaced versions mentioned described again by what remains)."""
     pairs = [[a.id, b.id] for chunks in documents for a, b in zip(chunks, chunks[1:])]
     run_batches(tx, q.LINK_NEXT, "pairs", pairs, batch_size)
+    touched = list(removed.entity_ids)
     if entities:
-        touched = touched + _write_graph(tx, entities, relations or [], batch_size)
+        touched += _write_graph(tx, entities, relations or [], batch_size)
     settle_entities(tx, touched, batch_size)
+    _redescribe(tx, removed)
 
 
-def _remove_document_support(tx: ScopedTransaction, document_id: str) -> tuple[list[str], list[str]]:
-    """Delete a document's chunks and their share of relations; returns (chunk ids, mentioned entities)."""
+@dataclass
+class _Removed:
+    """What taking a document's chunks out removed: its chunks, the entities they mentioned, and the names
+    they called them."""
+
+    chunk_ids: list[str] = field(default_factory=list)
+    entity_ids: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+
+    def __iadd__(self, other: _Removed) -> _Removed:
+        self.chunk_ids += other.chunk_ids
+        self.entity_ids += other.entity_ids
+        self.names += other.names
+        return self
+
+
+def _remove_document_support(tx: ScopedTransaction, document_id: str) -> _Removed:
+    """Delete a document's chunks and their share of relations (with what they said of them)."""
     support = tx.run(q.DOCUMENT_SUPPORT, id=document_id).single()
     chunk_ids: list[str] = support["chunk_ids"] if support else []
     entity_ids: list[str] = support["entity_ids"] if support else []
+    names: list[str] = support["names"] if support else []
     if entity_ids:
-        tx.run(q.PRUNE_RELATION_SUPPORT, entity_ids=entity_ids, chunk_ids=chunk_ids).consume()
+        tx.run(
+            q.PRUNE_RELATION_SUPPORT, entity_ids=entity_ids, chunk_ids=chunk_ids, max_description=MAX_DESCRIPTION
+        ).consume()
         tx.run(q.DELETE_UNSUPPORTED_RELATIONS, entity_ids=entity_ids).consume()
     tx.run(q.DELETE_DOCUMENT_CHUNKS, id=document_id).consume()
-    return chunk_ids, entity_ids
+    return _Removed(chunk_ids, entity_ids, names)
+
+
+def _redescribe(tx: ScopedTransaction, removed: _Removed) -> None:
+    """The remaining entities a delete touched, described and aliased by what remains (REDESCRIBE_ENTITIES)."""
+    entity_ids = list(dict.fromkeys(removed.entity_ids))
+    if not entity_ids:
+        return
+    row = tx.run(q.CURATION_RULES).single()
+    described = CurationRules.from_json(row["rules"] if row else None).described
+    for start in range(0, len(entity_ids), SETTLE_BATCH):
+        tx.run(
+            q.REDESCRIBE_ENTITIES,
+            entity_ids=entity_ids[start : start + SETTLE_BATCH],
+            removed_names=sorted(set(removed.names)),
+            described=described,
+            max_description=MAX_DESCRIPTION,
+        ).consume()
 
 
 def _write_graph(
@@ -263,7 +304,17 @@ def _write_graph(
         for e in entities
     ]
     vectors = [{"id": e.id, "embedding": e.embedding} for e in entities if e.embedding is not None]
-    mentions = [{"chunk_id": chunk, "entity_id": e.id, "count": n} for e in entities for chunk, n in e.mentions.items()]
+    mentions = [
+        {
+            "chunk_id": chunk,
+            "entity_id": e.id,
+            "count": n,
+            "description": e.described_in.get(chunk, ""),
+            "names": e.named_in.get(chunk, [e.name]),
+        }
+        for e in entities
+        for chunk, n in e.mentions.items()
+    ]
     rels = [
         {
             "source": r.source_id,
@@ -273,6 +324,7 @@ def _write_graph(
             "chunk_ids": r.chunk_ids,
             "chunk_weights": r.chunk_weights,
             "evidence": r.evidence,
+            "descriptions": aligned_descriptions(r),
         }
         for r in relations
     ]

@@ -27,6 +27,7 @@ LAYERS: list[set[str]] = [
     {"llm"},
     {"embeddings"},  # its endpoint backend uses the llm package's `openai` client
     {"extraction", "graph_store", "knowledge"},  # knowledge: knowledge bases beyond this workspace
+    {"sources"},  # folders, web sites and buckets a workspace keeps in step with (their files read by extraction)
     {"algorithms"},  # Leiden and PageRank, in the client or in the store's GDS
     {"pipeline", "reembed", "search", "communities", "evaluation", "answer_graph", "conversations", "curation"}
     | {"cluster"},  # cluster: a Dask cluster's embedder and extractor, which api hands the pipeline
@@ -137,6 +138,7 @@ CLI_LAYERS: list[set[str]] = [
         "graphwright.cli.workspace",
         "graphwright.cli.curate",
         "graphwright.cli.cluster",
+        "graphwright.cli.sources",
     },
     {"graphwright.cli.app"},
     {"graphwright.cli"},
