@@ -178,7 +178,7 @@ WORKSPACE_LABELS = (
     "Document",
     "CurationChange",
     "GraphwrightMeta",
-    "Source",
+    "SyncedSource",
 )
 # Reset of the default workspace: every node no other workspace owns (so what else was written to the
 # database, the peers' graphs of `graphwright eval` say, goes too, as it always did), but not the registry.
@@ -1382,9 +1382,9 @@ GDS_DROP = "CALL gds.graph.drop($name, false) YIELD graphName RETURN graphName"
 # --- sources: the folders, sites and buckets a workspace keeps in step with (graph_store/sources.py) ------
 # A record is one node: the location and the items' state as JSON (read and written whole, by one sync).
 PUT_SOURCE = """
-MERGE (s:Source {id: $id})
+MERGE (s:SyncedSource {id: $id})
 SET s.kind = $kind, s.location = $location, s.record = $record, s.last_sync = $last_sync
 """
-GET_SOURCE = "MATCH (s:Source {id: $id}) RETURN s.record AS record"
-LIST_SOURCES = "MATCH (s:Source) RETURN s.record AS record ORDER BY s.id"
-FORGET_SOURCE = "MATCH (s:Source {id: $id}) DETACH DELETE s RETURN count(*) AS forgotten"
+GET_SOURCE = "MATCH (s:SyncedSource {id: $id}) RETURN s.record AS record"
+LIST_SOURCES = "MATCH (s:SyncedSource) RETURN s.record AS record ORDER BY s.id"
+FORGET_SOURCE = "MATCH (s:SyncedSource {id: $id}) DETACH DELETE s RETURN count(*) AS forgotten"

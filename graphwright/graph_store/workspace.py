@@ -33,7 +33,7 @@ LABELS = (
     "Turn",
     "GraphwrightMeta",
     "CurationChange",
-    "Source",
+    "SyncedSource",
 )
 TYPES = ("PART_OF", "NEXT", "MENTIONS", "IN_COMMUNITY", "PARENT_OF", "HAS_TURN", "CITED", "ABOUT", "SUMMARIZES")
 INDEXES = (

@@ -32,6 +32,7 @@ INTERNAL_LABELS = frozenset(
         "Turn",
         "GraphwrightMeta",
         "CurationChange",
+        "SyncedSource",
         "GraphwrightWorkspace",
     }
 )
