@@ -52,8 +52,14 @@ class Conversations:
         row = dict(found)
         ident = row["id"]
         row["title"] = self._open(ident, row["title"])
+        cited = [c for turn in row["history"] for c in turn.get("chunk_ids") or []]
+        present = set(self.store.retrieval.chunks_by_id(cited)) if cited else set()
         row["history"] = [
-            {**turn, **{k: self._open(ident, turn[k] or "") for k in ("question", "answer", "standalone")}}
+            {
+                **turn,
+                **{k: self._open(ident, turn[k] or "") for k in ("question", "answer", "standalone")},
+                "stale": [c for c in turn.get("chunk_ids") or [] if c not in present],
+            }
             for turn in row["history"]
         ]
         return Conversation.model_validate(row)

@@ -390,6 +390,8 @@ class ConversationTurn(BaseModel):
     standalone: str = ""  # the question as retrieval read it (rewritten, or with what it carried)
     chunk_ids: list[str] = Field(default_factory=list)
     entity_ids: list[str] = Field(default_factory=list)
+    # Cited passages no longer in the workspace: their document was deleted or changed since the answer
+    stale: list[str] = Field(default_factory=list)
 
 
 class ConversationInfo(BaseModel):

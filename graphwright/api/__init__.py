@@ -388,13 +388,24 @@ class GraphRAG:
         number of chunks removed, None if unknown. Existing communities are brought up to date. A row of the
         documents table that is no stored document (a failed file, an interrupted ingest's staged chunks) is
         forgotten the same way: 0 chunks removed."""
+        chunk_ids = list(self.store.retrieval.document_chunks(document_id))
         removed = self.store.writes.delete_document(document_id)
         if removed is None:
             return 0 if self.store.writes.forget_record(document_id) else None
+        self.forget_answers(chunk_ids)
         if update_communities:
             self._keep_communities_current()
             self._keep_tree_current()  # a summary must not speak for passages that are gone
         return removed
+
+    def forget_answers(self, chunk_ids: list[str]) -> int:
+        """Forget the LLM answers cached about these chunks (their extractions, the summaries they fed): a
+        deleted or rewritten passage leaves no answer quoting it on disk. How many went."""
+        from graphwright.llm.cache import ResponseCache, cache_folder
+
+        if not chunk_ids:
+            return 0
+        return ResponseCache(cache_folder(self.settings.home)).forget_about(chunk_ids)
 
     def estimate_ingest(
         self,

@@ -49,6 +49,8 @@ class Syncing(Protocol):
 
     def keep_derived_current(self, report: IngestReport | None = None) -> None: ...
 
+    def forget_answers(self, chunk_ids: list[str]) -> int: ...
+
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -88,6 +90,8 @@ def sync(
         items = {key: before[key] for key in listing.kept}
         naming = Naming()
         reading = set(todo)
+        rewritten = [d for k in reading if k in before for d in before[k].documents]
+        passages_before = _passages(rag, rewritten)
         if todo:
             named = ((document_id_for(path, listing.base), key) for key, path in todo.items())
             naming.names = {read: key for read, key in named if read != key}
@@ -112,6 +116,8 @@ def sync(
             notify("remove", n, len(gone), key)
             stale.extend(before[key].documents)
         report.removed = gone
+        # What the model was told of passages a rewrite dropped goes too (deletes below forget their own).
+        rag.forget_answers(sorted(passages_before - _passages(rag, rewritten)))
         claimed = {d for state in items.values() for d in state.documents}  # a record's id moved to another file
         for document_id in dict.fromkeys(d for d in stale if d not in claimed):
             if rag.delete_document(document_id, update_communities=False):
@@ -136,6 +142,10 @@ def sync(
         rag.store.sources.put(record)
     report.seconds = round(time.perf_counter() - started, 3)
     return report
+
+
+def _passages(rag: Syncing, document_ids: list[str]) -> set[str]:
+    return {c for d in document_ids for c in rag.store.retrieval.document_chunks(d)}
 
 
 def _state(item: Item, before: SyncedItem | None, read: bool, naming: Naming, failed: dict[str, str]) -> SyncedItem:

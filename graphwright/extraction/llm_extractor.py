@@ -28,6 +28,7 @@ from graphwright.extraction.base import TIME_BUDGET, Extractor, LearnsFromExampl
 from graphwright.extraction.examples import SimilarExamples
 from graphwright.graph_schema import GraphSchema
 from graphwright.llm import LLM, LLMEmptyAnswerError, LLMError, MeteredLLM
+from graphwright.llm.cache import cached_about
 from graphwright.llm.json_repair import JSONRepairError, parse_json_object
 from graphwright.llm.prompts import render
 from graphwright.models import ChunkExtraction, ExtractedEntity, ExtractedRelation, ExtractionExample
@@ -305,7 +306,8 @@ class LLMExtractor:
             found = self.fallback.extract_many([(chunk_id, text)])[0]
             return found.model_copy(update={"fallback": f"{TIME_BUDGET}: the LLM's time ran out"})
         try:
-            return self._extract(chunk_id, text)
+            with cached_about(chunk_id):  # deleting the chunk forgets what the model was told of it
+                return self._extract(chunk_id, text)
         except (JSONRepairError, LLMEmptyAnswerError, UngroundedReplyError) as exc:  # the model's reply: fall back
             with self._judge:
                 self._first.unusable += 1

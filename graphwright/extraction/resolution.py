@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graphwright.errors import GraphwrightError
+from graphwright.llm.cache import cached_about
 from graphwright.models import MAX_DESCRIPTION, MAX_EVIDENCE, ChunkExtraction, Entity, Relation
 from graphwright.text.normalize import (
     DEFAULT_ENTITY_TYPES,
@@ -112,6 +113,11 @@ class Resolver:
             return self.summarize(name, distinct)[:MAX_DESCRIPTION] or merged
         except GraphwrightError:  # an LLM failure must not lose the entity; keep the merge
             return merged
+
+    def _described(self, name: str, parts: list[str], chunk_ids: list[str]) -> str:
+        """`describe`, its LLM summary filed under the chunks it summarizes (forgotten with any of them)."""
+        with cached_about(*chunk_ids):
+            return self.describe(name, parts)
 
     def _canonical(self, key: str, name: str, type_: str, index: EntityIndex) -> str:
         if key in index.by_key:
@@ -240,7 +246,7 @@ class Resolver:
                     name=name,
                     type=type_,
                     label=entity_label(type_),
-                    description=self.describe(name, descriptions[canonical]),
+                    description=self._described(name, descriptions[canonical], list(mentions[canonical])),
                     aliases=aliases,
                     mentions=dict(mentions[canonical]),
                     described_in={c: merge_descriptions(t) for c, t in said[canonical].items()},

@@ -409,6 +409,14 @@ SET r.chunk_ids = ids, r.chunk_weights = ws, r.evidence = ev, r.weight = reduce(
     r.description = left(reduce(acc = '', d IN ds | CASE WHEN d = '' OR acc CONTAINS d THEN acc
                                                          ELSE trim(acc + ' ' + d) END), $max_description)
 """
+# A stored answer that quoted passages now gone (their document deleted, or changed so that they went) is
+# replaced by a note: the conversation keeps the question and says what happened; nothing of the passage stays.
+REDACT_TURNS = """
+MATCH (t:Turn) WHERE any(c IN coalesce(t.chunk_ids, []) WHERE c IN $ids)
+WITH t, [c IN t.chunk_ids WHERE c IN $ids AND NOT EXISTS { MATCH (:Chunk {id: c}) }] AS gone
+WHERE size(gone) > 0
+SET t.answer = $note, t.redacted = coalesce(t.redacted, []) + gone
+"""
 # After a delete, the entities it touched that remain: description and aliases made again from what the
 # remaining chunks said of them (kept on MENTIONS), so nothing only the deleted text said survives. An entity
 # with a mention written before mentions kept that (or moved by a curation merge) keeps what it has; a

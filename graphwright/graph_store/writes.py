@@ -266,8 +266,14 @@ def _remove_document_support(tx: ScopedTransaction, document_id: str) -> _Remove
     return _Removed(chunk_ids, entity_ids, names)
 
 
+REDACTED_ANSWER = "(This answer quoted passages that have since been deleted or changed; ask again.)"
+
+
 def _redescribe(tx: ScopedTransaction, removed: _Removed) -> None:
-    """The remaining entities a delete touched, described and aliased by what remains (REDESCRIBE_ENTITIES)."""
+    """What outlives removed passages made again from what remains: the touched entities' descriptions and
+    aliases (REDESCRIBE_ENTITIES), and stored answers that quoted them (REDACT_TURNS)."""
+    if removed.chunk_ids:
+        tx.run(q.REDACT_TURNS, ids=removed.chunk_ids, note=REDACTED_ANSWER).consume()
     entity_ids = list(dict.fromkeys(removed.entity_ids))
     if not entity_ids:
         return

@@ -1,4 +1,8 @@
-"""LLM answers on disk, keyed by model, messages and temperature: re-indexing unchanged text is free."""
+"""LLM answers on disk, keyed by model, messages and temperature: re-indexing unchanged text is free.
+
+An answer given while `cached_about(ids)` is in force (an extraction of a chunk) is also filed under those
+ids, so that deleting the chunk forgets what the model was told of it (`forget_about`): a deleted document
+leaves no answer quoting it behind."""
 
 from __future__ import annotations
 
@@ -6,9 +10,25 @@ import hashlib
 import json
 import os
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 from graphwright.llm.base import ChatResult
+
+_ABOUT: ContextVar[tuple[str, ...]] = ContextVar("graphwright_cache_about", default=())
+_ABOUT_DIR = "about"
+
+
+@contextmanager
+def cached_about(*ids: str) -> Iterator[None]:
+    """Answers cached (or served from the cache) inside are filed under `ids` (chunk ids) too."""
+    token = _ABOUT.set(tuple(ids))
+    try:
+        yield
+    finally:
+        _ABOUT.reset(token)
 
 
 class ResponseCache:
@@ -44,6 +64,35 @@ class ResponseCache:
     def forget(self, key: str) -> None:
         self._path(key).unlink(missing_ok=True)
 
+    def _about_path(self, subject: str) -> Path:
+        name = hashlib.sha256(subject.encode("utf-8")).hexdigest()
+        return self.folder / _ABOUT_DIR / name[:2] / name
+
+    def file_under_current(self, key: str) -> None:
+        """File `key` under the ids `cached_about` set, if any (one line per answer, appended)."""
+        for subject in _ABOUT.get():
+            path = self._about_path(subject)
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600), "a", encoding="utf-8") as out:
+                out.write(key + "\n")
+
+    def forget_about(self, ids: list[str]) -> int:
+        """Forget every answer filed under these ids; how many entries went."""
+        gone = 0
+        for subject in ids:
+            path = self._about_path(subject)
+            try:
+                keys = set(path.read_text(encoding="utf-8").split())
+            except OSError:
+                continue
+            for key in keys:
+                entry = self._path(key)
+                if entry.is_file():
+                    entry.unlink(missing_ok=True)
+                    gone += 1
+            path.unlink(missing_ok=True)
+        return gone
+
     def put(self, key: str, result: ChatResult) -> None:
         path = self._path(key)
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -62,3 +111,8 @@ class ResponseCache:
         )
         tmp.chmod(0o600)  # prompts quote documents: owner-only, whatever the process's umask
         tmp.replace(path)  # atomic: a killed run never leaves half an answer behind
+
+
+def cache_folder(home: Path) -> Path:
+    """Where a home's LLM answers are cached."""
+    return home / "cache" / "llm"

@@ -36,11 +36,11 @@ from graphwright.errors import (  # re-exported: they used to live here
 )
 from graphwright.llm import probe
 from graphwright.llm.base import ChatDelta, ChatResult, JSONSchema, Message, Tool, ToolCall, ToolTurn, Usage
-from graphwright.llm.cache import ResponseCache
+from graphwright.llm.cache import ResponseCache, cache_folder
 from graphwright.llm.endpoint import STRUCTURED_RUNGS, EndpointMemory, Structured, Timing
 from graphwright.llm.pacing import Pacer, Slot
 from graphwright.llm.slots import EndpointSlots
-from graphwright.llm.tasks import max_tokens, parse_caps
+from graphwright.llm.tasks import CACHED_TASKS, max_tokens, parse_caps
 from graphwright.llm.tokens import estimate_prompt
 from graphwright.llm.watchdog import Watchdog
 from graphwright.telemetry import detached_span, llm_attributes, set_attributes, span, usage_attributes
@@ -89,7 +89,7 @@ class LLMClient:
 
     def __post_init__(self) -> None:
         if self.cache is None and self.settings.llm_cache:
-            self.cache = ResponseCache(self.settings.home / "cache" / "llm")
+            self.cache = ResponseCache(cache_folder(self.settings.home))
         if not self.configured(self.settings):
             raise LLMNotConfiguredError("no LLM configured: set OPENAI_API_KEY and/or OPENAI_BASE_URL")
         parse_caps(self.settings.llm_max_tokens)  # a typo in a cap is refused now, not at the 500th call
@@ -183,11 +183,12 @@ class LLMClient:
         if self.settings.llm_structured == "off":
             schema = None
         self.probe_once()
-        cache = self.cache if use_cache else None
+        cache = self.cache if use_cache and task in CACHED_TASKS else None
         key = self.cache_key(messages, temp)
         if cache is not None:
             cached = cache.get(key)
             if cached is not None:
+                cache.file_under_current(key)
                 cached.cached = True
                 self._count(Usage(cached=1))
                 return cached
@@ -216,6 +217,7 @@ class LLMClient:
         )
         if cache is not None:
             cache.put(key, result)
+            cache.file_under_current(key)
         return result
 
     def chat_stream(

@@ -38,6 +38,11 @@ MAX_TOKENS = MappingProxyType(
     }
 )
 TASKS: tuple[str, ...] = tuple(MAX_TOKENS)
+# The answers kept in the on-disk cache: indexing's, each filed under the chunks it is about (llm/cache.py),
+# so re-indexing unchanged text is free and deleting a document forgets what the model was told of it.
+# Search-time answers quote whatever passages they were given and are never asked twice alike once the
+# graph changes: they are not kept (nor reports and summaries of many passages, which no one chunk owns).
+CACHED_TASKS = frozenset({"extract", "glean", "repair", "summarize"})
 
 # task -> the completion tokens a capable model's reply usually has: a dry run's figure until this endpoint's
 # own replies were measured (then their mean is used, and the estimate says so)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -39,6 +40,7 @@ from graphwright.server.security import (
     KeyRing,
     RequestTooLarge,
 )
+from graphwright.server.sources import start_watchers
 from graphwright.server.state import Server
 from graphwright.server.tracing import TraceMiddleware
 
@@ -98,8 +100,13 @@ def create_app(settings: Settings, rag: GraphRAG | None = None, host: str = "127
             graph.embedder.embed(["warm up"])  # load the model now, not on the first question
         except GraphwrightError as exc:
             log.warning("embedder not ready: %s", exc)
+        stop_watching = threading.Event()
+        watcher = start_watchers(graph, server.jobs, stop_watching)  # GRAPHWRIGHT_WATCH's folders
         async with mcp.session_manager.run():
             yield
+        stop_watching.set()
+        if watcher is not None:
+            watcher.join(5)
         server.jobs.close()
         server.sweep_uploads()  # jobs cancelled at shutdown leave their folders
         if rag is None:

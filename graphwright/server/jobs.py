@@ -39,7 +39,7 @@ class StageProgress(BaseModel):
 
 class Job(BaseModel):
     id: str
-    kind: Literal["ingest", "communities"]
+    kind: Literal["ingest", "communities", "sync"]
     workspace: str = "default"
     status: JobStatus = "queued"
     progress: dict[str, StageProgress] = Field(default_factory=dict)
@@ -179,7 +179,7 @@ class JobRunner:
 
     def submit(
         self,
-        kind: Literal["ingest", "communities"],
+        kind: Literal["ingest", "communities", "sync"],
         work: Work,
         cleanup: Callable[[], None] | None = None,
         workspace: str = "default",

@@ -138,6 +138,29 @@ class RetryRequest(BaseModel):
     id: str = Field(min_length=1, max_length=1000)
 
 
+class SyncRequest(BaseModel):
+    """A source of the workspace to sync now, by its id as GET /v1/sources lists it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(min_length=1, max_length=2000)
+
+
+class SourceInfo(BaseModel):
+    """A source the workspace keeps in step with (`graphwright sync`, `watch`) and its last sync."""
+
+    id: str
+    kind: str
+    location: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    last_sync: str = ""
+    counts: dict[str, int] = Field(default_factory=dict)  # the last sync's added/changed/removed/unchanged/failed
+    error: str = ""  # why the last sync stopped, when the source could not be read
+    items: int = 0
+    documents: int = 0
+    failed: int = 0
+
+
 class ChatMessage(BaseModel):
     model_config = ConfigDict(extra="allow")
 

@@ -51,6 +51,7 @@ _WRITES = {
     ("DELETE", "/v1/documents/"),
     ("POST", "/v1/curation/"),  # every hand change of the graph, undo included
     ("POST", "/v1/jobs/"),  # resuming an interrupted ingest
+    ("POST", "/v1/sources/"),  # a source's sync now
 }
 
 

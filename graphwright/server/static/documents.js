@@ -156,8 +156,51 @@ async function uploadFiles(files) {
   }
 }
 
+// The sources the workspace keeps in step with, each with a "sync now" that runs as a job.
+async function loadSources() {
+  let sources;
+  try { sources = await json("/v1/sources"); } catch (_) { return; }
+  $("sources-box").hidden = sources.length === 0;
+  $("sources").replaceChildren(...sources.map((source) => {
+    const tr = el("tr", undefined, source.error ? "status-failed" : "");
+    const c = source.counts || {};
+    const last = source.error || `+${c.added || 0} added, ~${c.changed || 0} changed, −${c.removed || 0} removed` +
+      (source.failed ? `, ${source.failed} failed` : "");
+    const now = el("button", "sync now", "quiet sync-now"); now.type = "button";
+    now.setAttribute("aria-label", `sync ${source.id} now`);
+    now.addEventListener("click", () => syncNow(source.id, now));
+    const action = el("td"); action.append(now);
+    tr.append(el("td", source.id, "doc-title"), el("td", source.kind), el("td", String(source.documents)),
+      el("td", (source.last_sync || "never").slice(0, 19).replace("T", " ")), el("td", last, source.error ? "reason" : "meta"),
+      action);
+    return tr;
+  }));
+}
+
+async function syncNow(id, button) {
+  button.disabled = true;
+  $("job").hidden = false;
+  $("job-status").className = "";
+  $("job-status").textContent = `syncing ${id}…`;
+  $("job-stages").replaceChildren();
+  try {
+    await follow(await post("/v1/sources/sync", { id }));
+  } catch (error) {
+    $("job-status").textContent = error.message;
+    $("job-status").className = "error";
+  } finally {
+    button.disabled = false;
+  }
+}
+
 function jobLine(job) {
   let text = `job ${job.id.slice(0, 8)}: ${job.status}`;
+  if (job.kind === "sync" && job.status === "succeeded" && job.result) {
+    const r = job.result;
+    return `${text} · ${r.source}: ${r.added.length} added, ${r.changed.length} changed, ${r.removed.length} removed, ` +
+      `${r.unchanged} unchanged` + (r.failures.length ? ` · ${r.failures.length} failed: ` +
+      r.failures.map((f) => `${f.source}: ${f.error}`).join("; ") : "");
+  }
   if (job.status === "succeeded" && job.result) {
     const r = job.result;
     text += ` · ${r.documents_written} written, ${r.documents_unchanged} unchanged, ${r.chunks_written} chunks, ` +
@@ -221,5 +264,5 @@ export function initDocuments() {
     th.addEventListener("click", () => sortBy(th));
     th.addEventListener("keydown", (e) => { if (e.key === "Enter") sortBy(th); });
   });
-  return { refresh() { loadDocuments(); loadJobs(); } };
+  return { refresh() { loadDocuments(); loadJobs(); loadSources(); } };
 }
