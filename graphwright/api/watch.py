@@ -57,15 +57,20 @@ def watch_folders(
         if on_sync is not None:
             on_sync(report)
 
-    for root in roots:
-        one(root)
+    caught_up = False
     for changes in watchfiles.watch(
         *roots,
         step=quiet,
         debounce=max(quiet, _MAX_GROUPING_MS),
         stop_event=stop,
         raise_interrupt=True,
+        yield_on_timeout=True,  # the first (empty) yield says the watcher is running
+        rust_timeout=max(quiet, 1000),
     ):
+        if not caught_up:  # only now: a change made during this first sync is seen by the running watcher
+            for root in roots:
+                one(root)
+            caught_up = True
         changed = [Path(path) for _, path in changes]
         for root in roots:
             if any(path == root or path.is_relative_to(root) for path in changed):

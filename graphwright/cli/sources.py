@@ -118,6 +118,11 @@ def watch(folders: tuple[str, ...], glob_pattern: str | None, extractor: str | N
     def failed(folder: str, error: Exception) -> None:
         console.print(f"[red]{folder}:[/] {error}", highlight=False)
 
+    import signal
+    import threading
+
+    stop = threading.Event()  # SIGTERM (a service manager's stop) ends it as Ctrl-C does: between syncs
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
     with open_graph() as rag:
         console.print(f"Watching {', '.join(folders)} (Ctrl-C stops)", highlight=False)
         with contextlib.suppress(KeyboardInterrupt):
@@ -129,6 +134,7 @@ def watch(folders: tuple[str, ...], glob_pattern: str | None, extractor: str | N
                 quiet_ms=quiet_ms,
                 on_sync=said,
                 on_error=failed,
+                stop=stop,
             )
     console.print("Stopped watching")
 

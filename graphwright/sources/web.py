@@ -201,7 +201,9 @@ class WebSource:
                 response = client.get(site + "/robots.txt")
                 status = response.status_code
                 lines = response.text.splitlines() if status < 400 else []
-            except httpx.HTTPError:
+            except httpx.HTTPError as exc:
+                if url == self.location:  # the site does not answer at all: say so, not "robots.txt forbids"
+                    raise SourceError(f"{url}: no answer ({type(exc).__name__})") from exc
                 status, lines = 0, []
             # As robotparser reads them: 401/403 forbid everything, a missing file allows everything, and a
             # server error or no answer forbids (the site may be saying "not now").
