@@ -286,14 +286,14 @@ def _ingest_remote(
     if refused or len(remote) != len(paths):
         raise click.UsageError("give URLs or s3:// locations alone (no files, --sample or --dry-run with them)")
     reports = []
-    with open_graph() as rag, ingest_progress(not quiet) as tally:
-        for location in remote:
-            try:
+    try:
+        with open_graph() as rag, ingest_progress(not quiet) as tally:
+            for location in remote:
                 reports.append(
                     rag.sync(location, depth=depth, max_pages=max_pages, extractor=extractor, progress=tally)
                 )
-            except SourceError as exc:
-                fail(str(exc))
+    except SourceError as exc:  # after the progress bars are gone: the error is the last line
+        fail(str(exc))
     if as_json:
         click.echo("[" + ",".join(r.model_dump_json(indent=2) for r in reports) + "]")
     else:

@@ -291,11 +291,12 @@ def print_raptor_run(run: RaptorRun) -> None:
 
 def print_sync_report(report: SyncReport, *, details: bool = False) -> None:
     console = make_console()
-    console.print(
-        f"[bold]{report.source}[/]: {len(report.added)} added, {len(report.changed)} changed, "
-        f"{len(report.removed)} removed, {report.unchanged} unchanged, {len(report.failures)} failed "
-        f"in {report.seconds:.1f}s",
+    console.print(  # what changed first; one line whatever the width, so a pipe or a log gets it whole
+        f"{len(report.added)} added, {len(report.changed)} changed, {len(report.removed)} removed, "
+        f"{report.unchanged} unchanged, {len(report.failures)} failed in {report.seconds:.1f}s: "
+        f"[bold]{report.source}[/]",
         highlight=False,
+        soft_wrap=True,
     )
     for word, keys in (("added", report.added), ("changed", report.changed), ("removed", report.removed)):
         shown = keys if details else keys[:10]

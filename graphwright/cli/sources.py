@@ -72,13 +72,13 @@ def sync(
     """
     from graphwright.errors import SourceError
 
-    with open_graph() as rag, ingest_progress(not quiet and not as_json) as tally:
-        try:
+    try:
+        with open_graph() as rag, ingest_progress(not quiet and not as_json) as tally:
             report = run_sync(
                 rag, location, tally=tally, glob=glob_pattern, depth=depth, max_pages=max_pages, extractor=extractor
             )
-        except SourceError as exc:
-            fail(str(exc))
+    except SourceError as exc:  # after the progress bars are gone: the error is the last line
+        fail(str(exc))
     if as_json:
         click.echo(report.model_dump_json(indent=2))
     else:
@@ -243,7 +243,5 @@ def forget(source: str, documents: bool) -> None:
             )
         record = rag.forget_source(matching[0], documents=documents)
     gone = sum(len(i.documents) for i in record.items.values())
-    make_console().print(
-        f"Forgot {record.id}" + (f" and deleted its {gone} documents" if documents else f" ({gone} documents kept)"),
-        highlight=False,
-    )
+    done = f"deleted its {gone} documents" if documents else f"its {gone} documents kept"
+    make_console().print(f"Forgot the source ({done}): {record.id}", highlight=False, soft_wrap=True)

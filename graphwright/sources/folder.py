@@ -24,7 +24,7 @@ class FolderSource:
     def scan(self, previous: SourceRecord | None, staging: Path) -> Listing:
         # A folder that is gone (an unmounted disk, a typo) is an error, never "every file was deleted".
         if not self.folder.is_dir():
-            raise SourceError(f"folder {self.folder} is not there (no such folder, or not a folder)")
+            raise SourceError(f"no such folder: {self.folder}")
         base = self.folder.parent
         listing = Listing(base=base)
         skipped: list[Path] = []

@@ -80,10 +80,10 @@ def test_a_source_that_cannot_be_read_deletes_nothing(rag, tmp_path: Path) -> No
     assert rag.sync(notes).failures == [], "a file that failed is tried again only once it changes"
     moved = tmp_path / "elsewhere"
     notes.rename(moved)  # an unmounted disk looks like this
-    with pytest.raises(SourceError, match="not there"):
+    with pytest.raises(SourceError, match="no such folder"):
         rag.sync(notes)
     assert document_ids(rag) == {"notes/alpha.md"}
-    assert "not there" in rag.sources()[0].error
+    assert "no such folder" in rag.sources()[0].error
     moved.rename(notes)
     assert rag.sync(notes).unchanged == 2 and rag.sources()[0].error == ""
 
@@ -97,3 +97,27 @@ def test_forgetting_a_source_can_take_its_documents(rag, tmp_path: Path) -> None
     assert kept.id == str(notes) and "notes/alpha.md" in document_ids(rag)
     rag.forget_source(str(other), documents=True)
     assert document_ids(rag) == {"notes/alpha.md"} and rag.sources() == []
+
+
+def test_the_commands(rag, cli_env: dict[str, str], tmp_path: Path) -> None:
+    from tests.integration.helpers import run
+
+    notes = write_files(tmp_path / "notes", {"alpha.md": ALPHA, "beta.txt": BETA})
+    first = run(["sync", "notes", "--extractor", "none"], cli_env, tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert "2 added, 0 changed, 0 removed" in first.stdout and "notes/alpha.md" in first.stdout
+    listed = run(["sources"], cli_env, tmp_path)
+    assert listed.returncode == 0 and "folder" in listed.stdout and "+2" in listed.stdout
+    (notes / "beta.txt").unlink()
+    again = run(["sources", "sync", "-q"], cli_env, tmp_path)
+    assert again.returncode == 0 and "1 removed" in again.stdout, again.stdout
+    as_json = json.loads(run(["sources", "--json"], cli_env, tmp_path).stdout)
+    assert as_json[0]["documents"] == 1 and as_json[0]["counts"]["removed"] == 1
+    missing = run(["sync", str(tmp_path / "nowhere")], cli_env, tmp_path)
+    assert missing.returncode == 2 and "no such folder" in missing.stderr
+    forgot = run(["sources", "forget", "notes", "--documents"], cli_env, tmp_path)
+    assert forgot.returncode == 0 and "deleted its 1 documents" in forgot.stdout
+    assert document_ids(rag) == set() and run(["sources"], cli_env, tmp_path).stdout.startswith("No sources")
+    for command in (["sync"], ["watch"], ["sources"], ["sources", "forget"], ["sources", "sync"]):
+        helped = run([*command, "--help"], cli_env, tmp_path)
+        assert helped.returncode == 0 and "Example" in helped.stdout
