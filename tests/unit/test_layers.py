@@ -1,5 +1,5 @@
 """The package's imports point one way: entry points -> api -> {pipeline, search, communities, evaluation}
--> {extraction, graph_store, knowledge} -> embeddings -> llm -> {text, models, config} -> registry -> errors. Read from
+-> sources -> {extraction, graph_store, knowledge} -> embeddings -> llm -> {text, models, config} -> registry -> errors. Read from
 the source with `ast` (imports under TYPE_CHECKING and inside functions count too), so a wrong-way import
 fails here."""
 
