@@ -11,7 +11,6 @@ worktree, for a before/after) with this script.
 
 from __future__ import annotations
 
-import os
 import shutil
 import socket
 import subprocess
@@ -24,7 +23,7 @@ import httpx
 from rich.console import Console
 from rich.table import Table
 
-from bench.record import arguments, parse, record
+from bench.record import arguments, isolated_env, parse, record
 
 QUESTION = {"question": "Who founded SpaceX?", "mode": "local"}
 
@@ -43,16 +42,7 @@ def main() -> None:
     code = (args.checkout or Path(__file__).resolve().parents[1]).resolve()
     work = Path(tempfile.mkdtemp(prefix="graphwright-down-"))
     port = _free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GRAPHWRIGHT_", "NEO4J_", "OPENAI_"))}
-    env.update(
-        {
-            "GRAPHWRIGHT_HOME": str(work / "home"),
-            "NEO4J_URI": "bolt://127.0.0.1:7696",
-            "GRAPHWRIGHT_HTTP_PORT": "7496",
-            "COLUMNS": "200",
-            "PYTHONPATH": str(code),
-        }
-    )
+    env = isolated_env(work / "home", 7696, 7496, PYTHONPATH=str(code))
     url = f"http://127.0.0.1:{port}"
 
     def cli(*words: str, check: bool = True) -> tuple[float, subprocess.CompletedProcess[str]]:

@@ -46,6 +46,22 @@ def record(title: str, module: str, console: Console, remark: str = "", headline
     )
 
 
+def isolated_env(home: Path, bolt_port: int, http_port: int, **extra: str) -> dict[str, str]:
+    """This process's environment without graphwright's, Neo4j's or an LLM's settings, for a benchmark with a
+    home and a local Neo4j of its own (nothing of the user's is touched)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GRAPHWRIGHT_", "NEO4J_", "OPENAI_"))}
+    env.update(
+        {
+            "GRAPHWRIGHT_HOME": str(home),
+            "NEO4J_URI": f"bolt://127.0.0.1:{bolt_port}",
+            "GRAPHWRIGHT_HTTP_PORT": str(http_port),
+            "COLUMNS": "200",
+            **extra,
+        }
+    )
+    return env
+
+
 def torch_installed() -> bool:
     """Whether the `torch` extra is here: the default install leaves it out, so its rows are skipped."""
     import importlib.util

@@ -85,20 +85,24 @@ function row(doc) {
   return tr;
 }
 
-async function retry(id, button) {
+// A job started from a row's button: said while it starts, followed to its end (the tables refresh then);
+// on a refusal (nothing kept to retry, a read key) the reason is shown and the button is back.
+async function jobFromRow(button, said, start) {
   button.disabled = true;
   $("job").hidden = false;
   $("job-status").className = "";
-  $("job-status").textContent = `retrying ${id}…`;
+  $("job-status").textContent = said;
+  $("job-stages").replaceChildren();
   try {
-    await follow(await post("/v1/documents/retry", { id }));
+    await follow(await start());
   } catch (error) {
-    // nothing kept (an upload from before this release, or a file ingested from the command line)
     $("job-status").textContent = error.message;
     $("job-status").className = "error";
     button.disabled = false;
   }
 }
+
+const retry = (id, button) => jobFromRow(button, `retrying ${id}…`, () => post("/v1/documents/retry", { id }));
 
 async function follow(job) {
   while (job.status === "queued" || job.status === "running") {
@@ -177,21 +181,7 @@ async function loadSources() {
   }));
 }
 
-async function syncNow(id, button) {
-  button.disabled = true;
-  $("job").hidden = false;
-  $("job-status").className = "";
-  $("job-status").textContent = `syncing ${id}…`;
-  $("job-stages").replaceChildren();
-  try {
-    await follow(await post("/v1/sources/sync", { id }));
-  } catch (error) {
-    $("job-status").textContent = error.message;
-    $("job-status").className = "error";
-  } finally {
-    button.disabled = false;
-  }
-}
+const syncNow = (id, button) => jobFromRow(button, `syncing ${id}…`, () => post("/v1/sources/sync", { id }));
 
 function jobLine(job) {
   let text = `job ${job.id.slice(0, 8)}: ${job.status}`;
