@@ -110,3 +110,27 @@ def test_a_page_is_capped_in_bytes_and_a_304_keeps_its_links(tmp_path: Path) -> 
     )
     again = web.scan(record, tmp_path / "two")
     assert again.items[0].path is None and again.items[0].links == ("http://site.test/big",)
+
+
+def test_without_an_etag_a_page_is_asked_again_by_its_last_modified_time(tmp_path: Path) -> None:
+    asked: list[str | None] = []
+    stamp = "Tue, 01 Dec 2026 10:00:00 GMT"
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/robots.txt":
+            return httpx.Response(200, text="User-agent: *\nDisallow: /private\n")
+        asked.append(request.headers.get("if-modified-since"))
+        if request.headers.get("if-modified-since") == stamp:
+            return httpx.Response(304)
+        return httpx.Response(200, headers={"content-type": "text/plain", "last-modified": stamp}, content=b"text")
+
+    web = WebSource("http://site.test/notes.txt", {}, SETTINGS, transport=httpx.MockTransport(answer))
+    first = web.scan(None, tmp_path / "one")
+    assert first.items[0].version == f"modified {stamp}" and first.items[0].path is not None
+    known = {web.id: SyncedItem(version=f"modified {stamp}")}
+    record = SourceRecord(id=web.id, kind="web", location=web.id, items=known)
+    again = web.scan(record, tmp_path / "two")
+    assert asked == [None, stamp] and again.items[0].path is None
+    with pytest.raises(SourceError, match="robots.txt"):
+        private = WebSource("http://site.test/private/x", {}, SETTINGS, transport=httpx.MockTransport(answer))
+        private.scan(None, tmp_path)
