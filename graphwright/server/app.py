@@ -31,6 +31,7 @@ from graphwright.server.routes_conversations import add_conversation_routes
 from graphwright.server.routes_documents import add_document_routes
 from graphwright.server.routes_graph import add_graph_routes
 from graphwright.server.routes_search import add_search_routes
+from graphwright.server.routes_sources import add_source_routes
 from graphwright.server.routes_workspaces import add_workspace_routes
 from graphwright.server.schemas import ErrorBody
 from graphwright.server.security import (
@@ -147,6 +148,7 @@ def create_app(settings: Settings, rag: GraphRAG | None = None, host: str = "127
     for add_routes in (
         add_search_routes,
         add_document_routes,
+        add_source_routes,
         add_graph_routes,
         add_conversation_routes,
         add_workspace_routes,

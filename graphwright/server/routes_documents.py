@@ -17,10 +17,7 @@ from graphwright.server.schemas import (
     DeleteResult,
     DocumentsRequest,
     RetryRequest,
-    SourceInfo,
-    SyncRequest,
 )
-from graphwright.server.sources import sync_job
 from graphwright.server.state import Server
 from graphwright.server.uploads import NDJSON, save_files, save_records, stream_records
 
@@ -117,18 +114,6 @@ def add_document_routes(app: FastAPI, server: Server) -> None:
         """Ingest a failed or interrupted row of the documents table again, as a job, from the upload the server
         kept of it (a failed file's, or its interrupted job's): no second upload. 404 when none is kept."""
         return server.retry_document(body.id, caller_of(request))
-
-    @app.get("/v1/sources", response_model=list[SourceInfo], tags=["documents"])
-    def sources(request: Request) -> list[SourceInfo]:
-        """The folders, web sites and buckets the workspace keeps in step with (added by `graphwright sync`
-        or `watch`), each with its last sync: when, what it added, changed and removed, or why it failed."""
-        return [SourceInfo.model_validate(r.summary()) for r in graph_of(server, request).sources()]
-
-    @app.post("/v1/sources/sync", status_code=202, response_model=Job, tags=["documents"])
-    def sync_source(body: SyncRequest, request: Request) -> Job:
-        """Sync a recorded source now, as a job (follow it at /v1/jobs/{id}): new and changed files ingested,
-        removed ones deleted with what derives from them. Only a source the workspace already has: 404 else."""
-        return sync_job(graph_of(server, request), server.jobs, body.id, caller_of(request))
 
     @app.delete("/v1/documents/{document_id:path}", response_model=DeleteResult, tags=["documents"])
     def delete_document(document_id: str, request: Request) -> DeleteResult | JSONResponse:
