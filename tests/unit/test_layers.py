@@ -1,7 +1,7 @@
 """The package's imports point one way: entry points -> api -> {pipeline, search, communities, evaluation}
--> sources -> {extraction, graph_store, knowledge} -> embeddings -> llm -> {text, models, config} -> registry -> errors. Read from
-the source with `ast` (imports under TYPE_CHECKING and inside functions count too), so a wrong-way import
-fails here."""
+-> sources -> {extraction, graph_store, knowledge} -> embeddings -> llm -> {text, models, config} -> registry
+-> errors. Read from the source with `ast` (imports under TYPE_CHECKING and inside functions count too), so a
+wrong-way import fails here."""
 
 from __future__ import annotations
 
