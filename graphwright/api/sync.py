@@ -150,9 +150,11 @@ def _passages(rag: Syncing, document_ids: list[str]) -> set[str]:
 
 def _state(item: Item, before: SyncedItem | None, read: bool, naming: Naming, failed: dict[str, str]) -> SyncedItem:
     """What the record keeps of an item after this sync."""
-    if not read:  # unchanged: as the last sync left it (a 304 keeps its links)
+    if not read:  # unchanged (a 304 keeps its links), or listed but not fetched (an object over the size cap)
         kept = before or SyncedItem(version=item.version)
-        return kept.model_copy(update={"version": item.version, "depth": item.depth})
+        return kept.model_copy(
+            update={"version": item.version, "depth": item.depth, "failed": failed.get(item.key, kept.failed)}
+        )
     documents = naming.documents.get(item.key, [])
     error = failed.get(item.key, "")
     if not documents and error and before is not None:
