@@ -15,6 +15,18 @@ if TYPE_CHECKING:
 SPACE = Path(__file__).resolve().parents[2] / "examples" / "space"
 
 
+def workspace_texts(rag: Any) -> str:
+    """Every property of every node and relationship of the default workspace, as one JSON text (what a
+    forgotten document must leave no trace in). Other workspaces' nodes, whose labels carry their prefix, are
+    left out: earlier tests leave theirs in the same database."""
+    import json
+
+    own = "none(l IN labels(n) WHERE l CONTAINS '__')"
+    nodes = rag.store.read(f"MATCH (n) WHERE {own} RETURN properties(n) AS p")
+    rels = rag.store.read(f"MATCH (n)-[r]->() WHERE {own} RETURN properties(r) AS p")
+    return json.dumps([row["p"] for row in nodes + rels], default=str)
+
+
 def write_files(folder: Path, files: dict[str, str]) -> Path:
     """Each `name: text` as a UTF-8 file in `folder` (made if missing); returns the folder."""
     folder.mkdir(parents=True, exist_ok=True)

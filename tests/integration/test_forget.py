@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from graphwright.errors import GraphwrightError
-from tests.integration.helpers import is_glean, write_files
+from tests.integration.helpers import is_glean, workspace_texts, write_files
 from tests.stub_openai import chat_reply
 
 CANARY = "QX7CANARY"
@@ -51,12 +51,6 @@ def stub_reply(body: dict):
     # The passage's own words, not the canary: a question about the canary is no leak, a passage quoted is.
     quoted = "funded the Apollo program archive" in said
     return chat_reply(f"The passages mention the {CANARY} archive." if quoted else "Nothing more is known.")
-
-
-def every_string(rag) -> str:
-    nodes = rag.store.read("MATCH (n) RETURN properties(n) AS p")
-    rels = rag.store.read("MATCH ()-[r]->() RETURN properties(r) AS p")
-    return json.dumps([r["p"] for r in nodes + rels], default=str)
 
 
 def cached_answers(home: Path) -> str:
@@ -102,7 +96,7 @@ def test_a_removed_document_leaves_nothing_behind(canary_world, rag, settings) -
     cited = {c.chunk_id for c in asked.chunks if c.document_id == "docs/canary.md"}
     assert cited, "the canary's passage was found before the delete"
 
-    before = every_string(graph)
+    before = workspace_texts(graph)
     assert CANARY in before and CANARY in cached_answers(settings.home)
     assert CANARY in talk.get(conversation.id).history[0].answer
     leaks_before = {mode for mode, text in searched(graph, rag).items() if CANARY in text}
@@ -116,7 +110,7 @@ def test_a_removed_document_leaves_nothing_behind(canary_world, rag, settings) -
     report = graph.sync(folder)
     assert report.removed == ["docs/canary.md"] and report.documents_removed == 1
 
-    assert CANARY not in every_string(graph), "a node or relationship kept the canary"
+    assert CANARY not in workspace_texts(graph), "a node or relationship kept the canary"
     assert CANARY not in cached_answers(settings.home), "a cached LLM answer kept the canary"
     leaked = {
         mode: text[:300]

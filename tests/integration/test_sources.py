@@ -10,18 +10,11 @@ from pathlib import Path
 import pytest
 
 from graphwright.errors import SourceError
-from tests.integration.helpers import write_files
+from tests.integration.helpers import workspace_texts, write_files
 
 ALPHA = "Margaret Hamilton led the team that wrote the Apollo guidance software at the MIT Instrumentation Lab."
 BETA = "The Saturn V rocket carried Apollo 11 from the Kennedy Space Center in July 1969."
 GAMMA = "Valentina Tereshkova flew Vostok 6 in June 1963, the first woman in space."
-
-
-def texts(rag) -> str:
-    """Every string the workspace's nodes and relationships hold, as one text."""
-    nodes = rag.store.read("MATCH (n) RETURN properties(n) AS p")
-    rels = rag.store.read("MATCH ()-[r]->() RETURN properties(r) AS p")
-    return json.dumps([row["p"] for row in nodes + rels], default=str)
 
 
 def document_ids(rag) -> set[str]:
@@ -60,7 +53,7 @@ def test_a_folder_is_kept_in_step_and_remembered(rag, tmp_path: Path) -> None:
     assert third.changed == ["notes/alpha.md"] and third.added == ["notes/moved.json"]
     assert sorted(third.removed) == ["notes/beta.txt", "notes/records.json"]
     assert document_ids(rag) == {"notes/alpha.md", "r1"}
-    stored = texts(rag)
+    stored = workspace_texts(rag)
     for gone in ("MIT Instrumentation Lab", "Kennedy Space Center", "Gagarin"):
         assert gone not in stored, f"{gone!r} outlived its file"
     assert "software engineering" in stored

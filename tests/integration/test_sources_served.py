@@ -5,7 +5,6 @@ gone from every node: each timed, within 60 s) and the watcher `serve` runs for 
 
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 import sys
@@ -18,7 +17,7 @@ import httpx
 import pytest
 
 from tests.integration.conftest import READ, WRITE
-from tests.integration.helpers import write_files
+from tests.integration.helpers import workspace_texts, write_files
 from tests.serve_process import wait_job
 
 pytestmark = pytest.mark.integration
@@ -35,12 +34,6 @@ def until(check: Callable[[], bool], seconds: float = 60) -> float:
             return time.monotonic() - started
         time.sleep(0.25)
     raise AssertionError(f"not within {seconds:g} s")
-
-
-def every_string(rag) -> str:
-    nodes = rag.store.read("MATCH (n) RETURN properties(n) AS p")
-    rels = rag.store.read("MATCH ()-[r]->() RETURN properties(r) AS p")
-    return json.dumps([r["p"] for r in nodes + rels], default=str)
 
 
 def test_sources_are_listed_and_synced_now_over_http(live, tmp_path: Path) -> None:
@@ -105,10 +98,10 @@ def test_a_watched_folder_follows_its_files(rag, cli_env: dict[str, str], tmp_pa
 
         for n in range(5):  # an editor's save storm: one sync takes the last text
             (folder / "alpha.md").write_text(f"Margaret Hamilton coined the term software engineering ({n}).")
-        changed = until(lambda: "Instrumentation Lab" not in every_string(rag) and "(4)" in every_string(rag))
+        changed = until(lambda: "Instrumentation Lab" not in workspace_texts(rag) and "(4)" in workspace_texts(rag))
 
         (folder / "beta.md").unlink()
-        removed = until(lambda: "Kennedy Space Center" not in every_string(rag))
+        removed = until(lambda: "Kennedy Space Center" not in workspace_texts(rag))
         assert documents() == {"watched/alpha.md"}
     finally:
         watcher.terminate()
