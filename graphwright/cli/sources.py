@@ -20,22 +20,7 @@ from graphwright.cli.common import (
 from graphwright.cli.render import print_sync_report
 
 if TYPE_CHECKING:
-    from graphwright.api import GraphRAG
-    from graphwright.cli.common import Tally
     from graphwright.models import SyncReport
-
-
-def run_sync(
-    rag: GraphRAG,
-    location: str,
-    *,
-    tally: Tally | None,
-    glob: str | None = None,
-    depth: int | None = None,
-    max_pages: int | None = None,
-    extractor: str | None = None,
-) -> SyncReport:
-    return rag.sync(location, glob=glob, depth=depth, max_pages=max_pages, extractor=extractor, progress=tally)
 
 
 @click.command()
@@ -74,8 +59,8 @@ def sync(
 
     try:
         with open_graph() as rag, ingest_progress(not quiet and not as_json) as tally:
-            report = run_sync(
-                rag, location, tally=tally, glob=glob_pattern, depth=depth, max_pages=max_pages, extractor=extractor
+            report = rag.sync(
+                location, glob=glob_pattern, depth=depth, max_pages=max_pages, extractor=extractor, progress=tally
             )
     except SourceError as exc:  # after the progress bars are gone: the error is the last line
         fail(str(exc))
@@ -209,7 +194,7 @@ def sync_all(quiet: bool) -> None:
     with open_graph() as rag, ingest_progress(not quiet) as tally:
         for record in rag.sources():
             try:
-                report = run_sync(rag, record.id, tally=tally)
+                report = rag.sync(record.id, progress=tally)
             except SourceError as exc:
                 make_console(stderr=True).print(f"[red]{record.id}:[/] {exc}", highlight=False)
                 partial = True
