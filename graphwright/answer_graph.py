@@ -160,8 +160,8 @@ margin-right:4px;vertical-align:middle}} pre{{white-space:pre-wrap;background:#f
 def evidence_browser_query(result: SearchResult, workspace: str = "default", max_entities: int = 25) -> str:
     """The Cypher that shows this answer's evidence in Neo4j Browser: the passages it cites (or ranked first),
     their documents, the entities of its relations and the communities it used, in `workspace`'s labels."""
-    from graphwright.graph_store.queries import evidence_browser_query as build
-    from graphwright.graph_store.workspace import Workspace
+    from graphwright.graph_store.queries.inspection import evidence_browser_query as build
+    from graphwright.graph_store.workspace_names import Workspace
 
     cited = {kind: [c.id for c in result.citations if c.kind == kind] for kind in ("chunk", "entity", "community")}
     chunks = cited["chunk"] or [c.chunk_id for c in result.chunks[:5]]

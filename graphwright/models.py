@@ -11,11 +11,17 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field, computed_field
 MAX_DESCRIPTION = 1000
 MAX_EVIDENCE = 500
 
+# Metadata filter operators accepted from users; anything else is refused before a query is built.
+FILTER_OPERATORS = {"=": "=", "!=": "<>", ">": ">", ">=": ">=", "<": "<", "<=": "<=", "~": "CONTAINS"}
+
+# Operators only the search itself builds (a document focus: `id in [...]`), never parsed from a user.
+INTERNAL_FILTER_OPERATORS = {"in": "IN"}
+
 
 @dataclass(frozen=True)
 class MetadataFilter:
     """One condition on a document's metadata (`year>=2020` is key "year", op ">=", value 2020); the
-    operators are `graph_store.queries.FILTER_OPERATORS`, and keys and values reach Cypher as parameters."""
+    operators are `FILTER_OPERATORS`, and keys and values reach Cypher as parameters."""
 
     key: str
     op: str

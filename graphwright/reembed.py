@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from graphwright.config import Settings
 from graphwright.embeddings import Embedder
 from graphwright.graph_store.contracts import GraphStore
-from graphwright.graph_store.queries import EMBEDDING_LABELS
+from graphwright.graph_store.queries.schema import EMBEDDING_LABELS
 from graphwright.graph_store.schema import SchemaPlan
 from graphwright.models import chunk_embedding_text, community_embedding_text, entity_embedding_text
 

@@ -20,7 +20,7 @@ def neo4j_uri() -> Iterator[str]:
     if external:
         yield external
         return
-    from graphwright.graph_store.local_server import LocalServer, default_project_dir
+    from graphwright.graph_store.launcher.local_server import LocalServer, default_project_dir
 
     server = LocalServer(
         project_dir=default_project_dir(),

@@ -57,7 +57,7 @@ from graphwright.graph_store.rows import (
     TopEntityRow,
 )
 from graphwright.graph_store.schema import SchemaPlan, check_compatible
-from graphwright.graph_store.workspace import Workspace
+from graphwright.graph_store.workspace_names import Workspace
 from graphwright.models import (
     Chunk,
     CurationChange,

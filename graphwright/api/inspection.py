@@ -69,7 +69,7 @@ class Inspection:
         )
 
     def read_cypher(self, query: str, *, caller: str = "", tenant: bool = False) -> CypherRows:
-        """Run a Cypher query only if it is provably read-only (the locks of `graph_store/read_only.py`: its
+        """Run a Cypher query only if it is provably read-only (the locks of `graph_store/cypher_gate/read_only.py`: its
         text, Neo4j's plan, a READ transaction), within the row, byte and time limits of the settings, and
         at most `cypher_max_concurrent` at once for one `caller` (a key's fingerprint; BusyError past it).
         CypherRejectedError says which lock refused it."""
@@ -97,7 +97,7 @@ class Inspection:
     def graph(self) -> GraphStats:
         """Counts, entities and relations by type, communities by level, index states and, for the local
         server, the database's size on disk."""
-        from graphwright.graph_store.local_server import store_bytes
+        from graphwright.graph_store.launcher.local_server import store_bytes
 
         types = self._store.admin.type_counts()
         indexes = [

@@ -11,12 +11,12 @@ from graphwright.cli.common import exit_partial, fail, load_settings, make_conso
 
 if TYPE_CHECKING:
     from graphwright.config import Settings
-    from graphwright.graph_store.local_server import LocalServer
-    from graphwright.graph_store.posture import PostureCheck
+    from graphwright.graph_store.launcher.local_server import LocalServer
+    from graphwright.graph_store.launcher.posture import PostureCheck
 
 
 def _local_server(settings: Settings, gds: bool = False) -> LocalServer:
-    from graphwright.graph_store.local_server import LocalServer, LocalServerError, default_project_dir
+    from graphwright.graph_store.launcher.local_server import LocalServer, LocalServerError, default_project_dir
 
     try:
         return LocalServer(
@@ -69,7 +69,7 @@ def db_start(timeout: float, gds: bool) -> None:
       NEO4J_PASSWORD=my-secret-pw graphwright db start
       graphwright db start --gds      # with Graph Data Science
     """
-    from graphwright.graph_store.local_server import LocalServerError, write_password_file
+    from graphwright.graph_store.launcher.local_server import LocalServerError, write_password_file
 
     settings = load_settings()
     server = _local_server(settings, gds)
@@ -119,8 +119,8 @@ _LOG_WARNING_BYTES = 256 * 2**20
 def _disk_check(settings: Settings) -> list[PostureCheck]:
     """The local server's disk use (store, transaction logs, logs) when this home has one; nothing for
     another server, whose disk doctor cannot see."""
-    from graphwright.graph_store.local_server import disk_usage
-    from graphwright.graph_store.posture import PostureCheck
+    from graphwright.graph_store.launcher.local_server import disk_usage
+    from graphwright.graph_store.launcher.posture import PostureCheck
 
     usage = disk_usage(settings.home)
     if usage is None:
@@ -151,7 +151,7 @@ def db_build(force: bool) -> None:
     Example:
       graphwright db build
     """
-    from graphwright.graph_store.local_server import LocalServerError
+    from graphwright.graph_store.launcher.local_server import LocalServerError
 
     server = _local_server(load_settings())
     if server.is_built() and not force:
@@ -216,7 +216,7 @@ def doctor() -> None:
     from graphwright.cli.tables import Column, print_fitted
     from graphwright.graph_store import Neo4jStore
     from graphwright.graph_store.gds import read_gds_version
-    from graphwright.graph_store.posture import PostureCheck, read_posture
+    from graphwright.graph_store.launcher.posture import PostureCheck, read_posture
 
     with open_graph() as rag:
         if not isinstance(rag.store, Neo4jStore):

@@ -130,8 +130,8 @@ def browser() -> None:
     if names is None:
         console.print("(the database is not reachable now; the queries below still apply)")
     first, second = ((names or []) + ["NASA", "SpaceX"])[:2]
-    from graphwright.graph_store.queries import BROWSER_QUERIES
-    from graphwright.graph_store.workspace import Workspace
+    from graphwright.graph_store.queries.inspection import BROWSER_QUERIES
+    from graphwright.graph_store.workspace_names import Workspace
 
     workspace = Workspace(settings.workspace)  # its labels: a workspace's nodes carry only its own
     # Plain echo, not rich: a wrapped line would break copy and paste.

@@ -14,7 +14,7 @@ from graphwright.errors import (
 )
 from graphwright.graph_store import Neo4jStore
 from graphwright.graph_store.contracts import GraphStore
-from graphwright.graph_store.queries import CHUNK_FULLTEXT_INDEX, CHUNK_VECTOR_INDEX
+from graphwright.graph_store.queries.schema import CHUNK_FULLTEXT_INDEX, CHUNK_VECTOR_INDEX
 from graphwright.graph_store.rows import EmbeddedChunkRow
 from graphwright.models import RetrievedChunk
 from graphwright.text.languages import detect

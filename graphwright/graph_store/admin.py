@@ -4,8 +4,21 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
+from graphwright.graph_store.queries import schema as q
+from graphwright.graph_store.queries.admin import (
+    DELETE_DEFAULT_BATCH,
+    OTHER_WORKSPACE_NAME,
+    WORKSPACE_LABELS,
+    delete_label_batch,
+)
+from graphwright.graph_store.queries.documents import COUNTS
+from graphwright.graph_store.queries.inspection import (
+    ENTITY_TYPE_COUNTS,
+    INTEGRITY_CHECKS,
+    RELATION_TYPE_COUNTS,
+    RESUMABLE,
+)
 from graphwright.graph_store.rows import EmbeddingSourceRow, IndexRow, IntegrityProblem, MetaRow
 from graphwright.graph_store.schema import SchemaPlan, check_compatible
 
@@ -99,11 +112,11 @@ class StoreAdmin:
         """Delete this workspace's nodes, indexes and constraints; other workspaces keep theirs. The default
         workspace's reset also takes nodes of nobody's labels (the database belongs to graphwright)."""
         if self.workspace.is_default:
-            while self.connection.write(q.DELETE_DEFAULT_BATCH, batch=batch, other=q.OTHER_WORKSPACE_NAME)[0]["n"]:
+            while self.connection.write(DELETE_DEFAULT_BATCH, batch=batch, other=OTHER_WORKSPACE_NAME)[0]["n"]:
                 pass
         else:
-            for label in q.WORKSPACE_LABELS:
-                self._in_batches(q.delete_label_batch(label), batch)
+            for label in WORKSPACE_LABELS:
+                self._in_batches(delete_label_batch(label), batch)
         for row in self.connection.read(q.LIST_DROPPABLE):
             if self.workspace.owns(row["name"]):
                 self.connection.write(q.DROP_INDEX, name=row["name"])
@@ -112,23 +125,23 @@ class StoreAdmin:
                 self.connection.write(q.DROP_CONSTRAINT, name=row["name"])
 
     def counts(self) -> dict[str, int]:
-        return cast(dict[str, int], self.connection.read(q.COUNTS)[0])
+        return cast(dict[str, int], self.connection.read(COUNTS)[0])
 
     def type_counts(self) -> dict[str, dict[str, int]]:
         """Entities by type and relations by type."""
         return {
-            "entities": {r["type"]: r["n"] for r in self.connection.read(q.ENTITY_TYPE_COUNTS)},
-            "relations": {r["type"]: r["n"] for r in self.connection.read(q.RELATION_TYPE_COUNTS)},
+            "entities": {r["type"]: r["n"] for r in self.connection.read(ENTITY_TYPE_COUNTS)},
+            "relations": {r["type"]: r["n"] for r in self.connection.read(RELATION_TYPE_COUNTS)},
         }
 
     def integrity_problems(self) -> dict[str, IntegrityProblem]:
         """Rules of the graph model that some element breaks: {rule: {"n": count, "examples": [...]}}."""
         found = {}
-        for rule, cypher in q.INTEGRITY_CHECKS.items():
+        for rule, cypher in INTEGRITY_CHECKS.items():
             row = self.connection.read(cypher)[0]
             if row["n"]:
                 found[rule] = cast(IntegrityProblem, row)
         return found
 
     def resumable(self) -> IntegrityProblem:
-        return cast(IntegrityProblem, self.connection.read(q.RESUMABLE)[0])
+        return cast(IntegrityProblem, self.connection.read(RESUMABLE)[0])

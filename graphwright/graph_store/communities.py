@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
-from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection, write_batches
+from graphwright.graph_store.queries import communities as q
+from graphwright.graph_store.queries.graph import COMMUNITIES_AT_LEVEL, COMMUNITY_VECTOR_SEARCH, ENTITY_COMMUNITIES
 from graphwright.graph_store.rows import (
     CommunityCatalogRow,
     CommunityContextRow,
@@ -75,16 +76,16 @@ class CommunityStore:
 
     # --- search -------------------------------------------------------------------------------------------
     def entity_communities(self, ids: list[str], limit: int) -> list[CommunityRow]:
-        return cast(list[CommunityRow], self.connection.read(q.ENTITY_COMMUNITIES, ids=ids, limit=limit))
+        return cast(list[CommunityRow], self.connection.read(ENTITY_COMMUNITIES, ids=ids, limit=limit))
 
     def community_vector_search(self, embedding: list[float], k: int, level: int | None) -> list[CommunityRow]:
         # Ask the index wide: a level filter after an approximate top-k could leave nothing.
         return cast(
             list[CommunityRow],
             self.connection.read(
-                q.COMMUNITY_VECTOR_SEARCH, embedding=embedding, k=k, level=level, candidates=max(k * 20, 500)
+                COMMUNITY_VECTOR_SEARCH, embedding=embedding, k=k, level=level, candidates=max(k * 20, 500)
             ),
         )
 
     def communities_at_level(self, level: int, embedding: list[float]) -> list[CommunityRow]:
-        return cast(list[CommunityRow], self.connection.read(q.COMMUNITIES_AT_LEVEL, level=level, embedding=embedding))
+        return cast(list[CommunityRow], self.connection.read(COMMUNITIES_AT_LEVEL, level=level, embedding=embedding))

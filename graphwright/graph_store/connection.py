@@ -4,7 +4,7 @@ credentials refused is a GraphStoreError; one refused query or write is a QueryR
 WriteRejectedError, and the database is still there.
 
 A connection belongs to one workspace and renders every query of the package into its names
-(graph_store/workspace.py), so no role can run a query in another workspace. `explain` and `read_once`
+(graph_store/workspace_names.py), so no role can run a query in another workspace. `explain` and `read_once`
 run text as given: they serve only user-written Cypher, which the read-only gate checks instead."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from neo4j import GraphDatabase, NotificationMinimumSeverity, RoutingControl
 from neo4j.exceptions import AuthError, Neo4jError, ServiceUnavailable, SessionExpired
 
 from graphwright.errors import GraphStoreError, QueryRejectedError, WriteRejectedError
-from graphwright.graph_store.workspace import Workspace
+from graphwright.graph_store.workspace_names import Workspace
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

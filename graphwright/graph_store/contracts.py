@@ -51,7 +51,7 @@ from graphwright.graph_store.rows import (
 
 if TYPE_CHECKING:
     from graphwright.graph_store.schema import SchemaPlan
-    from graphwright.graph_store.workspace import Workspace
+    from graphwright.graph_store.workspace_names import Workspace
     from graphwright.models import (
         Chunk,
         CurationChange,

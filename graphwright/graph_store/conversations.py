@@ -6,8 +6,8 @@ from __future__ import annotations
 import builtins
 from typing import Any
 
-from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
+from graphwright.graph_store.queries import conversations as q
 
 
 class ConversationStore:

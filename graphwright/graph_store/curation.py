@@ -19,10 +19,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from graphwright.errors import CurationConflictError, InvalidRequestError, NotFoundError
-from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection, ScopedTransaction, run_batches
 from graphwright.graph_store.contracts import Embed
 from graphwright.graph_store.curation_rules import CurationRules, Redirect, joined_description
+from graphwright.graph_store.queries import curation as q
+from graphwright.graph_store.queries.entities import (
+    ENTITIES_BY_ID,
+    SET_ENTITY_EMBEDDINGS,
+    WRITE_MENTIONS,
+    WRITE_RELATIONS,
+)
+from graphwright.graph_store.queries.graph import ENTITIES_BY_KEY
 from graphwright.graph_store.writes import SETTLE_BATCH, settle_entities
 from graphwright.models import MAX_DESCRIPTION, CurationChange, entity_embedding_text
 from graphwright.text.normalize import RESERVED_RELATIONS, entity_label, normalize_key, relation_type
@@ -76,8 +83,8 @@ class CurationStore:
             aliases = sorted({*(keep_props.get("aliases") or []), *_names_of(gone_props)} - {keep_props["name"]})
             description = joined_description(keep_props.get("description") or "", gone_props.get("description") or "")
             tx.run(q.DELETE_ENTITIES, ids=[a_id]).consume()
-            run_batches(tx, q.WRITE_RELATIONS, "rows", rows, 500, max_description=MAX_DESCRIPTION)
-            run_batches(tx, q.WRITE_MENTIONS, "rows", mentions, 500)
+            run_batches(tx, WRITE_RELATIONS, "rows", rows, 500, max_description=MAX_DESCRIPTION)
+            run_batches(tx, WRITE_MENTIONS, "rows", mentions, 500)
             tx.run(q.SET_ENTITY_PROPERTIES, id=b_id, props={"aliases": aliases, "description": description}).consume()
             keys = sorted(set(map(normalize_key, _names_of(gone_props))))
             rule = CurationRules(redirects=[Redirect(keys=keys, ids=[a_id], to=b_id, name=keep_props["name"])])
@@ -96,7 +103,7 @@ class CurationStore:
             (e_id,) = ids
             props = before["entities"][e_id]["props"]
             old, key = props["name"], normalize_key(name)
-            if key != props.get("key") and tx.run(q.ENTITIES_BY_KEY, keys=[key]).single() is not None:
+            if key != props.get("key") and tx.run(ENTITIES_BY_KEY, keys=[key]).single() is not None:
                 raise CurationConflictError(f"an entity is already named {name!r}: merge into it instead")
             aliases = sorted({*(props.get("aliases") or []), old} - {name})
             tx.run(q.SET_ENTITY_PROPERTIES, id=e_id, props={"name": name, "key": key, "aliases": aliases}).consume()
@@ -158,7 +165,7 @@ class CurationStore:
             rel = _the_relation(before, ends, old)
             tx.run(q.DELETE_RELATION, source=ends[0], target=ends[1], type=old).consume()
             row = _relation_row(ends[0], new, ends[1], rel["props"])
-            tx.run(q.WRITE_RELATIONS, rows=[row], max_description=MAX_DESCRIPTION).consume()
+            tx.run(WRITE_RELATIONS, rows=[row], max_description=MAX_DESCRIPTION).consume()
             summary = f"retyped {_relation_text(before, ends, old)} to {new}"
             return summary, CurationRules(relation_types=[(ends[0], old, ends[1], new)]), []
 
@@ -399,8 +406,8 @@ def _restore_entities(tx: ScopedTransaction, now: Snapshot, before: Snapshot) ->
         communities += [{"id": entity_id, "community": c} for c in found.get("communities", [])]
     run_batches(tx, q.RESTORE_ENTITIES, "rows", rows, 500)
     run_batches(tx, q.ADD_ENTITY_LABEL, "rows", labels, 500)
-    run_batches(tx, q.SET_ENTITY_EMBEDDINGS, "rows", vectors, 500)
-    run_batches(tx, q.WRITE_MENTIONS, "rows", mentions, 500)
+    run_batches(tx, SET_ENTITY_EMBEDDINGS, "rows", vectors, 500)
+    run_batches(tx, WRITE_MENTIONS, "rows", mentions, 500)
     run_batches(tx, q.RESTORE_COMMUNITY_LINKS, "rows", communities, 500)
 
 
@@ -445,12 +452,12 @@ def _embed_entities(tx: ScopedTransaction, ids: list[str], embed: Embed | None) 
     are cleared (link_similar fills them again)."""
     if not ids:
         return
-    rows = tx.run(q.ENTITIES_BY_ID, ids=ids).data()
+    rows = tx.run(ENTITIES_BY_ID, ids=ids).data()
     for row in rows:
         tx.run(q.SET_ENTITY_PROPERTIES, id=row["id"], props={"similar": None}).consume()
     if embed is None or not rows:
         return
     vectors = embed([entity_embedding_text(r["name"], r["type"], r["description"]) for r in rows])
     run_batches(
-        tx, q.SET_ENTITY_EMBEDDINGS, "rows", [{"id": r["id"], "embedding": v} for r, v in zip(rows, vectors)], 500
+        tx, SET_ENTITY_EMBEDDINGS, "rows", [{"id": r["id"], "embedding": v} for r, v in zip(rows, vectors)], 500
     )

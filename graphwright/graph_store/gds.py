@@ -16,8 +16,8 @@ from neo4j import GraphDatabase
 from neo4j.exceptions import ClientError, Neo4jError, ServiceUnavailable
 
 from graphwright.errors import QueryRejectedError
-from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
+from graphwright.graph_store.queries import gds as q
 
 
 def read_gds_version(connection: Neo4jConnection) -> str | None:

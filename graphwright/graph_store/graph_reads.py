@@ -8,10 +8,23 @@ from collections.abc import Iterator
 from typing import cast
 
 from graphwright.errors import BusyError
-from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
 from graphwright.graph_store.contracts import ReadLimits
-from graphwright.graph_store.read_only import run_read_only
+from graphwright.graph_store.cypher_gate.read_only import run_read_only
+from graphwright.graph_store.queries import graph as q
+from graphwright.graph_store.queries.entities import (
+    COUNT_ENTITIES,
+    ENTITIES_BY_ID,
+    ENTITY_CATALOG,
+    ENTITY_DESCRIPTIONS,
+    ENTITY_VECTOR_SEARCH,
+    EXPORT_ENTITIES,
+    EXPORT_RELATIONS,
+    GRAPH_OVERVIEW,
+    LIST_ENTITIES,
+    TOP_ENTITIES,
+)
+from graphwright.graph_store.queries.inspection import ENTITY_PROFILE, ENTITY_SOURCES
 from graphwright.graph_store.rows import (
     CatalogEntityRow,
     CommonNeighbourRow,
@@ -50,19 +63,19 @@ class GraphReads:
     def entity_vector_search(self, embedding: list[float], k: int) -> list[ScoredEntityRow]:
         return cast(
             list[ScoredEntityRow],
-            self.connection.read(q.ENTITY_VECTOR_SEARCH, embedding=embedding, k=k, candidates=max(k * 10, 100)),
+            self.connection.read(ENTITY_VECTOR_SEARCH, embedding=embedding, k=k, candidates=max(k * 10, 100)),
         )
 
     def entities_with_ids(self, ids: list[str]) -> list[EntityRow]:
         """Entity rows in the order of `ids`; unknown ids are skipped."""
-        rows = {r["id"]: cast(EntityRow, r) for r in self.connection.read(q.ENTITIES_BY_ID, ids=ids)}
+        rows = {r["id"]: cast(EntityRow, r) for r in self.connection.read(ENTITIES_BY_ID, ids=ids)}
         return [rows[i] for i in ids if i in rows]
 
     def entity_catalog(self) -> list[CatalogEntityRow]:
-        return cast(list[CatalogEntityRow], self.connection.read(q.ENTITY_CATALOG))
+        return cast(list[CatalogEntityRow], self.connection.read(ENTITY_CATALOG))
 
     def entity_descriptions(self, ids: list[str]) -> dict[str, str]:
-        rows = self.connection.read(q.ENTITY_DESCRIPTIONS, ids=ids)
+        rows = self.connection.read(ENTITY_DESCRIPTIONS, ids=ids)
         return {str(r["id"]): str(r["description"]) for r in rows if r["description"]}
 
     # --- neighbourhoods, relations, paths --------------------------------------------------------------
@@ -108,13 +121,13 @@ class GraphReads:
 
     # --- inspection ---------------------------------------------------------------------------------------
     def top_entities(self, limit: int = 5) -> list[TopEntityRow]:
-        return cast(list[TopEntityRow], self.connection.read(q.TOP_ENTITIES, limit=limit))
+        return cast(list[TopEntityRow], self.connection.read(TOP_ENTITIES, limit=limit))
 
     def list_entities(
         self, offset: int = 0, limit: int = 100, *, search: str | None = None, type: str | None = None
     ) -> list[EntityListRow]:
         rows = self.connection.read(
-            q.LIST_ENTITIES,
+            LIST_ENTITIES,
             offset=offset,
             limit=limit,
             search=search.lower() if search else None,
@@ -124,28 +137,28 @@ class GraphReads:
 
     def count_entities(self, *, search: str | None = None, type: str | None = None) -> int:
         rows = self.connection.read(
-            q.COUNT_ENTITIES, search=search.lower() if search else None, type=type.lower() if type else None
+            COUNT_ENTITIES, search=search.lower() if search else None, type=type.lower() if type else None
         )
         return int(rows[0]["n"])
 
     def overview(self, limit: int = 150, types: list[str] | None = None, min_degree: int = 0) -> list[OverviewRow]:
-        rows = self.connection.read(q.GRAPH_OVERVIEW, limit=limit, types=types or None, min_degree=min_degree)
+        rows = self.connection.read(GRAPH_OVERVIEW, limit=limit, types=types or None, min_degree=min_degree)
         return cast(list[OverviewRow], rows)
 
     def export_entities(self, ids: list[str] | None = None) -> Iterator[ExportEntityRow]:
-        for record in self.connection.stream(q.EXPORT_ENTITIES, ids=ids):
+        for record in self.connection.stream(EXPORT_ENTITIES, ids=ids):
             yield cast(ExportEntityRow, record.data())
 
     def export_relations(self, ids: list[str] | None = None) -> Iterator[ExportRelationRow]:
-        for record in self.connection.stream(q.EXPORT_RELATIONS, ids=ids):
+        for record in self.connection.stream(EXPORT_RELATIONS, ids=ids):
             yield cast(ExportRelationRow, record.data())
 
     def entity_profile(self, entity_id: str) -> EntityProfileRow | None:
-        rows = self.connection.read(q.ENTITY_PROFILE, id=entity_id)
+        rows = self.connection.read(ENTITY_PROFILE, id=entity_id)
         return cast(EntityProfileRow, rows[0]) if rows else None
 
     def entity_sources(self, entity_id: str, limit: int = 20) -> list[EntitySourceRow]:
-        return cast(list[EntitySourceRow], self.connection.read(q.ENTITY_SOURCES, id=entity_id, limit=limit))
+        return cast(list[EntitySourceRow], self.connection.read(ENTITY_SOURCES, id=entity_id, limit=limit))
 
     # --- read-only Cypher ---------------------------------------------------------------------------------
     def read_only(self, query: str, limits: ReadLimits, caller: str = "") -> CypherRows:

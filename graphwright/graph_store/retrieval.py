@@ -6,8 +6,20 @@ from collections.abc import Callable
 from functools import partial
 from typing import cast
 
-from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
+from graphwright.graph_store.queries import graph as q
+from graphwright.graph_store.queries.documents import DOCUMENT_STATUS_COUNTS, GET_DOCUMENT, LIST_DOCUMENTS
+from graphwright.graph_store.queries.entities import CHUNKS_MATCHING, DOCUMENT_CHUNKS, EXISTING_CHUNKS
+from graphwright.graph_store.queries.retrieval import (
+    CORPUS_LANGUAGES,
+    FULLTEXT_SEARCH,
+    TERM_COUNTS,
+    TERMS_SEARCH,
+    VECTOR_SEARCH,
+    fulltext_search_filtered,
+    vector_search_filtered,
+)
+from graphwright.graph_store.queries.schema import CHUNK_FULLTEXT_INDEX, CHUNK_TERMS_INDEX
 from graphwright.graph_store.rows import (
     ChunkRow,
     DocumentListRow,
@@ -30,11 +42,11 @@ class RetrievalReads:
         self, embedding: list[float], k: int, filters: list[MetadataFilter] | None = None
     ) -> list[ScoredChunkRow]:
         if filters:
-            query, params = q.vector_search_filtered(filters)
+            query, params = vector_search_filtered(filters)
             return cast(list[ScoredChunkRow], self.connection.read(query, embedding=embedding, k=k, **params))
         return cast(
             list[ScoredChunkRow],
-            self.connection.read(q.VECTOR_SEARCH, embedding=embedding, k=k, candidates=max(k * 10, 100)),
+            self.connection.read(VECTOR_SEARCH, embedding=embedding, k=k, candidates=max(k * 10, 100)),
         )
 
     def fulltext_search(
@@ -43,11 +55,11 @@ class RetrievalReads:
         """BM25 over the chunks' text and context, or with `terms` over the segmented search terms of
         chunks in a language written without spaces."""
         if filters:
-            index = q.CHUNK_TERMS_INDEX if terms else q.CHUNK_FULLTEXT_INDEX
-            query, params = q.fulltext_search_filtered(filters, index)
+            index = CHUNK_TERMS_INDEX if terms else CHUNK_FULLTEXT_INDEX
+            query, params = fulltext_search_filtered(filters, index)
             rows = self.connection.read(query, query=lucene_query, k=k, scan=max(k * 50, 500), **params)
         else:
-            rows = self.connection.read(q.TERMS_SEARCH if terms else q.FULLTEXT_SEARCH, query=lucene_query, k=k)
+            rows = self.connection.read(TERMS_SEARCH if terms else FULLTEXT_SEARCH, query=lucene_query, k=k)
         return cast(list[ScoredChunkRow], rows)
 
     def keyword_search(
@@ -113,14 +125,14 @@ class RetrievalReads:
 
     def corpus_languages(self) -> set[str]:
         """The languages the corpus's documents are written in (none for a graph written before they said)."""
-        return {r["language"] for r in self.connection.read(q.CORPUS_LANGUAGES)}
+        return {r["language"] for r in self.connection.read(CORPUS_LANGUAGES)}
 
     def term_counts(self, clauses: dict[str, str], limit: int = 1000) -> dict[str, int]:
         """How many chunks' search terms match each clause (term -> its Lucene clause), counted up to `limit`."""
         if not clauses:
             return {}
         terms = [{"term": t, "clause": c} for t, c in clauses.items()]
-        return {r["term"]: r["chunks"] for r in self.connection.read(q.TERM_COUNTS, terms=terms, limit=limit)}
+        return {r["term"]: r["chunks"] for r in self.connection.read(TERM_COUNTS, terms=terms, limit=limit)}
 
     def co_mentions(self, a: str, b: str, limit: int) -> list[ChunkRow]:
         return cast(list[ChunkRow], self.connection.read(q.CO_MENTIONS, a=a, b=b, limit=limit))
@@ -136,24 +148,24 @@ class RetrievalReads:
 
     # --- chunk texts by id, document or phrase (what an imported graph is tied to) ------------------------
     def chunks_by_id(self, ids: list[str]) -> dict[str, str]:
-        return {r["id"]: r["text"] for r in self.connection.read(q.EXISTING_CHUNKS, ids=ids)}
+        return {r["id"]: r["text"] for r in self.connection.read(EXISTING_CHUNKS, ids=ids)}
 
     def document_chunks(self, document_id: str) -> dict[str, str]:
-        return {r["id"]: r["text"] for r in self.connection.read(q.DOCUMENT_CHUNKS, id=document_id)}
+        return {r["id"]: r["text"] for r in self.connection.read(DOCUMENT_CHUNKS, id=document_id)}
 
     def chunks_matching(self, lucene_query: str, k: int = 50) -> dict[str, str]:
-        return {r["id"]: r["text"] for r in self.connection.read(q.CHUNKS_MATCHING, query=lucene_query, k=k)}
+        return {r["id"]: r["text"] for r in self.connection.read(CHUNKS_MATCHING, query=lucene_query, k=k)}
 
     # --- documents ----------------------------------------------------------------------------------------
     def get_document(self, document_id: str) -> DocumentRow | None:
-        rows = self.connection.read(q.GET_DOCUMENT, id=document_id)
+        rows = self.connection.read(GET_DOCUMENT, id=document_id)
         return cast(DocumentRow, rows[0]) if rows else None
 
     def list_documents(self, query: DocumentQuery | None = None) -> list[DocumentListRow]:
         """The documents table a page at a time (stored, interrupted and failed), filtered and sorted."""
         query = query or DocumentQuery()
         rows = self.connection.read(
-            q.LIST_DOCUMENTS[query.descending],
+            LIST_DOCUMENTS[query.descending],
             offset=query.offset,
             limit=query.limit,
             search=query.search.lower() if query.search else None,
@@ -166,7 +178,7 @@ class RetrievalReads:
 
     def document_status_counts(self, *, search: str | None = None, language: str | None = None) -> dict[str, int]:
         rows = self.connection.read(
-            q.DOCUMENT_STATUS_COUNTS, search=search.lower() if search else None, language=language
+            DOCUMENT_STATUS_COUNTS, search=search.lower() if search else None, language=language
         )
         return {r["status"]: r["n"] for r in rows}
 

@@ -9,7 +9,7 @@ from typing import Any
 from graphwright.errors import (
     SchemaMismatchError,  # re-exported: they used to live here
 )
-from graphwright.graph_store import queries as q
+from graphwright.graph_store.queries import schema as q
 
 
 @dataclass(frozen=True)

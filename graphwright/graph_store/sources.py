@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import builtins
 
-from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
+from graphwright.graph_store.queries import sources as q
 from graphwright.models import SourceRecord
 
 

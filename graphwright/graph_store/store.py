@@ -13,10 +13,10 @@
 - `workspaces`: which workspaces the database holds (WorkspaceRegistry, the one role of no workspace)
 
 A store belongs to one workspace, given once at construction: every role runs its queries there
-(graph_store/workspace.py). `in_workspace(name)` is the same driver in another one.
+(graph_store/workspace_names.py). `in_workspace(name)` is the same driver in another one.
 
 Callers take the role they need (`store.retrieval.vector_search(...)`), so what a module does with the
-database is visible in its calls. All Cypher is in `queries.py`."""
+database is visible in its calls. All Cypher is in `queries/`, one module per role."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ from graphwright.graph_store.graph_reads import GraphReads
 from graphwright.graph_store.retrieval import RetrievalReads
 from graphwright.graph_store.sources import SourceStore
 from graphwright.graph_store.summaries import SummaryStore
-from graphwright.graph_store.workspace import Workspace
+from graphwright.graph_store.workspace_names import Workspace
 from graphwright.graph_store.workspaces import WorkspaceRegistry
 from graphwright.graph_store.writes import DocumentWrites
 

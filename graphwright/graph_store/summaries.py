@@ -6,8 +6,8 @@ from collections.abc import Iterator, Sequence
 from typing import Any, cast
 
 from graphwright.errors import QueryRejectedError
-from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection, write_batches
+from graphwright.graph_store.queries import summaries as q
 from graphwright.graph_store.rows import ChunkVectorRow, ScoredChunkRow, SummaryRow
 from graphwright.models import MetadataFilter
 

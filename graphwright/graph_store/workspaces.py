@@ -9,9 +9,10 @@ from typing import Any
 
 from graphwright.config import DEFAULT_WORKSPACE, check_workspace_name
 from graphwright.errors import NotFoundError, WorkspaceExistsError
-from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
-from graphwright.graph_store.workspace import REGISTRY_CONSTRAINT
+from graphwright.graph_store.queries import workspaces as q
+from graphwright.graph_store.queries.schema import DROP_CONSTRAINT
+from graphwright.graph_store.workspace_names import REGISTRY_CONSTRAINT
 
 logger = logging.getLogger(__name__)
 
@@ -73,7 +74,7 @@ class WorkspaceRegistry:
         last one gone the registry's constraint goes too: the database is as it was before workspaces."""
         self.connection.write(q.FORGET_WORKSPACE, name=name)
         if not self.others_exist():
-            self.connection.write(q.DROP_CONSTRAINT, name=REGISTRY_CONSTRAINT)
+            self.connection.write(DROP_CONSTRAINT, name=REGISTRY_CONSTRAINT)
 
 
 def _record(row: dict[str, Any]) -> dict[str, Any]:

@@ -12,9 +12,27 @@ from typing import Any
 
 from graphwright.errors import WriteRejectedError
 from graphwright.graph_schema import GraphSchema, LiteralProperty, literal_value
-from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection, ScopedTransaction, run_batches
 from graphwright.graph_store.curation_rules import CurationRules, aligned_descriptions
+from graphwright.graph_store.queries import entities as q
+from graphwright.graph_store.queries.curation import CURATION_RULES
+from graphwright.graph_store.queries.documents import (
+    CLEAR_STAGED,
+    DELETE_DOCUMENT,
+    DELETE_DOCUMENT_CHUNKS,
+    DOCUMENT_HASHES,
+    FORGET_RECORD,
+    LINK_DOCUMENT_ISSUER,
+    LINK_NEXT,
+    PROMOTE_STAGED,
+    RECORD_FAILURES,
+    STAGE_CHUNKS,
+    STAGED_EXTRACTIONS,
+    STORED_CHUNK_VECTORS,
+    UPSERT_DOCUMENT,
+    WRITE_CHUNKS,
+)
+from graphwright.graph_store.queries.schema import GET_GRAPH_SCHEMA
 from graphwright.models import MAX_DESCRIPTION, Chunk, Document, Entity, Relation, chunk_embedding_text
 from graphwright.text.normalize import normalize_key, relation_type
 
@@ -62,13 +80,13 @@ class DocumentWrites:
             done += len(ids)
 
     def document_hashes(self, ids: list[str]) -> dict[str, str]:
-        rows = self.connection.read(q.DOCUMENT_HASHES, ids=ids)
+        rows = self.connection.read(DOCUMENT_HASHES, ids=ids)
         return {row["id"]: row["hash"] for row in rows}
 
     def stored_vectors(self, document_ids: list[str], texts: list[str]) -> dict[str, list[float]]:
         if not document_ids or not texts:
             return {}
-        rows = self.connection.read(q.STORED_CHUNK_VECTORS, ids=document_ids, texts=texts)
+        rows = self.connection.read(STORED_CHUNK_VECTORS, ids=document_ids, texts=texts)
         return {chunk_embedding_text(r["context"], r["text"]): list(r["embedding"]) for r in rows}
 
     def write_documents(
@@ -87,22 +105,22 @@ class DocumentWrites:
             for document, chunks in items:
                 removed += _remove_document_support(tx, document.id)
                 _upsert_document(tx, document, chunks)
-                run_batches(tx, q.WRITE_CHUNKS, "rows", _chunk_rows(chunks), batch_size, document_id=document.id)
+                run_batches(tx, WRITE_CHUNKS, "rows", _chunk_rows(chunks), batch_size, document_id=document.id)
             _link_and_settle(tx, [chunks for _, chunks in items], entities, relations, removed, batch_size)
-            tx.run(q.LINK_DOCUMENT_ISSUER, ids=[document.id for document, _ in items]).consume()
+            tx.run(LINK_DOCUMENT_ISSUER, ids=[document.id for document, _ in items]).consume()
 
         self.connection.execute_write(work)
 
     def clear_staged(self, document_id: str, keep: str | None = None) -> None:
-        self.connection.execute_write(lambda tx: tx.run(q.CLEAR_STAGED, id=document_id, keep=keep).consume())
+        self.connection.execute_write(lambda tx: tx.run(CLEAR_STAGED, id=document_id, keep=keep).consume())
 
     def staged_extractions(self, document_id: str, stage: str) -> dict[str, str]:
-        rows = self.connection.read(q.STAGED_EXTRACTIONS, id=document_id, stage=stage)
+        rows = self.connection.read(STAGED_EXTRACTIONS, id=document_id, stage=stage)
         return {r["id"]: r["extraction"] for r in rows}
 
     def record_failures(self, failed: list[tuple[str, str]], cleared: list[str]) -> None:
         rows = [{"source": source, "error": error[:2000]} for source, error in failed]
-        self.connection.write(q.RECORD_FAILURES, failed=rows, cleared=cleared)
+        self.connection.write(RECORD_FAILURES, failed=rows, cleared=cleared)
 
     def stage_chunks(
         self,
@@ -116,7 +134,7 @@ class DocumentWrites:
         label no search reads."""
         rows = [{**row, "extraction": (extractions or {}).get(row["id"])} for row in _chunk_rows(chunks)]
         self.connection.execute_write(
-            lambda tx: run_batches(tx, q.STAGE_CHUNKS, "rows", rows, batch_size, document_id=document_id, stage=stage)
+            lambda tx: run_batches(tx, STAGE_CHUNKS, "rows", rows, batch_size, document_id=document_id, stage=stage)
         )
 
     def commit_staged(
@@ -137,7 +155,7 @@ class DocumentWrites:
                 r["promoted"]
                 for r in run_batches(
                     tx,
-                    q.PROMOTE_STAGED,
+                    PROMOTE_STAGED,
                     "ids",
                     [c.id for c in chunks],
                     batch_size,
@@ -148,7 +166,7 @@ class DocumentWrites:
             if promoted != len(chunks):  # another run cleared them: roll back rather than write half
                 raise WriteRejectedError(f"{promoted} of {len(chunks)} staged chunks found")
             _link_and_settle(tx, [chunks], entities, relations, removed, batch_size)
-            tx.run(q.LINK_DOCUMENT_ISSUER, ids=[document.id]).consume()
+            tx.run(LINK_DOCUMENT_ISSUER, ids=[document.id]).consume()
 
         self.connection.execute_write(work)
 
@@ -158,7 +176,7 @@ class DocumentWrites:
 
         def work(tx: ScopedTransaction) -> int | None:
             removed = _remove_document_support(tx, document_id)
-            rows = tx.run(q.DELETE_DOCUMENT, id=document_id).data()
+            rows = tx.run(DELETE_DOCUMENT, id=document_id).data()
             settle_entities(tx, removed.entity_ids, SETTLE_BATCH)
             _redescribe(tx, removed)
             return len(removed.chunk_ids) if rows else None
@@ -168,7 +186,7 @@ class DocumentWrites:
     def forget_record(self, record_id: str) -> bool:
         """Forget a row of the documents table that is no stored document: a failed file's record (by its
         source) and what an interrupted ingest staged (by document id); whether there was one."""
-        rows = self.connection.write(q.FORGET_RECORD, id=record_id)
+        rows = self.connection.write(FORGET_RECORD, id=record_id)
         return bool(rows and (rows[0]["failed"] or rows[0]["staged"]))
 
     def write_graph(self, entities: list[Entity], relations: list[Relation], batch_size: int = 500) -> None:
@@ -193,7 +211,7 @@ def _upsert_document(tx: ScopedTransaction, document: Document, chunks: list[Chu
         "n_chunks": len(chunks),
         "languages": sorted({c.language for c in chunks}),
     }
-    tx.run(q.UPSERT_DOCUMENT, id=document.id, props=props).consume()
+    tx.run(UPSERT_DOCUMENT, id=document.id, props=props).consume()
 
 
 def _chunk_rows(chunks: list[Chunk]) -> list[dict[str, Any]]:
@@ -227,7 +245,7 @@ def _link_and_settle(
     """NEXT chains of the documents' chunks, their entity graph, then the touched entities settled (and those
     the replaced versions mentioned described again by what remains)."""
     pairs = [[a.id, b.id] for chunks in documents for a, b in zip(chunks, chunks[1:])]
-    run_batches(tx, q.LINK_NEXT, "pairs", pairs, batch_size)
+    run_batches(tx, LINK_NEXT, "pairs", pairs, batch_size)
     touched = list(removed.entity_ids)
     if entities:
         touched += _write_graph(tx, entities, relations or [], batch_size)
@@ -262,7 +280,7 @@ def _remove_document_support(tx: ScopedTransaction, document_id: str) -> _Remove
             q.PRUNE_RELATION_SUPPORT, entity_ids=entity_ids, chunk_ids=chunk_ids, max_description=MAX_DESCRIPTION
         ).consume()
         tx.run(q.DELETE_UNSUPPORTED_RELATIONS, entity_ids=entity_ids).consume()
-    tx.run(q.DELETE_DOCUMENT_CHUNKS, id=document_id).consume()
+    tx.run(DELETE_DOCUMENT_CHUNKS, id=document_id).consume()
     return _Removed(chunk_ids, entity_ids, names)
 
 
@@ -277,7 +295,7 @@ def _redescribe(tx: ScopedTransaction, removed: _Removed) -> None:
     entity_ids = list(dict.fromkeys(removed.entity_ids))
     if not entity_ids:
         return
-    row = tx.run(q.CURATION_RULES).single()
+    row = tx.run(CURATION_RULES).single()
     described = CurationRules.from_json(row["rules"] if row else None).described
     for start in range(0, len(entity_ids), SETTLE_BATCH):
         tx.run(
@@ -293,7 +311,7 @@ def _write_graph(
     tx: ScopedTransaction, entities: list[Entity], relations: list[Relation], batch_size: int
 ) -> list[str]:
     """The entity graph with the workspace's standing curation applied (curation_rules); the ids written."""
-    row = tx.run(q.CURATION_RULES).single()
+    row = tx.run(CURATION_RULES).single()
     rules = CurationRules.from_json(row["rules"] if row else None)
     entities, relations = rules.apply(entities, relations)
     rows = [
@@ -357,7 +375,7 @@ def settle_entities(tx: ScopedTransaction, entity_ids: list[str], batch_size: in
 
 def _literal_specs(tx: ScopedTransaction) -> dict[tuple[str, str], LiteralProperty]:
     """(entity type, relationship type) as stored -> the property the stored schema keeps their literals in."""
-    row = tx.run(q.GET_GRAPH_SCHEMA).single()
+    row = tx.run(GET_GRAPH_SCHEMA).single()
     if row is None or not row["schema"]:
         return {}
     specs = GraphSchema.model_validate_json(row["schema"]).literal_properties()

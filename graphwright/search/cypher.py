@@ -1,5 +1,5 @@
 """Read-only Cypher written by the LLM from the live schema (Text2Cypher), or passed by the agent's
-`cypher_read` tool. Every query goes through the one gate of `graph_store/read_only.py` (the text, Neo4j's
+`cypher_read` tool. Every query goes through the one gate of `graph_store/cypher_gate/read_only.py` (the text, Neo4j's
 plan, a READ transaction, row/byte/time caps); an error goes back to the model once for repair."""
 
 from __future__ import annotations

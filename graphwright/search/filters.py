@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 
 from graphwright.errors import InvalidRequestError
-from graphwright.graph_store.queries import FILTER_OPERATORS
-from graphwright.models import MetadataFilter
+from graphwright.models import FILTER_OPERATORS, MetadataFilter
 
 _FILTER_RE = re.compile(r"^\s*([^=!<>~\s][^=!<>~]*?)\s*(>=|<=|!=|=|>|<|~)\s*(.*?)\s*$", re.DOTALL)
 

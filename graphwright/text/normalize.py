@@ -17,7 +17,7 @@ FALLBACK_RELATION = "RELATED_TO"
 # Relationship types graphwright itself uses between its own nodes; an extracted relation may not take them.
 RESERVED_RELATIONS = {"PART_OF", "NEXT", "MENTIONS", "IN_COMMUNITY", "PARENT_OF", "SUMMARIZES"}
 _MAX_TYPE_LENGTH = 48
-# The labels of graphwright's own nodes (graph_store/workspace.py's LABELS but Concept, and GLOBAL_LABELS: a
+# The labels of graphwright's own nodes (graph_store/workspace_names.py's LABELS but Concept, and GLOBAL_LABELS: a
 # test keeps the two lists in step): never an entity type's label, in any workspace.
 INTERNAL_LABELS = frozenset(
     {

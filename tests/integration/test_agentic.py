@@ -143,7 +143,7 @@ def test_injected_instructions_change_nothing(world, llm_rag_factory, stub, tmp_
 
 def test_the_database_itself_refuses_writes_on_the_read_path(world) -> None:
     from graphwright.errors import QueryRejectedError
-    from graphwright.graph_store.read_only import ReadLimits
+    from graphwright.graph_store.cypher_gate.read_only import ReadLimits
 
     connection = world.store.connection
     assert connection.explain("EXPLAIN MATCH (n) RETURN count(n)", 10.0)[0] == "r"

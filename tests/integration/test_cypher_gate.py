@@ -192,7 +192,7 @@ def test_generated_attacks_never_reach_a_canary(canaries) -> None:
 
 def test_the_plan_lock_holds_without_the_text_lock(canaries, monkeypatch) -> None:
     """The text lock switched off: Neo4j's plan alone must refuse every attack that parses."""
-    from graphwright.graph_store import read_only
+    from graphwright.graph_store.cypher_gate import read_only
 
     monkeypatch.setattr(read_only, "check_text", lambda query: query.strip().rstrip(";").strip())
     rag = canaries["rag"]
@@ -397,7 +397,7 @@ def test_generated_hidden_reads_are_refused_in_every_expression_place(scoped) ->
 
 def test_the_plan_sees_hidden_reads_without_the_text_lock(scoped, canaries, monkeypatch) -> None:
     """Lock 1 off: the plan's reading of nested queries must refuse each alone, LOAD CSV included."""
-    from graphwright.graph_store import read_only
+    from graphwright.graph_store.cypher_gate import read_only
 
     monkeypatch.setattr(read_only, "check_text", lambda query: query.strip().rstrip(";").strip())
     _generated_hidden_attacks(scoped)

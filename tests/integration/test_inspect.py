@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from graphwright.graph_store.queries import BROWSER_QUERIES
+from graphwright.graph_store.queries.inspection import BROWSER_QUERIES
 from tests.integration.helpers import run
 from tests.integration.world import ENTITIES, RELATIONS
 

@@ -10,7 +10,7 @@ import pytest
 from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError, ClientError
 
-from graphwright.graph_store.local_server import LocalServer, LocalServerError, default_project_dir
+from graphwright.graph_store.launcher.local_server import LocalServer, LocalServerError, default_project_dir
 from tests.conftest import ROOT, TEST_PASSWORD
 
 pytestmark = [

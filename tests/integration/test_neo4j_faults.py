@@ -61,7 +61,7 @@ def wait_for_documents(rag, n: int, process: subprocess.Popen, seconds: float = 
 
 @pytest.mark.skipif(bool(os.environ.get("GRAPHWRIGHT_TEST_NEO4J_URI")), reason="needs the local test server")
 def test_neo4j_restarted_mid_ingest(rag, cli_env, neo4j_uri: str, tmp_path: Path) -> None:
-    from graphwright.graph_store.local_server import LocalServer, default_project_dir
+    from graphwright.graph_store.launcher.local_server import LocalServer, default_project_dir
     from tests.conftest import ROOT, TEST_PASSWORD
 
     server = LocalServer(

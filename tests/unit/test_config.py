@@ -31,7 +31,7 @@ def test_defaults_are_offline(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None
 def test_a_generated_password_is_used_unless_one_is_given(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     import stat
 
-    from graphwright.graph_store.local_server import write_password_file
+    from graphwright.graph_store.launcher.local_server import write_password_file
 
     monkeypatch.delenv("NEO4J_PASSWORD", raising=False)
     write_password_file(tmp_path / "neo4j-password")

@@ -26,7 +26,7 @@ def test_neo4j_reads_no_files_and_reaches_no_network_from_cypher() -> None:
     assert 'NEO4J_internal_dbms_cypher__ip__blocklist: "0.0.0.0/0,::/0"' in compose
     assert "http__access__control__allow__origin" in compose
     launcher = (
-        ROOT / "graphwright/graph_store/neo4j_local/src/main/java/io/graphwright/neo4jlocal/Launcher.java"
+        ROOT / "graphwright/graph_store/launcher/neo4j_local/src/main/java/io/graphwright/neo4jlocal/Launcher.java"
     ).read_text(encoding="utf-8")
     for setting in (
         '"dbms.security.allow_csv_import_from_file_urls", "false"',

@@ -15,7 +15,7 @@ class Language(Protocol):
     code: str  # ISO 639-1: "en", "zh"
     name: str
     # Whether words are written without spaces, so that search needs the language's own segmentation: its
-    # chunks then carry `index_terms`, searched by a whitespace-analysed index (graph_store/queries.py).
+    # chunks then carry `index_terms`, searched by a whitespace-analysed index (graph_store/queries/retrieval.py).
     segmented: bool
     stopwords: frozenset[str]
     # Words that point back at something said before ("it", "他"), and openings of an elliptic follow-up

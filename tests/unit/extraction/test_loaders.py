@@ -114,7 +114,7 @@ def test_files_of_types_we_do_not_read_are_listed_as_skipped(tmp_path: Path) -> 
 def test_the_embedding_check_names_reembed_and_an_unfinished_run() -> None:
     import pytest
 
-    from graphwright.graph_store.queries import embedding_page
+    from graphwright.graph_store.queries.schema import embedding_page
     from graphwright.graph_store.schema import SchemaMismatchError, check_model
 
     check_model(None, "any")  # an empty database fits every model

@@ -138,7 +138,7 @@ def test_name_query_adds_fuzzy_variants_of_long_words_only() -> None:
 
 
 def test_browser_evidence_query_keeps_only_generated_ids() -> None:
-    from graphwright.graph_store.queries import evidence_browser_query
+    from graphwright.graph_store.queries.inspection import evidence_browser_query
 
     cypher = evidence_browser_query(["c_1", "x'}) DETACH DELETE n //"], ["e_2", "e_2"], ["L1-3"])
     assert "['c_1']" in cypher and "['e_2']" in cypher and "['L1-3']" in cypher

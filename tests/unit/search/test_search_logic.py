@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphwright.graph_store.queries import filter_clause
+from graphwright.graph_store.queries.retrieval import filter_clause
 from graphwright.models import MetadataFilter, RetrievedChunk
 from graphwright.search.answer import retrieval_answer
 from graphwright.search.filters import parse_filter, parse_value

@@ -29,11 +29,10 @@ from typing import Any
 import neo4j
 
 from graphwright.errors import CypherRejectedError
-from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
 from graphwright.graph_store.contracts import ReadLimits
-from graphwright.graph_store.cypher_expressions import check_expressions
-from graphwright.graph_store.cypher_tokens import (
+from graphwright.graph_store.cypher_gate.expressions import check_expressions
+from graphwright.graph_store.cypher_gate.tokens import (
     Token,
     decodings,
     depth_step,
@@ -42,7 +41,9 @@ from graphwright.graph_store.cypher_tokens import (
     split_at,
     tokenize,
 )
-from graphwright.graph_store.workspace import Workspace
+from graphwright.graph_store.queries import graph as q
+from graphwright.graph_store.queries.workspaces import WORKSPACES
+from graphwright.graph_store.workspace_names import Workspace
 from graphwright.models import CypherRows
 
 READ_PROCEDURES = frozenset(
@@ -585,7 +586,7 @@ def run_read_only(connection: Neo4jConnection, query: str, limits: ReadLimits) -
     query_type, plan = connection.explain(q.EXPLAIN_PREFIX + query, limits.timeout)
     check_plan(query_type, plan)
     # A workspace registered after this check is empty until something is ingested into it.
-    scoped = plan is not None and (not connection.workspace.is_default or bool(connection.read(q.WORKSPACES)))
+    scoped = plan is not None and (not connection.workspace.is_default or bool(connection.read(WORKSPACES)))
     if plan is not None:
         check_nested(plan, connection.workspace if scoped else None)
     if plan is not None and scoped:

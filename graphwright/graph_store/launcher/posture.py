@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from graphwright.errors import QueryRejectedError
-from graphwright.graph_store import queries as q
 from graphwright.graph_store.connection import Neo4jConnection
+from graphwright.graph_store.queries import admin as q
 
 # LOAD CSV from an address that serves nothing: the refusal says whether a lock stopped it (the setting or the
 # IP blocklist) or the load was attempted. Nothing is read: port 1 of the database host's loopback answers

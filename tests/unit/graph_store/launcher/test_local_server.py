@@ -9,7 +9,12 @@ from pathlib import Path
 import pytest
 
 from graphwright.errors import LocalServerError
-from graphwright.graph_store.local_server import PACKAGED_PROJECT, LocalServer, default_project_dir, project_sources
+from graphwright.graph_store.launcher.local_server import (
+    PACKAGED_PROJECT,
+    LocalServer,
+    default_project_dir,
+    project_sources,
+)
 
 _CENTRAL = "https://repo.maven.apache.org/maven2/org/neo4j"
 MAVEN_OUTPUT = f"""[INFO] Scanning for projects...

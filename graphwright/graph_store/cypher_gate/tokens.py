@@ -1,5 +1,5 @@
-"""Cypher's text as tokens, read one way by every lock of the read-only gate (graph_store/read_only.py) and
-by the bound on what an expression may do (graph_store/cypher_expressions.py): the user's query and the
+"""Cypher's text as tokens, read one way by every lock of the read-only gate (graph_store/cypher_gate/read_only.py) and
+by the bound on what an expression may do (graph_store/cypher_gate/expressions.py): the user's query and the
 Details of every plan operator alike. One reader, so no lock can see a term that another splits differently:
 strings (both quotes, escapes), backtick names, comments, brackets and `CASE ... END` are known to all."""
 

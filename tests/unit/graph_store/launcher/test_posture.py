@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graphwright.graph_store.posture import judge
+from graphwright.graph_store.launcher.posture import judge
 
 LOCKED_FILE = (
     "Neo4j refused the query: Cannot load from URL 'file:///x.csv': configuration property "

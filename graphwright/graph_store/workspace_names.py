@@ -5,7 +5,7 @@ workspaces (every write matches both ends by the workspace's labels), so a query
 label reaches nothing else, whatever it forgets: a vector or fulltext index holds one workspace's nodes, a walk
 or a path search expands only within it, community detection reads only its entities.
 
-`render` turns the package's Cypher (written once, with the default names, in queries.py) into a workspace's:
+`render` turns the package's Cypher (written once, with the default names, in queries/) into a workspace's:
 the fixed labels and types after `:`, dynamic `$(...)` names, the quoted index names, and `type(r)` / `labels(n)`
 stripped of the prefix, so what a query returns reads the same in every workspace. User-written Cypher is never
 rendered: the read-only gate proves instead that its plan touches only the workspace's names (`owns`)."""

@@ -1,5 +1,5 @@
 """What an expression in user Cypher may do, read from its text before any transaction opens (lock 1 of the
-read-only gate, graph_store/read_only.py, runs it on every decoding of the query).
+read-only gate, graph_store/cypher_gate/read_only.py, runs it on every decoding of the query).
 
 Neo4j checks for termination and timeouts between rows, so one expression that loops holds a core past any
 timeout, and past `TERMINATE TRANSACTION` too: the work inside one row has to be bounded before it starts.
@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 
 from graphwright.errors import CypherRejectedError
-from graphwright.graph_store.cypher_tokens import Token, depth_step, keyword, split_at, word_at
+from graphwright.graph_store.cypher_gate.tokens import Token, depth_step, keyword, split_at, word_at
 
 MAX_TERMS = 2_000
 MAX_DEPTH = 40
