@@ -25,8 +25,8 @@ from rich.table import Table
 from bench.ingest_novels import NOVELS
 from bench.record import arguments, parse, record, torch_installed
 from graphwright.config import Settings
+from graphwright.documents.chunking import chunk_text
 from graphwright.embeddings import OnnxEmbedder, SentenceTransformerEmbedder, default_cache_dir
-from graphwright.extraction.chunking import chunk_text
 
 
 def novel_chunks(limit: int, data: Path = NOVELS) -> list[str]:

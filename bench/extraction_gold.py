@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graphwright.config import Settings
-from graphwright.extraction.loaders import load_paths
+from graphwright.documents.chunking import make_chunks
+from graphwright.documents.loaders import load_paths
 from graphwright.extraction.nlp_extractor import NLPExtractor
-from graphwright.pipeline import make_chunks
 from graphwright.text.normalize import normalize_key
 
 ROOT = Path(__file__).resolve().parents[1]

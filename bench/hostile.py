@@ -111,7 +111,7 @@ def main() -> None:
         )
     console.print(table)
 
-    from graphwright.extraction.loaders import load_file
+    from graphwright.documents.loaders import load_file
 
     with tempfile.TemporaryDirectory() as tmp:
         bomb = _word_bomb(Path(tmp), 100)

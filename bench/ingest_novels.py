@@ -31,8 +31,8 @@ from bench.record import record
 from graphwright.api import GraphRAG
 from graphwright.cli.common import short_gil_turns
 from graphwright.config import Settings
-from graphwright.extraction.loaders import load_paths
-from graphwright.pipeline import make_chunks
+from graphwright.documents.chunking import make_chunks
+from graphwright.documents.loaders import load_paths
 
 STAGES = ("embed chunks", "extract", "resolve", "embed entities", "write", "synonyms")
 NOVELS = Path(__file__).resolve().parents[1].parent / "shared" / "eval" / "novels" / "novels.jsonl"

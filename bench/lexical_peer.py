@@ -139,7 +139,7 @@ def main() -> None:
                 settings.model_copy(update={"embedding_runtime": runtime, "embedding_batch_size": batch}), folder
             )
             rows.append((label, chunks, seconds))
-        from graphwright.extraction.chunking import chunk_text
+        from graphwright.documents.chunking import chunk_text
 
         pieces = [c.text for t in texts.values() for c in chunk_text(t, settings.chunk_size, settings.chunk_overlap)]
         chars = round(sum(map(len, pieces)) / len(pieces))

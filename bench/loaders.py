@@ -22,7 +22,7 @@ from rich.table import Table
 
 from bench.ingest_novels import NOVELS
 from bench.record import arguments, parse, record
-from graphwright.extraction.loaders import load_file
+from graphwright.documents.loaders import load_file
 
 WORDS_PER_PAGE = 450
 
@@ -75,7 +75,7 @@ def pypdf_pages(path: Path) -> list[str]:
 
 
 def pdfium_pages(path: Path) -> list[str]:
-    from graphwright.extraction.formats import read_pdf
+    from graphwright.documents.formats import read_pdf
 
     return [p.text for p in read_pdf(path.read_bytes()).parts]
 

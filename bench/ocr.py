@@ -18,8 +18,8 @@ from rich.console import Console
 from rich.table import Table
 
 from bench.record import arguments, parse, record
-from graphwright.extraction import ocr
-from graphwright.extraction.formats import read_pdf
+from graphwright.documents import ocr
+from graphwright.documents.formats import read_pdf
 
 SCAN_DPI = 150
 

@@ -15,9 +15,9 @@ from rich.console import Console
 from rich.table import Table
 
 from bench.record import arguments, parse, record
-from graphwright.extraction import pdf_tables
-from graphwright.extraction.formats import read_pdf
-from graphwright.extraction.tables import CELL_SEPARATOR
+from graphwright.documents import pdf_tables
+from graphwright.documents.formats import read_pdf
+from graphwright.documents.tables import CELL_SEPARATOR
 
 
 def read_all(files: list[Path], tables: bool) -> tuple[float, int, int, int]:

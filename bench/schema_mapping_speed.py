@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bench.record import arguments, parse, record
-from graphwright.extraction.chunking import chunk_text
+from graphwright.documents.chunking import chunk_text
 from graphwright.extraction.examples import read_examples
 from graphwright.extraction.nlp_extractor import NLPExtractor
 from graphwright.graph_schema import GraphSchema

@@ -239,7 +239,7 @@ class Settings(BaseSettings):
     max_pdf_seconds: float = Field(300.0, gt=0, description="seconds reading one PDF may take")
     max_ocr_pages: int = Field(200, ge=0, description="scanned pages of one PDF read by OCR (the `ocr` extra)")
     max_html_bytes: int = Field(10 * 1024 * 1024, ge=1, description="bytes of one HTML page")
-    # Every file is read in a child process within these (extraction/parse_worker.py); a PDF's time is
+    # Every file is read in a child process within these (documents/parse_worker.py); a PDF's time is
     # max_pdf_seconds, checked between pages, then stopped hard 30 s later.
     max_parse_seconds: float = Field(120.0, gt=0, description="seconds reading one file (but a PDF) may take")
     max_parse_memory_mb: int = Field(

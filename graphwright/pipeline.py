@@ -20,6 +20,10 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from graphwright.config import Settings
+from graphwright.documents.chunking import make_chunks
+from graphwright.documents.formats import FileLimits
+from graphwright.documents.loaders import LoadResult, iter_files, iter_loaded, source_of
+from graphwright.documents.parse_worker import ParseWorker, parse_budget
 from graphwright.embeddings import Embedder
 from graphwright.embeddings.base import PrefetchingEmbedder
 from graphwright.errors import WriteRejectedError
@@ -32,12 +36,8 @@ from graphwright.extraction.base import (
     TimeBudgeted,
     Versioned,
 )
-from graphwright.extraction.chunking import chunk_parts
 from graphwright.extraction.document_terms import add_document_terms, document_terms
 from graphwright.extraction.extract import extract_checked, extraction_inputs
-from graphwright.extraction.formats import FileLimits
-from graphwright.extraction.loaders import LoadResult, iter_files, iter_loaded, source_of
-from graphwright.extraction.parse_worker import ParseWorker, parse_budget
 from graphwright.extraction.resolution import EntityIndex, Resolver
 from graphwright.extraction.schema_check import schema_entity_types
 from graphwright.extraction.subject import add_subject
@@ -48,7 +48,6 @@ from graphwright.models import (
     Chunk,
     ChunkExtraction,
     Document,
-    DocumentPart,
     Entity,
     FileFailure,
     IngestReport,
@@ -56,7 +55,6 @@ from graphwright.models import (
     entity_embedding_text,
 )
 from graphwright.telemetry import set_attributes, span
-from graphwright.text.languages import detect
 
 
 class ProgressCallback(Protocol):
@@ -72,45 +70,6 @@ log = logging.getLogger(__name__)
 # entities; part of the content hash, so a change re-indexes.
 CHUNK_CONTEXT = "title-about-section-v2"
 SUBJECT_RULE = "subject-v1"
-
-
-def chunk_id(document_id: str, index: int, text: str) -> str:
-    """Content-addressed: an unchanged chunk keeps its id across re-ingests, a changed one gets a new id."""
-    digest = hashlib.sha256(f"{document_id}\x00{index}\x00{text}".encode()).hexdigest()
-    return f"c_{digest[:24]}"
-
-
-# Enough of a document to tell its language; a book need not be read twice for it.
-_LANGUAGE_SAMPLE_CHARS = 20_000
-
-
-def chunk_context(document: Document, section: str) -> str:
-    """What a passage is part of, embedded and indexed with it: its document's title, what the document is
-    about (its profile: "3M COMPANY 10-K fiscal year 2018") and its section or page heading."""
-    about = str(document.metadata.get("about") or "")
-    pieces = [document.title, about if about.casefold() not in document.title.casefold() else "", section]
-    return " | ".join(p for p in pieces if p)
-
-
-def make_chunks(document: Document, size: int, overlap: int) -> list[Chunk]:
-    parts = document.parts or [DocumentPart(text=document.text)]
-    language = detect(document.title + "\n" + document.text[:_LANGUAGE_SAMPLE_CHARS])
-    return [
-        Chunk(
-            id=chunk_id(document.id, i, piece.text),
-            document_id=document.id,
-            index=i,
-            text=piece.text,
-            n_tokens=piece.n_tokens,
-            context=chunk_context(document, piece.section),
-            page_start=piece.page_start,
-            page_end=piece.page_end,
-            section=piece.section,
-            language=language.code,
-            terms=language.index_terms(document.title + "\n" + piece.text) if language.segmented else "",
-        )
-        for i, piece in enumerate(chunk_parts(parts, size, overlap))
-    ]
 
 
 # Text read before it is chunked and written: bounds memory on big corpora, and keeps hash look-ups batched.

@@ -49,9 +49,9 @@ if TYPE_CHECKING:
     from graphwright.communities.raptor import RaptorRun
     from graphwright.communities.upkeep import CommunityRun, RefreshRun
     from graphwright.curation import Curation
+    from graphwright.documents.parse_worker import ParseWorker
     from graphwright.evaluation.datasets import Dataset
     from graphwright.extraction.byog import ImportReport
-    from graphwright.extraction.parse_worker import ParseWorker
     from graphwright.reembed import ReembedReport
 
 log = logging.getLogger(__name__)
@@ -159,7 +159,7 @@ class GraphRAG:
         """The child process this instance's ingests read files in (started at the first file, kept between
         ingests so each does not pay for a new one; closed with the instance)."""
         if self._reader is None:
-            from graphwright.extraction.parse_worker import ParseWorker, parse_budget
+            from graphwright.documents.parse_worker import ParseWorker, parse_budget
 
             self._reader = ParseWorker(parse_budget(self.settings))
         return self._reader

@@ -12,8 +12,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from graphwright.documents.loaders import document_id_for
 from graphwright.errors import SourceError
-from graphwright.extraction.loaders import document_id_for
 from graphwright.models import SourceRecord, SyncedItem, SyncReport
 from graphwright.pipeline import Naming, ProgressCallback
 from graphwright.sources.base import Item, unchanged

@@ -103,7 +103,7 @@ class _IngestCommand(click.Command):
 
     def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         super().format_help_text(ctx, formatter)
-        from graphwright.extraction.file_types import supported_suffixes
+        from graphwright.documents.file_types import supported_suffixes
 
         with formatter.indentation():
             formatter.write_paragraph()

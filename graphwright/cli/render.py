@@ -139,7 +139,7 @@ def print_schema(schema: GraphSchema | None, counts: dict[str, dict[str, int]]) 
 
 
 def skipped_line(skipped: list[str], shown: int = 10) -> str:
-    from graphwright.extraction.file_types import supported_suffixes
+    from graphwright.documents.file_types import supported_suffixes
 
     types = sorted({Path(s).suffix.lower() or "(no extension)" for s in skipped})
     names = ", ".join(skipped[:shown]) + (f" and {len(skipped) - shown} more" if len(skipped) > shown else "")

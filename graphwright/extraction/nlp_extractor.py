@@ -25,6 +25,18 @@ from functools import cached_property
 from typing import Any
 
 from graphwright.extraction.name_kinds import described_kind, list_head
+from graphwright.extraction.name_words import (
+    CONNECTORS,
+    DAYS,
+    DEMONYMS,
+    FIRST_NAMES,
+    INNER_THE,
+    MONTHS,
+    PLACES,
+    ROMAN,
+    TITLES,
+    guess_type,
+)
 from graphwright.extraction.predicates import PLACE_READINGS, Predicate, distance, predicate
 from graphwright.extraction.relation_prior import Evidence, RelationPrior
 from graphwright.extraction.schema_mapper import MAPPING_METHOD, Mention, SchemaMapper
@@ -39,342 +51,23 @@ _TOKEN_RE = re.compile(
     r"[A-Za-z0-9\u00C0-\u024F][A-Za-z0-9\u00C0-\u024F'’.\-/&]*[A-Za-z0-9\u00C0-\u024F]"
     r"|[A-Za-z0-9\u00C0-\u024F]"
 )
+
+
 # Two names this close in the parse (one edge: "A and B", "A (B)") with no predicate between them are kept as
 # RELATED_TO; farther apart, the sentence says nothing about the pair and no relation is written.
 _NEAR_EDGES = 1
+
+
 _PARSED_CHUNKS = 64
+
+
 _ACRONYM_RE = re.compile(r"[A-Z][A-Z0-9&.\-]{1,9}")
+
+
 _CJK_RE = re.compile(r"[\u4e00-\u9fff]")
+
+
 _CODE_RE = re.compile(r"^[A-Za-z][A-Za-z.]*-?\d[\w.\-]*$")  # GPT-4o, RP-1, B1058, STS-31, plutonium-238
-_ROMAN = {"I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"}
-_CONNECTORS = {"of", "de", "von", "van", "la", "del", "der", "da", "di", "du", "le", "y"}
-_INNER_THE = {"the"}
-_MONTHS = {
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-}
-_DAYS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
-_ORG_WORDS = {
-    "agency",
-    "administration",
-    "company",
-    "corp",
-    "corp.",
-    "corporation",
-    "inc",
-    "inc.",
-    "ltd",
-    "laboratory",
-    "laboratories",
-    "institute",
-    "university",
-    "organisation",
-    "organization",
-    "group",
-    "alliance",
-    "aerospace",
-    "aviation",
-    "nasa",
-    "committee",
-    "bureau",
-    "council",
-    "ministry",
-    "department",
-    "foundation",
-    "association",
-    "society",
-    "bank",
-    "party",
-    "army",
-    "navy",
-    "force",
-    "office",
-    "board",
-    "academy",
-    "college",
-    "school",
-    "press",
-    "media",
-    "arianespace",
-    "technologies",
-    "systems",
-    "industries",
-    "enterprises",
-    "labs",
-    "studios",
-    "services",
-}
-_LOCATION_WORDS = {
-    "crater",
-    "sea",
-    "ocean",
-    "mare",
-    "island",
-    "islands",
-    "base",
-    "site",
-    "cosmodrome",
-    "zone",
-    "complex",
-    "centre",
-    "center",
-    "city",
-    "county",
-    "state",
-    "river",
-    "lake",
-    "mount",
-    "mountain",
-    "mountains",
-    "valley",
-    "bay",
-    "gulf",
-    "coast",
-    "desert",
-    "province",
-    "region",
-    "street",
-    "road",
-    "avenue",
-    "park",
-    "facility",
-    "station",
-    "pole",
-    "orbit",
-    "belt",
-    "point",
-    "cape",
-    "port",
-    "harbor",
-    "harbour",
-    "kingdom",
-    "republic",
-    "empire",
-    "village",
-    "town",
-    "castle",
-    "hall",
-    "house",
-    "palace",
-    "square",
-    "bridge",
-    "forest",
-    "hill",
-    "hills",
-}
-_EVENT_WORDS = {
-    "mission",
-    "missions",
-    "program",
-    "programme",
-    "race",
-    "war",
-    "battle",
-    "flight",
-    "expedition",
-    "conference",
-    "summit",
-    "olympics",
-    "games",
-    "festival",
-    "revolution",
-    "treaty",
-    "act",
-    "launch",
-    "landing",
-    "test",
-    "tests",
-    "campaign",
-    "crisis",
-    "election",
-    "award",
-    "prize",
-    "demo",
-}
-_TECH_WORDS = {
-    "engine",
-    "engines",
-    "system",
-    "telescope",
-    "rover",
-    "lander",
-    "rocket",
-    "spacecraft",
-    "satellite",
-    "helicopter",
-    "vehicle",
-    "module",
-    "arm",
-    "algorithm",
-    "protocol",
-    "model",
-    "capsule",
-    "booster",
-    "constellation",
-    "observatory",
-    "probe",
-    "generator",
-    "mirror",
-}
-_PERSON_CUES = {
-    "astronaut",
-    "astronauts",
-    "commander",
-    "pilot",
-    "president",
-    "founder",
-    "chief",
-    "designer",
-    "director",
-    "administrator",
-    "astronomer",
-    "scientist",
-    "engineer",
-    "ceo",
-    "mr",
-    "mrs",
-    "ms",
-    "dr",
-    "professor",
-    "king",
-    "queen",
-    "prince",
-    "princess",
-    "lord",
-    "lady",
-    "captain",
-    "general",
-    "colonel",
-    "sister",
-    "brother",
-    "uncle",
-    "aunt",
-    "father",
-    "mother",
-    "son",
-    "daughter",
-    "wife",
-    "husband",
-    "investigator",
-    "cosmonaut",
-    "said",
-    "told",
-}
-_FIRST_NAMES = set(
-    """
-aaron adam alan albert alexander alexei alice amelia andrew angela ann anna anne anthony arthur barbara ben
-benjamin bernard betty bill bob brian bruce buzz carl carol caroline catherine charles charlotte chris
-christina christine christopher claire daniel david deborah dennis diana donald doris dorothy doug douglas
-dwight edward edwin elizabeth ellen elon emily emma eric ernest eugene frank fred frederick gene george
-gerald grace gwynne harold harriet harry helen henry howard hugh isaac jack james jane janet jean jeff
-jennifer jeremy jessica jim joan john jonathan joseph joyce judith julia julie karen katherine kathleen
-kenneth laura lawrence linda lisa louis louise lucy margaret maria marie mark martha mary matthew michael
-neil nicholas oliver oscar patricia patrick paul peter philip rachel ralph reid richard robert roger ronald
-rose ruth sally samuel sarah sergei simon stephen steven susan thomas timothy tom valentina victor virginia
-wally walter wernher william yuri ouyang emma fanny elinor marianne edmund fitzwilliam jay mikhail ivan
-dmitri natasha pierre andrei nikolai leo lev fyodor anna sherlock watson heathcliff catherine jo meg beth
-amy laurie tess angel alec huck tom becky jim ahab ishmael queequeg starbuck hester arthur roger
-""".split()
-)
-
-
-_PLACES = set(
-    """
-moon earth mars venus mercury jupiter saturn uranus neptune pluto sun africa asia europe antarctica america
-australia alabama alaska arizona arkansas california colorado connecticut delaware florida georgia hawaii
-idaho illinois indiana iowa kansas kentucky louisiana maine maryland massachusetts michigan minnesota
-mississippi missouri montana nebraska nevada ohio oklahoma oregon pennsylvania tennessee texas utah vermont
-virginia washington wisconsin wyoming china india japan russia france germany italy spain britain england
-scotland ireland wales canada mexico brazil argentina chile peru egypt israel iran iraq turkey greece poland
-ukraine sweden norway finland denmark netherlands belgium switzerland austria portugal korea vietnam
-thailand indonesia pakistan kazakhstan mongolia nigeria kenya ethiopia london paris berlin moscow beijing
-tokyo rome madrid houston pasadena huntsville baltimore darmstadt kourou hawthorne kent hainan shanghai
-""".split()
-) | {
-    "french guiana",
-    "united states",
-    "united kingdom",
-    "soviet union",
-    "new york",
-    "new zealand",
-    "south africa",
-    "north korea",
-    "south korea",
-    "hong kong",
-    "los angeles",
-    "san francisco",
-}
-_DEMONYMS = {
-    "american",
-    "russian",
-    "chinese",
-    "european",
-    "soviet",
-    "canadian",
-    "indian",
-    "japanese",
-    "french",
-    "german",
-    "british",
-    "italian",
-    "spanish",
-    "english",
-    "korean",
-    "israeli",
-    "australian",
-    "dutch",
-    "swedish",
-    "norwegian",
-    "mexican",
-    "brazilian",
-    "african",
-    "asian",
-    "greek",
-    "roman",
-}
-_TITLES = {
-    "commander",
-    "president",
-    "pilot",
-    "captain",
-    "astronaut",
-    "astronauts",
-    "cosmonaut",
-    "dr",
-    "doctor",
-    "professor",
-    "prof",
-    "king",
-    "queen",
-    "prince",
-    "princess",
-    "lord",
-    "lady",
-    "sir",
-    "general",
-    "colonel",
-    "senator",
-    "governor",
-    "chairman",
-    "ceo",
-    "mr",
-    "mrs",
-    "ms",
-    "saint",
-    "st",
-    "emperor",
-    "pope",
-}
 
 
 @dataclass(frozen=True)
@@ -382,32 +75,6 @@ class _Token:
     text: str
     start: int
     end: int
-
-
-def guess_type(name: str, previous_word: str = "") -> str:
-    words = name.split()
-    lowered = [w.lower().strip(".,") for w in words]
-    heads = {lowered[0], lowered[-1]}  # English names carry their kind at either end ("Bank of X", "X Bank")
-    if heads & _ORG_WORDS or (len(words) == 1 and name.isalpha() and name.isupper() and 2 <= len(name) <= 6):
-        return "ORGANIZATION"
-    if lowered[-1] in _EVENT_WORDS or lowered[0] in {"operation", "battle", "treaty", "expedition"}:
-        return "EVENT"
-    if heads & _LOCATION_WORDS or " ".join(lowered) in _PLACES:
-        return "LOCATION"
-    if lowered[-1] in _TECH_WORDS:
-        return "TECHNOLOGY"
-    if any(ch.isdigit() for ch in name) or words[-1] in _ROMAN:
-        return "PRODUCT"
-    alphabetic = all(
-        w[:1].isupper() and w.replace("'", "").replace("’", "").replace("-", "").replace(".", "").isalpha()
-        for w in words
-        if w.lower() not in _CONNECTORS
-    )
-    if alphabetic and 2 <= len(words) <= 4 and (lowered[0] in _FIRST_NAMES or previous_word in _PERSON_CUES):
-        return "PERSON"
-    if alphabetic and len(words) == 1 and previous_word in _PERSON_CUES:
-        return "PERSON"
-    return "CONCEPT"
 
 
 def chunk_sentences(text: str) -> list[str]:
@@ -545,13 +212,13 @@ class NLPExtractor:
                 if tokens[j - 1].text.endswith(("'s", "’s")):
                     break  # "SpaceX's Starship": owner and owned are two names
                 nxt = tokens[j].text
-                if nxt[:1].isupper() or nxt in _ROMAN or self._is_start(nxt):
+                if nxt[:1].isupper() or nxt in ROMAN or self._is_start(nxt):
                     j += 1
                 elif re.fullmatch(r"\d{1,5}[A-Z]?", nxt) and tokens[j - 1].text[:1].isupper():
                     j += 1  # Falcon 9, Apollo 11, ISO 27001
                     break
                 elif (
-                    (nxt in _CONNECTORS or nxt in _INNER_THE)
+                    (nxt in CONNECTORS or nxt in INNER_THE)
                     and j + 1 < len(tokens)
                     and tokens[j + 1].text[:1].isupper()
                     and not sentence[tokens[j].end : tokens[j + 1].start].strip()
@@ -575,29 +242,29 @@ class NLPExtractor:
             words, at_start, previous = words[1:], False, words[0].lower()
         # "Commander Neil Armstrong", "Lunar Module Pilot Buzz Aldrin": the role is not the name
         for k in range(len(words) - 2, -1, -1):
-            if words[k].lower().rstrip(".") in _TITLES and words[k + 1][:1].isupper():
+            if words[k].lower().rstrip(".") in TITLES and words[k + 1][:1].isupper():
                 words, at_start, previous = words[k + 1 :], False, words[k].lower().rstrip(".")
                 break
         whole = " ".join(words).lower()
         if (
             len(words) > 1
-            and words[0].lower() in _DEMONYMS
-            and whole not in _PLACES
-            and (words[1].lower() in _FIRST_NAMES or len(words) == 2)
+            and words[0].lower() in DEMONYMS
+            and whole not in PLACES
+            and (words[1].lower() in FIRST_NAMES or len(words) == 2)
         ):
             words, previous = words[1:], words[0].lower()  # "Canadian Jeremy Hansen", "Russian Soyuz"
-        if len(words) == 1 and words[0].lower() in _DEMONYMS:
+        if len(words) == 1 and words[0].lower() in DEMONYMS:
             return []
-        while words and (words[-1].lower() in _CONNECTORS | _INNER_THE | STOPWORDS):
+        while words and (words[-1].lower() in CONNECTORS | INNER_THE | STOPWORDS):
             words = words[:-1]
         if not words:
             return []
         possessive = bool(re.search(r"['’]s$", words[-1]))
         words[-1] = re.sub(r"['’]s$", "", words[-1])
         lowered = [w.lower() for w in words]
-        if all(w in _MONTHS | _DAYS or w.isdigit() for w in lowered):
+        if all(w in MONTHS | DAYS or w.isdigit() for w in lowered):
             return []
-        if lowered[0] in _MONTHS and len(words) <= 2:
+        if lowered[0] in MONTHS and len(words) <= 2:
             return []
         name = clean_name(" ".join(words))
         if len(name) < 2 or name.isdigit():

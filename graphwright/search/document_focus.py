@@ -3,7 +3,7 @@ quarter ("What is the FY2018 capital expenditure for 3M?" -> 3M's 10-K for fisca
 
 Why: a corpus of one company's filings over several years is nine near-identical documents; their passages
 differ in a few figures, which neither an embedding nor BM25 weighs against the question's year. The profile
-each document got at ingest (extraction/document_profile.py) says who and when it is about, so the search
+each document got at ingest (documents/document_profile.py) says who and when it is about, so the search
 can look there first (search/engine.py runs the mode on the focus, then on everything). Each step only
 narrows: a year no document of the issuer covers, or a quarter none has, leaves the issuer's documents as they
 were; a question naming no issuer has no focus, whatever years it names."""
@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from graphwright.extraction.document_profile import core_name
+from graphwright.documents.document_profile import core_name
 from graphwright.graph_store.rows import DocumentProfileRow
 from graphwright.models import MetadataFilter, RetrievedChunk
 from graphwright.text.stopwords import STOPWORDS

@@ -2,7 +2,7 @@
 of the page headed "Consolidated Statement of Cash Flows", not only those whose own words match.
 
 Why: a long document's passages of figures (a statement's rows, a price table) share little wording with a
-question, while their heading (a Word or HTML section, a PDF page's heading: extraction/document_profile.py)
+question, while their heading (a Word or HTML section, a PDF page's heading: documents/document_profile.py)
 says what they are. Each passage's heading is scored against the question by BM25 over the headings of the
 same documents, so words every heading carries (the company's name, the years) weigh almost nothing and the
 words that tell sections apart weigh most; the score joins the mode's own, each over its best, at equal

@@ -283,7 +283,7 @@ def _server_routes(app: FastAPI, server: Server) -> None:
     @app.get("/", include_in_schema=False)
     def page(request: Request) -> HTMLResponse:
         from graphwright.answer_graph import palette
-        from graphwright.extraction.file_types import supported_suffixes
+        from graphwright.documents.file_types import supported_suffixes
 
         html = (resources.files("graphwright.server") / "static" / "index.html").read_text(encoding="utf-8")
         # The file picker offers what ingest reads: the loaders' table, not a copy of it; the explorer colours

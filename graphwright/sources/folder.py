@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from graphwright.config import Settings
+from graphwright.documents.loaders import document_id_for, iter_files
 from graphwright.errors import SourceError
-from graphwright.extraction.loaders import document_id_for, iter_files
 from graphwright.models import SourceRecord
 from graphwright.sources.base import Item, Listing
 

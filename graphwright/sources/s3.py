@@ -9,8 +9,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from graphwright.config import Settings
+from graphwright.documents.file_types import LOADERS
 from graphwright.errors import ExtraNotInstalledError, SourceError
-from graphwright.extraction.file_types import LOADERS
 from graphwright.models import FileFailure, SourceRecord
 from graphwright.sources.base import Item, Listing, unchanged
 from graphwright.sources.staging import staged_path

@@ -16,8 +16,8 @@ from urllib.robotparser import RobotFileParser
 from xml.etree import ElementTree
 
 from graphwright.config import Settings
+from graphwright.documents.file_types import LOADERS
 from graphwright.errors import SourceError
-from graphwright.extraction.file_types import LOADERS
 from graphwright.models import FileFailure, SourceRecord
 from graphwright.sources.base import Item, Listing
 from graphwright.sources.staging import staged_path

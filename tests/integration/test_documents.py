@@ -130,7 +130,7 @@ def test_rich_files_reingest_update_delete_and_fail_without_loss(rag, tmp_path: 
     assert _chunks(rag, "docs/report.pdf") == kept, "a failed file leaves its stored version as it was"
 
     limited = rag.settings.model_copy(update={"max_file_bytes": 1000})
-    from graphwright.extraction.loaders import load_file
+    from graphwright.documents.loaders import load_file
 
     too_big = load_file(folder / "notes.docx", tmp_path, {}, max_bytes=limited.max_file_bytes)
     assert "above the limit" in too_big.failures[0].error

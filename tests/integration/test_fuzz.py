@@ -100,7 +100,7 @@ def test_hostile_names_and_types_never_break_the_graph(
 def test_hostile_document_ids_and_metadata_keys_round_trip_and_filter(
     rag, tmp_path: Path, doc_id: str, key: str, value: str
 ) -> None:
-    from graphwright.extraction.loaders import RESERVED_PROPERTIES, clean_identifier
+    from graphwright.documents.loaders import RESERVED_PROPERTIES, clean_identifier
 
     name = clean_identifier(key)
     if not name or name in RESERVED_PROPERTIES or name == "embedding":

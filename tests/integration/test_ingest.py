@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from graphwright import pipeline
+from graphwright.documents.chunking import make_chunks
 from graphwright.errors import WriteRejectedError
-from graphwright.pipeline import make_chunks
 from tests.integration.corpus import DOCS, LONG_DOC, RECORDS, write_corpus
 from tests.integration.helpers import write_files
 
@@ -30,7 +30,7 @@ def test_ingest_counts_match_the_chunker(rag, tmp_path: Path) -> None:
     assert stages <= report.stage_seconds.keys() and all(s >= 0 for s in report.stage_seconds.values()), report
     assert report.documents_written == len(DOCS) + len(RECORDS)
 
-    from graphwright.extraction.loaders import load_paths
+    from graphwright.documents.loaders import load_paths
 
     loaded = load_paths([corpus], tmp_path)
     expected = sum(len(make_chunks(d, rag.settings.chunk_size, rag.settings.chunk_overlap)) for d in loaded.documents)

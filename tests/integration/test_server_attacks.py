@@ -184,7 +184,7 @@ def test_questions_are_capped_on_every_way_in(open_server) -> None:
     )
     page = httpx.get(f"{url}/").text
     assert 'maxlength="4000"' in page
-    from graphwright.extraction.file_types import supported_suffixes
+    from graphwright.documents.file_types import supported_suffixes
 
     assert f'accept="{",".join(supported_suffixes())}"' in page  # the loaders' table, not a copy
 
@@ -219,7 +219,7 @@ def test_a_zip_bomb_upload_fails_by_name_and_loses_nothing(open_server, tmp_path
 
 
 def test_word_pdf_and_html_limits_are_named_failures(tmp_path: Path) -> None:
-    from graphwright.extraction.formats import FileLimits, FormatError, read_docx, read_html, read_pdf
+    from graphwright.documents.formats import FileLimits, FormatError, read_docx, read_html, read_pdf
     from tests.documents import make_pdf
 
     ratio = _zip_bomb_docx(tmp_path / "ratio.docx", 12 * 1024 * 1024)  # under the total, far above the ratio

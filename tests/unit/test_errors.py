@@ -42,7 +42,7 @@ def test_the_tree_is_complete_and_exported() -> None:
 
 
 def test_old_homes_still_export_them() -> None:
-    from graphwright.extraction.loaders import LoadError
+    from graphwright.documents.loaders import LoadError
     from graphwright.graph_store.schema import SchemaMismatchError
     from graphwright.llm.json_repair import JSONRepairError
 

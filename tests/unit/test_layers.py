@@ -1,5 +1,5 @@
 """The package's imports point one way: entry points -> api -> {pipeline, search, communities, evaluation}
--> sources -> {extraction, graph_store, knowledge} -> embeddings -> llm -> {text, models, config} -> registry
+-> sources -> {documents, extraction, graph_store, knowledge} -> embeddings -> llm -> {text, models, config} -> registry
 -> errors. Read from the source with `ast` (imports under TYPE_CHECKING and inside functions count too), so a
 wrong-way import fails here."""
 
@@ -26,8 +26,10 @@ LAYERS: list[set[str]] = [
     },  # samples: data and its paths
     {"llm"},
     {"embeddings"},  # its endpoint backend uses the llm package's `openai` client
-    {"extraction", "graph_store", "knowledge"},  # knowledge: knowledge bases beyond this workspace
-    {"sources"},  # folders, web sites and buckets a workspace keeps in step with (their files read by extraction)
+    # documents: files read into documents, tables and chunks; extraction: their entities and relations (the two
+    # never import each other); knowledge: knowledge bases beyond this workspace
+    {"documents", "extraction", "graph_store", "knowledge"},
+    {"sources"},  # folders, web sites and buckets a workspace keeps in step with (their files read by documents)
     {"algorithms"},  # Leiden and PageRank, in the client or in the store's GDS
     {"pipeline", "reembed", "search", "communities", "evaluation", "answer_graph", "conversations", "curation"}
     | {"cluster"},  # cluster: a Dask cluster's embedder and extractor, which api hands the pipeline

@@ -15,7 +15,7 @@ from graphwright.llm import ChatResult
 from graphwright.models import ChunkExtraction, Document
 
 
-# --- a loader: one function and one line in extraction/file_types.py's LOADERS ---------------------------
+# --- a loader: one function and one line in documents/file_types.py's LOADERS ---------------------------
 def load_tsv(file: Any) -> None:
     """Each row "id<TAB>text" is a document."""
     for line in file.text().splitlines():
@@ -26,7 +26,7 @@ def load_tsv(file: Any) -> None:
 
 
 def test_a_new_loader_is_one_function_and_one_registration(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from graphwright.extraction import file_types, loaders
+    from graphwright.documents import file_types, loaders
 
     monkeypatch.setitem(file_types.LOADERS, ".tsv", f"{__name__}:load_tsv")
     path = tmp_path / "rows.tsv"

@@ -209,7 +209,7 @@ def documents_passing(filters: list[MetadataFilter]) -> tuple[str, dict[str, Any
     return f"UNWIND $ids AS id MATCH (d:Document {{id: id}}) {where} RETURN d.id AS id", params
 
 
-# The documents a profile names (extraction/document_profile.py), for a question that names their issuer.
+# The documents a profile names (documents/document_profile.py), for a question that names their issuer.
 DOCUMENT_PROFILES = """
 MATCH (d:Document) WHERE d.issuer IS NOT NULL
 RETURN d.id AS id, d.issuer AS issuer, coalesce(d.issuer_aliases, []) AS aliases,

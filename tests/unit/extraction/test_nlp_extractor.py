@@ -1,7 +1,8 @@
 from __future__ import annotations
 
 from bench.extraction_gold import score
-from graphwright.extraction.nlp_extractor import NLPExtractor, guess_type
+from graphwright.extraction.name_words import guess_type
+from graphwright.extraction.nlp_extractor import NLPExtractor
 
 
 def _names(text: str) -> dict[str, str]:

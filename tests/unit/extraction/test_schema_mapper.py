@@ -8,17 +8,17 @@ import pytest
 
 from graphwright.extraction.nlp_extractor import NLPExtractor
 from graphwright.extraction.parser import spacy_available
-from graphwright.extraction.schema_mapper import (
-    _aliases,
-    _dates,
-    _loose,
-    _name_suffix,
-    _render,
-    _shape,
-    _value_format,
-    _value_unit,
-    _word_forms,
+from graphwright.extraction.schema_spans import (
+    aliases_of,
+    date_mentions,
+    loose_name,
+    name_suffix,
     number_mentions,
+    render_value,
+    span_shape,
+    value_format,
+    value_unit,
+    word_forms,
 )
 from graphwright.graph_schema import GraphSchema
 from graphwright.models import ExtractionExample, LabelledTriple
@@ -115,51 +115,51 @@ def test_a_sentence_that_states_no_fact_of_the_schema_gives_none(extractor: NLPE
 
 
 def test_values_are_read_and_written_as_the_examples_write_them() -> None:
-    assert [d.value for d in _dates("Born on 5 May 1980 and died on Dec. 18, 2009 (2009-12-18).")] == [
+    assert [d.value for d in date_mentions("Born on 5 May 1980 and died on Dec. 18, 2009 (2009-12-18).")] == [
         "1980-05-05",
         "2009-12-18",
         "2009-12-18",
     ]
-    assert [d.value for d in _dates("final flight on 9/27/2003, not on 13/27/2003")] == ["2003-09-27"]
+    assert [d.value for d in date_mentions("final flight on 9/27/2003, not on 13/27/2003")] == ["2003-09-27"]
     assert [n.value for n in number_mentions("a net income of $556,300,000 and 4000 ft, 0.0925 km/s")] == [
         "556300000",
         "4000",
         "0.0925",
     ]
     four_thousand = number_mentions("4000")[0]
-    assert _value_format(["497.0", "3800.0", "12"]) == "float"
-    assert _render(four_thousand, "float", quoted=False) == "4000.0"
-    assert _render(four_thousand, "int", quoted=True) == '"4000"'
-    assert _render(_dates("June 11, 1929")[0], "year", quoted=False) == "1929"
+    assert value_format(["497.0", "3800.0", "12"]) == "float"
+    assert render_value(four_thousand, "float", quoted=False) == "4000.0"
+    assert render_value(four_thousand, "int", quoted=True) == '"4000"'
+    assert render_value(date_mentions("June 11, 1929")[0], "year", quoted=False) == "1929"
     # a value written with its unit, as most of the relation's examples write theirs
     assert [n.value for n in number_mentions("a beam of 21.2metres and 8.3m. wide, runway 05L")] == [
         "21.2",
         "8.3",
         "05",
     ]
-    unit = _value_unit(["252000.0 (millimetres)", "99.8 (millimetres)", "1.5"])
+    unit = value_unit(["252000.0 (millimetres)", "99.8 (millimetres)", "1.5"])
     assert unit == "(millimetres)"
-    assert _value_format(["252000.0 (millimetres)", "99.8 (millimetres)", "1.5"]) == "float"
-    assert _render(number_mentions("21.2metres")[0], "float", quoted=False, unit=unit) == "21.2 (millimetres)"
-    assert _value_unit(["252000.0 (millimetres)", "1.5", "2.5"]) == ""  # a minority does not decide
+    assert value_format(["252000.0 (millimetres)", "99.8 (millimetres)", "1.5"]) == "float"
+    assert render_value(number_mentions("21.2metres")[0], "float", quoted=False, unit=unit) == "21.2 (millimetres)"
+    assert value_unit(["252000.0 (millimetres)", "1.5", "2.5"]) == ""  # a minority does not decide
 
 
 def test_span_shapes_tell_a_name_from_a_phrase_around_it() -> None:
-    from graphwright.extraction.schema_mapper import Mention
+    from graphwright.extraction.schema_spans import Mention
 
-    assert "comma" in _shape(Mention("Perth, Australia", 0, 16, "NAME"))
-    assert "poss" in _shape(Mention("Piotr Hallmann's height", 0, 23, "NOUN"))
-    assert "and" in _shape(Mention("Michael Rooker and Tom Sizemore", 0, 31, "NAME"))
-    assert _shape(Mention("Perth", 0, 5, "NAME")) == ["len1"]
+    assert "comma" in span_shape(Mention("Perth, Australia", 0, 16, "NAME"))
+    assert "poss" in span_shape(Mention("Piotr Hallmann's height", 0, 23, "NOUN"))
+    assert "and" in span_shape(Mention("Michael Rooker and Tom Sizemore", 0, 31, "NAME"))
+    assert span_shape(Mention("Perth", 0, 5, "NAME")) == ["len1"]
 
 
 def test_a_knowledge_bases_names_are_known_by_what_texts_call_them() -> None:
-    assert _aliases("Mermaid (Train song)") == ["Mermaid"]
-    assert _aliases("Albany, Georgia") == ["Albany"]
-    assert _aliases("Oslo") == []
-    assert _aliases("AIDS (journal)") == ["AIDS", "AIDS journal", "journal AIDS"]  # "the AIDS journal"
-    assert _loose("Amund Bjørklund") == _loose("Amund Bjorklund")  # ø has no accent to strip
-    assert _loose("Agremiação") == _loose("Agremiacao")
+    assert aliases_of("Mermaid (Train song)") == ["Mermaid"]
+    assert aliases_of("Albany, Georgia") == ["Albany"]
+    assert aliases_of("Oslo") == []
+    assert aliases_of("AIDS (journal)") == ["AIDS", "AIDS journal", "journal AIDS"]  # "the AIDS journal"
+    assert loose_name("Amund Bjørklund") == loose_name("Amund Bjorklund")  # ø has no accent to strip
+    assert loose_name("Agremiação") == loose_name("Agremiacao")
 
 
 def test_the_words_of_a_name_the_examples_use_are_that_name() -> None:
@@ -180,9 +180,9 @@ def test_the_words_of_a_name_the_examples_use_are_that_name() -> None:
 
 def test_names_are_written_by_the_convention_the_examples_follow_for_their_role() -> None:
     characters = {"Airman_(comicsCharacter)", "Asterix_(comicsCharacter)", "Ballistic_(comicsCharacter)", "Bananaman"}
-    assert _name_suffix(characters) == "(comicsCharacter)"
-    assert _name_suffix({"Airman_(comicsCharacter)", "Asterix_(comicsCharacter)", "Bananaman"}) == ""  # two: no rule
-    assert _name_suffix({"A_(x)", "B_(x)", "C_(x)", "D", "E", "F", "G"}) == ""  # not most of them
+    assert name_suffix(characters) == "(comicsCharacter)"
+    assert name_suffix({"Airman_(comicsCharacter)", "Asterix_(comicsCharacter)", "Bananaman"}) == ""  # two: no rule
+    assert name_suffix({"A_(x)", "B_(x)", "C_(x)", "D", "E", "F", "G"}) == ""  # not most of them
 
 
 def test_a_new_name_takes_its_roles_disambiguation() -> None:
@@ -215,11 +215,11 @@ def test_a_new_name_takes_its_roles_disambiguation() -> None:
 
 
 def test_a_new_names_words_are_written_as_the_examples_names_write_them() -> None:
-    forms = _word_forms(
+    forms = word_forms(
         ["Torino_F.C.", "Motherwell_F.C.", "University_of_Göttingen", "Göttingen", "John_D._Smith", "Ann_D._Lee"]
     )
     assert forms["FC"] == forms["F.C"] == "F.C." and forms["Gottingen"] == "Göttingen" and forms["D"] == "D."
-    both = _word_forms(["Torino_F.C.", "Motherwell_F.C.", "1._FC_Köln", "Hertha_FC"])
+    both = word_forms(["Torino_F.C.", "Motherwell_F.C.", "1._FC_Köln", "Hertha_FC"])
     assert "FC" not in both  # the names write it both ways: no convention
     assert "Köln" not in forms.values()  # once is no convention
 

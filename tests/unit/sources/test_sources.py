@@ -9,8 +9,8 @@ import httpx
 import pytest
 
 from graphwright.config import Settings
+from graphwright.documents.loaders import LoadResult
 from graphwright.errors import SourceError
-from graphwright.extraction.loaders import LoadResult
 from graphwright.models import Document, FileFailure, SourceRecord, SyncedItem
 from graphwright.pipeline import Naming
 from graphwright.sources.base import Item, unchanged

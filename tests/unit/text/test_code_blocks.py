@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graphwright.extraction.chunking import chunk_text
+from graphwright.documents.chunking import chunk_text
 from graphwright.extraction.extract import extract_checked
 from graphwright.extraction.nlp_extractor import NLPExtractor
 from graphwright.text.code_blocks import is_code, paragraphs, without_code

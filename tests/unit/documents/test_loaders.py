@@ -3,7 +3,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from graphwright.extraction.loaders import content_hash, load_file, load_paths
+from graphwright.documents.loaders import content_hash, load_file, load_paths
 
 
 def test_markdown_title_and_relative_id(tmp_path: Path) -> None:
@@ -98,7 +98,7 @@ def test_content_hash_covers_text_and_metadata() -> None:
 
 
 def test_files_of_types_we_do_not_read_are_listed_as_skipped(tmp_path: Path) -> None:
-    from graphwright.extraction.loaders import iter_files
+    from graphwright.documents.loaders import iter_files
 
     for name in ("a.md", "b.pptx", "c.XLSX", "d.odt", "sub/e.txt", "sub/f", ".hidden/g.pptx", "sub/.h.pptx"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
@@ -142,7 +142,7 @@ def test_relative_sources_name_files_below_base(tmp_path: Path) -> None:
 
 def test_a_parser_that_breaks_fails_its_file_alone(tmp_path: Path, monkeypatch) -> None:
     """A plain install once lacked lxml_html_clean: one HTML file's ImportError aborted a 7-file ingest."""
-    import graphwright.extraction.loaders as loaders
+    import graphwright.documents.loaders as loaders
 
     real = loaders.loader_for
 

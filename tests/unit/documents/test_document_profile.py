@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graphwright.extraction.document_profile import core_name, page_headings, profile_document
+from graphwright.documents.document_profile import core_name, page_headings, profile_document
 
 COVER_10K = """UNITED STATES
 SECURITIES AND EXCHANGE COMMISSION

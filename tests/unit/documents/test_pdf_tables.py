@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from graphwright.extraction.chunking import chunk_parts
-from graphwright.extraction.formats import read_pdf
-from graphwright.extraction.pdf_tables import Word, find_tables, may_hold_table
-from graphwright.extraction.tables import PIECE_TOKENS
+from graphwright.documents.chunking import chunk_parts
+from graphwright.documents.formats import read_pdf
+from graphwright.documents.pdf_tables import Word, find_tables, may_hold_table
+from graphwright.documents.tables import PIECE_TOKENS
 from graphwright.text.tokens import count_tokens
 from tests.documents import make_pdf, make_statement_pdf
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from graphwright.extraction.formats import read_docx
-from graphwright.extraction.parse_worker import ParseBudget, ParseWorker
+from graphwright.documents.formats import read_docx
+from graphwright.documents.parse_worker import ParseBudget, ParseWorker
 from tests.documents import make_docx, style_bomb_docx
 
 MAX = 50 * 1024 * 1024

@@ -6,12 +6,14 @@ word-piece tokenizers produce for English and safe offline (no tokenizer downloa
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 
-from graphwright.extraction.tables import is_table_block
-from graphwright.models import DocumentPart
+from graphwright.documents.tables import is_table_block
+from graphwright.models import Chunk, Document, DocumentPart
 from graphwright.text.code_blocks import paragraphs
+from graphwright.text.languages import detect
 from graphwright.text.sentences import split_sentences
 from graphwright.text.tokens import count_tokens
 
@@ -136,3 +138,43 @@ def chunk_parts(parts: list[DocumentPart], size: int = 200, overlap: int = 40) -
     if current and fresh:
         chunks.append(_chunk(current, sum(u.n_tokens for u in current), fresh))
     return chunks
+
+
+# A document's chunks with their ids, context and language: what the pipeline writes.
+def chunk_id(document_id: str, index: int, text: str) -> str:
+    """Content-addressed: an unchanged chunk keeps its id across re-ingests, a changed one gets a new id."""
+    digest = hashlib.sha256(f"{document_id}\x00{index}\x00{text}".encode()).hexdigest()
+    return f"c_{digest[:24]}"
+
+
+# Enough of a document to tell its language; a book need not be read twice for it.
+_LANGUAGE_SAMPLE_CHARS = 20_000
+
+
+def chunk_context(document: Document, section: str) -> str:
+    """What a passage is part of, embedded and indexed with it: its document's title, what the document is
+    about (its profile: "3M COMPANY 10-K fiscal year 2018") and its section or page heading."""
+    about = str(document.metadata.get("about") or "")
+    pieces = [document.title, about if about.casefold() not in document.title.casefold() else "", section]
+    return " | ".join(p for p in pieces if p)
+
+
+def make_chunks(document: Document, size: int, overlap: int) -> list[Chunk]:
+    parts = document.parts or [DocumentPart(text=document.text)]
+    language = detect(document.title + "\n" + document.text[:_LANGUAGE_SAMPLE_CHARS])
+    return [
+        Chunk(
+            id=chunk_id(document.id, i, piece.text),
+            document_id=document.id,
+            index=i,
+            text=piece.text,
+            n_tokens=piece.n_tokens,
+            context=chunk_context(document, piece.section),
+            page_start=piece.page_start,
+            page_end=piece.page_end,
+            section=piece.section,
+            language=language.code,
+            terms=language.index_terms(document.title + "\n" + piece.text) if language.segmented else "",
+        )
+        for i, piece in enumerate(chunk_parts(parts, size, overlap))
+    ]

@@ -29,8 +29,8 @@ from graphwright.models import FileFailure
 
 if TYPE_CHECKING:
     from graphwright.config import Settings
-    from graphwright.extraction.formats import FileLimits
-    from graphwright.extraction.loaders import LoadResult
+    from graphwright.documents.formats import FileLimits
+    from graphwright.documents.loaders import LoadResult
 
 log = logging.getLogger(__name__)
 # A PDF is stopped by its own check between pages (max_pdf_seconds); the hard stop comes this much later.
@@ -63,7 +63,7 @@ def parse_budget(settings: Settings) -> ParseBudget:
 
 class ParseWorker:
     """Reads files in a child process within a `ParseBudget`. Use as a context manager; thread-safe (one file
-    at a time). The child is `python -m graphwright.extraction.parse_worker`, not a multiprocessing spawn,
+    at a time). The child is `python -m graphwright.documents.parse_worker`, not a multiprocessing spawn,
     which would run the caller's main script again in the child."""
 
     def __init__(self, budget: ParseBudget) -> None:
@@ -89,7 +89,7 @@ class ParseWorker:
         relative_source: bool,
         limits: FileLimits | None,
     ) -> LoadResult:
-        from graphwright.extraction.loaders import LoadResult, load_file, source_of
+        from graphwright.documents.loaders import LoadResult, load_file, source_of
 
         args = (path, base, metadata, text_field, max_bytes, relative_source, limits)
         with self._lock:
@@ -127,7 +127,7 @@ class ParseWorker:
         if self._process is not None and self._process.poll() is None and fresh:
             return self._process
         self._stop()
-        command = [sys.executable, "-m", "graphwright.extraction.parse_worker", str(self.budget.memory_mb)]
+        command = [sys.executable, "-m", "graphwright.documents.parse_worker", str(self.budget.memory_mb)]
         try:
             self._process = subprocess.Popen(
                 command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None, close_fds=True
@@ -217,7 +217,7 @@ def serve(memory_mb: int) -> None:
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         except (ValueError, OSError) as exc:
             log.warning("no memory limit for reading files here: %s", exc)
-    from graphwright.extraction.loaders import load_file
+    from graphwright.documents.loaders import load_file
 
     requests, answers = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # a parser that prints must not write into the answers

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from graphwright.extraction.chunking import chunk_parts
-from graphwright.extraction.file_types import supported_suffixes
-from graphwright.extraction.loaders import load_file
+from graphwright.documents.chunking import chunk_parts
+from graphwright.documents.file_types import supported_suffixes
+from graphwright.documents.loaders import load_file
 from graphwright.models import DocumentPart, RetrievedChunk, page_span
 from tests.documents import ARTICLE_HTML, SCRIPT_HTML, make_docx, make_pdf, make_scanned_pdf
 
@@ -81,7 +81,7 @@ def test_an_encrypted_pdf_is_named_as_such(tmp_path: Path) -> None:
 
 
 def _no_ocr(monkeypatch: pytest.MonkeyPatch) -> None:
-    from graphwright.extraction import ocr
+    from graphwright.documents import ocr
 
     monkeypatch.setattr(ocr, "available", lambda: False)
 
@@ -193,8 +193,8 @@ def test_the_loader_table_is_the_one_list_of_file_types(monkeypatch: pytest.Monk
     from click.testing import CliRunner
 
     from graphwright.cli import main
-    from graphwright.extraction import file_types
-    from graphwright.extraction.loaders import loader_for
+    from graphwright.documents import file_types
+    from graphwright.documents.loaders import loader_for
 
     assert all(callable(loader_for(suffix)) for suffix in file_types.LOADERS)  # every entry resolves
     page = (Path(__file__).resolve().parents[3] / "graphwright/server/static/index.html").read_text(encoding="utf-8")
@@ -233,7 +233,7 @@ def test_an_html_table_becomes_header_led_pieces_too(tmp_path: Path) -> None:
 
 
 def test_a_markdown_table_is_written_as_records_and_code_stays_code() -> None:
-    from graphwright.extraction.tables import markdown_tables_as_pieces
+    from graphwright.documents.tables import markdown_tables_as_pieces
 
     text = "# Prices\n\n| Item | Price |\n|---|---|\n| Valve | 12 |\n\n```\n| not | a table |\n```\n"
     out = markdown_tables_as_pieces(text)
@@ -241,7 +241,7 @@ def test_a_markdown_table_is_written_as_records_and_code_stays_code() -> None:
 
 
 def test_a_huge_scanned_page_is_rendered_within_a_bounded_bitmap() -> None:
-    from graphwright.extraction.ocr import MAX_RENDER_SIDE, RENDER_SCALE, render_scale
+    from graphwright.documents.ocr import MAX_RENDER_SIDE, RENDER_SCALE, render_scale
 
     assert render_scale(595, 842) == RENDER_SCALE  # A4 as before
     assert max(14400, 14400) * render_scale(14400, 14400) <= MAX_RENDER_SIDE  # a 200-inch page

@@ -14,15 +14,15 @@ from graphwright.registry import Registry
 LOADERS: Registry[Any] = Registry(
     "file type",
     {
-        ".txt": "graphwright.extraction.loaders:load_plain",
-        ".md": "graphwright.extraction.loaders:load_plain",
-        ".markdown": "graphwright.extraction.loaders:load_plain",
-        ".json": "graphwright.extraction.loaders:load_json_file",
-        ".jsonl": "graphwright.extraction.loaders:load_jsonl_file",
-        ".pdf": "graphwright.extraction.loaders:load_pdf",
-        ".docx": "graphwright.extraction.loaders:load_docx",
-        ".html": "graphwright.extraction.loaders:load_html",
-        ".htm": "graphwright.extraction.loaders:load_html",
+        ".txt": "graphwright.documents.loaders:load_plain",
+        ".md": "graphwright.documents.loaders:load_plain",
+        ".markdown": "graphwright.documents.loaders:load_plain",
+        ".json": "graphwright.documents.loaders:load_json_file",
+        ".jsonl": "graphwright.documents.loaders:load_jsonl_file",
+        ".pdf": "graphwright.documents.loaders:load_pdf",
+        ".docx": "graphwright.documents.loaders:load_docx",
+        ".html": "graphwright.documents.loaders:load_html",
+        ".htm": "graphwright.documents.loaders:load_html",
     },
 )
 

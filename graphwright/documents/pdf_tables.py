@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from graphwright.extraction.tables import CELL_SEPARATOR, led_pieces
+from graphwright.documents.tables import CELL_SEPARATOR, led_pieces
 
 # A figure as statements print it: 5,363 / (509) / 12.5 / 7% / a dash for nothing.
 _FIGURE = re.compile(r"^\(?-?\$?\(?\d(?:[\d,]*\d)?(?:\.\d+)?\)?%?\)?$|^[—–-]$|^\*{1,3}$")

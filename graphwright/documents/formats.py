@@ -4,8 +4,8 @@ Libraries (PyPI wheels, nothing fetched at run time), imported only when such a 
 - PDF: pypdfium2 (PDFium, the engine of Chromium's viewer). Against pypdf on the same files it was 15-17x
   faster with the same text, and it marks hyphenation breaks so words cut at a line end join again
   (`bench/loaders.py` prints the comparison). A scanned page (no text layer, an image) is rendered and read
-  by OCR (extraction/ocr.py) when the `ocr` extra is installed. A page whose lines end in figures has its
-  tables read from where its characters sit (extraction/pdf_tables.py): cells under their columns, each
+  by OCR (documents/ocr.py) when the `ocr` extra is installed. A page whose lines end in figures has its
+  tables read from where its characters sit (documents/pdf_tables.py): cells under their columns, each
   piece of a table led by its header row.
 - Word: python-docx; paragraphs and tables in body order, headings as the section path.
 - HTML: trafilatura, which keeps the main content and drops navigation, scripts and page furniture.
@@ -21,11 +21,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from graphwright.documents import ocr, pdf_tables
+from graphwright.documents.tables import markdown_row, table_pieces
 from graphwright.errors import (
     FormatError,  # re-exported: they used to live here
 )
-from graphwright.extraction import ocr, pdf_tables
-from graphwright.extraction.tables import markdown_row, table_pieces
 from graphwright.models import DocumentPart
 
 log = logging.getLogger(__name__)

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from graphwright.extraction.tables import CELL_SEPARATOR
+from graphwright.documents.tables import CELL_SEPARATOR
 from graphwright.text.normalize import normalize_key
 
 # How much of a document's start is read: an SEC cover page and an earnings release's first paragraph fit.
@@ -227,7 +227,7 @@ def core_name(name: str) -> str:
 # A PDF page has no heading path, yet its first lines say what the page is ("Consolidated Statement of Cash
 # Flows"): carried with every passage of the page, a statement's title reaches the passages that hold only its
 # rows. A table's header row ("(Millions) | 2018 | 2017 | 2016") ends the heading: it leads each of the
-# table's pieces itself (extraction/pdf_tables.py).
+# table's pieces itself (documents/pdf_tables.py).
 _HEADING_LINES = 4
 _HEADING_CHARS = 200
 _LINE_CHARS = 90

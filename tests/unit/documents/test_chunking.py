@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphwright.extraction.chunking import chunk_text
+from graphwright.documents.chunking import chunk_text
 from graphwright.text.sentences import split_sentences
 from graphwright.text.tokens import count_tokens
 

@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from graphwright.documents.document_profile import HEAD_CHARS, page_headings, profile_document
+from graphwright.documents.file_types import LOADERS, supported_suffixes
+from graphwright.documents.formats import FileLimits, FormatError, ReadFile, read_docx, read_html, read_pdf
+from graphwright.documents.tables import markdown_tables_as_pieces
 from graphwright.errors import (
     LoadError,  # re-exported: they used to live here
 )
-from graphwright.extraction.document_profile import HEAD_CHARS, page_headings, profile_document
-from graphwright.extraction.file_types import LOADERS, supported_suffixes
-from graphwright.extraction.formats import FileLimits, FormatError, ReadFile, read_docx, read_html, read_pdf
-from graphwright.extraction.tables import markdown_tables_as_pieces
 from graphwright.models import Document, DocumentPart, FileFailure
 
 log = logging.getLogger(__name__)
@@ -267,7 +267,7 @@ def load_file(
     except ImportError as exc:  # a parser's optional part missing from this install: this file only
         log.warning("skipped %s: its parser could not load: %s", source, exc, exc_info=log.isEnabledFor(logging.DEBUG))
         result.failures.append(FileFailure(source=source, error=f"its parser could not load: {exc}"))
-    except MemoryError:  # the reading process's memory limit (extraction/parse_worker.py)
+    except MemoryError:  # the reading process's memory limit (documents/parse_worker.py)
         log.warning("skipped %s: reading it needed more memory than allowed", source)
         result = LoadResult(failures=[FileFailure(source=source, error=_MEMORY)])
     except Exception as exc:  # third-party parsers raise anything; one file must not sink a run
