@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from graphwright.config import Settings
+from graphwright.curation.rules import aligned_descriptions
 from graphwright.documents.chunking import make_chunks
 from graphwright.documents.formats import FileLimits
 from graphwright.documents.loaders import LoadResult, iter_files, iter_loaded, source_of
@@ -43,7 +44,6 @@ from graphwright.extraction.schema_check import schema_entity_types
 from graphwright.extraction.subject import add_subject
 from graphwright.graph_schema import GraphSchema
 from graphwright.graph_store.contracts import GraphStore
-from graphwright.graph_store.curation_rules import aligned_descriptions
 from graphwright.models import (
     Chunk,
     ChunkExtraction,

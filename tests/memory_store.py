@@ -20,8 +20,9 @@ from datetime import datetime, timezone
 from typing import Any, NoReturn
 
 from graphwright.config import DEFAULT_WORKSPACE, Settings, check_workspace_name
+from graphwright.curation.contract import Embed
 from graphwright.errors import GraphStoreError, NotFoundError, WorkspaceExistsError
-from graphwright.graph_store.contracts import Embed, GraphStore, ReadLimits
+from graphwright.graph_store.contracts import GraphStore, ReadLimits
 from graphwright.graph_store.rows import (
     CatalogEntityRow,
     ChunkRow,

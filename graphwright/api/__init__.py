@@ -250,7 +250,7 @@ class GraphRAG:
         with ExitStack() as stack:
             embedder: Embedder = self.embedder
             if cluster:
-                from graphwright.cluster import Cluster, ClusterEmbedder, ClusterExtractor
+                from graphwright.dask_ingest import Cluster, ClusterEmbedder, ClusterExtractor
 
                 connection = stack.enter_context(Cluster(cluster, home=self.settings.home, insecure=cluster_insecure))
                 choice = extractor or self.settings.extractor
@@ -630,7 +630,7 @@ class GraphRAG:
                 self._keep_communities_current()
 
         return Curation(
-            self.store,
+            self.store.curation,
             embed=lambda texts: self.embedder.embed(texts),  # the model loads only when a change needs it
             after=after,
             schema=self.graph_schema,

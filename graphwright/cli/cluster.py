@@ -1,5 +1,5 @@
 """`graphwright worker`, `graphwright scheduler` and `graphwright cluster certs`: a Dask cluster for
-`graphwright ingest --cluster`, closed by mutual TLS off loopback (graphwright/cluster/trust.py)."""
+`graphwright ingest --cluster`, closed by mutual TLS off loopback (graphwright/dask_ingest/trust.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ _INSECURE_HELP = "Allow plain TCP off loopback: anyone who reaches the port can 
 
 
 def _tls_arguments(role: str) -> list[str]:
-    from graphwright.cluster.trust import tls_files
+    from graphwright.dask_ingest.trust import tls_files
 
     try:
         files = tls_files(load_settings().home, role)
@@ -35,7 +35,7 @@ def _health_only(role: str) -> None:
 
 
 def _listening(host: str, insecure: bool, scheme: str, what: str) -> None:
-    from graphwright.cluster.trust import is_loopback_address
+    from graphwright.dask_ingest.trust import is_loopback_address
 
     if scheme != "tls" and not is_loopback_address(f"tcp://{host}:1") and not insecure:
         fail(
@@ -73,7 +73,7 @@ def worker(
       graphwright ingest docs/ --cluster tcp://127.0.0.1:8786
       graphwright worker tls://10.0.0.5:8786 --host 10.0.0.7 -- --memory-limit 8GB
     """
-    from graphwright.cluster.trust import check_address
+    from graphwright.dask_ingest.trust import check_address
 
     try:
         from distributed.cli.dask_worker import main as dask_worker
@@ -84,7 +84,7 @@ def worker(
     except ClusterError as exc:
         fail(str(exc))
     _listening(host, insecure, "tls" if tls else "tcp", "the worker")
-    args = [scheduler, "--nthreads", str(nthreads), "--host", host, "--preload", "graphwright.cluster.preload"]
+    args = [scheduler, "--nthreads", str(nthreads), "--host", host, "--preload", "graphwright.dask_ingest.preload"]
     # The worker's HTTP server (health, metrics) stays on loopback whatever --host says; no dashboard.
     args += ["--no-dashboard", "--dashboard-address", "127.0.0.1:0", *(["--name", name] if name else [])]
     args += [*(_tls_arguments("worker") if tls else []), *dask_options]
@@ -116,7 +116,7 @@ def scheduler(host: str, port: int, protocol: str | None, insecure: bool, dask_o
       graphwright cluster certs --host 10.0.0.5 --host 10.0.0.7
       graphwright scheduler --host 10.0.0.5
     """
-    from graphwright.cluster.trust import is_loopback_address
+    from graphwright.dask_ingest.trust import is_loopback_address
 
     try:
         from distributed.cli.dask_scheduler import main as dask_scheduler
@@ -150,7 +150,7 @@ def certs(hosts: tuple[str, ...], force: bool) -> None:
       graphwright scheduler --host 10.0.0.5          # tls://10.0.0.5:8786
       graphwright ingest docs/ --cluster tls://10.0.0.5:8786
     """
-    from graphwright.cluster.trust import write_certificates
+    from graphwright.dask_ingest.trust import write_certificates
 
     home = load_settings().home
     try:

@@ -8,7 +8,7 @@ it acted. Undo puts the snapshot back, after checking that the scope still hashe
 delete or change would otherwise be silently lost) and that no later change touches the same entities.
 Derived values (degrees, synonym lists, embeddings) are left out of the hash: they are recomputed.
 
-Each change also carries its part of the standing rules (`curation_rules`), which later writes apply."""
+Each change also carries its part of the standing rules (`graphwright/curation/rules.py`), which later writes apply."""
 
 from __future__ import annotations
 
@@ -18,10 +18,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from graphwright.curation.contract import Embed
+from graphwright.curation.rules import CurationRules, Redirect, joined_description
 from graphwright.errors import CurationConflictError, InvalidRequestError, NotFoundError
 from graphwright.graph_store.connection import Neo4jConnection, ScopedTransaction, run_batches
-from graphwright.graph_store.contracts import Embed
-from graphwright.graph_store.curation_rules import CurationRules, Redirect, joined_description
 from graphwright.graph_store.queries import curation as q
 from graphwright.graph_store.queries.entities import (
     ENTITIES_BY_ID,

@@ -10,10 +10,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from graphwright.curation.rules import CurationRules, aligned_descriptions
 from graphwright.errors import WriteRejectedError
 from graphwright.graph_schema import GraphSchema, LiteralProperty, literal_value
 from graphwright.graph_store.connection import Neo4jConnection, ScopedTransaction, run_batches
-from graphwright.graph_store.curation_rules import CurationRules, aligned_descriptions
 from graphwright.graph_store.queries import entities as q
 from graphwright.graph_store.queries.curation import CURATION_RULES
 from graphwright.graph_store.queries.documents import (
@@ -310,7 +310,7 @@ def _redescribe(tx: ScopedTransaction, removed: _Removed) -> None:
 def _write_graph(
     tx: ScopedTransaction, entities: list[Entity], relations: list[Relation], batch_size: int
 ) -> list[str]:
-    """The entity graph with the workspace's standing curation applied (curation_rules); the ids written."""
+    """The entity graph with the workspace's standing curation applied (curation/rules.py); the ids written."""
     row = tx.run(CURATION_RULES).single()
     rules = CurationRules.from_json(row["rules"] if row else None)
     entities, relations = rules.apply(entities, relations)

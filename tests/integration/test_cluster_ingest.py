@@ -195,7 +195,7 @@ def test_a_killed_worker_and_a_transient_write_error_still_end_in_the_graph_of_o
     """Runs last in this module: it leaves the cluster one worker short."""
     from neo4j.exceptions import TransientError
 
-    import graphwright.cluster.client as cluster_client
+    import graphwright.dask_ingest.client as cluster_client
     from graphwright.graph_store.connection import ScopedTransaction
 
     # small tasks, so both workers hold queued work when one dies

@@ -54,7 +54,7 @@ def test_certificates_are_owner_only_and_a_tls_cluster_admits_only_its_own(tmp_p
     from distributed import Client
     from distributed.security import Security
 
-    from graphwright.cluster.trust import security
+    from graphwright.dask_ingest.trust import security
 
     home = tmp_path / "home"
     made = _graphwright("cluster", "certs", "--host", "127.0.0.1", home=home, timeout=60)
@@ -121,7 +121,7 @@ def test_plain_tcp_off_loopback_is_refused_before_connecting(tmp_path: Path) -> 
     no_certs = _graphwright("worker", "tls://127.0.0.1:1", home=home, timeout=60)
     assert no_certs.returncode != 0 and "graphwright cluster certs" in no_certs.stderr
 
-    from graphwright.cluster import Cluster
+    from graphwright.dask_ingest import Cluster
     from graphwright.errors import ClusterError
 
     with pytest.raises(ClusterError, match="not on loopback"):

@@ -26,13 +26,14 @@ LAYERS: list[set[str]] = [
     },  # samples: data and its paths
     {"llm"},
     {"embeddings"},  # its endpoint backend uses the llm package's `openai` client
+    {"curation"},  # hand changes, their store role's contract and the rules they leave (graph_store runs them)
     # documents: files read into documents, tables and chunks; extraction: their entities and relations (the two
     # never import each other); knowledge: knowledge bases beyond this workspace
     {"documents", "extraction", "graph_store", "knowledge"},
     {"sources"},  # folders, web sites and buckets a workspace keeps in step with (their files read by documents)
     {"algorithms"},  # Leiden and PageRank, in the client or in the store's GDS
-    {"pipeline", "reembed", "search", "communities", "evaluation", "answer_graph", "conversations", "curation"}
-    | {"cluster"},  # cluster: a Dask cluster's embedder and extractor, which api hands the pipeline
+    {"pipeline", "reembed", "search", "communities", "evaluation", "answer_graph", "conversations"}
+    | {"dask_ingest"},  # a Dask cluster's embedder and extractor, which api hands the pipeline
     {"api"},
     {"server"},  # serve, mcp: entry points beside the CLI, which starts them
     {"cli"},

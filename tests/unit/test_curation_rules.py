@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graphwright.graph_store.curation_rules import CurationRules, Redirect
+from graphwright.curation.rules import CurationRules, Redirect
 from graphwright.models import Entity, Relation
 from graphwright.text.normalize import entity_id, normalize_key
 

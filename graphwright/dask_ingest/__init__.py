@@ -7,6 +7,6 @@ and writing was 6% of a long-filings ingest (docs/scaling.md)."""
 
 from __future__ import annotations
 
-from graphwright.cluster.client import Cluster, ClusterEmbedder, ClusterExtractor
+from graphwright.dask_ingest.client import Cluster, ClusterEmbedder, ClusterExtractor
 
 __all__ = ["Cluster", "ClusterEmbedder", "ClusterExtractor"]

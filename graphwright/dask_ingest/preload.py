@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphwright.cluster.state import PLUGIN, WorkerState
+from graphwright.dask_ingest.state import PLUGIN, WorkerState
 
 
 async def dask_setup(worker: Any) -> None:

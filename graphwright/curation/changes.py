@@ -8,14 +8,13 @@ import getpass
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from graphwright.curation.contract import CurationRole
 from graphwright.errors import InvalidRequestError
-from graphwright.extraction.schema_check import schema_entity_types
 from graphwright.models import CurationChange
 from graphwright.text.normalize import INTERNAL_LABELS, is_internal_label, relation_type
 
 if TYPE_CHECKING:
     from graphwright.graph_schema import GraphSchema
-    from graphwright.graph_store.contracts import CurationRole, GraphStore
 
 
 def local_user() -> str:
@@ -35,14 +34,14 @@ class Curation:
 
     def __init__(
         self,
-        store: GraphStore,
+        store: CurationRole,
         *,
         embed: Callable[[list[str]], list[list[float]]],
         after: Callable[[CurationChange], None],
         schema: Callable[[], GraphSchema | None],
         who: str | None = None,
     ) -> None:
-        self._store: CurationRole = store.curation
+        self._store = store
         self._embed = embed
         self._after = after
         self._schema = schema
@@ -91,7 +90,7 @@ class Curation:
         schema = self._schema()
         if schema is None or not schema.node_types or schema.additional_node_types:
             return
-        declared = set(schema_entity_types(schema))
+        declared = {relation_type(t.label) for t in schema.node_types}  # no other types are allowed here
         if relation_type(type_) not in declared:
             raise InvalidRequestError(f"{type_!r} is not a node type of this graph's schema: {sorted(declared)}")
 

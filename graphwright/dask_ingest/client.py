@@ -33,7 +33,7 @@ def _pieces(items: list[Any], size: int) -> Iterable[list[Any]]:
 class Cluster:
     """A connection to a Dask scheduler whose workers run graphwright. `retries`: how many times a task is
     run again after it failed (a worker that dies has its tasks run elsewhere, which Dask does itself); `home`:
-    where the client's TLS certificates are (cluster/trust.py), for a `tls://` address."""
+    where the client's TLS certificates are (dask_ingest/trust.py), for a `tls://` address."""
 
     def __init__(
         self,
@@ -44,7 +44,7 @@ class Cluster:
         home: Path,
         insecure: bool = False,
     ) -> None:
-        from graphwright.cluster.trust import check_address, security
+        from graphwright.dask_ingest.trust import check_address, security
 
         tls = check_address(address, insecure=insecure, what="the scheduler")
         try:
@@ -53,7 +53,7 @@ class Cluster:
             raise ExtraNotInstalledError(
                 "--cluster needs Dask distributed: pip install 'graphwright[cluster]'"
             ) from exc
-        from graphwright.cluster.state import PLUGIN, WorkerState
+        from graphwright.dask_ingest.state import PLUGIN, WorkerState
 
         self.address = address
         self.retries = retries
@@ -73,7 +73,7 @@ class Cluster:
     def check(self, embedder: Embedder, extractor: Extractor | None, choice: str | None) -> None:
         """Refuse workers that would embed with another model or extract with another extractor than this
         client: their vectors or entities would not match the graph's."""
-        from graphwright.cluster.state import identify
+        from graphwright.dask_ingest.state import identify
 
         want = {
             "embedder": embedder.name,
@@ -177,7 +177,7 @@ class ClusterEmbedder:
         return self._local.dimension
 
     def prefetch(self, texts: list[str]) -> None:
-        from graphwright.cluster.state import embed_texts
+        from graphwright.dask_ingest.state import embed_texts
 
         new = list(dict.fromkeys(t for t in texts if t not in self._pending))
         for piece in _pieces(new, EMBED_PIECE):
@@ -247,7 +247,7 @@ class ClusterExtractor:
         return total
 
     def prefetch(self, chunks: list[tuple[str, str]]) -> None:
-        from graphwright.cluster.state import extract_pairs
+        from graphwright.dask_ingest.state import extract_pairs
 
         new = [pair for pair in dict(chunks).items() if pair[0] not in self._pending]
         for piece in _pieces(new, EXTRACT_PIECE):

@@ -9,7 +9,7 @@ pytest.importorskip("numpy")
 
 import numpy as np
 
-from graphwright.cluster.client import MAX_ENTITIES, _checked_extractions, _checked_vectors
+from graphwright.dask_ingest.client import MAX_ENTITIES, _checked_extractions, _checked_vectors
 from graphwright.errors import ClusterError
 from graphwright.models import ChunkExtraction, ExtractedEntity
 
