@@ -106,7 +106,7 @@ def main() -> None:
             item["keep"] = seen[item["kind"]] <= args.limit
         items = [i for i in items if i.pop("keep")]
     console = Console(record=True, width=140)
-    how = f"offline, and the rewrite of {settings.llm_model}" if llm is not None else "offline, no LLM"
+    how = f"offline, and the rewrite of {settings.llm.model}" if llm is not None else "offline, no LLM"
     table = Table(title=f"{args.set}: follow-up turns, Recall@{K} ({how})")
     shares = ["share of oracle", "gain over alone"] + (["LLM share of oracle"] if llm is not None else [])
     for column in ("mode", "kind", "n", *ways, *shares):

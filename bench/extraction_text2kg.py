@@ -109,7 +109,7 @@ def main() -> None:
         title_justify="left",
     )
     summary.add_row(
-        f"graphwright {args.extractor}" + (f" ({settings.llm_model})" if args.extractor == "llm" else " (offline)"),
+        f"graphwright {args.extractor}" + (f" ({settings.llm.model})" if args.extractor == "llm" else " (offline)"),
         *(
             f"{v:.3f}"  # three places: the baselines are published with two, so 0.2975 must not read as 0.30
             for v in (

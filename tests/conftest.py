@@ -103,8 +103,8 @@ def llm_rag_factory(settings, embedder, stub):
     made = []
 
     def make(**overrides):
-        configured = settings.model_copy(
-            update={
+        configured = settings.updated(
+            **{
                 "openai_base_url": stub.base_url,
                 "llm_model": "stub-model",
                 "llm_max_retries": 2,

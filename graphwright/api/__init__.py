@@ -82,7 +82,7 @@ def _with_workspace_settings(settings: Settings, stored: Mapping[str, Any], name
     given = settings.model_fields_set
     update: dict[str, Any] = {k: v for k, v in stored.items() if k in WORKSPACE_SETTINGS and k not in given}
     update["workspace"] = name
-    return settings.model_copy(update=update)
+    return settings.updated(**update)
 
 
 def _embedding_usage(embedder: Embedder) -> dict[str, float] | None:
@@ -443,7 +443,7 @@ class GraphRAG:
             result.notes.append("no LLM calls: the extractor is offline" if self.llm is None else "not an endpoint")
             return result
         # What the endpoint keeps of a prompt and how fast it is decide the figures: learned once, then remembered
-        if not llm.memory.traits.probed and self.settings.llm_probe:
+        if not llm.memory.traits.probed and self.settings.llm.probe:
             llm.probe_once()
             if llm.memory.traits.probed:
                 result.notes.append(
@@ -460,7 +460,7 @@ class GraphRAG:
                     "glean",
                     "glean",
                     first,
-                    glean if glean is not None else float(self.settings.llm_gleanings),
+                    glean if glean is not None else float(self.settings.llm.gleanings),
                     estimate_prompt([{"role": "user", "content": render("glean")}]),
                     "rate of past runs" if glean is not None else "every gleaning pass (at most)",
                 )
@@ -480,7 +480,7 @@ class GraphRAG:
                 "community reports: one LLM call per community (the graph's size decides how many), "
                 f"at most GRAPHWRIGHT_REPORT_BUDGET ({self.settings.report_budget}); not in these figures"
             )
-        return estimate.priced(result, self.settings.llm_price_input, self.settings.llm_price_output)
+        return estimate.priced(result, self.settings.llm.price_input, self.settings.llm.price_output)
 
     def estimate_communities(
         self, max_cluster_size: int = 10, seed: int = 42, *, full: bool = False, budget: int | None = None
@@ -498,7 +498,7 @@ class GraphRAG:
         builder = CommunityBuilder(self.store, self.embedder, self.settings, self.llm)
         prompts = builder.report_prompts(max_cluster_size, seed, full=full, budget=budget)
         result.stages.append(estimate.stage(self.llm, "community reports", "community_report", prompts))
-        return estimate.priced(result, self.settings.llm_price_input, self.settings.llm_price_output)
+        return estimate.priced(result, self.settings.llm.price_input, self.settings.llm.price_output)
 
     def estimate_eval(
         self, dataset: Dataset, modes: list[str], ks: list[int], *, generate: bool = True
@@ -524,7 +524,7 @@ class GraphRAG:
         several = sorted(set(modes) & {"auto", "corrective", "multihop", "agent", "global"})
         if several:
             result.notes.append(f"{', '.join(several)}: more than one call a question; counted as one (a floor)")
-        return estimate.priced(result, self.settings.llm_price_input, self.settings.llm_price_output)
+        return estimate.priced(result, self.settings.llm.price_input, self.settings.llm.price_output)
 
     def build_communities(
         self,
@@ -554,7 +554,7 @@ class GraphRAG:
 
         self.init()
         llm, budget = self.llm, self.settings.raptor_llm_budget
-        writer = ClusterSummarizer(llm, budget, self.settings.llm_concurrency) if llm is not None and budget else None
+        writer = ClusterSummarizer(llm, budget, self.settings.llm.concurrency) if llm is not None and budget else None
         builder = RaptorBuilder(
             self.store, self.embedder, self.settings.fulltext_analyzer, writer, self.settings.raptor_clustering
         )

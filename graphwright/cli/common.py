@@ -85,9 +85,9 @@ def open_graph(max_cost: float | None = None, max_time: float | None = None) -> 
 
     settings = load_settings()
     if max_cost is not None:
-        settings = settings.model_copy(update={"llm_max_cost": max_cost})
+        settings = settings.updated(**{"llm_max_cost": max_cost})
     if max_time is not None:
-        settings = settings.model_copy(update={"llm_max_time": max_time})
+        settings = settings.updated(**{"llm_max_time": max_time})
     try:
         rag = GraphRAG(settings)  # a workspace that does not exist stops here
     except InvalidRequestError:

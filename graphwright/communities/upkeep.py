@@ -395,7 +395,7 @@ class CommunityBuilder:
         written: dict[str, _Written] = {}
         for level in sorted({p.community.level for p in plans}, reverse=True):
             batch = [p.community for p in plans if p.community.level == level]
-            with ThreadPoolExecutor(max_workers=self.settings.llm_concurrency) as pool:
+            with ThreadPoolExecutor(max_workers=self.settings.llm.concurrency) as pool:
                 made = list(pool.map(lambda c: self._llm(llm, c, context, summaries, run, judge), batch))
             for c, (report, failed) in zip(batch, made):
                 written[c.id] = _Written(report, failed, 1.0 if failed else 0.0, None if failed else c.members)

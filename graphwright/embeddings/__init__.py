@@ -44,5 +44,5 @@ __all__ = [
 
 def make_embedder(settings: Settings) -> Embedder:
     """The embedder of the backend GRAPHWRIGHT_EMBEDDING_BACKEND names (`config.EMBEDDING_BACKENDS`)."""
-    backend: EmbeddingBackend = EMBEDDING_BACKENDS.load(settings.embedding_backend)
+    backend: EmbeddingBackend = EMBEDDING_BACKENDS.load(settings.embedding.backend)
     return backend(settings)

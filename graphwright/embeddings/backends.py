@@ -22,27 +22,27 @@ class LocalBackend:
         return True  # the bundled model needs nothing
 
     def __call__(self, settings: Settings) -> Embedder:
-        if settings.embedding_model in MULTILINGUAL:
+        if settings.embedding.model in MULTILINGUAL:
             from graphwright.embeddings.e5 import E5Embedder
 
             return E5Embedder()
         if (
-            settings.embedding_model == BUNDLED
-            and settings.embedding_runtime != "torch"
-            and settings.embedding_device == "cpu"
+            settings.embedding.model == BUNDLED
+            and settings.embedding.runtime != "torch"
+            and settings.embedding.device == "cpu"
         ):
             from graphwright.embeddings.onnx import OnnxEmbedder
             from graphwright.embeddings.onnx_export import default_cache_dir
 
             return OnnxEmbedder(
-                Path(settings.model_cache or default_cache_dir()),
-                quantized=settings.embedding_runtime == "onnx-int8",
-                batch_size=settings.embedding_batch_size or 0,
+                Path(settings.embedding.model_cache or default_cache_dir()),
+                quantized=settings.embedding.runtime == "onnx-int8",
+                batch_size=settings.embedding.batch_size or 0,
             )
         from graphwright.embeddings.local import SentenceTransformerEmbedder
 
         return SentenceTransformerEmbedder(
-            settings.embedding_model, settings.embedding_batch_size or 16, settings.embedding_device
+            settings.embedding.model, settings.embedding.batch_size or 16, settings.embedding.device
         )
 
 
@@ -52,8 +52,8 @@ class EndpointBackend:
 
     @staticmethod
     def configured(settings: Settings) -> bool:
-        endpoint = bool(settings.embedding_base_url) or settings.openai_configured
-        return endpoint and settings.embedding_model != BUNDLED
+        endpoint = bool(settings.embedding.base_url) or settings.llm.openai_configured
+        return endpoint and settings.embedding.model != BUNDLED
 
     def __call__(self, settings: Settings) -> Embedder:
         from graphwright.embeddings.endpoint import EndpointEmbedder

@@ -64,20 +64,20 @@ class EndpointEmbedder:
     def __init__(self, settings: Settings, cache: VectorCache | None = None) -> None:
         from graphwright.llm.embedding_client import EmbeddingClient
 
-        if settings.embedding_model == BUNDLED:
+        if settings.embedding.model == BUNDLED:
             raise EmbeddingError(
                 "GRAPHWRIGHT_EMBEDDING_BACKEND=openai needs GRAPHWRIGHT_EMBEDDING_MODEL set to "
                 "the endpoint's model name (e.g. text-embedding-3-small, nomic-embed-text)"
             )
         self._client = EmbeddingClient(settings)
-        dims = settings.embedding_dimensions
-        self.name = f"{settings.embedding_model} (endpoint{f', {dims}d' if dims else ''})"
-        self._batch_size = settings.embedding_endpoint_batch
+        dims = settings.embedding.dimensions
+        self.name = f"{settings.embedding.model} (endpoint{f', {dims}d' if dims else ''})"
+        self._batch_size = settings.embedding.endpoint_batch
         self._dimension = dims
         self.usage = EmbeddingUsage()
         self._lock = threading.Lock()
-        if cache is None and settings.embedding_cache:
-            cache = VectorCache(settings.home / "cache" / "embeddings", f"{settings.embedding_model}|{dims}")
+        if cache is None and settings.embedding.cache:
+            cache = VectorCache(settings.home / "cache" / "embeddings", f"{settings.embedding.model}|{dims}")
         self._cache = cache
 
     @property

@@ -201,7 +201,7 @@ class LLMExtractor:
     def _gleaning(self) -> bool:
         """Whether to ask for what the first pass missed: not where it was measured not to pay (on this
         endpoint, remembered), judged again as this run goes."""
-        if self.settings.llm_gleanings == 0 or self.llm.recall("glean") is False:
+        if self.settings.llm.gleanings == 0 or self.llm.recall("glean") is False:
             return False
         with self._judge:
             first, glean = self._first, self._glean
@@ -248,7 +248,7 @@ class LLMExtractor:
             self.fallback.use_schema(schema)
 
     def usage(self) -> dict[str, float]:
-        return self.llm.usage.report(self.settings.llm_price_input, self.settings.llm_price_output)
+        return self.llm.usage.report(self.settings.llm.price_input, self.settings.llm.price_output)
 
     def summarize(self, name: str, descriptions: list[str]) -> str:
         """One description from several (resolution calls this when an entity has more than one)."""
@@ -272,7 +272,7 @@ class LLMExtractor:
 
         # An LLMBudgetError (not an LLMError) leaves here and stops the run between groups; the answers
         # paid for are cached, so the next run resumes without paying twice.
-        with ThreadPoolExecutor(max_workers=self.settings.llm_concurrency) as pool:
+        with ThreadPoolExecutor(max_workers=self.settings.llm.concurrency) as pool:
             return list(pool.map(one, chunks))
 
     def _ask(self, messages: list[dict[str, str]], task: str) -> tuple[_LLMGraph, str]:
@@ -345,7 +345,7 @@ class LLMExtractor:
             self._first.seconds += time.monotonic() - started
         if dropped and not graph.entities and not graph.relations:
             raise UngroundedReplyError(f"none of its {dropped} entities and relations is named in the text")
-        for _ in range(self.settings.llm_gleanings):
+        for _ in range(self.settings.llm.gleanings):
             if self._past_deadline() or not self._gleaning():
                 break
             messages = [

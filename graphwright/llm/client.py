@@ -85,16 +85,16 @@ class LLMClient:
     @staticmethod
     def configured(settings: Settings) -> bool:
         """An endpoint is set: a base URL, or a key for OpenAI's own."""
-        return settings.openai_configured
+        return settings.llm.openai_configured
 
     def __post_init__(self) -> None:
-        if self.cache is None and self.settings.llm_cache:
+        if self.cache is None and self.settings.llm.cache:
             self.cache = ResponseCache(cache_folder(self.settings.home))
         if not self.configured(self.settings):
             raise LLMNotConfiguredError("no LLM configured: set OPENAI_API_KEY and/or OPENAI_BASE_URL")
-        parse_caps(self.settings.llm_max_tokens)  # a typo in a cap is refused now, not at the 500th call
-        if self.settings.llm_max_cost is not None and not (
-            self.settings.llm_price_input or self.settings.llm_price_output
+        parse_caps(self.settings.llm.max_tokens)  # a typo in a cap is refused now, not at the 500th call
+        if self.settings.llm.max_cost is not None and not (
+            self.settings.llm.price_input or self.settings.llm.price_output
         ):
             raise InvalidRequestError(
                 "--max-cost needs prices: set GRAPHWRIGHT_LLM_PRICE_INPUT and/or GRAPHWRIGHT_LLM_PRICE_OUTPUT "
@@ -102,18 +102,18 @@ class LLMClient:
             )
         from openai import OpenAI, Timeout
 
-        key = self.settings.openai_api_key.get_secret_value() if self.settings.openai_api_key else "not-needed"
-        first = self.settings.llm_timeout
+        key = self.settings.llm.api_key.get_secret_value() if self.settings.llm.api_key else "not-needed"
+        first = self.settings.llm.timeout
         self._client = OpenAI(
             api_key=key,
-            base_url=self.settings.openai_base_url,
+            base_url=self.settings.llm.base_url,
             # read: the wait for the response's headers and between raw reads; the watchdog bounds tokens
             timeout=Timeout(first, connect=min(first, 10.0)),
             max_retries=0,  # ours: a retry must not re-send while the server may still be generating
         )
-        memory_file = self.settings.home / "cache" / "llm-endpoints.json" if self.settings.llm_cache else None
-        self.memory = EndpointMemory(memory_file, self.settings.openai_base_url, self.settings.llm_model)
-        self.pacer = Pacer(self.settings.llm_concurrency, self.memory.traits.width)
+        memory_file = self.settings.home / "cache" / "llm-endpoints.json" if self.settings.llm.cache else None
+        self.memory = EndpointMemory(memory_file, self.settings.llm.base_url, self.settings.llm.model)
+        self.pacer = Pacer(self.settings.llm.concurrency, self.memory.traits.width)
         self.slots = EndpointSlots(self.settings.home / "cache" / "llm-slots", self.memory.key)
         self._watchdog = Watchdog()
         self._lock = threading.Lock()
@@ -123,7 +123,7 @@ class LLMClient:
 
     @property
     def model(self) -> str:
-        return self.settings.llm_model
+        return self.settings.llm.model
 
     def forget(self, messages: list[Message], temperature: float | None = None) -> None:
         """Drop a cached answer the caller found unusable, so the next run asks again."""
@@ -146,8 +146,8 @@ class LLMClient:
 
     def cache_key(self, messages: list[Message], temperature: float | None = None) -> str:
         """The key of the answer to `messages` (a reply asked for under a schema is the same answer)."""
-        temp = self.settings.llm_temperature if temperature is None else temperature
-        return ResponseCache.key(self.settings.llm_model, self._roles(messages), temp)
+        temp = self.settings.llm.temperature if temperature is None else temperature
+        return ResponseCache.key(self.settings.llm.model, self._roles(messages), temp)
 
     def chat(
         self,
@@ -158,7 +158,7 @@ class LLMClient:
         task: str = "answer",
         schema: JSONSchema | None = None,
     ) -> ChatResult:
-        model = self.settings.llm_model
+        model = self.settings.llm.model
         with span(f"chat {model}", {**llm_attributes("chat", model), "graphwright.task": task}) as current:
             if self.settings.trace_content:
                 set_attributes(current, {"gen_ai.input.messages": json.dumps(messages, ensure_ascii=False)})
@@ -179,8 +179,8 @@ class LLMClient:
         task: str,
         schema: JSONSchema | None,
     ) -> ChatResult:
-        temp = self.settings.llm_temperature if temperature is None else temperature
-        if self.settings.llm_structured == "off":
+        temp = self.settings.llm.temperature if temperature is None else temperature
+        if self.settings.llm.structured == "off":
             schema = None
         self.probe_once()
         cache = self.cache if use_cache and task in CACHED_TASKS else None
@@ -225,7 +225,7 @@ class LLMClient:
     ) -> Iterator[ChatDelta]:
         """The answer as the endpoint generates it, never cached; the last delta carries the usage. Reasoning
         tags are dropped as they pass. Not retried once text was sent (it cannot be taken back)."""
-        model = self.settings.llm_model
+        model = self.settings.llm.model
         stream = self._chat_stream(messages, temperature, task)
         with detached_span(f"chat {model}", {**llm_attributes("chat", model), "graphwright.task": task}) as current:
             try:
@@ -238,7 +238,7 @@ class LLMClient:
                 stream.close()  # a reader that left ends the call now (its slot freed), not at garbage collection
 
     def _chat_stream(self, messages: list[Message], temperature: float | None, task: str) -> Generator[ChatDelta]:
-        temp = self.settings.llm_temperature if temperature is None else temperature
+        temp = self.settings.llm.temperature if temperature is None else temperature
         self.probe_once()
         sent = self._roles(messages)
         cap, sample = self._cap(task, sent)
@@ -273,7 +273,7 @@ class LLMClient:
     def chat_tools(self, messages: list[Message], tools: Sequence[Tool]) -> ToolTurn:
         """One turn with tool calling; never cached (each turn depends on live tool results). An endpoint
         without tool calling gets a plain-text protocol: a JSON object naming the tool, or the answer."""
-        model = self.settings.llm_model
+        model = self.settings.llm.model
         with span(f"chat {model}", {**llm_attributes("chat", model), "graphwright.task": "agent_step"}) as current:
             turn = self._chat_tools(messages, tools)
             set_attributes(current, usage_attributes(turn.usage.prompt_tokens, turn.usage.completion_tokens))
@@ -282,14 +282,14 @@ class LLMClient:
 
     def _chat_tools(self, messages: list[Message], tools: Sequence[Tool]) -> ToolTurn:
         self.probe_once()
-        if self.settings.llm_tools == "text" or self.memory.traits.tools == "text":
+        if self.settings.llm.tools == "text" or self.memory.traits.tools == "text":
             return self._text_tools(messages, tools)
         schemas = [
             {"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}}
             for t in tools
         ]
-        cap = max_tokens("agent_step", self.settings.llm_max_tokens)
-        kwargs = {"messages": self._roles(messages), "tools": schemas, "temperature": self.settings.llm_temperature}
+        cap = max_tokens("agent_step", self.settings.llm.max_tokens)
+        kwargs = {"messages": self._roles(messages), "tools": schemas, "temperature": self.settings.llm.temperature}
         try:
             response = self._retrying(lambda slot: self._create(kwargs | {"max_tokens": cap}))
         except LLMStatusError as exc:
@@ -382,7 +382,7 @@ class LLMClient:
     def _stream(self, kwargs: dict[str, Any], cap: int, slot: Slot, reply: _Reply) -> Iterator[str]:
         """The reply's text pieces as they come, `reply` filled as they do; a quiet stream is stopped."""
         extra = {"stream_options": {"include_usage": True}} if self.memory.traits.stream_options else {}
-        watch = self._watchdog.watch(self.settings.llm_timeout, self.settings.llm_idle_timeout)
+        watch = self._watchdog.watch(self.settings.llm.timeout, self.settings.llm.idle_timeout)
         reply.started = time.monotonic()
         try:
             try:
@@ -470,25 +470,25 @@ class LLMClient:
         import openai
 
         try:
-            log.debug("LLM call: %d messages to %s", len(kwargs.get("messages", [])), self.settings.llm_model)
-            return self._client.chat.completions.create(model=self.settings.llm_model, stream=stream, **kwargs)
+            log.debug("LLM call: %d messages to %s", len(kwargs.get("messages", [])), self.settings.llm.model)
+            return self._client.chat.completions.create(model=self.settings.llm.model, stream=stream, **kwargs)
         except openai.APIStatusError as exc:
             error = LLMStatusError(f"refused: HTTP {exc.status_code}: {str(exc.message)[:300]}", exc.status_code)
             error.retry_after = _retry_after(exc.response)  # type: ignore[attr-defined]
             raise error from exc
         except openai.APITimeoutError as exc:
-            raise LLMTimeoutError(f"no reply within {self.settings.llm_timeout:.0f} s") from exc
+            raise LLMTimeoutError(f"no reply within {self.settings.llm.timeout:.0f} s") from exc
         except openai.APIConnectionError as exc:
             cause = exc.__cause__ or exc
             raise LLMUnreachableError(
-                f"unreachable: {self.settings.openai_base_url or 'api.openai.com'}: {cause.__class__.__name__}"
+                f"unreachable: {self.settings.llm.base_url or 'api.openai.com'}: {cause.__class__.__name__}"
             ) from exc
 
     def _retrying(self, call: Callable[[Slot], _T], *, give_up: Callable[[LLMStatusError], bool] | None = None) -> _T:
         """`call` in a paced slot, again after a 429, a 5xx, a timeout or a lost connection (with backoff, the
         server's Retry-After first); the last error says how many attempts were made. An HTTP error `give_up`
         accepts is raised at once."""
-        attempts = self.settings.llm_max_retries + 1
+        attempts = self.settings.llm.max_retries + 1
         last: LLMError | None = None
         for attempt in range(attempts):
             self._check_budget()
@@ -530,7 +530,7 @@ class LLMClient:
         """The reply cap of `task`, and whether it is the task's full one (its replies then sample what the
         task needs). A cap the settings give stands; else the one learned from this endpoint's finished
         replies, else the task's default; never more than the server's context leaves after the prompt."""
-        overrides = parse_caps(self.settings.llm_max_tokens)
+        overrides = parse_caps(self.settings.llm.max_tokens)
         full = overrides.get(task) or max_tokens(task)
         stats = self.memory.traits.tasks.get(task)
         learned = stats.learned_cap(full) if stats is not None and task not in overrides else None
@@ -550,7 +550,7 @@ class LLMClient:
     def probe_once(self) -> None:
         """Once per endpoint, before its first call (then remembered): its system role, width and context, and
         a first measure of its speed (a dry run asks for it: the time estimate and the prompts' size need it)."""
-        if not self.settings.llm_probe or self.memory.traits.probed:
+        if not self.settings.llm.probe or self.memory.traits.probed:
             return
         with self._probe_lock:
             if self.memory.traits.probed:
@@ -569,7 +569,7 @@ class LLMClient:
                 self.memory.timed(
                     sample.prompt_tokens, sample.first_token, sample.completion_tokens, sample.completion_seconds
                 )
-            context = probe.context_window(self.settings.openai_base_url)
+            context = probe.context_window(self.settings.llm.base_url)
             self.memory.learn(
                 probed=True,
                 system_role=role,
@@ -591,10 +591,10 @@ class LLMClient:
             self.spent += usage
 
     def _check_budget(self) -> None:
-        budget = self.settings.llm_max_cost
+        budget = self.settings.llm.max_cost
         if budget is None:
             return
-        cost = self.spent.report(self.settings.llm_price_input, self.settings.llm_price_output).get("cost", 0.0)
+        cost = self.spent.report(self.settings.llm.price_input, self.settings.llm.price_output).get("cost", 0.0)
         if cost >= budget:
             raise LLMBudgetError(
                 f"--max-cost {budget:g} reached ({cost:.4f} spent): stopped before the next call; run the same "
@@ -613,7 +613,7 @@ class LLMClient:
     def _roles(self, messages: list[Message]) -> list[Message]:
         """System prompts folded into the first user turn when the endpoint's template drops them (as the
         settings say, or as the probe found)."""
-        keeps = self.settings.llm_system_role == "system" and self.memory.traits.system_role != "user"
+        keeps = self.settings.llm.system_role == "system" and self.memory.traits.system_role != "user"
         if keeps or not any(m.get("role") == "system" for m in messages):
             return messages
         system = "\n\n".join(str(m.get("content") or "") for m in messages if m.get("role") == "system")

@@ -21,8 +21,8 @@ class EmbeddingBatch:
 
 class EmbeddingClient:
     def __init__(self, settings: Settings) -> None:
-        base_url = settings.embedding_base_url or settings.openai_base_url
-        secret = settings.embedding_api_key or settings.openai_api_key
+        base_url = settings.embedding.base_url or settings.llm.base_url
+        secret = settings.embedding.api_key or settings.llm.api_key
         key = secret.get_secret_value() if secret is not None else ""
         if not base_url and not key:
             raise EmbeddingError(
@@ -31,14 +31,14 @@ class EmbeddingClient:
             )
         from openai import OpenAI
 
-        self.model = settings.embedding_model
-        self.dimensions = settings.embedding_dimensions
+        self.model = settings.embedding.model
+        self.dimensions = settings.embedding.dimensions
         self.base_url = base_url or "https://api.openai.com/v1"
         self._client = OpenAI(
             api_key=key or "not-needed",
             base_url=base_url,
-            timeout=settings.embedding_timeout,
-            max_retries=settings.embedding_max_retries,
+            timeout=settings.embedding.timeout,
+            max_retries=settings.embedding.max_retries,
         )
 
     def embed(self, texts: list[str]) -> EmbeddingBatch:

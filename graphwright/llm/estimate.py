@@ -39,7 +39,7 @@ def seconds(llm: LLMClient, prompt_tokens: float, completion_tokens: float) -> f
     alone = llm.memory.traits.speed.seconds(prompt_tokens, completion_tokens)
     if alone is None:
         return None
-    at_once = min(llm.settings.llm_concurrency, llm.memory.traits.width or llm.settings.llm_concurrency)
+    at_once = min(llm.settings.llm.concurrency, llm.memory.traits.width or llm.settings.llm.concurrency)
     return alone / max(1, at_once)
 
 

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 def backend(settings: Settings, name: str | None = None) -> LLMBackend:
     """The backend class `name` (default: the settings') names; InvalidRequestError for an unknown one."""
-    return cast("LLMBackend", LLM_BACKENDS.load(name or settings.llm_backend))
+    return cast("LLMBackend", LLM_BACKENDS.load(name or settings.llm.backend))
 
 
 def make_llm(settings: Settings, name: str | None = None) -> LLM | None:

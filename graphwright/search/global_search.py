@@ -218,7 +218,7 @@ class GlobalSearch:
                 return []
 
         failed_before = len(notes)
-        with ThreadPoolExecutor(max_workers=self.settings.llm_concurrency) as pool:
+        with ThreadPoolExecutor(max_workers=self.settings.llm.concurrency) as pool:
             results = list(pool.map(one, groups))
         failed = len(notes) - failed_before  # each failed batch left its note; the answer uses the rest
         summary = f"map: {len(groups)} batches, {sum(len(r) for r in results)} points"

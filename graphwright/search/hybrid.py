@@ -95,7 +95,7 @@ class HybridRetriever:
         if settings.rerank_model:
             from graphwright.search.rerank import CrossEncoderReranker
 
-            reranker = CrossEncoderReranker(settings.rerank_model, settings.embedding_device)
+            reranker = CrossEncoderReranker(settings.rerank_model, settings.embedding.device)
         return cls(store, embedder, settings.hybrid_vector_weight, reranker)
 
     def fulltext(self, question: str, k: int, filters: list[MetadataFilter] | None = None) -> list[RetrievedChunk]:

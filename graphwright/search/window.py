@@ -19,10 +19,10 @@ def fitted(settings: Settings, llm: LLM | None) -> Settings:
     window = llm.recall("context") if isinstance(llm, RemembersEndpoint) else None
     if not isinstance(window, int) or window <= 0:
         return settings
-    caps = settings.llm_max_tokens
+    caps = settings.llm.max_tokens
     limits = {
         "context_tokens": (window - max_tokens("answer", caps) - _FRAME) / _TOKENS_PER_WORD,
         "global_batch_tokens": (window - max_tokens("global_map", caps) - _FRAME) / _TOKENS_PER_WORD,
     }
     update = {name: max(200, int(room)) for name, room in limits.items() if int(room) < int(getattr(settings, name))}
-    return settings.model_copy(update=update) if update else settings
+    return settings.updated(**update) if update else settings

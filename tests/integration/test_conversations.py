@@ -153,7 +153,7 @@ def test_retention_keeps_the_newest_turns_and_forgets_old_conversations(live) ->
     from graphwright.conversations import Conversations
 
     rag = live.rag
-    settings = rag.settings.model_copy(update={"conversation_turns": 2, "conversation_days": 7})
+    settings = rag.settings.updated(**{"conversation_turns": 2, "conversation_days": 7})
     store = Conversations(rag.store, settings, "key-retention")
     conversation = store.create()
     for question in ("What is Hubble?", "Who operates it?", "When was it launched?"):

@@ -56,7 +56,7 @@ def test_pdf_word_and_html_ingest_with_pages_and_sections(rag, tmp_path: Path) -
 
     # No page read by OCR, so the scan fails by name (OCR: test_filings.py). A setting, not a patch: files are
     # read in a child process, which a patch of this one does not reach.
-    no_ocr = GraphRAG(rag.settings.model_copy(update={"max_ocr_pages": 0}), embedder=rag.embedder)
+    no_ocr = GraphRAG(rag.settings.updated(**{"max_ocr_pages": 0}), embedder=rag.embedder)
     folder = _folder(tmp_path)
     make_pdf(folder / "locked.pdf", PAGES[:1], user_password="pw")
     make_scanned_pdf(folder / "scan.pdf")
@@ -129,7 +129,7 @@ def test_rich_files_reingest_update_delete_and_fail_without_loss(rag, tmp_path: 
     assert broken.failures and "PDF" in broken.failures[0].error
     assert _chunks(rag, "docs/report.pdf") == kept, "a failed file leaves its stored version as it was"
 
-    limited = rag.settings.model_copy(update={"max_file_bytes": 1000})
+    limited = rag.settings.updated(**{"max_file_bytes": 1000})
     from graphwright.documents.loaders import load_file
 
     too_big = load_file(folder / "notes.docx", tmp_path, {}, max_bytes=limited.max_file_bytes)

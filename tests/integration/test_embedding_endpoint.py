@@ -30,8 +30,8 @@ def endpoint_factory(settings, stub):
     stub.default = embedding_reply(DIM)
 
     def make(**overrides):
-        configured = settings.model_copy(
-            update={
+        configured = settings.updated(
+            **{
                 "embedding_backend": "openai",
                 "embedding_base_url": stub.base_url,
                 "embedding_model": "stub-embed",

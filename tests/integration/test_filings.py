@@ -143,7 +143,7 @@ def test_relevance_is_comparable_and_no_answer_is_said(rag, filings: Path) -> No
     assert answered.relevance > unrelated.relevance + 0.1  # relevance compares across questions
     assert all(c.relevance is not None for c in answered.chunks)
     floor = (answered.relevance + unrelated.relevance) / 2
-    strict = GraphRAG(rag.settings.model_copy(update={"no_answer_below": floor}), embedder=rag.embedder)
+    strict = GraphRAG(rag.settings.updated(**{"no_answer_below": floor}), embedder=rag.embedder)
     try:
         said = strict.search("Which striker scored the winning goal in the cup final?", mode="local", k=3)
         assert said.no_answer and said.answer.startswith("No passage found answers this question well")

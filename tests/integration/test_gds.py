@@ -100,7 +100,7 @@ def test_the_walk_in_gds_scores_as_the_client(gds_rag) -> None:
 
     engine = graph_algorithms(gds_rag.settings, gds_rag.store, whole_graph=False)
     assert engine.name == "gds"
-    auto = gds_rag.settings.model_copy(update={"graph_algorithms": "auto"})  # the default
+    auto = gds_rag.settings.updated(**{"graph_algorithms": "auto"})  # the default
     assert graph_algorithms(auto, gds_rag.store).name == "gds"  # communities in GDS
     assert graph_algorithms(auto, gds_rag.store, whole_graph=False).name == "client"  # the walk's small cut here
     rng = random.Random(7)
@@ -193,7 +193,7 @@ def test_search_ranks_the_same_with_gds_and_in_the_client(gds_rag, embedder, tmp
         "Who walked on the Moon with Neil Armstrong?",
         "What did the Hubble telescope observe?",
     ]
-    client_settings = rag.settings.model_copy(update={"graph_algorithms": "client"})
+    client_settings = rag.settings.updated(**{"graph_algorithms": "client"})
     with GraphRAG(client_settings, embedder=embedder) as here:
         for question in questions:
             for mode in ("local", "hybrid"):
@@ -210,5 +210,5 @@ def test_asking_for_gds_where_there_is_none_is_a_clear_error(rag) -> None:
     from graphwright.errors import GdsUnavailableError
 
     with pytest.raises(GdsUnavailableError, match="db start --gds"):
-        graph_algorithms(rag.settings.model_copy(update={"graph_algorithms": "gds"}), rag.store)
+        graph_algorithms(rag.settings.updated(**{"graph_algorithms": "gds"}), rag.store)
     assert graph_algorithms(rag.settings, rag.store).name == "client"

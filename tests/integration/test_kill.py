@@ -53,7 +53,7 @@ def test_sigkill_at_random_points_never_leaves_half_documents(rag, settings, emb
     # articles of three chunks and the omnibus (about 25) are bigger than a group, so they are staged.
     # The uninterrupted reference uses the same groups (in process): first version, then the update.
     env = {**cli_env, "GRAPHWRIGHT_INGEST_GROUP_CHUNKS": "2"}
-    same = GraphRAG(settings.model_copy(update={"ingest_group_chunks": 2}), embedder=embedder)
+    same = GraphRAG(settings.updated(**{"ingest_group_chunks": 2}), embedder=embedder)
     started = time.perf_counter()
     same.ingest([v1], base=v1.parent)
     reference_seconds = time.perf_counter() - started

@@ -123,7 +123,7 @@ def keys(monkeypatch):
 def _graph(settings, embedder, **update):
     from graphwright.api import GraphRAG
 
-    return GraphRAG(settings.model_copy(update=update), embedder=embedder)
+    return GraphRAG(settings.updated(**update), embedder=embedder)
 
 
 def _no_key_in(*texts: str) -> None:

@@ -109,7 +109,7 @@ def site() -> Iterator[Site]:
 def web_rag(settings, embedder):
     from graphwright.api import GraphRAG
 
-    graph = GraphRAG(settings.model_copy(update={"max_html_bytes": 50_000}), embedder=embedder)
+    graph = GraphRAG(settings.updated(**{"max_html_bytes": 50_000}), embedder=embedder)
     graph.store.admin.reset()
     graph.init()
     yield graph

@@ -61,7 +61,7 @@ def test_rerank_model_setting_reaches_search(rag, settings, tmp_path: Path, tiny
     from graphwright.api import GraphRAG
 
     rag.ingest([write_corpus(tmp_path / "corpus")], base=tmp_path)
-    graph = GraphRAG(settings.model_copy(update={"rerank_model": tiny_cross_encoder}), embedder=rag.embedder)
+    graph = GraphRAG(settings.updated(**{"rerank_model": tiny_cross_encoder}), embedder=rag.embedder)
     try:
         result = graph.search("reusable rocket boosters", mode="hybrid", k=3)
         assert all("rerank" in c.scores for c in result.chunks)

@@ -324,7 +324,7 @@ def test_public_address_needs_keys(settings) -> None:
     with pytest.raises(ServerConfigError, match="GRAPHWRIGHT_API_KEYS"):
         create_app(settings, host="0.0.0.0")
     create_app(settings, host="127.0.0.1")  # loopback may run open
-    create_app(settings.model_copy(update={"api_keys": SecretStr("k")}), host="0.0.0.0")
+    create_app(settings.updated(**{"api_keys": SecretStr("k")}), host="0.0.0.0")
 
 
 def test_cli_query_asks_a_running_server(live, cli_env, monkeypatch) -> None:

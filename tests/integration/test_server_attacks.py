@@ -312,8 +312,8 @@ def test_health_says_only_up_or_down_without_a_key(settings, embedder) -> None:
     from graphwright.api import GraphRAG
     from graphwright.server.app import create_app
 
-    down = settings.model_copy(
-        update={
+    down = settings.updated(
+        **{
             "neo4j_uri": "bolt://127.0.0.1:1",
             "neo4j_retry_seconds": 0.0,
             "api_keys": __import__("pydantic").SecretStr("health-key-123"),

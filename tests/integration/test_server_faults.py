@@ -174,9 +174,7 @@ def test_neo4j_cut_mid_requests_gives_503_then_recovers(world, settings, embedde
     proxy = TcpProxy(urlparse(settings.neo4j_uri).port or 7687)
     proxy.start()
     # the default retry time (30 s): a question must not wait it out, the database's address refuses connections
-    configured = settings.model_copy(
-        update={"neo4j_uri": f"bolt://127.0.0.1:{proxy.port}", "neo4j_retry_seconds": 30.0}
-    )
+    configured = settings.updated(**{"neo4j_uri": f"bolt://127.0.0.1:{proxy.port}", "neo4j_retry_seconds": 30.0})
     rag = GraphRAG(configured, embedder=embedder)
     try:
         with LiveServer(create_app(configured, rag)) as server:

@@ -116,9 +116,7 @@ def test_serve_runs_a_watcher_for_its_folders(rag, embedder, tmp_path: Path) -> 
     from graphwright.server.sources import start_watchers
 
     folder = write_files(tmp_path / "served-watch", {"alpha.md": ALPHA})
-    watching = GraphRAG(
-        rag.settings.model_copy(update={"watch": str(folder), "watch_quiet_ms": 300}), embedder=embedder
-    )
+    watching = GraphRAG(rag.settings.updated(**{"watch": str(folder), "watch_quiet_ms": 300}), embedder=embedder)
     jobs = JobRunner(tmp_path / "jobs")
     stop = threading.Event()
     thread = start_watchers(watching, jobs, stop)

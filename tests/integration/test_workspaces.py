@@ -98,8 +98,8 @@ def pair(neo4j_uri, test_password, embedder, tmp_path_factory):
     b.build_communities()
     b.conversations().create("Zqxcanary chat")
     llm = GraphRAG(
-        settings.model_copy(
-            update={
+        settings.updated(
+            **{
                 "openai_base_url": stub.base_url,
                 "llm_model": "stub-model",
                 "llm_max_retries": 1,
@@ -306,8 +306,8 @@ def test_cli_in_a_shows_only_a(pair, cli_env, tmp_path) -> None:
 def served(pair):
     from graphwright.server.app import create_app
 
-    settings = pair["root"].settings.model_copy(
-        update={
+    settings = pair["root"].settings.updated(
+        **{
             "api_keys": SecretStr(f"{KEY_A}@{A},{KEY_B}@{B}"),
             "read_api_keys": None,
             "admin_api_keys": SecretStr(ADMIN),
@@ -345,8 +345,8 @@ def test_cypher_is_off_for_tenant_keys_unless_the_operator_turns_it_on(pair) -> 
     HTTP's MCP, a refusal the agent sees); an admin key, the CLI and the Python API still do."""
     from graphwright.server.app import create_app
 
-    settings = pair["root"].settings.model_copy(
-        update={"api_keys": SecretStr(f"{KEY_A}@{A}"), "admin_api_keys": SecretStr(ADMIN), "read_api_keys": None}
+    settings = pair["root"].settings.updated(
+        **{"api_keys": SecretStr(f"{KEY_A}@{A}"), "admin_api_keys": SecretStr(ADMIN), "read_api_keys": None}
     )
     assert settings.tenant_cypher is False
     query = f"MATCH (c:`{A}__Chunk`) RETURN count(c) AS n"
@@ -513,8 +513,8 @@ def test_hidden_reads_through_every_llm_route_stay_in_a(pair, canary_node) -> No
 
     stub.default = reply
     first = len(stub.requests)
-    settings = pair["llm"].settings.model_copy(
-        update={
+    settings = pair["llm"].settings.updated(
+        **{
             "api_keys": SecretStr(f"{KEY_A}@{A}"),
             "read_api_keys": None,
             "admin_api_keys": None,
@@ -639,8 +639,8 @@ def test_every_route_and_mode_as_a_key_for_a_finds_nothing_of_b(pair, tmp_path, 
     try:
         for dify_mode in DIFY_MODES:
             placeholder = tmp_path / f"kb-{dify_mode}.toml"
-            settings = pair["llm"].settings.model_copy(
-                update={
+            settings = pair["llm"].settings.updated(
+                **{
                     "api_keys": SecretStr(f"{KEY_A}@{A},{KEY_B}@{B}"),
                     "read_api_keys": None,
                     "admin_api_keys": SecretStr(ADMIN),
@@ -784,9 +784,9 @@ def test_a_key_naming_an_unknown_workspace_stops_the_server(pair) -> None:
     from graphwright.errors import ServerConfigError
     from graphwright.server.app import create_app
 
-    settings = pair["root"].settings.model_copy(update={"api_keys": SecretStr(f"{KEY_A}@nope")})
+    settings = pair["root"].settings.updated(**{"api_keys": SecretStr(f"{KEY_A}@nope")})
     with pytest.raises(ServerConfigError, match="nope"):
         create_app(settings, pair["root"])
-    settings = pair["root"].settings.model_copy(update={"api_keys": SecretStr(f"{KEY_A}@Bad__")})
+    settings = pair["root"].settings.updated(**{"api_keys": SecretStr(f"{KEY_A}@Bad__")})
     with pytest.raises(ServerConfigError):
         create_app(settings, pair["root"])

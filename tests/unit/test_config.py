@@ -16,7 +16,7 @@ def test_standard_variable_names(monkeypatch: pytest.MonkeyPatch) -> None:
     s = Settings(_env_file=None)
     assert s.neo4j_uri == "bolt://127.0.0.1:9999" and s.neo4j_user == "alice"
     assert s.neo4j_password.get_secret_value() == "s3cret-pw" and "s3cret" not in repr(s)
-    assert s.chunk_size == 300 and s.llm_model == "llama3.1" and s.llm_configured
+    assert s.chunk_size == 300 and s.llm.model == "llama3.1" and s.llm_configured
 
 
 def test_defaults_are_offline(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
@@ -25,7 +25,7 @@ def test_defaults_are_offline(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None
     s = Settings(home=tmp_path, _env_file=None)
     assert not s.llm_configured
     assert s.neo4j_password.get_secret_value() == LOCAL_DEFAULT_PASSWORD and s.password_source == "default"
-    assert s.embedding_model == "bundled"
+    assert s.embedding.model == "bundled"
 
 
 def test_a_generated_password_is_used_unless_one_is_given(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
@@ -60,15 +60,20 @@ def test_overlap_must_be_below_size() -> None:
 
 
 def test_every_setting_is_documented() -> None:
-    """docs/configuration.md names every setting (`A_X` / `_Y` on one line counts for A_Y)."""
+    """docs/configuration.md names every setting (`A_X` / `_Y` on one line counts for A_Y), sections' too."""
     from pathlib import Path
 
-    from graphwright.config import Settings
+    from graphwright.config import EmbeddingSettings, LLMSettings, Settings
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "configuration.md").read_text(encoding="utf-8")
     missing = []
-    for name, field in Settings.model_fields.items():
-        names = [f"GRAPHWRIGHT_{name.upper()}"]
+    sections = {"llm": LLMSettings, "embedding": EmbeddingSettings}
+    fields = [("GRAPHWRIGHT_", n, f) for n, f in Settings.model_fields.items() if n not in sections]
+    fields += [
+        (f"GRAPHWRIGHT_{s.upper()}_", n, f) for s, kind in sections.items() for n, f in kind.model_fields.items()
+    ]
+    for prefix_, name, field in fields:
+        names = [f"{prefix_}{name.upper()}"]
         alias = field.validation_alias
         names += [c for c in getattr(alias, "choices", [alias]) if isinstance(c, str)]
         prefix, _, suffix = names[0].rpartition("_")
@@ -76,3 +81,27 @@ def test_every_setting_is_documented() -> None:
         if not shorthand and not any(n in doc for n in names):
             missing.append(names[0])
     assert not missing, f"undocumented settings: {missing}"
+
+
+def test_sections_read_the_same_names_as_before(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    """`settings.llm` and `settings.embedding` read GRAPHWRIGHT_LLM_* / GRAPHWRIGHT_EMBEDDING_* (environment and
+    `.env`), OPENAI_API_KEY and GRAPHWRIGHT_MODEL_CACHE, and take the flat names as arguments, as before."""
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "GRAPHWRIGHT_LLM_MODEL", "GRAPHWRIGHT_EMBEDDING_BATCH_SIZE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-canary-123")
+    monkeypatch.setenv("GRAPHWRIGHT_LLM_IDLE_TIMEOUT", "7.5")
+    monkeypatch.setenv("GRAPHWRIGHT_MODEL_CACHE", str(tmp_path / "models"))
+    monkeypatch.setenv("API_KEY", "not-ours")  # a bare name never reaches a section
+    (tmp_path / ".env").write_text("GRAPHWRIGHT_LLM_MODEL=from-dotenv\nGRAPHWRIGHT_EMBEDDING_BATCH_SIZE=3\n")
+    monkeypatch.chdir(tmp_path)
+    s = Settings()
+    assert s.llm.api_key is not None and s.llm.api_key.get_secret_value() == "sk-canary-123"
+    assert s.llm.idle_timeout == 7.5 and s.llm.model == "from-dotenv" and s.embedding.batch_size == 3
+    assert s.embedding.model_cache == tmp_path / "models" and "sk-canary" not in repr(s) + str(s.model_dump())
+    assert Settings(_env_file=None).llm.model == "gpt-4o-mini"  # `_env_file` reaches the sections too
+    given = Settings(_env_file=None, llm_model="m", openai_base_url="http://127.0.0.1:9/v1", embedding_device="cuda")
+    assert (given.llm.model, given.llm.base_url, given.embedding.device) == ("m", "http://127.0.0.1:9/v1", "cuda")
+    copy = given.updated(llm_max_time=5.0, top_k=9)
+    assert (copy.llm.max_time, copy.llm.model, copy.top_k, given.llm.max_time) == (5.0, "m", 9, None)
+    with pytest.raises(ValidationError, match="unknown LLM backend"):
+        Settings(_env_file=None, llm_backend="nope")

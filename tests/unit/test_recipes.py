@@ -109,7 +109,7 @@ def test_a_new_llm_backend_is_one_class_and_one_registration_chosen_by_setting(
     monkeypatch.setitem(config.LLM_BACKENDS, "echo", f"{__name__}:EchoLLM")
     monkeypatch.setenv("GRAPHWRIGHT_LLM_BACKEND", "echo")
     settings = Settings(home=tmp_path, _env_file=None)  # no OpenAI variables: the echo backend needs none
-    assert settings.llm_backend == "echo" and settings.llm_configured
+    assert settings.llm.backend == "echo" and settings.llm_configured
     llm = make_llm(settings)
     assert isinstance(llm, EchoLLM) and llm.chat([{"role": "user", "content": "hi"}]).text == "hi"
     with GraphRAG(settings) as rag:  # the library's client is the chosen backend's, built lazily

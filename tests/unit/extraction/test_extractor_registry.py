@@ -65,7 +65,7 @@ def test_llm_clients_come_from_one_factory(tmp_path: Path) -> None:
 
     offline = Settings(home=tmp_path, openai_api_key=None, openai_base_url=None, _env_file=None)
     assert make_llm(offline) is None
-    online = offline.model_copy(update={"openai_base_url": "http://127.0.0.1:9/v1"})
+    online = offline.updated(**{"openai_base_url": "http://127.0.0.1:9/v1"})
     assert isinstance(make_llm(online), LLMClient) and LLM_BACKENDS.names() == ("openai",)
     with pytest.raises(InvalidRequestError, match="unknown LLM backend"):
         make_llm(online, "carrier-pigeon")
@@ -84,6 +84,6 @@ def test_optional_capabilities_are_protocols(tmp_path: Path) -> None:
     assert isinstance(LLMExtractor(make_llm(settings), settings), Summarizer)
     assert not isinstance(NLPExtractor(), Summarizer)
     endpoint = EndpointEmbedder(
-        settings.model_copy(update={"embedding_backend": "openai", "embedding_model": "m", "embedding_dimensions": 8})
+        settings.updated(**{"embedding_backend": "openai", "embedding_model": "m", "embedding_dimensions": 8})
     )
     assert isinstance(endpoint, MeteredEmbedder)

@@ -96,7 +96,7 @@ def test_a_page_is_capped_in_bytes_and_a_304_keeps_its_links(tmp_path: Path) -> 
         body = b'<html><a href="/big">big</a><a href="https://else.where/">off</a><a href="mailto:a@b">m</a></html>'
         return httpx.Response(200, headers={"content-type": "text/html", "etag": '"v1"'}, content=body)
 
-    settings = SETTINGS.model_copy(update={"max_html_bytes": 1000})
+    settings = SETTINGS.updated(**{"max_html_bytes": 1000})
     web = WebSource("http://site.test/", {"depth": 1}, settings, transport=httpx.MockTransport(answer))
     first = web.scan(None, tmp_path / "one")
     assert [i.key for i in first.items] == ["http://site.test/"] and first.items[0].version == 'etag "v1"'
