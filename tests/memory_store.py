@@ -70,7 +70,6 @@ from graphwright.models import (
     Relation,
     SourceRecord,
 )
-from graphwright.text.languages.base import Language
 from graphwright.text.normalize import normalize_key
 
 VECTOR_INDEXES = ("chunk_embedding", "entity_embedding", "community_embedding")
@@ -174,22 +173,6 @@ class MemoryRetrieval:
                 scored.append((score, chunk))
         scored.sort(key=lambda pair: (-pair[0], pair[1].id))
         return [self._scored(c, score) for score, c in scored[:k]]
-
-    def keyword_search(
-        self, question: str, k: int, filters: list[MetadataFilter] | None = None
-    ) -> list[ScoredChunkRow]:
-        return self.fulltext_search(question, k, filters)
-
-    def translated_search(
-        self,
-        question: str,
-        code: str,
-        k: int,
-        filters: list[MetadataFilter] | None = None,
-        *,
-        asked: Language | None = None,
-    ) -> list[ScoredChunkRow]:
-        return []  # the contract's answer where a store cannot translate
 
     def corpus_languages(self) -> set[str]:
         return {c.language for c in self.s.chunks.values()}

@@ -15,6 +15,7 @@ from graphwright.graph_store.contracts import GraphStore
 from graphwright.graph_store.rows import ScoredChunkRow
 from graphwright.graph_store.schema import SchemaPlan
 from graphwright.models import Chunk, Document, Entity, Relation, SourceRecord, SyncedItem
+from graphwright.search.keywords import keyword_search
 from graphwright.text.normalize import entity_label, normalize_key
 
 DIMENSION = 384
@@ -141,9 +142,9 @@ class StoreContract:
         doc, chunks = document("mixed", [*ROCKETS, *AIRSHIPS])
         store.writes.write_documents([(doc, chunks)])
         store.admin.await_indexes()
-        rows = store.retrieval.keyword_search("Which passage mentions helium?", k=5)
+        rows = keyword_search(store.retrieval, "Which passage mentions helium?", k=5)
         assert rows and rows[0]["chunk_id"] == "mixed:3"
-        assert store.retrieval.keyword_search("xylophone", k=5) == []
+        assert keyword_search(store.retrieval, "xylophone", k=5) == []
 
     def test_entities_are_found_by_key_and_id_with_their_relations(self, store: GraphStore) -> None:
         saturn, braun = self.write_rockets(store)

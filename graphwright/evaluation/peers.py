@@ -17,6 +17,7 @@ from graphwright.graph_store.contracts import GraphStore
 from graphwright.graph_store.queries.schema import CHUNK_FULLTEXT_INDEX, CHUNK_VECTOR_INDEX
 from graphwright.graph_store.rows import EmbeddedChunkRow
 from graphwright.models import RetrievedChunk
+from graphwright.search.keywords import keyword_search
 from graphwright.text.languages import detect
 from graphwright.text.lucene import to_lucene
 
@@ -144,7 +145,7 @@ def fulltext_part(store: GraphStore) -> Peer:
     """The chunk fulltext index queried as `hybrid` queries it (its vector part is the `vector` mode)."""
 
     def search(question: str, embedding: list[float], k: int) -> list[RetrievedChunk]:
-        rows = store.retrieval.keyword_search(question, k)
+        rows = keyword_search(store.retrieval, question, k)
         return [_chunk(row, float(row["score"]), rank, "fulltext") for rank, row in enumerate(rows, start=1)]
 
     return search

@@ -63,7 +63,6 @@ if TYPE_CHECKING:
         Relation,
         SourceRecord,
     )
-    from graphwright.text.languages.base import Language
 
 
 @dataclass(frozen=True)
@@ -88,30 +87,6 @@ class RetrievalRole(Protocol):
     ) -> list[ScoredChunkRow]:
         """BM25 over the chunks' text and context, or with `terms` over the segmented search terms of
         chunks in a language written without spaces."""
-
-    def keyword_search(
-        self, question: str, k: int, filters: list[MetadataFilter] | None = None
-    ) -> list[ScoredChunkRow]:
-        """BM25 for a question as its language reads it: a question in a language written without spaces
-        (Chinese) matches the segmented terms of chunks in that language, word for word; any other the
-        chunks' text. A graph written before chunks had terms (nothing found there) is read the old way.
-        Where the corpus also holds a segmented language that can translate the question's (an English
-        question, Chinese passages), those passages are ranked by the question said in their language's terms
-        instead (`translated_search`), the others by the text index, each ranking's scores over its best."""
-
-    def translated_search(
-        self,
-        question: str,
-        code: str,
-        k: int,
-        filters: list[MetadataFilter] | None = None,
-        *,
-        asked: Language | None = None,
-    ) -> list[ScoredChunkRow]:
-        """BM25 over the terms of language `code`'s chunks for a question in another language, said in `code`'s
-        terms where that language can translate it; each word's translations weighed by how many chunks use
-        them (corpus-based disambiguation); [] where it cannot. `asked`: the question's language, when the caller
-        has detected it already."""
 
     def corpus_languages(self) -> set[str]:
         """The languages the corpus's documents are written in (none for a graph written before they said)."""

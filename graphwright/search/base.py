@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from graphwright.embeddings import embed_questions
 from graphwright.errors import LLMRequiredError
@@ -27,6 +27,8 @@ from graphwright.search.answer import (
     retrieval_answer,
 )
 from graphwright.search.evidence import Answer, Retrieval
+from graphwright.text.languages import detect
+from graphwright.text.languages.base import Language
 
 if TYPE_CHECKING:
     from graphwright.config import Settings
@@ -68,6 +70,17 @@ class SearchQuery(BaseModel):
     caller: str = ""
     tenant: bool = False  # the caller's key is bound to named workspaces (ConversationOwner.tenant)
     reach: frozenset[str] | None = None  # the workspaces the caller's key reads (None: all; ConversationOwner.reach)
+
+    # The question's language, detected once and carried to every part of the search (`language`)
+    _language: tuple[str, Language] | None = PrivateAttr(default=None)
+
+    @property
+    def language(self) -> Language:
+        """The question's language: detected at the first use, then carried (a rewritten question is detected
+        again), so keyword search, the embedder's check and entity linking read it the same way."""
+        if self._language is None or self._language[0] != self.question:
+            self._language = (self.question, detect(self.question))
+        return self._language[1]
 
     @property
     def text(self) -> str:

@@ -31,9 +31,12 @@ from graphwright.graph_store.contracts import GraphStore
 from graphwright.models import MetadataFilter, RetrievedChunk
 from graphwright.search.base import SearchContext, SearchQuery, ToolSpec
 from graphwright.search.evidence import Retrieval
+from graphwright.search.keywords import keyword_search
 from graphwright.search.rerank import Reranker
 from graphwright.search.results import rows_to_chunks
 from graphwright.search.vector import PassageMode, VectorRetriever
+from graphwright.text.languages import detect
+from graphwright.text.languages.base import Language
 from graphwright.text.lucene import has_identifier
 
 # Candidates per side before fusion: enough depth for a passage one side ranks low to still count.
@@ -98,8 +101,10 @@ class HybridRetriever:
             reranker = CrossEncoderReranker(settings.rerank_model, settings.embedding.device)
         return cls(store, embedder, settings.hybrid_vector_weight, reranker)
 
-    def fulltext(self, question: str, k: int, filters: list[MetadataFilter] | None = None) -> list[RetrievedChunk]:
-        return rows_to_chunks(self.store.retrieval.keyword_search(question, k, filters), "fulltext")
+    def fulltext(
+        self, question: str, k: int, filters: list[MetadataFilter] | None = None, *, asked: Language | None = None
+    ) -> list[RetrievedChunk]:
+        return rows_to_chunks(keyword_search(self.store.retrieval, question, k, filters, asked=asked), "fulltext")
 
     def retrieve(
         self,
@@ -109,16 +114,20 @@ class HybridRetriever:
         embedding: list[float] | None = None,
         *,
         focused: bool = False,
+        asked: Language | None = None,
     ) -> list[RetrievedChunk]:
-        """`focused`: searching inside the documents the question names (see the module's docstring)."""
+        """`focused`: searching inside the documents the question names (see the module's docstring);
+        `asked`: the question's language, where the caller has it."""
+        asked = asked or detect(question)
         depth = max(k * _CANDIDATE_FACTOR, _MIN_CANDIDATES)
         dense = self.vector.similarities(self.vector.retrieve(question, depth, filters, embedding))
         swapped = {"vector": self.weights["fulltext"], "fulltext": self.weights["vector"]}
         weights: Weights | Callable[[RetrievedChunk], Weights] = swapped
-        if self.vector.reads(question) and not has_identifier(question):
+        if self.vector.reads(asked) and not has_identifier(question):
             readable = _MEANING_ONLY if focused else self.weights
             weights = lambda chunk: readable if self.vector.reads_passage(chunk) else _WORDS_ONLY  # noqa: E731
-        fused = convex_fusion({"fulltext": self.fulltext(question, depth, filters), "vector": dense}, weights)
+        keywords = self.fulltext(question, depth, filters, asked=asked)
+        fused = convex_fusion({"fulltext": keywords, "vector": dense}, weights)
         if self.reranker is not None:
             fused = self.reranker.rerank(question, fused[:depth])
         return fused[:k]
@@ -136,5 +145,7 @@ class HybridMode(PassageMode):
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
         retriever = self.retriever(ctx)
-        chunks = retriever.retrieve(query.text, query.k, query.filters or None, query.embedding, focused=query.focused)
+        chunks = retriever.retrieve(
+            query.text, query.k, query.filters or None, query.embedding, focused=query.focused, asked=query.language
+        )
         return Retrieval(chunks=chunks)

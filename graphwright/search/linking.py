@@ -14,6 +14,7 @@ from graphwright.graph_store.contracts import EntityIndex
 from graphwright.graph_store.rows import KeyedEntityRow
 from graphwright.models import EntityRef
 from graphwright.text.languages import LANGUAGES, detect, language
+from graphwright.text.languages.base import Language
 from graphwright.text.lucene import has_unspaced_script, to_lucene
 from graphwright.text.normalize import normalize_key
 from graphwright.text.stopwords import STOPWORDS
@@ -69,10 +70,11 @@ class Mention:
 _POSSESSIVE_RE = re.compile(r"['’]s$|['’]$")
 
 
-def question_words(question: str) -> list[str]:
+def question_words(question: str, spoken: Language | None = None) -> list[str]:
     """Words with possessives and trailing dots removed: "Acme Corp's" -> ["Acme", "Corp"]; a text in a
-    language written without spaces split as that language splits it ("知识图谱是什么" -> 知识, 图谱, 是, 什么)."""
-    spoken = detect(question)
+    language written without spaces split as that language splits it ("知识图谱是什么" -> 知识, 图谱, 是, 什么).
+    `spoken`: the text's language, where the caller has it."""
+    spoken = spoken or detect(question)
     if spoken.segmented:
         return spoken.words(question)
     return [_POSSESSIVE_RE.sub("", w).rstrip(".") for w in _WORD_RE.findall(question)]
@@ -82,14 +84,16 @@ _SENTENCE_END = tuple(".?!:;")
 _OPENERS = " \t\n\"'“‘("
 
 
-def named_mentions(question: str, mentions: Sequence[Mention], linked: Sequence[EntityRef] = ()) -> set[str]:
+def named_mentions(
+    question: str, mentions: Sequence[Mention], linked: Sequence[EntityRef] = (), *, spoken: Language | None = None
+) -> set[str]:
     """The entities the question writes as names: a mention holding an acronym, a digit, or a capital that is
     not there only because a sentence starts with it ("Give a response" names nothing; "board" in an all-lowercase
     question is a word, not a name). In a script without case every mention counts, and so does each of the
     `linked` entities whose whole name the question holds verbatim ("潘淑" in "潘淑是哪里人"), however the
     segmenter cut the words ("潘淑是 / 哪里 / 人"). What local search lets rank its passages by the walk: a word
     that merely equals some entity's name says nothing about where to walk."""
-    if detect(question).segmented:
+    if (spoken or detect(question)).segmented:
         whole = {e.id for e in linked if len(e.name) >= 2 and has_unspaced_script(e.name) and e.name in question}
         return {m.entity_id for m in mentions} | whole
     named: list[bool] = []

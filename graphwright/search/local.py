@@ -30,11 +30,14 @@ from graphwright.models import CommunityRef, EntityRef, MetadataFilter, Relation
 from graphwright.search.base import GraphMode, SearchContext, SearchQuery, ToolSpec
 from graphwright.search.context import Item, pack_sections, parse_shares
 from graphwright.search.evidence import Retrieval
+from graphwright.search.keywords import keyword_search
 from graphwright.search.linking import EntityLinker, named_mentions
 from graphwright.search.neighbourhood import CHUNK, ENTITY, Neighbourhood, fetch_neighbourhood
 from graphwright.search.ppr import personalized_pagerank
 from graphwright.search.results import chunk_from_row, rows_to_chunks
 from graphwright.search.vector import VectorRetriever, cosine
+from graphwright.text.languages import detect
+from graphwright.text.languages.base import Language
 from graphwright.text.normalize import normalize_key
 
 # A fulltext or vector link is a guess: at best a fifth of an exact name match as a seed. Chosen with the
@@ -107,7 +110,9 @@ class LocalSearch:
             self._algorithms = graph_algorithms(self.settings, self.store, whole_graph=False)
         return self._algorithms
 
-    def link(self, question: str, embedding: list[float]) -> tuple[list[EntityRef], set[str], list[str]]:
+    def link(
+        self, question: str, embedding: list[float], asked: Language
+    ) -> tuple[list[EntityRef], set[str], list[str]]:
         """Linked entities, each weighted in [0, 1]: an exact name match 1, a fuzzy one less; and the ids of
         those the question writes as names."""
         linked, mentions = self.linker.link(question, embedding, self.settings.local_entities)
@@ -115,7 +120,7 @@ class LocalSearch:
         for entity in linked:
             entity.score = 1.0 if entity.how == "exact" else _FUZZY_LINK_WEIGHT * entity.score / top_fuzzy
         note = f"linked: {', '.join(f'{e.name} ({e.how})' for e in linked) or 'nothing'}"
-        return linked, named_mentions(question, mentions, linked), [note]
+        return linked, named_mentions(question, mentions, linked, spoken=asked), [note]
 
     def seeds(self, linked: list[EntityRef], dense: list[RetrievedChunk], mentions: dict[str, int]) -> dict[str, float]:
         """Where the walk restarts. An entity counts by its link weight over the passages mentioning it: a
@@ -139,6 +144,8 @@ class LocalSearch:
         embedding: list[float],
         filters: list[MetadataFilter] | None = None,
         n: int | None = None,
+        *,
+        asked: Language,
     ) -> list[RetrievedChunk]:
         """The passages closest to the question, each scored by its similarity: by the embedder where it reads
         both the question and the passage (cosine, on the common scale); else by BM25, each score over the
@@ -147,13 +154,13 @@ class LocalSearch:
         translation)."""
         n = n or self.settings.ppr_seed_passages
         dense: list[RetrievedChunk] = []
-        if self.vector.reads(question):
+        if self.vector.reads(asked):
             dense = self.vector.similarities(self.vector.retrieve(question, n, filters, embedding))
             readable = [c for c in dense if self.vector.reads_passage(c)]
             if len(readable) == len(dense):
                 return dense
             dense = readable
-        found = rows_to_chunks(self.store.retrieval.keyword_search(question, n, filters), "fulltext")
+        found = rows_to_chunks(keyword_search(self.store.retrieval, question, n, filters, asked=asked), "fulltext")
         if not dense:
             best = max((c.score for c in found), default=0.0) or 1.0
             return [c.model_copy(update={"score": c.score / best}) for c in found]
@@ -173,11 +180,12 @@ class LocalSearch:
         filters: list[MetadataFilter] | None = None,
         *,
         named: AbstractSet[str],
+        asked: Language,
     ) -> tuple[Neighbourhood, dict[str, float], dict[str, float], float]:
         """The neighbourhood, the walk's visit shares, each seed passage's similarity, and the walk's weight
         in the ranking: 1 where a linked entity is an anchor (`anchors`), else 0. `named`: the ids the
         question writes as names (`link`)."""
-        dense = self.closest_passages(question, embedding, filters)
+        dense = self.closest_passages(question, embedding, filters, asked=asked)
         hood = fetch_neighbourhood(
             self.store,
             [e.id for e in linked],
@@ -289,10 +297,12 @@ class LocalSearch:
         k: int,
         carried: Sequence[EntityRef] = (),
         filters: list[MetadataFilter] | None = None,
+        asked: Language | None = None,
     ) -> Retrieval:
         """`carried`: entities a follow-up took from its conversation (score = weight), linked after the
-        question's own with `_CARRIED_WEIGHT` of it."""
-        linked, named, notes = self.link(question, embedding)
+        question's own with `_CARRIED_WEIGHT` of it. `asked`: the question's language, where the caller has it."""
+        asked = asked or detect(question)
+        linked, named, notes = self.link(question, embedding, asked)
         position = {e.id: i for i, e in enumerate(linked)}
         for entity in carried:  # a carried entity outweighs a fuzzy guess at it, never an exact name
             ref = entity.model_copy(update={"score": _CARRIED_WEIGHT * entity.score})
@@ -302,7 +312,7 @@ class LocalSearch:
                 linked.append(ref)
             elif linked[position[entity.id]].how != "exact" and linked[position[entity.id]].score < ref.score:
                 linked[position[entity.id]] = ref
-        hood, mass, similarity, weight = self.walk(question, embedding, linked, filters, named=named)
+        hood, mass, similarity, weight = self.walk(question, embedding, linked, filters, named=named, asked=asked)
         notes.append(
             f"walked {len(hood.chunks)} passages and {len(hood.entities)} entities; passages ranked by "
             + ("the walk (the question names graph entities)" if weight else "similarity (it names no graph entity)")
@@ -313,7 +323,8 @@ class LocalSearch:
         if weight:
             chunks = self.text_units(hood, mass, similarity, k, embedding, weight, filters)
         else:
-            closest = self.closest_passages(question, embedding, filters, max(k, self.settings.ppr_seed_passages))
+            seeds_n = max(k, self.settings.ppr_seed_passages)
+            closest = self.closest_passages(question, embedding, filters, seeds_n, asked=asked)
             chunks = [
                 c.model_copy(update={"rank": r, "scores": {**c.scores, "similarity": c.score, "walk_weight": 0.0}})
                 for r, c in enumerate(closest[:k], start=1)
@@ -356,4 +367,6 @@ class LocalMode(GraphMode):
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
         searcher = LocalSearch(ctx.store, VectorRetriever(ctx.store, ctx.embedder), ctx.settings)
-        return searcher.search(query.question, query.vector(), query.k, query.carried, query.filters or None)
+        return searcher.search(
+            query.question, query.vector(), query.k, query.carried, query.filters or None, asked=query.language
+        )

@@ -11,7 +11,7 @@ from graphwright.models import MetadataFilter, RetrievedChunk
 from graphwright.search.base import SearchContext, SearchMode, SearchQuery, ToolSpec
 from graphwright.search.evidence import Retrieval
 from graphwright.search.results import rows_to_chunks
-from graphwright.text.languages import detect
+from graphwright.text.languages.base import Language
 
 
 class Retriever(Protocol):
@@ -36,9 +36,10 @@ class VectorRetriever:
         vector = embedding if embedding is not None else embed_questions(self.embedder, [question])[0]
         return rows_to_chunks(self.store.retrieval.vector_search(vector, k, filters), "vector")
 
-    def reads(self, question: str) -> bool:
-        """Whether the embedder was trained on the question's language: else its similarities are noise."""
-        return knows_language(self.embedder, detect(question).code)
+    def reads(self, asked: Language) -> bool:
+        """Whether the embedder was trained on the question's language (`asked`): else its similarities are
+        noise."""
+        return knows_language(self.embedder, asked.code)
 
     def reads_passage(self, chunk: RetrievedChunk) -> bool:
         """Whether the embedder was trained on the passage's language (one of unknown language is taken to be

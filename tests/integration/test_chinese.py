@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from graphwright.search.hybrid import HybridRetriever
+from graphwright.search.keywords import keyword_search
 from graphwright.search.linking import EntityLinker
 from graphwright.text.lucene import to_lucene
 from tests.integration.helpers import write_files
@@ -68,7 +69,7 @@ def test_a_chinese_word_finds_its_passage_first(chinese) -> None:
 
 def test_a_graph_written_before_terms_is_still_searched(chinese) -> None:
     chinese.store.connection.write("MATCH (c:Chunk) REMOVE c.terms")
-    found = chinese.store.retrieval.keyword_search("幻觉", 3)
+    found = keyword_search(chinese.store.retrieval, "幻觉", 3)
     assert found and found[0]["document_id"] == "zh/hallucination.md"
 
 
@@ -93,7 +94,7 @@ def test_an_english_question_finds_a_chinese_passage_by_its_translation(chinese)
         ("How can hallucination be reduced?", "zh/hallucination.md"),
         ("What does a vector database store?", "zh/vectors.md"),
     ]:
-        keyword = chinese.store.retrieval.keyword_search(question, 5)
+        keyword = keyword_search(chinese.store.retrieval, question, 5)
         assert keyword and keyword[0]["document_id"] == doc, (question, keyword)
         assert hybrid.retrieve(question, 3)[0].document_id == doc, question
         # local's walk starts from it: the closest seed by the translated words, on the scale of the English
@@ -105,7 +106,7 @@ def test_an_english_question_finds_a_chinese_passage_by_its_translation(chinese)
     # a graph whose documents do not record their languages (written before they did) reads its chunks'
     chinese.store.connection.write("MATCH (d:Document) REMOVE d.languages")
     assert chinese.store.retrieval.corpus_languages() == {"zh", "en"}
-    assert chinese.store.retrieval.keyword_search("How can hallucination be reduced?", 3)[0]["document_id"] == (
+    assert keyword_search(chinese.store.retrieval, "How can hallucination be reduced?", 3)[0]["document_id"] == (
         "zh/hallucination.md"
     )
     # the English passage still leads for an English question about it
@@ -119,7 +120,7 @@ def test_an_english_corpus_is_searched_without_translation(rag, tmp_path: Path) 
     assert rag.store.retrieval.corpus_languages() == {"en"}
     question = "Who landed on the Moon?"
     plain = rag.store.retrieval.fulltext_search(to_lucene(question), 5)
-    assert rag.store.retrieval.keyword_search(question, 5) == plain
+    assert keyword_search(rag.store.retrieval, question, 5) == plain
     assert plain[0]["language"] == "en"
 
 

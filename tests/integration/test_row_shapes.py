@@ -81,10 +81,9 @@ def _calls(world) -> dict[str, Any]:
     r, g, c = store.retrieval, store.graph, store.communities
     return {
         "retrieval.vector_search": lambda: r.vector_search(vector, 3),
-        "retrieval.fulltext_search": lambda: r.fulltext_search("steel", 3),
-        "retrieval.keyword_search": lambda: r.keyword_search("steel", 3),
-        "retrieval.translated_search": lambda: (
-            _with_chinese_terms(store, "钢铁 供应商 steel") and r.translated_search("steel suppliers", "zh", 3)
+        "retrieval.fulltext_search": lambda: (
+            r.fulltext_search("steel", 3)
+            + (_with_chinese_terms(store, "钢铁 供应商 steel") and r.fulltext_search("钢铁", 3, terms=True))
         ),
         "retrieval.co_mentions": lambda: r.co_mentions(acme, borealis, 5),
         "retrieval.chunks_with_ids": lambda: r.chunks_with_ids(chunk_ids[:3]),

@@ -32,8 +32,9 @@ LAYERS: list[set[str]] = [
     {"documents", "extraction", "graph_store", "knowledge"},
     {"sources"},  # folders, web sites and buckets a workspace keeps in step with (their files read by documents)
     {"algorithms"},  # Leiden and PageRank, in the client or in the store's GDS
-    {"pipeline", "reembed", "search", "communities", "evaluation", "answer_graph", "conversations"}
+    {"pipeline", "reembed", "search", "communities", "answer_graph", "conversations"}
     | {"dask_ingest"},  # a Dask cluster's embedder and extractor, which api hands the pipeline
+    {"evaluation"},  # scores the search modes and runs peers beside them (the fulltext peer is search's own)
     {"api"},
     {"server"},  # serve, mcp: entry points beside the CLI, which starts them
     {"cli"},

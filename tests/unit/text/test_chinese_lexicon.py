@@ -116,7 +116,7 @@ def test_alternatives_become_one_boosted_lucene_query() -> None:
 
 
 def test_a_long_question_is_translated_within_the_query_budget() -> None:
-    from graphwright.graph_store.retrieval import _within_budget
+    from graphwright.search.keywords import _within_budget
 
     chinese, english = language("zh"), language("en")
     words = chinese.search_terms_from(english.words("hallucination retrieval database " * 400), "en")
