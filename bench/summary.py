@@ -63,20 +63,99 @@ def runs(history: str) -> list[Run]:
     return found
 
 
+# The questions a user asks of the numbers, in the order the page answers them, and what each script measures
+# towards one. A new script is one line here (tests/unit/test_benchmarks_summary.py fails on a recorded script
+# without one).
+QUESTIONS: dict[str, dict[str, str]] = {
+    "How fast does it ingest?": {
+        "ingest_sample": "the bundled sample, offline, into an empty database",
+        "ingest_novels": "20 novels offline with the entity graph and communities",
+        "lexical_peer": "text-only ingest beside neo4j-graphrag's lexical pipeline, same server",
+        "loaders": "each file format's loader, and its text quality",
+        "pdf_tables": "PDF pages with their tables read as cells",
+        "ocr": "scanned PDF pages read by OCR",
+        "embeddings": "embedding throughput of each backend",
+        "write_batches": "Neo4j's write rate by batch size",
+        "schema_mapping_speed": "the offline extractor mapping onto a user's schema",
+        "resume": "an ingest stopped halfway, then run again",
+        "sync": "a folder kept in step: a re-sync with nothing changed, a watched change searchable",
+        "llm_ingest": "the sample's LLM ingest on a real local model server",
+    },
+    "How good is retrieval?": {
+        "hotpotqa_retrieval": "multi-hop passage recall on hotpotqa-dev",
+        "no_answer": 'real filings (FinanceBench\'s shared half): ingest, and the "no answer" floor',
+        "seeds_zh": "every mode on FinanceBench's shared half and Chinese CMRC 2018",
+        "thematic_probe": "broad questions on the bundled sample, every mode",
+        "conversations": "follow-up questions with and without their conversation",
+        "multilingual_embedders": "which embedder reads Chinese",
+    },
+    "How good is the graph?": {
+        "extraction_gold": "offline entities against the sample's gold list",
+        "extraction_text2kg": "typed extraction on Text2KGBench against published LLM baselines",
+    },
+    "How fast does it answer?": {
+        "query_latency": "each search mode on the 20 novels",
+        "cold_start": "a CLI question in a fresh process",
+        "serve": "`graphwright serve`: warm questions, and load during an ingest",
+        "workspaces": "a search in one workspace of many",
+        "gds_algorithms": "Leiden and the walk in this process and in Neo4j GDS",
+    },
+    "How does it scale?": {
+        "communities": "community detection on large synthetic graphs",
+        "incremental_communities": "what a small ingest costs the community layer",
+        "cost_curve": "one graph grown from 1k to 100k chunks",
+        "large_file": "one very large text file",
+        "cluster_ingest": "filings ingested by one process and by a Dask cluster",
+        "curation": "a hand merge of two large entities, and its undo",
+    },
+    "Does it stay safe and up?": {
+        "hostile": "hostile input: crafted files, path highlights, the Cypher gate's cost",
+        "cypher_attacks": "attacks on the read-only Cypher gate and workspaces",
+        "security_iv": "a Word bomb, slow clients and SIGTERM against a real serve",
+        "neo4j_down": "Neo4j stopped behind a running server",
+        "serving_signals": "whether a stopped server withdraws its address file",
+        "real_llm": "every LLM path against a real llama.cpp server",
+        "fresh_install": "a fresh virtualenv: pip install, then the README's commands",
+    },
+}
+_QUESTION_OF = {script: question for question, scripts in QUESTIONS.items() for script in scripts}
+# Arguments that name data on the machine that ran them, written as what to put there, so every command runs on
+# any checkout once given them (the page says how to make each).
+_PLACES = [
+    (re.compile(r"\S*/financebench/pdfs/(\S+\.pdf)"), r"FINANCEBENCH/pdfs/\1"),
+    (re.compile(r"\S*/financebench/pdfs\b"), "FINANCEBENCH/pdfs"),
+    (re.compile(r"(?<=--data )\S+"), "FILINGS"),
+    (re.compile(r"\S*data/financebench\b"), "FINANCEBENCH"),
+    (re.compile(r"(?<=--server-python )\S+"), "LLM_PYTHON"),
+]
+
+
+def portable(command: str) -> str:
+    """`command` with this machine's paths replaced by what they stand for."""
+    for pattern, place in _PLACES:
+        command = pattern.sub(place, command)
+    return command
+
+
 def table(history: str) -> str:
     latest: dict[str, Run] = {}
     for run in runs(history):  # a later section of the same script, or the same day, wins
         if run.script not in latest or run.date >= latest[run.script].date:
             latest[run.script] = run
-    rows = [
-        "| benchmark | latest run | figure | command |",
-        "| --- | --- | --- | --- |",
-    ]
-    for run in sorted(latest.values(), key=lambda r: (r.date, r.script), reverse=True):
-        figure = run.headline or f"see [the section](benchmarks-history.md#{run.anchor})"
-        title = f"[{run.title}](benchmarks-history.md#{run.anchor})"
-        rows.append(f"| `{run.script}`: {title} | {run.date} | {figure} | `{run.command}` |")
-    return "\n".join(rows)
+    blocks = []
+    for question in [*QUESTIONS, "Other"]:
+        rows = [r for r in latest.values() if _QUESTION_OF.get(r.script, "Other") == question]
+        if not rows:
+            continue
+        lines = [f"### {question}", "", "| what is measured | figure | date | command |", "| --- | --- | --- | --- |"]
+        order = list(QUESTIONS.get(question, {}))
+        for run in sorted(rows, key=lambda r: (order.index(r.script) if r.script in order else len(order), r.script)):
+            what = QUESTIONS.get(question, {}).get(run.script, run.title)
+            figure = run.headline or "(no figure stated)"
+            link = f"[run](benchmarks-history.md#{run.anchor})"
+            lines.append(f"| {what} ({link}) | {figure} | {run.date} | `{portable(run.command)}` |")
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
 
 
 def rewrite(summary: str, history: str) -> str:
@@ -97,7 +176,8 @@ def main() -> None:
         print("docs/benchmarks.md's summary is what the recorded runs say")
         return
     SUMMARY.write_text(fresh, encoding="utf-8")
-    print(f"docs/benchmarks.md: {len(table(history).splitlines()) - 2} benchmarks")
+    shown = [line for line in table(history).splitlines() if line.startswith("| ") and "](" in line]
+    print(f"docs/benchmarks.md: {len(shown)} benchmarks")
 
 
 if __name__ == "__main__":
