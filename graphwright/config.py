@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AliasChoices, Field, SecretStr, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    AliasChoices,
+    BeforeValidator,
+    Field,
+    SecretStr,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from graphwright.errors import InvalidRequestError
@@ -78,6 +87,19 @@ def _registered(registry: Registry[Any], name: str) -> str:
     return name
 
 
+def _none_if_blank(value: object) -> object:
+    return None if isinstance(value, str) and not value.strip() else value
+
+
+def _backend_of(registry: Registry[Any]) -> AfterValidator:
+    """A setting naming one of `registry`'s backends, any case; a settings error listing them otherwise."""
+    return AfterValidator(lambda value: _registered(registry, value.strip().lower()))
+
+
+# A text setting where blank means unset (a URL left empty in `.env`)
+OptionalText = Annotated[str | None, BeforeValidator(_none_if_blank)]
+
+
 def check_extractor(name: str) -> str:
     """`name` when an extractor is registered by it; ValueError listing the names otherwise."""
     return _registered(EXTRACTORS, name)
@@ -133,9 +155,9 @@ class LLMSettings(BaseSettings):
 
     # A backend of LLM_BACKENDS; the default is any OpenAI-compatible endpoint, and neither key nor base URL set
     # means fully offline.
-    backend: str = "openai"
+    backend: Annotated[str, _backend_of(LLM_BACKENDS)] = "openai"
     api_key: SecretStr | None = Field(None, validation_alias="OPENAI_API_KEY")
-    base_url: str | None = Field(None, validation_alias="OPENAI_BASE_URL")
+    base_url: OptionalText = Field(None, validation_alias="OPENAI_BASE_URL")
     model: str = "gpt-4o-mini"
     # A call waits this long for its first token (the queue and the prompt's reading), then at most
     # llm_idle_timeout between tokens: a long answer still arriving is never cut off.
@@ -169,16 +191,6 @@ class LLMSettings(BaseSettings):
     cache: bool = True
     price_input: float | None = None  # currency per 1M prompt tokens, for the cost line
     price_output: float | None = None  # currency per 1M completion tokens
-
-    @field_validator("base_url", mode="before")
-    @classmethod
-    def _blank_is_none(cls, value: object) -> object:
-        return None if isinstance(value, str) and not value.strip() else value
-
-    @field_validator("backend")
-    @classmethod
-    def _llm_backend(cls, value: str) -> str:
-        return _registered(LLM_BACKENDS, value.strip().lower())
 
     @property
     def time_budget(self) -> float | None:
@@ -222,23 +234,13 @@ class EmbeddingSettings(BaseSettings):
     model_cache: Path | None = Field(None, validation_alias="GRAPHWRIGHT_MODEL_CACHE")
     # "openai": any OpenAI-compatible /v1/embeddings endpoint (OpenAI, Ollama, vLLM, text-embeddings-inference);
     # `model` is then the endpoint's model name. URL and key default to the LLM's.
-    backend: str = "local"  # a name of EMBEDDING_BACKENDS
-    base_url: str | None = None
+    backend: Annotated[str, _backend_of(EMBEDDING_BACKENDS)] = "local"
+    base_url: OptionalText = None
     api_key: SecretStr | None = None
     dimensions: int | None = Field(None, ge=1, description="ask the endpoint for this many dimensions")
     timeout: float = 60.0
     max_retries: int = 3
     cache: bool = True
-
-    @field_validator("base_url", mode="before")
-    @classmethod
-    def _blank_is_none(cls, value: object) -> object:
-        return None if isinstance(value, str) and not value.strip() else value
-
-    @field_validator("backend")
-    @classmethod
-    def _embedding_backend(cls, value: str) -> str:
-        return _registered(EMBEDDING_BACKENDS, value.strip().lower())
 
 
 _SECTIONS: dict[str, type[BaseSettings]] = {"llm": LLMSettings, "embedding": EmbeddingSettings}
@@ -278,7 +280,7 @@ class Settings(BaseSettings):
     # How long a connection to Neo4j may take to open: what a question waits, at most, to learn that an
     # address with no server behind it is down.
     neo4j_connect_seconds: float = Field(2.0, gt=0)
-    store_backend: str = "neo4j"  # a name of STORE_BACKENDS
+    store_backend: Annotated[str, _backend_of(STORE_BACKENDS)] = "neo4j"
 
     llm: LLMSettings = Field(default_factory=LLMSettings)
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
@@ -299,7 +301,7 @@ class Settings(BaseSettings):
     resolution_threshold: float = Field(92.0, ge=0, le=100, description="rapidfuzz ratio to merge names")
 
     # Reranking
-    rerank_model: str | None = None  # path or name of a sentence-transformers CrossEncoder
+    rerank_model: OptionalText = None  # path or name of a sentence-transformers CrossEncoder
 
     # Ingest
     chunk_size: int = Field(128, ge=20, description="target tokens per chunk")
@@ -443,7 +445,7 @@ class Settings(BaseSettings):
     # Stored conversations: each keeps its newest turns, and one untouched this long is deleted.
     conversation_turns: int = Field(50, ge=1, le=1000, description="turns a stored conversation keeps")
     conversation_days: int = Field(30, ge=1, description="days an untouched stored conversation is kept")
-    server_url: str | None = None  # a running `graphwright serve` that `graphwright query` asks first
+    server_url: OptionalText = None  # a running `graphwright serve` that `graphwright query` asks first
     server_key: SecretStr | None = None  # the key `graphwright query` sends to it
 
     # Local server managed by `graphwright db`
@@ -484,20 +486,10 @@ class Settings(BaseSettings):
             values[section] = getattr(self, section).model_copy(update=update)
         return self.model_copy(update=values)
 
-    @field_validator("rerank_model", "server_url", mode="before")
-    @classmethod
-    def _blank_is_none(cls, value: object) -> object:
-        return None if isinstance(value, str) and not value.strip() else value
-
     @field_validator("workspace")
     @classmethod
     def _workspace_name(cls, value: str) -> str:
         return check_workspace_name(value)
-
-    @field_validator("store_backend")
-    @classmethod
-    def _store_backend(cls, value: str) -> str:
-        return _registered(STORE_BACKENDS, value.strip().lower())
 
     @field_validator("graph_algorithms")
     @classmethod

@@ -12,6 +12,9 @@ from typing import Protocol
 
 Edge = tuple[str, str, float]
 Arc = tuple[str, str, float]  # directed: the share of the first node's mass the walk moves to the second
+Arcs = Sequence[Arc]
+Restart = Mapping[str, float]  # where the walk jumps back to, and with what weight (summing to 1)
+Shares = dict[str, float]  # each node's share of the walk's visits
 
 
 @dataclass(frozen=True)
@@ -32,15 +35,7 @@ class GraphAlgorithms(Protocol):
         problems are independent graphs: an engine may solve them in one go."""
         ...
 
-    def pagerank(
-        self,
-        arcs: Sequence[Arc],
-        restart: Mapping[str, float],
-        *,
-        damping: float,
-        iterations: int,
-        tolerance: float,
-    ) -> dict[str, float]:
+    def pagerank(self, arcs: Arcs, restart: Restart, *, damping: float, iterations: int, tolerance: float) -> Shares:
         """Visit shares of a walk that moves along `arcs` (a node's shares sum to at most 1: the rest leaves
         the graph) with probability `damping`, and else jumps to a node of `restart` (weights summing to 1).
         Every node of the arcs and of `restart` gets a share."""

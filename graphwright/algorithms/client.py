@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from graphwright.algorithms.base import Arc, LeidenProblem
+from graphwright.algorithms.base import Arcs, LeidenProblem, Restart, Shares
 
 if TYPE_CHECKING:
     from graphwright.graph_store.contracts import GraphStore
@@ -25,15 +25,7 @@ class ClientAlgorithms:
             for p in problems
         ]
 
-    def pagerank(
-        self,
-        arcs: Sequence[Arc],
-        restart: Mapping[str, float],
-        *,
-        damping: float,
-        iterations: int,
-        tolerance: float,
-    ) -> dict[str, float]:
+    def pagerank(self, arcs: Arcs, restart: Restart, *, damping: float, iterations: int, tolerance: float) -> Shares:
         names = sorted({n for a, b, _ in arcs for n in (a, b)} | set(restart))
         index = {n: i for i, n in enumerate(names)}
         src = np.fromiter((index[a] for a, _, _ in arcs), dtype=np.int64, count=len(arcs))

@@ -11,10 +11,10 @@ as in the client."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from graphwright.algorithms.base import Arc, GraphAlgorithms, LeidenProblem
+from graphwright.algorithms.base import Arcs, GraphAlgorithms, LeidenProblem, Restart, Shares
 from graphwright.algorithms.client import ClientAlgorithms
 from graphwright.errors import GdsUnavailableError, GraphStoreError, QueryRejectedError
 
@@ -65,15 +65,7 @@ class GdsAlgorithms:
             offset += len(part)
         return answers
 
-    def pagerank(
-        self,
-        arcs: Sequence[Arc],
-        restart: Mapping[str, float],
-        *,
-        damping: float,
-        iterations: int,
-        tolerance: float,
-    ) -> dict[str, float]:
+    def pagerank(self, arcs: Arcs, restart: Restart, *, damping: float, iterations: int, tolerance: float) -> Shares:
         if self._fallen and self.fallback is not None:
             return self.fallback.pagerank(arcs, restart, damping=damping, iterations=iterations, tolerance=tolerance)
         names = sorted({n for a, b, _ in arcs for n in (a, b)} | set(restart))

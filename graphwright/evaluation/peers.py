@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from graphwright.errors import (
     PeersNotInstalledError,  # re-exported: they used to live here
@@ -15,9 +15,10 @@ from graphwright.errors import (
 from graphwright.graph_store import Neo4jStore
 from graphwright.graph_store.contracts import GraphStore
 from graphwright.graph_store.queries.schema import CHUNK_FULLTEXT_INDEX, CHUNK_VECTOR_INDEX
-from graphwright.graph_store.rows import EmbeddedChunkRow
+from graphwright.graph_store.rows import ChunkRow, EmbeddedChunkRow
 from graphwright.models import RetrievedChunk
 from graphwright.search.keywords import keyword_search
+from graphwright.search.results import chunk_from_row
 from graphwright.text.languages import detect
 from graphwright.text.lucene import to_lucene
 
@@ -36,17 +37,7 @@ def _tokens(text: str) -> list[str]:
 
 
 def _chunk(row: Mapping[str, Any], score: float, rank: int, name: str) -> RetrievedChunk:
-    return RetrievedChunk(
-        chunk_id=row["chunk_id"],
-        document_id=row["document_id"],
-        text=row["text"],
-        score=score,
-        rank=rank,
-        title=row.get("title"),
-        source=row.get("source"),
-        scores={name: score},
-        pages=row.get("pages"),
-    )
+    return chunk_from_row(cast(ChunkRow, row), score, rank, {name: score})
 
 
 class CorpusPeers:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from graphwright.graph_store.connection import Neo4jConnection
+from graphwright.graph_store.connection import Neo4jConnection, Role
 from graphwright.graph_store.queries import schema as q
 from graphwright.graph_store.queries.admin import (
     DELETE_DEFAULT_BATCH,
@@ -23,13 +23,12 @@ from graphwright.graph_store.rows import EmbeddingSourceRow, IndexRow, Integrity
 from graphwright.graph_store.schema import SchemaPlan, check_compatible
 
 
-class StoreAdmin:
+class StoreAdmin(Role):
     def __init__(self, connection: Neo4jConnection) -> None:
-        self.connection = connection
+        super().__init__(connection)
         self.workspace = connection.workspace
 
     def vector_index_dimensions(self) -> dict[str, int | None]:
-        """This workspace's vector indexes by their base name (`chunk_embedding`)."""
         return {
             self.workspace.base_of(row["name"]): row["dimension"]
             for row in self.connection.read(q.SHOW_VECTOR_INDEXES)
@@ -37,7 +36,6 @@ class StoreAdmin:
         }
 
     def ensure_schema(self, plan: SchemaPlan) -> list[str]:
-        """Create what is missing; raise SchemaMismatchError on an incompatible existing index."""
         check_compatible(self.vector_index_dimensions(), self.meta(), plan)
         # A fulltext index whose properties changed between versions is rebuilt (Neo4j repopulates it from
         # the nodes); `IF NOT EXISTS` alone would keep the old definition.
@@ -53,7 +51,6 @@ class StoreAdmin:
         return statements
 
     def await_indexes(self, seconds: int = 300) -> None:
-        """Until every index is online (populated after a write)."""
         self.connection.write(q.AWAIT_INDEXES, seconds=seconds)
 
     def _in_batches(self, query: str, batch: int) -> None:
@@ -63,12 +60,10 @@ class StoreAdmin:
             pass
 
     def meta(self) -> MetaRow | None:
-        """What the graph was embedded with (None for an empty database)."""
         rows = self.connection.read(q.GET_META)
         return cast(MetaRow, rows[0]) if rows else None
 
     def graph_schema(self) -> str | None:
-        """The stored graph schema's JSON, if one was given."""
         rows = self.connection.read(q.GET_GRAPH_SCHEMA)
         return cast(str, rows[0]["schema"]) if rows else None
 
@@ -77,8 +72,6 @@ class StoreAdmin:
 
     # --- re-embedding (graphwright reembed) ------------------------------------------------------------
     def begin_reembed(self, model: str, batch: int = 10_000) -> None:
-        """Vectors staged by an interrupted run for *another* model are dropped; for this model they are kept,
-        so a re-run resumes."""
         meta = self.meta()
         if meta is None or meta.get("reembed_model") != model:
             for label in q.EMBEDDING_LABELS:
@@ -92,8 +85,6 @@ class StoreAdmin:
         self.connection.write(q.set_next_embeddings(label), rows=rows)
 
     def finish_reembed(self, plan: SchemaPlan, batch: int = 2_000) -> None:
-        """Drop the vector indexes, move every staged vector into `embedding`, and build the indexes again
-        at the new dimension. The graph itself (nodes, relations, text) is never touched."""
         for name in q.VECTOR_INDEXES:
             self.connection.write(q.DROP_INDEX, name=self.workspace.name_of(name))
         for label in q.EMBEDDING_LABELS:
@@ -104,13 +95,10 @@ class StoreAdmin:
         self.await_indexes(600)
 
     def indexes(self) -> list[IndexRow]:
-        """This workspace's indexes."""
         rows = cast(list[IndexRow], self.connection.read(q.SHOW_INDEXES))
         return [row for row in rows if self.workspace.owns(row["name"])]
 
     def reset(self, batch: int = 10_000) -> None:
-        """Delete this workspace's nodes, indexes and constraints; other workspaces keep theirs. The default
-        workspace's reset also takes nodes of nobody's labels (the database belongs to graphwright)."""
         if self.workspace.is_default:
             while self.connection.write(DELETE_DEFAULT_BATCH, batch=batch, other=OTHER_WORKSPACE_NAME)[0]["n"]:
                 pass
@@ -128,14 +116,12 @@ class StoreAdmin:
         return cast(dict[str, int], self.connection.read(COUNTS)[0])
 
     def type_counts(self) -> dict[str, dict[str, int]]:
-        """Entities by type and relations by type."""
         return {
             "entities": {r["type"]: r["n"] for r in self.connection.read(ENTITY_TYPE_COUNTS)},
             "relations": {r["type"]: r["n"] for r in self.connection.read(RELATION_TYPE_COUNTS)},
         }
 
     def integrity_problems(self) -> dict[str, IntegrityProblem]:
-        """Rules of the graph model that some element breaks: {rule: {"n": count, "examples": [...]}}."""
         found = {}
         for rule, cypher in INTEGRITY_CHECKS.items():
             row = self.connection.read(cypher)[0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
-from graphwright.graph_store.connection import Neo4jConnection, write_batches
+from graphwright.graph_store.connection import Role, write_batches
 from graphwright.graph_store.queries import communities as q
 from graphwright.graph_store.queries.graph import COMMUNITIES_AT_LEVEL, COMMUNITY_VECTOR_SEARCH, ENTITY_COMMUNITIES
 from graphwright.graph_store.rows import (
@@ -16,13 +16,9 @@ from graphwright.graph_store.rows import (
 )
 
 
-class CommunityStore:
-    def __init__(self, connection: Neo4jConnection) -> None:
-        self.connection = connection
-
+class CommunityStore(Role):
     # --- detection ----------------------------------------------------------------------------------------
     def entity_edges(self) -> list[tuple[str, str, float]]:
-        """The undirected, weighted entity graph in one streamed query (both directions summed)."""
         weights: dict[tuple[str, str], float] = {}
         for record in self.connection.stream(q.ENTITY_EDGES):
             a, b = record["source"], record["target"]
@@ -55,9 +51,6 @@ class CommunityStore:
         graph_hashes: Sequence[dict[str, str]] = (),
         batch_size: int = 5000,
     ) -> None:
-        """Write new or rewritten reports, link new communities, then remove vanished ones, in bounded
-        transactions (one transaction for 100k entities' links exceeds Neo4j's transaction memory limit,
-        measured). Kept communities are not touched but for their `graph_hash`."""
         for statement, data, key in (
             (q.WRITE_COMMUNITIES, rows, "rows"),
             (q.SET_COMMUNITY_EMBEDDINGS, embeddings, "rows"),

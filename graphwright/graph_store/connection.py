@@ -283,3 +283,10 @@ def run_batches(
     for start in range(0, len(items), batch_size):
         records += list(tx.run(query, {key: items[start : start + batch_size], **params}))
     return records
+
+
+class Role:
+    """What every role of the store is: a small object over the store's one connection (graph_store/store.py)."""
+
+    def __init__(self, connection: Neo4jConnection) -> None:
+        self.connection = connection

@@ -6,21 +6,15 @@ from __future__ import annotations
 import builtins
 from typing import Any
 
-from graphwright.graph_store.connection import Neo4jConnection
+from graphwright.graph_store.connection import Role
 from graphwright.graph_store.queries import conversations as q
 
 
-class ConversationStore:
-    def __init__(self, connection: Neo4jConnection) -> None:
-        self.connection = connection
-
+class ConversationStore(Role):
     def create(self, conversation_id: str, owner: str, title: str = "") -> dict[str, Any]:
         return self.connection.write(q.CREATE_CONVERSATION, id=conversation_id, owner=owner, title=title)[0]
 
     def append(self, conversation_id: str, owner: str, turn: dict[str, Any], max_turns: int, title: str) -> int | None:
-        """Add a turn (question, answer, mode, standalone, chunk_ids, entity_ids) and keep the newest
-        `max_turns`; `title` names the conversation if it has no title yet. Its index, or None when the owner
-        has no such conversation."""
         rows = self.connection.write(
             q.APPEND_TURN, id=conversation_id, owner=owner, title=title, max_turns=max_turns, **turn
         )
@@ -39,13 +33,10 @@ class ConversationStore:
     def reseal(
         self, conversation_id: str, old: str, owner: str, title: str, turns: builtins.list[dict[str, Any]]
     ) -> int:
-        """Give `old`'s conversation to `owner` with its texts replaced (re-sealed); 1 if it moved, 0 if it was
-        no longer `old`'s."""
         rows = self.connection.write(
             q.RESEAL_CONVERSATION, id=conversation_id, old=old, owner=owner, title=title, turns=turns
         )
         return int(rows[0]["moved"]) if rows else 0
 
     def expire(self, days: int) -> int:
-        """Delete conversations untouched for `days` days; how many went."""
         return int(self.connection.write(q.EXPIRE_CONVERSATIONS, days=days)[0]["deleted"])

@@ -21,7 +21,7 @@ from typing import Any
 from graphwright.curation.contract import Embed
 from graphwright.curation.rules import CurationRules, Redirect, joined_description
 from graphwright.errors import CurationConflictError, InvalidRequestError, NotFoundError
-from graphwright.graph_store.connection import Neo4jConnection, ScopedTransaction, run_batches
+from graphwright.graph_store.connection import Role, ScopedTransaction, run_batches
 from graphwright.graph_store.queries import curation as q
 from graphwright.graph_store.queries.entities import (
     ENTITIES_BY_ID,
@@ -47,10 +47,7 @@ class _Scope:
     nodes: bool = True  # the entities' nodes too (not for a relation change: it leaves them as they are)
 
 
-class CurationStore:
-    def __init__(self, connection: Neo4jConnection) -> None:
-        self.connection = connection
-
+class CurationStore(Role):
     # --- reads -----------------------------------------------------------------------------------------
     def history(self, offset: int = 0, limit: int = 50) -> list[CurationChange]:
         rows = self.connection.read(q.CHANGES, offset=offset, limit=limit)
@@ -60,8 +57,6 @@ class CurationStore:
     # Each `act` gets the transaction, the snapshot of what it will touch and the entity ids its names mean;
     # it returns its summary, its standing rule and the entities to embed again.
     def merge(self, source: str, target: str, *, who: str, embed: Embed | None = None) -> CurationChange:
-        """Entity `source` into `target`: its relations, mentions, aliases and description move onto the
-        survivor, and later writes of its names land on the survivor."""
 
         def act(tx: ScopedTransaction, before: Snapshot, ids: list[str]) -> Acted:
             a_id, b_id = ids
@@ -94,7 +89,6 @@ class CurationStore:
         return self._change("merge", {"source": source, "target": target}, who, scope, act, embed)
 
     def rename(self, entity: str, new_name: str, *, who: str, embed: Embed | None = None) -> CurationChange:
-        """A new display name; the old one stays an alias, and later writes of it land here."""
         name = " ".join(new_name.split())
         if not name or not normalize_key(name):
             raise InvalidRequestError("the new name is empty")
@@ -116,7 +110,6 @@ class CurationStore:
         return self._change("rename", {"entity": entity, "name": name}, who, scope, act, embed)
 
     def retype(self, entity: str, new_type: str, *, who: str, embed: Embed | None = None) -> CurationChange:
-        """A new entity type (and the label Neo4j Browser shows), kept by later writes."""
         type_ = _type_name(new_type)
 
         def act(tx: ScopedTransaction, before: Snapshot, ids: list[str]) -> Acted:
@@ -133,7 +126,6 @@ class CurationStore:
         return self._change("retype", {"entity": entity, "type": type_}, who, scope, act, embed)
 
     def describe(self, entity: str, description: str, *, who: str, embed: Embed | None = None) -> CurationChange:
-        """A description written by hand; later writes add nothing to it."""
         text = " ".join(description.split())[:MAX_DESCRIPTION]
 
         def act(tx: ScopedTransaction, before: Snapshot, ids: list[str]) -> Acted:
@@ -146,7 +138,6 @@ class CurationStore:
         return self._change("describe", {"entity": entity, "description": text}, who, scope, act, embed)
 
     def delete_entity(self, entity: str, *, who: str) -> CurationChange:
-        """The entity, its mentions and relations; later writes do not create it again."""
 
         def act(tx: ScopedTransaction, before: Snapshot, ids: list[str]) -> Acted:
             (e_id,) = ids
@@ -158,7 +149,6 @@ class CurationStore:
         return self._change("delete", {"entity": entity}, who, _Scope([entity], touching=True), act, None)
 
     def retype_relation(self, source: str, type_: str, target: str, new_type: str, *, who: str) -> CurationChange:
-        """`source -[type]-> target` becomes `-[new_type]->` (joined with one of that type if it exists)."""
         old, new = _relation_type_name(type_), _relation_type_name(new_type)
 
         def act(tx: ScopedTransaction, before: Snapshot, ends: list[str]) -> Acted:
@@ -174,7 +164,6 @@ class CurationStore:
         return self._change("relation-retype", args, who, scope, act, None)
 
     def delete_relation(self, source: str, type_: str, target: str, *, who: str) -> CurationChange:
-        """`source -[type]-> target` goes, and later writes do not create it again."""
         old = _relation_type_name(type_)
 
         def act(tx: ScopedTransaction, before: Snapshot, ends: list[str]) -> Acted:
@@ -188,8 +177,6 @@ class CurationStore:
         return self._change("relation-delete", args, who, scope, act, None)
 
     def undo(self, change_id: str | None, *, who: str) -> CurationChange:
-        """Put back exactly what change `change_id` (default: the latest not undone) found; refused when a
-        later change touches the same entities, or when the graph it left has changed since."""
 
         def work(tx: ScopedTransaction) -> CurationChange:
             seq = tx.run(q.CURATION_LOCK).single()

@@ -16,7 +16,7 @@ from neo4j import GraphDatabase
 from neo4j.exceptions import ClientError, Neo4jError, ServiceUnavailable
 
 from graphwright.errors import QueryRejectedError
-from graphwright.graph_store.connection import Neo4jConnection
+from graphwright.graph_store.connection import Neo4jConnection, Role
 from graphwright.graph_store.queries import gds as q
 
 
@@ -41,11 +41,11 @@ def gds_version(uri: str, user: str, password: str) -> str | None:
         driver.close()
 
 
-class GdsAlgorithms:
+class GdsAlgorithms(Role):
     """The store's GDS role: Leiden and PageRank over graphs given as integer-id edge rows."""
 
     def __init__(self, connection: Neo4jConnection) -> None:
-        self.connection = connection
+        super().__init__(connection)
         self._version: tuple[str | None] | None = None  # asked once per store
 
     def version(self) -> str | None:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import cast
 
 from graphwright.errors import BusyError
-from graphwright.graph_store.connection import Neo4jConnection
+from graphwright.graph_store.connection import Neo4jConnection, Role
 from graphwright.graph_store.contracts import ReadLimits
 from graphwright.graph_store.cypher_gate.read_only import run_read_only
 from graphwright.graph_store.queries import graph as q
@@ -47,9 +47,9 @@ from graphwright.models import CypherRows
 from graphwright.text.normalize import RESERVED_RELATIONS, normalize_key
 
 
-class GraphReads:
+class GraphReads(Role):
     def __init__(self, connection: Neo4jConnection) -> None:
-        self.connection = connection
+        super().__init__(connection)
         self._cypher_slots: dict[str, threading.BoundedSemaphore] = {}  # per caller
         self._slots_lock = threading.Lock()
 
@@ -67,7 +67,6 @@ class GraphReads:
         )
 
     def entities_with_ids(self, ids: list[str]) -> list[EntityRow]:
-        """Entity rows in the order of `ids`; unknown ids are skipped."""
         rows = {r["id"]: cast(EntityRow, r) for r in self.connection.read(ENTITIES_BY_ID, ids=ids)}
         return [rows[i] for i in ids if i in rows]
 
@@ -82,7 +81,6 @@ class GraphReads:
     def neighbourhood(
         self, entity_ids: list[str], chunk_ids: list[str], embedding: list[float], per_entity: int, hub: int
     ) -> NeighbourhoodRow:
-        """The walk's cut around linked entities and seed passages, in one read (search/neighbourhood.py)."""
         rows = self.connection.read(
             q.NEIGHBOURHOOD,
             entity_ids=entity_ids,
@@ -109,12 +107,10 @@ class GraphReads:
         return [r["relation"] for r in self.connection.read(q.ENTITY_RELATIONS, id=entity_id, limit=limit)]
 
     def entity_lookup(self, text: str, limit: int) -> list[FoundEntityRow]:
-        """Entities whose name or an alias contains `text` (all, by degree, when it is empty)."""
         rows = self.connection.read(q.ENTITY_LOOKUP, key=normalize_key(text), text=text.strip().casefold(), limit=limit)
         return cast(list[FoundEntityRow], rows)
 
     def relation_types(self) -> list[str]:
-        """The extracted relation types of this workspace, by their names as queries return them."""
         ws = self.connection.workspace
         names = (ws.base_of(r["type"]) for r in self.connection.read(q.RELATION_TYPES) if ws.owns(r["type"]))
         return sorted(t for t in names if t not in RESERVED_RELATIONS)
@@ -162,9 +158,6 @@ class GraphReads:
 
     # --- read-only Cypher ---------------------------------------------------------------------------------
     def read_only(self, query: str, limits: ReadLimits, caller: str = "") -> CypherRows:
-        """Cypher written outside graphwright, run only if every lock of `read_only.py` shows it reads, and only
-        `limits.max_concurrent` at a time for one `caller` (a key's fingerprint; "" is everyone without a
-        key): a query Neo4j cannot interrupt holds a core, so one key cannot hold them all (BusyError)."""
         with self._slots_lock:
             slots = self._cypher_slots.get(caller)
             if slots is None:
@@ -181,7 +174,6 @@ class GraphReads:
             slots.release()
 
     def schema_text(self) -> str:
-        """The live graph model as a prompt sees it: labels with their properties, relationship types."""
         ws = self.connection.workspace
         lines = ["Nodes (label: properties):"]
         for row in sorted(self.connection.read(q.SCHEMA_NODE_PROPERTIES), key=lambda r: r["labels"]):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from graphwright.graph_store.connection import Neo4jConnection
+from graphwright.graph_store.connection import Role
 from graphwright.graph_store.queries import graph as q
 from graphwright.graph_store.queries.documents import DOCUMENT_STATUS_COUNTS, GET_DOCUMENT, LIST_DOCUMENTS
 from graphwright.graph_store.queries.entities import CHUNKS_MATCHING, DOCUMENT_CHUNKS, EXISTING_CHUNKS
@@ -29,10 +29,7 @@ from graphwright.graph_store.rows import (
 from graphwright.models import DocumentQuery, MetadataFilter
 
 
-class RetrievalReads:
-    def __init__(self, connection: Neo4jConnection) -> None:
-        self.connection = connection
-
+class RetrievalReads(Role):
     def vector_search(
         self, embedding: list[float], k: int, filters: list[MetadataFilter] | None = None
     ) -> list[ScoredChunkRow]:
@@ -47,8 +44,6 @@ class RetrievalReads:
     def fulltext_search(
         self, lucene_query: str, k: int, filters: list[MetadataFilter] | None = None, *, terms: bool = False
     ) -> list[ScoredChunkRow]:
-        """BM25 over the chunks' text and context, or with `terms` over the segmented search terms of
-        chunks in a language written without spaces."""
         if filters:
             index = CHUNK_TERMS_INDEX if terms else CHUNK_FULLTEXT_INDEX
             query, params = fulltext_search_filtered(filters, index)
@@ -58,11 +53,9 @@ class RetrievalReads:
         return cast(list[ScoredChunkRow], rows)
 
     def corpus_languages(self) -> set[str]:
-        """The languages the corpus's documents are written in (none for a graph written before they said)."""
         return {r["language"] for r in self.connection.read(CORPUS_LANGUAGES)}
 
     def term_counts(self, clauses: dict[str, str], limit: int = 1000) -> dict[str, int]:
-        """How many chunks' search terms match each clause (term -> its Lucene clause), counted up to `limit`."""
         if not clauses:
             return {}
         terms = [{"term": t, "clause": c} for t, c in clauses.items()]
@@ -72,12 +65,10 @@ class RetrievalReads:
         return cast(list[ChunkRow], self.connection.read(q.CO_MENTIONS, a=a, b=b, limit=limit))
 
     def chunks_with_ids(self, ids: list[str]) -> list[ChunkRow]:
-        """Chunk rows (with document title and source) in the order of `ids`; unknown ids are skipped."""
         rows = {r["chunk_id"]: cast(ChunkRow, r) for r in self.connection.read(q.CHUNKS_BY_IDS, ids=ids)}
         return [rows[i] for i in ids if i in rows]
 
     def all_chunks(self) -> list[EmbeddedChunkRow]:
-        """Every chunk with its text, document and embedding: the corpus the plain-Python peers search."""
         return cast(list[EmbeddedChunkRow], self.connection.read(q.ALL_CHUNKS))
 
     # --- chunk texts by id, document or phrase (what an imported graph is tied to) ------------------------
@@ -119,8 +110,6 @@ class RetrievalReads:
     def passage_similarities(
         self, ids: list[str], embedding: list[float], languages: frozenset[str] | None = None
     ) -> dict[str, float]:
-        """Each passage's cosine similarity to `embedding` (Neo4j's [0, 1] index scale), by chunk id; with
-        `languages`, only of passages in one of them (or of no known language)."""
         rows = self.connection.read(q.PASSAGE_SIMILARITIES, ids=ids, embedding=embedding)
         return {
             r["id"]: float(r["score"])
@@ -129,19 +118,15 @@ class RetrievalReads:
         }
 
     def document_sections(self, ids: list[str], limit: int = 20_000) -> list[tuple[str, str]]:
-        """(document id, heading) for each distinct section or page heading of the documents `ids`."""
         rows = self.connection.read(q.DOCUMENT_SECTIONS, ids=ids, limit=limit)
         return [(r["id"], r["section"]) for r in rows]
 
     def documents_passing(self, ids: list[str], filters: list[MetadataFilter]) -> set[str]:
-        """Which of the documents `ids` pass the metadata `filters`."""
         query, params = q.documents_passing(filters)
         return {r["id"] for r in self.connection.read(query, ids=ids, **params)}
 
     def document_profiles(self, limit: int = 10_000) -> list[DocumentProfileRow]:
-        """The documents with a profile (an issuer), at most `limit` of them."""
         return cast(list[DocumentProfileRow], self.connection.read(q.DOCUMENT_PROFILES, limit=limit))
 
     def known_documents(self, keys: list[str]) -> set[str]:
-        """Which of `keys` name a document by id or title."""
         return {r["key"] for r in self.connection.read(q.DOCUMENTS_KNOWN, keys=keys) if r["known"]}

@@ -5,15 +5,12 @@ from __future__ import annotations
 
 import builtins
 
-from graphwright.graph_store.connection import Neo4jConnection
+from graphwright.graph_store.connection import Role
 from graphwright.graph_store.queries import sources as q
 from graphwright.models import SourceRecord
 
 
-class SourceStore:
-    def __init__(self, connection: Neo4jConnection) -> None:
-        self.connection = connection
-
+class SourceStore(Role):
     def list(self) -> builtins.list[SourceRecord]:
         return [SourceRecord.model_validate_json(r["record"]) for r in self.connection.read(q.LIST_SOURCES)]
 

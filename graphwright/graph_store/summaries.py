@@ -6,16 +6,13 @@ from collections.abc import Iterator, Sequence
 from typing import Any, cast
 
 from graphwright.errors import QueryRejectedError
-from graphwright.graph_store.connection import Neo4jConnection, write_batches
+from graphwright.graph_store.connection import Role, write_batches
 from graphwright.graph_store.queries import summaries as q
 from graphwright.graph_store.rows import ChunkVectorRow, ScoredChunkRow, SummaryRow
 from graphwright.models import MetadataFilter
 
 
-class SummaryStore:
-    def __init__(self, connection: Neo4jConnection) -> None:
-        self.connection = connection
-
+class SummaryStore(Role):
     def ensure_schema(self, dimension: int, analyzer: str) -> None:
         for statement in q.summary_schema(dimension, analyzer):
             self.connection.write(statement)
@@ -31,11 +28,9 @@ class SummaryStore:
             after = rows[-1]["id"]
 
     def entity_names(self, chunk_ids: list[str], limit: int) -> list[str]:
-        """The entities these passages mention most, most mentioned first."""
         return [r["name"] for r in self.connection.read(q.CHUNK_ENTITY_NAMES, ids=chunk_ids, limit=limit)]
 
     def catalog(self) -> dict[str, int]:
-        """Summary id (named by what it covers) -> how many passages and summaries it is linked to."""
         return {r["id"]: int(r["links"]) for r in self.connection.read(q.SUMMARY_CATALOG)}
 
     def texts_and_vectors(self, ids: list[str]) -> dict[str, tuple[str, list[float]]]:

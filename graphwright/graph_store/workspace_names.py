@@ -16,25 +16,12 @@ import re
 from dataclasses import dataclass, field
 
 from graphwright.config import DEFAULT_WORKSPACE, check_workspace_name
+from graphwright.text.normalize import NODE_LABELS
 
 SEPARATOR = "__"
 # The labels and relationship types graphwright's own queries name; a fixed list, so rendering cannot
 # touch anything else.
-LABELS = (
-    "Document",
-    "Chunk",
-    "StagedChunk",
-    "FailedFile",
-    "Entity",
-    "Concept",
-    "Community",
-    "Summary",
-    "Conversation",
-    "Turn",
-    "GraphwrightMeta",
-    "CurationChange",
-    "SyncedSource",
-)
+LABELS = NODE_LABELS
 TYPES = ("PART_OF", "NEXT", "MENTIONS", "IN_COMMUNITY", "PARENT_OF", "HAS_TURN", "CITED", "ABOUT", "SUMMARIZES")
 INDEXES = (
     "chunk_embedding",

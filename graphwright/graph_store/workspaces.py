@@ -48,7 +48,6 @@ class WorkspaceRegistry:
         return bool(self.connection.read(q.WORKSPACES))
 
     def get(self, name: str) -> dict[str, Any]:
-        """A workspace's record (name, created_at, settings); NotFoundError if there is none."""
         check_workspace_name(name)
         if name == DEFAULT_WORKSPACE:
             return {"name": name, "created_at": None, "settings": {}}
@@ -70,8 +69,6 @@ class WorkspaceRegistry:
         return _record(row)
 
     def forget(self, name: str) -> None:
-        """Remove a workspace from the registry (its data is deleted first, by its store's reset). With the
-        last one gone the registry's constraint goes too: the database is as it was before workspaces."""
         self.connection.write(q.FORGET_WORKSPACE, name=name)
         if not self.others_exist():
             self.connection.write(DROP_CONSTRAINT, name=REGISTRY_CONSTRAINT)

@@ -13,7 +13,7 @@ from typing import Any
 from graphwright.curation.rules import CurationRules, aligned_descriptions
 from graphwright.errors import WriteRejectedError
 from graphwright.graph_schema import GraphSchema, LiteralProperty, literal_value
-from graphwright.graph_store.connection import Neo4jConnection, ScopedTransaction, run_batches
+from graphwright.graph_store.connection import Role, ScopedTransaction, run_batches
 from graphwright.graph_store.queries import entities as q
 from graphwright.graph_store.queries.curation import CURATION_RULES
 from graphwright.graph_store.queries.documents import (
@@ -44,18 +44,8 @@ SIMILAR_MIN_SCORE = (1.0 + 0.8) / 2
 SETTLE_BATCH = 500
 
 
-class DocumentWrites:
-    def __init__(self, connection: Neo4jConnection) -> None:
-        self.connection = connection
-
+class DocumentWrites(Role):
     def link_similar(self, batch_size: int = 500, workers: int = 0) -> int:
-        """Give every entity without a synonym list one; returns how many got one. Run after the writes
-        (the vector index holds the new entities then), it also fills in a graph built before synonym lists
-        existed. Derived data: an entity without a list is still whole, it just has no synonym edges.
-        Batches run `workers` at a time (default: this machine's cores, at most 4): one transaction runs
-        on one of Neo4j's threads, each batch sets only its own entities' lists, and each list depends only
-        on the vector index, so the lists are the same as one batch at a time (tested) in ~60% of the time
-        on 2 cores."""
         workers = workers or min(4, os.cpu_count() or 1)
         done = 0
         while True:
@@ -96,9 +86,6 @@ class DocumentWrites:
         entities: list[Entity] | None = None,
         relations: list[Relation] | None = None,
     ) -> None:
-        """Replace documents, their chunks and their share of the entity graph in ONE transaction: each
-        document lands whole or not at all. Grouping saves a commit (and its fsync) per document; callers
-        retry one by one on failure."""
 
         def work(tx: ScopedTransaction) -> None:
             removed = _Removed()
@@ -146,7 +133,6 @@ class DocumentWrites:
         entities: list[Entity] | None = None,
         relations: list[Relation] | None = None,
     ) -> None:
-        """Replace a document by its staged chunks and their entity graph in ONE transaction."""
 
         def work(tx: ScopedTransaction) -> None:
             removed = _remove_document_support(tx, document.id)
@@ -171,8 +157,6 @@ class DocumentWrites:
         self.connection.execute_write(work)
 
     def delete_document(self, document_id: str) -> int | None:
-        """Remove a document, its chunks, and the entities and relations only it supported;
-        None when no such document exists."""
 
         def work(tx: ScopedTransaction) -> int | None:
             removed = _remove_document_support(tx, document_id)
@@ -184,13 +168,10 @@ class DocumentWrites:
         return self.connection.execute_write(work)
 
     def forget_record(self, record_id: str) -> bool:
-        """Forget a row of the documents table that is no stored document: a failed file's record (by its
-        source) and what an interrupted ingest staged (by document id); whether there was one."""
         rows = self.connection.write(FORGET_RECORD, id=record_id)
         return bool(rows and (rows[0]["failed"] or rows[0]["staged"]))
 
     def write_graph(self, entities: list[Entity], relations: list[Relation], batch_size: int = 500) -> None:
-        """Entities and relations whose chunks already exist (imported graphs), in one transaction."""
 
         def work(tx: ScopedTransaction) -> None:
             written = _write_graph(tx, entities, relations, batch_size)

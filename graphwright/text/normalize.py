@@ -17,25 +17,26 @@ FALLBACK_RELATION = "RELATED_TO"
 # Relationship types graphwright itself uses between its own nodes; an extracted relation may not take them.
 RESERVED_RELATIONS = {"PART_OF", "NEXT", "MENTIONS", "IN_COMMUNITY", "PARENT_OF", "SUMMARIZES"}
 _MAX_TYPE_LENGTH = 48
-# The labels of graphwright's own nodes (graph_store/workspace_names.py's LABELS but Concept, and GLOBAL_LABELS: a
-# test keeps the two lists in step): never an entity type's label, in any workspace.
-INTERNAL_LABELS = frozenset(
-    {
-        "Document",
-        "Chunk",
-        "StagedChunk",
-        "FailedFile",
-        "Entity",
-        "Community",
-        "Summary",
-        "Conversation",
-        "Turn",
-        "GraphwrightMeta",
-        "CurationChange",
-        "SyncedSource",
-        "GraphwrightWorkspace",
-    }
+# The labels of graphwright's own nodes in a workspace, one list for the whole package: graph_store/workspace_names.py
+# renders exactly these per workspace.
+NODE_LABELS = (
+    "Document",
+    "Chunk",
+    "StagedChunk",
+    "FailedFile",
+    "Entity",
+    "Concept",
+    "Community",
+    "Summary",
+    "Conversation",
+    "Turn",
+    "GraphwrightMeta",
+    "CurationChange",
+    "SyncedSource",
 )
+# Never an entity type's label, in any workspace: our own nodes' labels but Concept (what an untyped entity is
+# labelled), and the database's registry of workspaces.
+INTERNAL_LABELS = (frozenset(NODE_LABELS) - {"Concept"}) | {"GraphwrightWorkspace"}
 _NON_WORD = re.compile(r"[^0-9A-Za-z]+")
 _SPACES = re.compile(r"\s+")
 _KEY_DROP = re.compile(r"[^\w\s]", re.UNICODE)
