@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import (
-    AfterValidator,
     AliasChoices,
     BeforeValidator,
     Field,
@@ -19,7 +18,6 @@ from pydantic import (
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from graphwright.errors import InvalidRequestError
-from graphwright.registry import Registry
 
 # The password of a local server set up before `graphwright db start` generated one; production sets
 # NEO4J_PASSWORD.
@@ -28,81 +26,18 @@ LOCAL_DEFAULT_PASSWORD = "graphwright-local"
 PASSWORD_FILE = "neo4j-password"
 
 
-# The extractors by name, each the "module:function" of its factory, `(settings, llm) -> Extractor | None`,
-# imported only when one is built (extraction/registry.py). The tables of backends chosen by a setting live
-# here, as text, because the settings validate against them; adding one = its module and one line here (or a
-# `register` call), and the settings, the CLI, the server and the docs follow (tests check that they agree).
-EXTRACTORS: Registry[Any] = Registry(
-    "extractor",
-    {
-        "auto": "graphwright.extraction.registry:make_auto",  # llm when configured, else nlp
-        "llm": "graphwright.extraction.registry:make_llm_extractor",
-        "nlp": "graphwright.extraction.registry:make_nlp",
-        "ner": "graphwright.extraction.registry:make_ner",
-        "ner-only": "graphwright.extraction.registry:make_ner_only",
-        "none": "graphwright.extraction.registry:make_none",  # chunks and embeddings only
-    },
-    parameter="extractor",
-)
-EXTRACTOR_NAMES: tuple[str, ...] = EXTRACTORS.names()
-# LLM backends (GRAPHWRIGHT_LLM_BACKEND): a class keeping llm/base.py's `LLMBackend` (built from the settings,
-# and saying whether the settings configure it).
-LLM_BACKENDS: Registry[Any] = Registry(
-    "LLM backend",
-    {"openai": "graphwright.llm.client:LLMClient"},  # any OpenAI-compatible endpoint
-    parameter="GRAPHWRIGHT_LLM_BACKEND",
-)
-# Embedding backends (GRAPHWRIGHT_EMBEDDING_BACKEND): an object keeping embeddings/base.py's `EmbeddingBackend`.
-EMBEDDING_BACKENDS: Registry[Any] = Registry(
-    "embedding backend",
-    {
-        "local": "graphwright.embeddings.backends:LOCAL",  # the bundled model, e5, or sentence-transformers
-        "openai": "graphwright.embeddings.backends:ENDPOINT",  # any OpenAI-compatible /v1/embeddings
-    },
-    parameter="GRAPHWRIGHT_EMBEDDING_BACKEND",
-)
-# Store backends (GRAPHWRIGHT_STORE_BACKEND): a factory `(settings, *, workspace) -> GraphStore`, the contract of
-# graph_store/contracts.py; tests/store_contract.py is what a backend must pass.
-STORE_BACKENDS: Registry[Any] = Registry(
-    "store backend",
-    {"neo4j": "graphwright.graph_store.store:open_neo4j"},
-    parameter="GRAPHWRIGHT_STORE_BACKEND",
-)
-# Where Leiden and the walk's PageRank run (GRAPHWRIGHT_GRAPH_ALGORITHMS, or `auto`): a factory
-# `(store, *, strict) -> GraphAlgorithms | None` (algorithms/base.py); None: not available on this store.
-GRAPH_ALGORITHMS: Registry[Any] = Registry(
-    "graph algorithms engine",
-    {
-        "client": "graphwright.algorithms.client:open_client",  # in this process
-        "gds": "graphwright.algorithms.gds:open_gds",  # in Neo4j Graph Data Science
-    },
-    parameter="GRAPHWRIGHT_GRAPH_ALGORITHMS",
-)
-
-
-def _registered(registry: Registry[Any], name: str) -> str:
-    """`name` when `registry` has it; ValueError listing the names otherwise (a settings error)."""
-    if name not in registry:
-        raise ValueError(f"unknown {registry.kind} {name!r}; use {', '.join(registry)}")
-    return name
-
-
 def _none_if_blank(value: object) -> object:
     return None if isinstance(value, str) and not value.strip() else value
 
 
-def _backend_of(registry: Registry[Any]) -> AfterValidator:
-    """A setting naming one of `registry`'s backends, any case; a settings error listing them otherwise."""
-    return AfterValidator(lambda value: _registered(registry, value.strip().lower()))
+def _name(value: object) -> object:
+    return value.strip().lower() if isinstance(value, str) else value
 
 
 # A text setting where blank means unset (a URL left empty in `.env`)
 OptionalText = Annotated[str | None, BeforeValidator(_none_if_blank)]
-
-
-def check_extractor(name: str) -> str:
-    """`name` when an extractor is registered by it; ValueError listing the names otherwise."""
-    return _registered(EXTRACTORS, name)
+# A backend's name, any case: the package that has the backends checks it when it builds one (its registry)
+BackendName = Annotated[str, BeforeValidator(_name)]
 
 
 DEFAULT_WORKSPACE = "default"
@@ -155,7 +90,7 @@ class LLMSettings(BaseSettings):
 
     # A backend of LLM_BACKENDS; the default is any OpenAI-compatible endpoint, and neither key nor base URL set
     # means fully offline.
-    backend: Annotated[str, _backend_of(LLM_BACKENDS)] = "openai"
+    backend: BackendName = "openai"  # a name of llm/registry.py's LLM_BACKENDS
     api_key: SecretStr | None = Field(None, validation_alias="OPENAI_API_KEY")
     base_url: OptionalText = Field(None, validation_alias="OPENAI_BASE_URL")
     model: str = "gpt-4o-mini"
@@ -234,7 +169,7 @@ class EmbeddingSettings(BaseSettings):
     model_cache: Path | None = Field(None, validation_alias="GRAPHWRIGHT_MODEL_CACHE")
     # "openai": any OpenAI-compatible /v1/embeddings endpoint (OpenAI, Ollama, vLLM, text-embeddings-inference);
     # `model` is then the endpoint's model name. URL and key default to the LLM's.
-    backend: Annotated[str, _backend_of(EMBEDDING_BACKENDS)] = "local"
+    backend: BackendName = "local"  # a name of embeddings/registry.py's EMBEDDING_BACKENDS
     base_url: OptionalText = None
     api_key: SecretStr | None = None
     dimensions: int | None = Field(None, ge=1, description="ask the endpoint for this many dimensions")
@@ -280,7 +215,7 @@ class Settings(BaseSettings):
     # How long a connection to Neo4j may take to open: what a question waits, at most, to learn that an
     # address with no server behind it is down.
     neo4j_connect_seconds: float = Field(2.0, gt=0)
-    store_backend: Annotated[str, _backend_of(STORE_BACKENDS)] = "neo4j"
+    store_backend: BackendName = "neo4j"  # a name of graph_store/backends.py's STORE_BACKENDS
 
     llm: LLMSettings = Field(default_factory=LLMSettings)
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
@@ -290,7 +225,8 @@ class Settings(BaseSettings):
     workspace: str = DEFAULT_WORKSPACE
 
     # Entity graph
-    extractor: str = "auto"  # a name of EXTRACTORS; auto = llm when configured, else nlp
+    # a name of extraction/registry.py's EXTRACTORS; auto = llm when configured, else nlp
+    extractor: BackendName = "auto"
     # Offline extractors: relation types from spaCy's dependency parse (False: every pair of one sentence
     # is RELATED_TO, the older co-occurrence graph)
     typed_relations: bool = True
@@ -460,7 +396,7 @@ class Settings(BaseSettings):
     # Where Leiden (communities) and the walk's PageRank run: auto = communities in Neo4j Graph Data Science
     # when gds.version() answers, else here, and the walk (a small cut) here; client = both here; gds = both
     # in GDS, an error without it; or any engine registered in GRAPH_ALGORITHMS.
-    graph_algorithms: str = "auto"
+    graph_algorithms: BackendName = "auto"  # or a name of algorithms/registry.py's GRAPH_ALGORITHMS
 
     def __init__(self, **values: Any) -> None:
         # Sections read the environment themselves (the same `_env_file`); a flat name given here
@@ -490,17 +426,6 @@ class Settings(BaseSettings):
     @classmethod
     def _workspace_name(cls, value: str) -> str:
         return check_workspace_name(value)
-
-    @field_validator("graph_algorithms")
-    @classmethod
-    def _graph_algorithms(cls, value: str) -> str:
-        value = value.strip().lower()
-        return value if value == "auto" else _registered(GRAPH_ALGORITHMS, value)
-
-    @field_validator("extractor")
-    @classmethod
-    def _known_extractor(cls, value: str) -> str:
-        return check_extractor(value.strip().lower())
 
     @field_validator("chunk_overlap")
     @classmethod
@@ -535,8 +460,3 @@ class Settings(BaseSettings):
     def entity_type_list(self) -> tuple[str, ...]:
         types = tuple(t.strip().upper().replace(" ", "_") for t in self.entity_types.split(",") if t.strip())
         return types if "CONCEPT" in types else (*types, "CONCEPT")
-
-    @property
-    def llm_configured(self) -> bool:
-        """Whether the chosen LLM backend has what it needs in these settings (OpenAI's: a base URL or a key)."""
-        return bool(LLM_BACKENDS.load(self.llm.backend).configured(self))

@@ -1,5 +1,5 @@
 """Where Leiden and PageRank run: a contract (`base.GraphAlgorithms`) and a registry of engines
-(`config.GRAPH_ALGORITHMS`: `client` in this process, `gds` in Neo4j Graph Data Science).
+(`algorithms/registry.py: GRAPH_ALGORITHMS`: `client` in this process, `gds` in Neo4j Graph Data Science).
 
 `graph_algorithms` picks by the `graph_algorithms` setting: an engine by name for everything (an error when it
 cannot run on this store: `gds` on a server without GDS), or `auto` (the default): GDS for work over the
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from graphwright.algorithms.base import Arc, Edge, GraphAlgorithms, LeidenProblem
 from graphwright.algorithms.client import ClientAlgorithms
-from graphwright.config import GRAPH_ALGORITHMS
+from graphwright.algorithms.registry import GRAPH_ALGORITHMS
 
 if TYPE_CHECKING:
     from graphwright.config import Settings

@@ -74,6 +74,23 @@ def _turns(history: Sequence[ChatTurn | Mapping[str, Any]]) -> list[ChatTurn]:
     return turns
 
 
+def check_backend_names(settings: Settings) -> None:
+    """Every backend the settings name is registered (each package keeps its own registry); InvalidRequestError
+    listing the registered names otherwise. Nothing is imported or built."""
+    from graphwright.algorithms.registry import GRAPH_ALGORITHMS
+    from graphwright.embeddings.registry import EMBEDDING_BACKENDS
+    from graphwright.extraction.registry import EXTRACTORS
+    from graphwright.graph_store.backends import STORE_BACKENDS
+    from graphwright.llm.registry import LLM_BACKENDS
+
+    STORE_BACKENDS.target(settings.store_backend)
+    LLM_BACKENDS.target(settings.llm.backend)
+    EMBEDDING_BACKENDS.target(settings.embedding.backend)
+    EXTRACTORS.target(settings.extractor)
+    if settings.graph_algorithms != "auto":
+        GRAPH_ALGORITHMS.target(settings.graph_algorithms)
+
+
 # What a workspace may set for itself when it is created (`graphwright workspace create --extractor ...`).
 WORKSPACE_SETTINGS = ("extractor", "entity_types")
 
@@ -120,6 +137,7 @@ class GraphRAG:
         workspace: str | None = None,
     ) -> None:
         name = check_workspace_name(workspace or settings.workspace)
+        check_backend_names(settings)  # a misspelt backend is said at once, before anything is opened
         if store is None:
             store = open_store(settings, workspace=name)
         elif store.workspace.name != name:

@@ -7,8 +7,9 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from graphwright.config import DEFAULT_WORKSPACE, check_extractor
+from graphwright.config import DEFAULT_WORKSPACE
 from graphwright.errors import InvalidRequestError
+from graphwright.extraction.registry import check_extractor
 from graphwright.graph_store import GraphStore
 from graphwright.models import WorkspaceInfo
 

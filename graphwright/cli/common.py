@@ -269,7 +269,7 @@ class SearchCommand(click.Command):
 
 def extractor_option(what: str = "Entity graph from") -> Callable[[F], F]:
     """--extractor, with the registered extractors as its choices and in its help."""
-    from graphwright.config import EXTRACTOR_NAMES
+    from graphwright.extraction.registry import EXTRACTOR_NAMES
 
     names = ", ".join(n for n in EXTRACTOR_NAMES if n != "auto")
     return click.option(

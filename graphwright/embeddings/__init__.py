@@ -7,7 +7,7 @@ are imported on first use only."""
 
 from __future__ import annotations
 
-from graphwright.config import EMBEDDING_BACKENDS, Settings
+from graphwright.config import Settings
 from graphwright.embeddings.backends import MULTILINGUAL
 from graphwright.embeddings.base import (
     BUNDLED,
@@ -22,6 +22,7 @@ from graphwright.embeddings.endpoint import EmbeddingUsage, EndpointEmbedder, Ve
 from graphwright.embeddings.local import SentenceTransformerEmbedder
 from graphwright.embeddings.onnx import OnnxEmbedder
 from graphwright.embeddings.onnx_export import default_cache_dir
+from graphwright.embeddings.registry import EMBEDDING_BACKENDS
 
 __all__ = [
     "BUNDLED",
@@ -43,6 +44,6 @@ __all__ = [
 
 
 def make_embedder(settings: Settings) -> Embedder:
-    """The embedder of the backend GRAPHWRIGHT_EMBEDDING_BACKEND names (`config.EMBEDDING_BACKENDS`)."""
+    """The embedder of the backend GRAPHWRIGHT_EMBEDDING_BACKEND names (`embeddings/registry.py: EMBEDDING_BACKENDS`)."""
     backend: EmbeddingBackend = EMBEDDING_BACKENDS.load(settings.embedding.backend)
     return backend(settings)

@@ -1,4 +1,4 @@
-"""The embedding backends `config.EMBEDDING_BACKENDS` names (GRAPHWRIGHT_EMBEDDING_BACKEND): each builds an
+"""The embedding backends `embeddings/registry.py: EMBEDDING_BACKENDS` names (GRAPHWRIGHT_EMBEDDING_BACKEND): each builds an
 `Embedder` from the settings and says whether the settings configure it. Adding one = an object like these
 in a module, plus one line in that table or `EMBEDDING_BACKENDS.register(name, target)`."""
 

@@ -32,7 +32,7 @@ class Embedder(Protocol):
 
 
 class EmbeddingBackend(Protocol):
-    """What `config.EMBEDDING_BACKENDS` registers: builds an embedder from the settings, and says whether the
+    """What `embeddings/registry.py: EMBEDDING_BACKENDS` registers: builds an embedder from the settings, and says whether the
     settings configure it (an endpoint backend needs its URL and model name)."""
 
     def __call__(self, settings: Settings) -> Embedder: ...

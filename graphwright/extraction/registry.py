@@ -1,21 +1,46 @@
-"""Build an extractor by its name in `config.EXTRACTORS` (a registry: name -> "module:function" of a factory),
+"""Build an extractor by its name in `EXTRACTORS` (a registry: name -> "module:function" of a factory),
 importing its module only then; the built-in factories are here. Adding an extractor = a module with a class
-that satisfies `Extractor` and a factory, plus one line in `config.EXTRACTORS` or `EXTRACTORS.register(...)`."""
+that satisfies `Extractor` and a factory, plus one line in `EXTRACTORS` or `EXTRACTORS.register(...)`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from graphwright.config import EXTRACTORS
 from graphwright.errors import ExtractorNotAvailableError
 from graphwright.extraction.base import Extractor
+from graphwright.llm.registry import llm_configured
+from graphwright.registry import Registry
 
 if TYPE_CHECKING:
     from graphwright.config import Settings
     from graphwright.llm import LLM
 
 Factory = Callable[["Settings", "LLM | None"], "Extractor | None"]
+
+# The extractors by name, each the "module:function" of its factory, `(settings, llm) -> Extractor | None`,
+# imported only when one is built. Adding one = its module and one line here (or a `register` call); the CLI,
+# the server and the docs follow (tests check that they agree).
+EXTRACTORS: Registry[Any] = Registry(
+    "extractor",
+    {
+        "auto": "graphwright.extraction.registry:make_auto",  # llm when configured, else nlp
+        "llm": "graphwright.extraction.registry:make_llm_extractor",
+        "nlp": "graphwright.extraction.registry:make_nlp",
+        "ner": "graphwright.extraction.registry:make_ner",
+        "ner-only": "graphwright.extraction.registry:make_ner_only",
+        "none": "graphwright.extraction.registry:make_none",  # chunks and embeddings only
+    },
+    parameter="extractor",
+)
+EXTRACTOR_NAMES: tuple[str, ...] = EXTRACTORS.names()
+
+
+def check_extractor(name: str) -> str:
+    """`name` when an extractor is registered by it; ValueError listing the names otherwise."""
+    if name not in EXTRACTORS:
+        raise ValueError(f"unknown extractor {name!r}; use {', '.join(EXTRACTORS)}")
+    return name
 
 
 def make_nlp(settings: Settings, llm: LLM | None) -> Extractor:
@@ -57,7 +82,7 @@ def make_llm_extractor(settings: Settings, llm: LLM | None) -> Extractor:
 
 
 def make_auto(settings: Settings, llm: LLM | None) -> Extractor:
-    configured = llm is not None or settings.llm_configured
+    configured = llm is not None or llm_configured(settings)
     return make_llm_extractor(settings, llm) if configured else make_nlp(settings, llm)
 
 

@@ -120,7 +120,7 @@ class Neo4jStore:
 
 
 def open_neo4j(settings: Settings, *, workspace: str) -> Neo4jStore:
-    """The `neo4j` store backend: the server the settings name (STORE_BACKENDS in config.py)."""
+    """The `neo4j` store backend: the server the settings name (graph_store/backends.py: STORE_BACKENDS)."""
     return Neo4jStore(
         settings.neo4j_uri,
         settings.neo4j_user,

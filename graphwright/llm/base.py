@@ -175,7 +175,7 @@ class RemembersEndpoint(Protocol):
 
 
 class LLMBackend(Protocol):
-    """What `config.LLM_BACKENDS` registers: built from the settings, and able to say, before it is built,
+    """What `llm/registry.py: LLM_BACKENDS` registers: built from the settings, and able to say, before it is built,
     whether the settings configure it (no endpoint or key set: graphwright runs offline)."""
 
     def __call__(self, settings: Settings) -> LLM: ...

@@ -1,17 +1,26 @@
 """The one place an LLM client is built from the settings: the backend GRAPHWRIGHT_LLM_BACKEND names in
-`config.LLM_BACKENDS` (default "openai", any OpenAI-compatible endpoint). Adding a backend = a module with a
+`LLM_BACKENDS` (default "openai", any OpenAI-compatible endpoint). Adding a backend = a module with a
 class keeping `LLMBackend` (llm/base.py), plus one line in that table or `LLM_BACKENDS.register(name, target)`.
 Classes are imported only when a client is made or the settings are asked whether one is configured."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from graphwright.config import LLM_BACKENDS
+from graphwright.registry import Registry
 
 if TYPE_CHECKING:
     from graphwright.config import Settings
     from graphwright.llm.base import LLM, LLMBackend
+
+
+# LLM backends (GRAPHWRIGHT_LLM_BACKEND): a class keeping llm/base.py's `LLMBackend` (built from the settings,
+# and saying whether the settings configure it).
+LLM_BACKENDS: Registry[Any] = Registry(
+    "LLM backend",
+    {"openai": "graphwright.llm.client:LLMClient"},  # any OpenAI-compatible endpoint
+    parameter="GRAPHWRIGHT_LLM_BACKEND",
+)
 
 
 def backend(settings: Settings, name: str | None = None) -> LLMBackend:
@@ -26,3 +35,8 @@ def make_llm(settings: Settings, name: str | None = None) -> LLM | None:
     if not chosen.configured(settings):
         return None
     return chosen(settings)
+
+
+def llm_configured(settings: Settings) -> bool:
+    """Whether the chosen LLM backend has what it needs in these settings (OpenAI's: a base URL or a key)."""
+    return bool(backend(settings).configured(settings))

@@ -6,8 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from graphwright.config import check_extractor
 from graphwright.errors import InvalidRequestError
+from graphwright.extraction.registry import check_extractor
 from graphwright.models import MAX_HISTORY_TURNS, ChatTurn, Citation, SearchResult
 from graphwright.search.options import SearchOptions
 from graphwright.search.registry import ModeName
@@ -117,7 +117,7 @@ class DocumentsRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     documents: list[JsonDocument] = Field(min_length=1, max_length=10_000)
-    extractor: str | None = Field(None, description="an extractor's name (config.EXTRACTORS)")
+    extractor: str | None = Field(None, description="an extractor's name (extraction/registry.py: EXTRACTORS)")
 
     @field_validator("extractor")
     @classmethod

@@ -139,7 +139,7 @@ def _write_record(out: Any, line: bytes, count: int) -> int:
 def upload_extractor(value: str | None) -> str | None:
     if value in (None, ""):
         return None
-    from graphwright.config import check_extractor
+    from graphwright.extraction.registry import check_extractor
 
     try:
         return check_extractor(value)

@@ -4,6 +4,7 @@ import pytest
 from pydantic import ValidationError
 
 from graphwright.config import LOCAL_DEFAULT_PASSWORD, Settings
+from graphwright.llm.registry import llm_configured
 
 
 def test_standard_variable_names(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -16,14 +17,14 @@ def test_standard_variable_names(monkeypatch: pytest.MonkeyPatch) -> None:
     s = Settings(_env_file=None)
     assert s.neo4j_uri == "bolt://127.0.0.1:9999" and s.neo4j_user == "alice"
     assert s.neo4j_password.get_secret_value() == "s3cret-pw" and "s3cret" not in repr(s)
-    assert s.chunk_size == 300 and s.llm.model == "llama3.1" and s.llm_configured
+    assert s.chunk_size == 300 and s.llm.model == "llama3.1" and llm_configured(s)
 
 
 def test_defaults_are_offline(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "NEO4J_PASSWORD"):
         monkeypatch.delenv(name, raising=False)
     s = Settings(home=tmp_path, _env_file=None)
-    assert not s.llm_configured
+    assert not llm_configured(s)
     assert s.neo4j_password.get_secret_value() == LOCAL_DEFAULT_PASSWORD and s.password_source == "default"
     assert s.embedding.model == "bundled"
 
@@ -103,5 +104,29 @@ def test_sections_read_the_same_names_as_before(monkeypatch: pytest.MonkeyPatch,
     assert (given.llm.model, given.llm.base_url, given.embedding.device) == ("m", "http://127.0.0.1:9/v1", "cuda")
     copy = given.updated(llm_max_time=5.0, top_k=9)
     assert (copy.llm.max_time, copy.llm.model, copy.top_k, given.llm.max_time) == (5.0, "m", 9, None)
-    with pytest.raises(ValidationError, match="unknown LLM backend"):
-        Settings(_env_file=None, llm_backend="nope")
+    from graphwright.errors import InvalidRequestError
+    from graphwright.llm.registry import make_llm
+
+    with pytest.raises(InvalidRequestError, match="unknown LLM backend 'nope'"):  # said by the package that has them
+        make_llm(Settings(_env_file=None, llm_backend="NOPE"))
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("llm_backend", "unknown LLM backend 'nope'"),
+        ("embedding_backend", "unknown embedding backend 'nope'"),
+        ("store_backend", "unknown store backend 'nope'"),
+        ("extractor", "unknown extractor 'nope'"),
+        ("graph_algorithms", "unknown graph algorithms engine 'nope'"),
+    ],
+)
+def test_a_misspelt_backend_is_said_before_anything_opens(name: str, said: str) -> None:
+    """Each package keeps its backends' registry; GraphRAG checks every name the settings give before it opens
+    the store, so a misspelt one is said at once, with the names there are."""
+    from graphwright.api import check_backend_names
+    from graphwright.errors import InvalidRequestError
+
+    check_backend_names(Settings(_env_file=None))
+    with pytest.raises(InvalidRequestError, match=f"{said}.*available: "):
+        check_backend_names(Settings(_env_file=None, **{name: " NOPE "}))

@@ -11,7 +11,11 @@ from typing import Any
 import pytest
 
 from graphwright.config import Settings
+from graphwright.embeddings.registry import EMBEDDING_BACKENDS
+from graphwright.errors import ExtractorNotAvailableError, InvalidRequestError
+from graphwright.extraction.registry import EXTRACTORS
 from graphwright.llm import ChatResult
+from graphwright.llm.registry import LLM_BACKENDS, llm_configured
 from graphwright.models import ChunkExtraction, Document
 
 
@@ -36,7 +40,7 @@ def test_a_new_loader_is_one_function_and_one_registration(monkeypatch: pytest.M
     assert list(loaders.iter_files([tmp_path])) == [path]  # a folder's .tsv files are picked up too
 
 
-# --- an extractor: a class, a factory and one line in config.EXTRACTORS -----------------------------------
+# --- an extractor: a class, a factory and one line in EXTRACTORS -----------------------------------
 class ShoutExtractor:
     """Every capitalised word is an entity."""
 
@@ -59,19 +63,18 @@ def make_shout(settings: Settings, llm: Any) -> ShoutExtractor:
 
 
 def test_a_new_extractor_is_one_module_and_one_registration(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from graphwright import config
     from graphwright.extraction.registry import make_extractor
 
-    monkeypatch.setitem(config.EXTRACTORS, "shout", f"{__name__}:make_shout")
+    monkeypatch.setitem(EXTRACTORS, "shout", f"{__name__}:make_shout")
     settings = Settings(home=tmp_path, extractor="shout", _env_file=None)  # the settings accept the name
     extractor = make_extractor(settings)
     assert isinstance(extractor, ShoutExtractor)
     assert [e.name for e in extractor.extract_many([("c1", "Ada met Grace")])[0].entities] == ["Ada", "Grace"]
-    with pytest.raises(ValueError, match="unknown extractor 'whisper'"):
-        Settings(home=tmp_path, extractor="whisper", _env_file=None)
+    with pytest.raises(ExtractorNotAvailableError, match="unknown extractor 'whisper'"):  # said when it is built
+        make_extractor(Settings(home=tmp_path, extractor="whisper", _env_file=None))
 
 
-# --- an LLM backend: a class and one line in config.LLM_BACKENDS, chosen by GRAPHWRIGHT_LLM_BACKEND -------
+# --- an LLM backend: a class and one line in LLM_BACKENDS, chosen by GRAPHWRIGHT_LLM_BACKEND -------
 class EchoLLM:
     """Answers with the last message: a backend that needs no endpoint."""
 
@@ -102,23 +105,22 @@ class EchoLLM:
 def test_a_new_llm_backend_is_one_class_and_one_registration_chosen_by_setting(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from graphwright import config
     from graphwright.api import GraphRAG
     from graphwright.llm.registry import make_llm
 
-    monkeypatch.setitem(config.LLM_BACKENDS, "echo", f"{__name__}:EchoLLM")
+    monkeypatch.setitem(LLM_BACKENDS, "echo", f"{__name__}:EchoLLM")
     monkeypatch.setenv("GRAPHWRIGHT_LLM_BACKEND", "echo")
     settings = Settings(home=tmp_path, _env_file=None)  # no OpenAI variables: the echo backend needs none
-    assert settings.llm.backend == "echo" and settings.llm_configured
+    assert settings.llm.backend == "echo" and llm_configured(settings)
     llm = make_llm(settings)
     assert isinstance(llm, EchoLLM) and llm.chat([{"role": "user", "content": "hi"}]).text == "hi"
     with GraphRAG(settings) as rag:  # the library's client is the chosen backend's, built lazily
         assert isinstance(rag.llm, EchoLLM)
-    with pytest.raises(ValueError, match="unknown LLM backend 'pigeon'"):
-        Settings(home=tmp_path, llm_backend="pigeon", _env_file=None)
+    with pytest.raises(InvalidRequestError, match="unknown LLM backend 'pigeon'"):  # said when it is built
+        make_llm(Settings(home=tmp_path, llm_backend="pigeon", _env_file=None))
 
 
-# --- an embedding backend: an object and one line in config.EMBEDDING_BACKENDS -------------------------------
+# --- an embedding backend: an object and one line in EMBEDDING_BACKENDS -------------------------------
 class CountingBackend:
     """Embeds a text as (its length, 1, 0): enough to show the backend is the one chosen."""
 
@@ -143,12 +145,11 @@ COUNTING = CountingBackend()
 def test_a_new_embedding_backend_is_one_object_and_one_registration(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from graphwright import config
     from graphwright.embeddings import make_embedder
 
-    monkeypatch.setitem(config.EMBEDDING_BACKENDS, "counting", f"{__name__}:COUNTING")
+    monkeypatch.setitem(EMBEDDING_BACKENDS, "counting", f"{__name__}:COUNTING")
     monkeypatch.setenv("GRAPHWRIGHT_EMBEDDING_BACKEND", "counting")
     embedder = make_embedder(Settings(home=tmp_path, _env_file=None))
     assert embedder.name == "counting" and embedder.embed(["abc"]) == [[3.0, 1.0, 0.0]]
-    endpoint = config.EMBEDDING_BACKENDS.load("openai")
+    endpoint = EMBEDDING_BACKENDS.load("openai")
     assert not endpoint.configured(Settings(home=tmp_path, openai_base_url=None, _env_file=None))

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from graphwright.config import EXTRACTOR_NAMES, Settings
-from graphwright.extraction.registry import make_extractor
+from graphwright.config import Settings
+from graphwright.extraction.registry import EXTRACTOR_NAMES, make_extractor
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[3]
 def test_every_registered_extractor_names_a_factory_that_exists() -> None:
     from importlib import import_module
 
-    from graphwright.config import EXTRACTORS
+    from graphwright.extraction.registry import EXTRACTORS
 
     assert tuple(EXTRACTORS) == EXTRACTOR_NAMES
     for name in EXTRACTORS:
@@ -58,10 +58,9 @@ def test_offline_names_build_and_unknown_ones_are_refused(tmp_path: Path) -> Non
 
 
 def test_llm_clients_come_from_one_factory(tmp_path: Path) -> None:
-    from graphwright.config import LLM_BACKENDS
     from graphwright.errors import InvalidRequestError
     from graphwright.llm import LLMClient
-    from graphwright.llm.registry import make_llm
+    from graphwright.llm.registry import LLM_BACKENDS, make_llm
 
     offline = Settings(home=tmp_path, openai_api_key=None, openai_base_url=None, _env_file=None)
     assert make_llm(offline) is None

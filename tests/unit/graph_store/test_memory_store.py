@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from graphwright.config import STORE_BACKENDS, Settings
+from graphwright.config import Settings
 from graphwright.embeddings.base import Embedder
+from graphwright.graph_store.backends import STORE_BACKENDS
 from graphwright.graph_store.schema import SchemaPlan
 from tests.memory_store import MemoryStore
 from tests.store_contract import DIMENSION, StoreContract
