@@ -44,6 +44,6 @@ __all__ = [
 
 
 def make_embedder(settings: Settings) -> Embedder:
-    """The embedder of the backend GRAPHWRIGHT_EMBEDDING_BACKEND names (`embeddings/registry.py: EMBEDDING_BACKENDS`)."""
+    """The embedder of the backend GRAPHWRIGHT_EMBEDDING_BACKEND names (embeddings/registry.py)."""
     backend: EmbeddingBackend = EMBEDDING_BACKENDS.load(settings.embedding.backend)
     return backend(settings)

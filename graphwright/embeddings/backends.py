@@ -1,6 +1,6 @@
-"""The embedding backends `embeddings/registry.py: EMBEDDING_BACKENDS` names (GRAPHWRIGHT_EMBEDDING_BACKEND): each builds an
-`Embedder` from the settings and says whether the settings configure it. Adding one = an object like these
-in a module, plus one line in that table or `EMBEDDING_BACKENDS.register(name, target)`."""
+"""The embedding backends `EMBEDDING_BACKENDS` (embeddings/registry.py) names (GRAPHWRIGHT_EMBEDDING_BACKEND):
+each builds an `Embedder` from the settings and says whether the settings configure it. Adding one = an object
+like these in a module, plus one line in that table or `EMBEDDING_BACKENDS.register(name, target)`."""
 
 from __future__ import annotations
 

@@ -32,8 +32,8 @@ class Embedder(Protocol):
 
 
 class EmbeddingBackend(Protocol):
-    """What `embeddings/registry.py: EMBEDDING_BACKENDS` registers: builds an embedder from the settings, and says whether the
-    settings configure it (an endpoint backend needs its URL and model name)."""
+    """What `EMBEDDING_BACKENDS` (embeddings/registry.py) registers: builds an embedder from the settings, and
+    says whether the settings configure it (an endpoint backend needs its URL and model name)."""
 
     def __call__(self, settings: Settings) -> Embedder: ...
 

@@ -2,8 +2,8 @@
 
 The rest of the package sees the store through its contract (`contracts.GraphStore`, a Protocol per role) and
 opens it with `open_store(settings, workspace=...)`, which builds the backend `GRAPHWRIGHT_STORE_BACKEND` names
-(`graph_store/backends.py: STORE_BACKENDS`; `neo4j` by default). `Neo4jStore` and the driver are imported only when a store is
-opened or named, so a module typed against the contract loads no driver."""
+(`backends.STORE_BACKENDS`; `neo4j` by default). `Neo4jStore` and the driver are imported only when a store
+is opened or named, so a module typed against the contract loads no driver."""
 
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ __all__ = ["GraphStore", "GraphStoreError", "Neo4jStore", "QueryRejectedError", 
 
 
 def open_store(settings: Settings, *, workspace: str) -> GraphStore:
-    """The store backend the settings choose (`GRAPHWRIGHT_STORE_BACKEND`, one of graph_store/backends.py's STORE_BACKENDS), in
-    `workspace`."""
+    """The store backend the settings choose (`GRAPHWRIGHT_STORE_BACKEND`, one of `backends.STORE_BACKENDS`),
+    in `workspace`."""
     store: GraphStore = STORE_BACKENDS.load(settings.store_backend)(settings, workspace=workspace)
     return store
 
