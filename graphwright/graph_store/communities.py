@@ -8,12 +8,7 @@ from typing import Any, cast
 from graphwright.graph_store.connection import Role, write_batches
 from graphwright.graph_store.queries import communities as q
 from graphwright.graph_store.queries.graph import COMMUNITIES_AT_LEVEL, COMMUNITY_VECTOR_SEARCH, ENTITY_COMMUNITIES
-from graphwright.graph_store.rows import (
-    CommunityCatalogRow,
-    CommunityContextRow,
-    CommunityLevelRow,
-    CommunityRow,
-)
+from graphwright.graph_store.rows import CommunityCatalogRow, CommunityContextRow, CommunityLevelRow, CommunityRow
 
 
 class CommunityStore(Role):

@@ -28,13 +28,7 @@ from graphwright.search.evidence import Answer, Retrieval
 from graphwright.search.headings import by_headings, has_headings
 from graphwright.search.linking import EntityLinker
 from graphwright.search.registry import get_mode, mode_names, modes_where
-from graphwright.search.relevance import (
-    named_in_first,
-    no_answer_floor,
-    no_answer_line,
-    verdict,
-    with_relevance,
-)
+from graphwright.search.relevance import named_in_first, no_answer_floor, no_answer_line, verdict, with_relevance
 from graphwright.search.window import fitted
 from graphwright.telemetry import detached_span, set_attributes, span, usage_attributes
 

@@ -34,13 +34,7 @@ from graphwright.server.routes_search import add_search_routes
 from graphwright.server.routes_sources import add_source_routes
 from graphwright.server.routes_workspaces import add_workspace_routes
 from graphwright.server.schemas import ErrorBody
-from graphwright.server.security import (
-    ROLE_STATE,
-    GuardMiddleware,
-    HostPolicy,
-    KeyRing,
-    RequestTooLarge,
-)
+from graphwright.server.security import ROLE_STATE, GuardMiddleware, HostPolicy, KeyRing, RequestTooLarge
 from graphwright.server.sources import start_watchers
 from graphwright.server.state import Server
 from graphwright.server.tracing import TraceMiddleware

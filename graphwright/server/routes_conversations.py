@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from fastapi import FastAPI, Query, Request
 
-from graphwright.models import (
-    Conversation,
-    ConversationInfo,
-)
+from graphwright.models import Conversation, ConversationInfo
 from graphwright.server.requests import graph_of, owner
-from graphwright.server.schemas import (
-    DeletedConversation,
-    NewConversation,
-)
+from graphwright.server.schemas import DeletedConversation, NewConversation
 from graphwright.server.state import Server
-
-if TYPE_CHECKING:
-    pass
 
 
 def add_conversation_routes(app: FastAPI, server: Server) -> None:

@@ -4,7 +4,7 @@ the jobs, the documents, and deleting one."""
 from __future__ import annotations
 
 import shutil
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 from fastapi import FastAPI, Query, Request
 from fastapi.responses import JSONResponse
@@ -13,16 +13,9 @@ from graphwright.errors import InvalidRequestError
 from graphwright.models import DocumentInfo, DocumentPage, DocumentQuery, DocumentText
 from graphwright.server.jobs import Job
 from graphwright.server.requests import caller_of, error_response, graph_of, owner, workspace_of
-from graphwright.server.schemas import (
-    DeleteResult,
-    DocumentsRequest,
-    RetryRequest,
-)
+from graphwright.server.schemas import DeleteResult, DocumentsRequest, RetryRequest
 from graphwright.server.state import Server
 from graphwright.server.uploads import NDJSON, save_files, save_records, stream_records
-
-if TYPE_CHECKING:
-    pass
 
 
 def add_document_routes(app: FastAPI, server: Server) -> None:

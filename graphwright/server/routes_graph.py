@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.responses import JSONResponse
 
-from graphwright.models import (
-    EntityPage,
-    EntityProfile,
-    GraphStats,
-)
+from graphwright.models import EntityPage, EntityProfile, GraphStats
 from graphwright.server.jobs import Job, Progress
 from graphwright.server.requests import error_response, graph_of, owner, workspace_of
 from graphwright.server.state import Server
-
-if TYPE_CHECKING:
-    pass
 
 
 def add_graph_routes(app: FastAPI, server: Server) -> None:

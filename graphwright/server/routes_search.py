@@ -3,30 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, StreamingResponse
 
 from graphwright.errors import GraphwrightError
-from graphwright.models import (
-    AnswerDelta,
-    Evidence,
-    SearchResult,
-)
+from graphwright.models import AnswerDelta, Evidence, SearchResult
 from graphwright.server.callers import Caller
 from graphwright.server.errors import error_body, status_of
 from graphwright.server.requests import caller_of, event_stream
-from graphwright.server.schemas import (
-    SearchRequest,
-    ServedResult,
-    check_drawable,
-)
+from graphwright.server.schemas import SearchRequest, ServedResult, check_drawable
 from graphwright.server.state import Server
 from graphwright.server.streaming import sse
-
-if TYPE_CHECKING:
-    pass
 
 
 def _search_events(server: Server, body: SearchRequest, caller: Caller) -> Iterator[bytes]:
