@@ -255,7 +255,7 @@ class GraphRAG:
         with a schema, as its mapping onto it). `reextract` processes unchanged documents again (hand curation
         is applied to what it extracts, as to every write). `cluster` (a Dask scheduler's address, the
         `cluster` extra): its workers embed and extract, and the graph written is the one this process alone
-        would write (graphwright/cluster); `tls://` with the certificates of `graphwright cluster certs`, or
+        would write (graphwright/dask_ingest); `tls://` with the certificates of `graphwright cluster certs`, or
         plain TCP on loopback (`cluster_insecure` allows it elsewhere). `naming`: how a sync names staged
         copies of remote items, and where it learns which documents each file gave (pipeline.Naming)."""
         from graphwright.extraction.registry import make_extractor
