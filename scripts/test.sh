@@ -11,7 +11,7 @@ echo "==> ruff (lint and format)"
 echo "==> mypy (the package; settings in pyproject.toml)"
 .venv/bin/mypy
 echo "==> mypy (test doubles keep the contracts they stand in for, with no type ignores)"
-.venv/bin/mypy tests/memory_store.py tests/store_contract.py tests/unit/graph_store/test_memory_store.py \
+.venv/bin/mypy tests/memory_store.py tests/memory_space.py tests/memory_roles.py tests/store_contract.py tests/unit/graph_store/test_memory_store.py \
     tests/integration/test_store_contract.py tests/unit/search/test_followup.py
 echo "==> pytest"
 exec .venv/bin/pytest "$@"
