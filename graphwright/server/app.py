@@ -23,12 +23,12 @@ from fastapi.staticfiles import StaticFiles
 from graphwright.errors import BusyError, GraphwrightError, NotFoundError, ServerConfigError
 from graphwright.models import Health
 from graphwright.server.errors import status_of
-from graphwright.server.explorer import explorer_routes
+from graphwright.server.explorer import curation_routes, explorer_routes
 from graphwright.server.fingerprints import move_legacy_conversations, server_secret
 from graphwright.server.requests import error_response, graph_of, owner, workspace_of
 from graphwright.server.routes_compat import add_compat_routes
 from graphwright.server.routes_conversations import add_conversation_routes
-from graphwright.server.routes_documents import add_document_routes
+from graphwright.server.routes_documents import add_document_routes, add_job_routes
 from graphwright.server.routes_graph import add_graph_routes
 from graphwright.server.routes_search import add_search_routes
 from graphwright.server.routes_sources import add_source_routes
@@ -142,6 +142,7 @@ def create_app(settings: Settings, rag: GraphRAG | None = None, host: str = "127
     for add_routes in (
         add_search_routes,
         add_document_routes,
+        add_job_routes,
         add_source_routes,
         add_graph_routes,
         add_conversation_routes,
@@ -149,7 +150,8 @@ def create_app(settings: Settings, rag: GraphRAG | None = None, host: str = "127
         add_compat_routes,
     ):
         add_routes(app, server)
-    explorer_routes(
+    explorer_routes(app, lambda request: server.graph(workspace_of(request)))
+    curation_routes(
         app,
         lambda request: server.graph(workspace_of(request)),
         lambda request: owner(request).name or "anonymous",  # a key's fingerprint; no keys: loopback only

@@ -100,12 +100,9 @@ class UndoBody(BaseModel):
     change: str | None = Field(default=None, max_length=40)
 
 
-def explorer_routes(
-    app: FastAPI,
-    graph: Callable[[Request], GraphRAG],
-    who: Callable[[Request], str],
-    write_lock: Callable[[Request], AbstractContextManager[object]],
-) -> None:
+def explorer_routes(app: FastAPI, graph: Callable[[Request], GraphRAG]) -> None:
+    """The explorer's reads: entities by name, the overview, an entity's neighbourhood and passages."""
+
     @app.get("/v1/graph/entities", response_model=list[GraphNode], tags=["graph"])
     def find_entities(
         request: Request, q: str = Query("", max_length=200), limit: int = Query(20, ge=1, le=200)
@@ -172,6 +169,15 @@ def explorer_routes(
         store = graph(request).store
         ids = [c for source in store.graph.entity_sources(entity_id, limit) for c in source["chunk_ids"]][:limit]
         return [Passage.model_validate(row) for row in store.retrieval.chunks_with_ids(ids)]
+
+
+def curation_routes(
+    app: FastAPI,
+    graph: Callable[[Request], GraphRAG],
+    who: Callable[[Request], str],
+    write_lock: Callable[[Request], AbstractContextManager[object]],
+) -> None:
+    """Curation: each change one call of `rag.curation`, beside the workspace's ingests; history and undo."""
 
     def change(request: Request, action: Callable[[Curation], CurationChange]) -> CurationChange:
         with write_lock(request):  # beside ingest jobs and document deletes of this workspace

@@ -84,6 +84,22 @@ def add_document_routes(app: FastAPI, server: Server) -> None:
         found = graph_of(server, request).inspect.document_text(id)
         return found if found is not None else error_response(404, f"no document {id!r}")
 
+    @app.delete("/v1/documents/{document_id:path}", response_model=DeleteResult, tags=["documents"])
+    def delete_document(document_id: str, request: Request) -> DeleteResult | JSONResponse:
+        """Remove a document, its chunks and the graph only it supported; communities follow. A failed file's
+        row (and its kept upload) or an interrupted ingest's staged chunks are removed the same way."""
+        rag = graph_of(server, request)
+        with server.jobs.write_lock(workspace_of(request)):
+            removed = rag.delete_document(document_id)
+        server.forget_kept(workspace_of(request), document_id)
+        if removed is None:
+            return error_response(404, f"no document {document_id!r}")
+        return DeleteResult(deleted=document_id, chunks=removed)
+
+
+def add_job_routes(app: FastAPI, server: Server) -> None:
+    """The workspace's jobs (uploads, syncs, community builds): listed, one by one, resumed, a failed file retried."""
+
     @app.get("/v1/jobs", response_model=list[Job], tags=["documents"])
     def jobs(request: Request, limit: int = Query(100, ge=1, le=1000)) -> list[Job]:
         """The newest jobs, newest first: queued, running, succeeded, failed, or interrupted (their server
@@ -107,15 +123,3 @@ def add_document_routes(app: FastAPI, server: Server) -> None:
         """Ingest a failed or interrupted row of the documents table again, as a job, from the upload the server
         kept of it (a failed file's, or its interrupted job's): no second upload. 404 when none is kept."""
         return server.retry_document(body.id, caller_of(request))
-
-    @app.delete("/v1/documents/{document_id:path}", response_model=DeleteResult, tags=["documents"])
-    def delete_document(document_id: str, request: Request) -> DeleteResult | JSONResponse:
-        """Remove a document, its chunks and the graph only it supported; communities follow. A failed file's
-        row (and its kept upload) or an interrupted ingest's staged chunks are removed the same way."""
-        rag = graph_of(server, request)
-        with server.jobs.write_lock(workspace_of(request)):
-            removed = rag.delete_document(document_id)
-        server.forget_kept(workspace_of(request), document_id)
-        if removed is None:
-            return error_response(404, f"no document {document_id!r}")
-        return DeleteResult(deleted=document_id, chunks=removed)
