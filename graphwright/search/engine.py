@@ -240,7 +240,7 @@ class SearchEngine:
                 )
                 query.question = standalone
                 return [note], step
-        found = followup.resolve(EntityLinker(self.store.graph), query.question, query.history)
+        found = followup.resolve(EntityLinker(self.store.graph), query.question, query.history, query.language)
         query.carried, query.carried_names = found.entities, found.names
         step = TraceStep(
             step=0,

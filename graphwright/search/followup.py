@@ -28,6 +28,7 @@ from graphwright.models import ChatTurn, EntityRef
 from graphwright.search.answer_entity import ANSWER_CANDIDATES, Answered, answered_entity, stated_beside
 from graphwright.search.linking import ANAPHORS, EntityLinker, Mention, question_words
 from graphwright.text.languages import LANGUAGES, detect, language
+from graphwright.text.languages.base import Language
 
 # How much a carried entity counts against one the question names (1.0): an answer's entities count less
 # than a question's (an offline answer is passages, full of names), and each earlier exchange half as
@@ -68,21 +69,25 @@ class FollowUp:
         return f"follow-up ({self.reason}): carried {carried}"
 
 
-def anaphors(question: str, names: Sequence[Mention] = ()) -> list[str]:
+def anaphors(question: str, names: Sequence[Mention] = (), spoken: Language | None = None) -> list[str]:
     """The words of the question that refer back ("it", "his", "these"); a word inside a name the
-    question says ("It" of the song "Changed It") is part of that name."""
+    question says ("It" of the song "Changed It") is part of that name. `spoken`: the question's language."""
     inside = {i for m in names for i in range(m.start, m.end)}
-    return [w for i, w in enumerate(question_words(question)) if w.lower() in ANAPHORS and i not in inside]
+    words = question_words(question, spoken)
+    return [w for i, w in enumerate(words) if w.lower() in ANAPHORS and i not in inside]
 
 
-def dependence(question: str, named: list[EntityRef], names: Sequence[Mention] = ()) -> tuple[bool, str]:
+def dependence(
+    question: str, named: list[EntityRef], names: Sequence[Mention] = (), spoken: Language | None = None
+) -> tuple[bool, str]:
     """Whether the question needs its conversation, and why: a pronoun or an ellipsis always does; a
     question naming an entity of its own and pointing back at nothing stands alone (a topic shift); one
     naming nothing needs what came before."""
-    pointing = anaphors(question, names)
+    spoken = spoken or detect(question)
+    pointing = anaphors(question, names, spoken)
     if pointing:
         return True, f"refers back with {', '.join(dict.fromkeys(w.lower() for w in pointing))!s}"
-    if detect(question).ellipsis.search(question):  # "and his wife?", "what about the sequel?", "那导演呢？"
+    if spoken.ellipsis.search(question):  # "and his wife?", "what about the sequel?", "那导演呢？"
         return True, "elliptic"
     if named:
         return False, f"names {', '.join(e.name for e in named[:3])}"
@@ -105,7 +110,7 @@ def _answer_entities(
     return [by_id[i] for i in ranked[:limit]]
 
 
-def resolve(linker: EntityLinker, question: str, history: list[ChatTurn]) -> FollowUp:
+def resolve(linker: EntityLinker, question: str, history: list[ChatTurn], spoken: Language | None = None) -> FollowUp:
     """What `question` takes from `history` (oldest turn first), in a few reads of the graph: the names of
     the question and of every recent turn at once, the entities stored turns named, and (when the last
     question asked for an entity) the relations between its subject and its answer's entities."""
@@ -113,12 +118,13 @@ def resolve(linker: EntityLinker, question: str, history: list[ChatTurn]) -> Fol
     texts = texts_of(recent)
     linked = linker.exact_many([question, *texts], [False, *(t.role == "assistant" for t in recent)])
     named, names = linked[0]
-    depends, reason = dependence(question, named, names)
+    spoken = spoken or detect(question)
+    depends, reason = dependence(question, named, names, spoken)
     if not depends or not history:
         return FollowUp(depends=False, reason=reason if history else "no history")
     stored_ids = list(dict.fromkeys(i for t in recent for i in t.entity_ids))
     stored = {e.id: e for e in linker.entities(stored_ids)} if stored_ids else {}
-    pointing = {w.lower() for w in anaphors(question, names)}
+    pointing = {w.lower() for w in anaphors(question, names, spoken)}
     # "it" after "who directed X?" finds no answered entity it agrees with: it stands for X, the subject
     answered = _last_answer(linker, recent, linked, stored, lambda kind: agreement(pointing, kind) == 1.0)
     own = {e.id for e in named}
