@@ -35,7 +35,7 @@ from graphwright.graph_store.retrieval import RetrievalReads
 from graphwright.graph_store.sources import SourceStore
 from graphwright.graph_store.summaries import SummaryStore
 from graphwright.graph_store.workspace_names import Workspace
-from graphwright.graph_store.workspaces import WorkspaceRegistry
+from graphwright.graph_store.workspace_registry import WorkspaceRegistry
 from graphwright.graph_store.writes import DocumentWrites
 
 if TYPE_CHECKING:
