@@ -168,7 +168,75 @@ class EmbeddingSettings(_Section):
     cache: bool = True
 
 
-_SECTIONS: dict[str, type[BaseSettings]] = {"llm": LLMSettings, "embedding": EmbeddingSettings}
+class SearchSettings(_Section):
+    """How questions are searched and answered: passages, the walk, context budgets, the agentic modes, read-only
+    Cypher, knowledge bases (`settings.search`). Each reads GRAPHWRIGHT_<NAME>, as it always has."""
+
+    model_config = SettingsConfigDict(env_prefix="GRAPHWRIGHT_")
+
+    rerank_model: OptionalText = None  # path or name of a sentence-transformers CrossEncoder
+    top_k: int = Field(5, ge=1)
+    hybrid_vector_weight: float = Field(
+        0.8, ge=0.0, le=1.0, description="dense share of hybrid fusion; BM25 gets the rest"
+    )
+    no_answer_below: float | None = Field(
+        None,
+        ge=0.0,
+        le=1.0,
+        description="a search whose best passage's relevance is below this says no passage answers (0: never; "
+        "unset: the floor calibrated for the embedder, where there is one)",
+    )
+    # Graph search (local, global, path)
+    context_tokens: int = Field(3000, ge=200, description="token budget of the context an answer is built from")
+    local_shares: str = Field(
+        "entities=0.15,relations=0.2,text_units=0.5,communities=0.15",
+        description="shares of context_tokens per local-search section",
+    )
+    local_entities: int = Field(5, ge=1, description="entities linked to the question")
+    local_neighbours: int = Field(15, ge=0, description="entities the walk reaches that join the context")
+    # Personalized PageRank of local search (search/ppr.py), chosen on both shared eval sets together.
+    ppr_damping: float = Field(0.7, ge=0.0, lt=1.0, description="chance the walk follows an edge, not restart")
+    ppr_passage_weight: float = Field(0.3, ge=0.0, description="passage seeds' mass relative to entity seeds'")
+    ppr_passage_temperature: float = Field(0.05, gt=0.0, description="softmax temperature of passage seeds")
+    ppr_seed_passages: int = Field(20, ge=1, description="closest passages seeding the walk")
+    ppr_chunks_per_entity: int = Field(5, ge=1, description="an entity's passages in the walked neighbourhood")
+    ppr_hub_mentions: int = Field(50, ge=1, description="an entity named in more passages adds none (unless linked)")
+    global_level: int | None = Field(None, description="community level for global search; unset = by relevance")
+    global_reports: int = Field(8, ge=1, description="community reports in an offline global answer")
+    global_batch_tokens: int = Field(2500, ge=200, description="report tokens per map call of global search")
+    path_max: int = Field(5, ge=1, description="shortest paths returned by path search")
+    # Agentic modes (agent, multihop, corrective, cypher, auto)
+    agent_max_steps: int = Field(6, ge=1, description="tool rounds before the agent must answer")
+    agent_max_tool_calls: int = Field(12, ge=1, description="tool calls one agent question may make in all")
+    agent_tool_chars: int = Field(4000, ge=200, description="characters of one tool result shown to the model")
+    multihop_max_hops: int = Field(4, ge=1, description="sub-questions a multihop question is split into")
+    rewrite_attempts: int = Field(2, ge=0, description="query rewrites of corrective search before it gives up")
+    # Knowledge bases beyond this workspace (other workspaces, graphwright servers, Dify datasets): a TOML file
+    # (docs/knowledge-bases.md); the agent gets a search and a document tool for each, `federated` fuses them.
+    knowledge_bases: Path | None = Field(None, description="TOML file naming knowledge bases beyond this workspace")
+    knowledge_timeout: float = Field(10.0, gt=0, le=300, description="seconds one knowledge base may take to answer")
+    grade_use: float = Field(0.6, ge=0, le=1, description="grade at which corrective search uses the context")
+    grade_refine: float = Field(0.35, ge=0, le=1, description="grade at which it refines instead of rewriting")
+    cypher_max_rows: int = Field(50, ge=1, description="rows a read-only Cypher query may return")
+    cypher_max_bytes: int = Field(1_000_000, ge=1, description="bytes (as JSON) a read-only Cypher result may hold")
+    cypher_timeout: float = Field(10.0, gt=0, description="seconds a read-only Cypher query may run")
+    tenant_cypher: bool = Field(
+        False,
+        description="read-only Cypher for server keys bound to named workspaces, in a database with several "
+        "(off: `graphwright docs security` says what it exposes; the owner's CLI and Python API always have it)",
+    )
+    cypher_max_concurrent: int = Field(
+        2,
+        ge=1,
+        description="read-only Cypher queries one key runs at once per workspace in a server process (more: 429)",
+    )
+
+
+_SECTIONS: dict[str, type[BaseSettings]] = {
+    "llm": LLMSettings,
+    "embedding": EmbeddingSettings,
+    "search": SearchSettings,
+}
 # A setting's name without its section, as the environment spells it (`Settings(llm_model=...)`, `updated`):
 # flat name -> (section, field).
 _FLAT_NAMES: dict[str, tuple[str, str]] = {
@@ -177,6 +245,7 @@ _FLAT_NAMES: dict[str, tuple[str, str]] = {
     "openai_base_url": ("llm", "base_url"),
     **{f"embedding_{name}": ("embedding", name) for name in EmbeddingSettings.model_fields},
     "model_cache": ("embedding", "model_cache"),
+    **{name: ("search", name) for name in SearchSettings.model_fields},
 }
 
 
@@ -209,6 +278,7 @@ class Settings(BaseSettings):
 
     llm: LLMSettings = Field(default_factory=LLMSettings)
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
+    search: SearchSettings = Field(default_factory=SearchSettings)
 
     # The knowledge base commands and the library use (`graphwright workspace create NAME` makes one); the
     # default is the graph as it always was.
@@ -225,9 +295,6 @@ class Settings(BaseSettings):
     schema_file: Path | None = Field(None, validation_alias=_alias("GRAPHWRIGHT_SCHEMA", "schema_file"))
     entity_types: str = "person,organization,location,event,product,technology,concept"
     resolution_threshold: float = Field(92.0, ge=0, le=100, description="rapidfuzz ratio to merge names")
-
-    # Reranking
-    rerank_model: OptionalText = None  # path or name of a sentence-transformers CrossEncoder
 
     # Ingest
     chunk_size: int = Field(128, ge=20, description="target tokens per chunk")
@@ -261,49 +328,12 @@ class Settings(BaseSettings):
         1000, ge=50, description="milliseconds a watched folder must be quiet before its changes are synced"
     )
 
-    # Search
-    top_k: int = Field(5, ge=1)
-    hybrid_vector_weight: float = Field(
-        0.8, ge=0.0, le=1.0, description="dense share of hybrid fusion; BM25 gets the rest"
-    )
     trace_content: bool = Field(
         False,
         description="put questions, prompts and replies in OpenTelemetry spans (off: counts, models and timings only)",
     )
-    no_answer_below: float | None = Field(
-        None,
-        ge=0.0,
-        le=1.0,
-        description="a search whose best passage's relevance is below this says no passage answers (0: never; "
-        "unset: the floor calibrated for the embedder, where there is one)",
-    )
-    # Graph search (local, global, path)
-    context_tokens: int = Field(3000, ge=200, description="token budget of the context an answer is built from")
-    local_shares: str = Field(
-        "entities=0.15,relations=0.2,text_units=0.5,communities=0.15",
-        description="shares of context_tokens per local-search section",
-    )
-    local_entities: int = Field(5, ge=1, description="entities linked to the question")
-    local_neighbours: int = Field(15, ge=0, description="entities the walk reaches that join the context")
-    # Personalized PageRank of local search (search/ppr.py), chosen on both shared eval sets together.
-    ppr_damping: float = Field(0.7, ge=0.0, lt=1.0, description="chance the walk follows an edge, not restart")
-    ppr_passage_weight: float = Field(0.3, ge=0.0, description="passage seeds' mass relative to entity seeds'")
-    ppr_passage_temperature: float = Field(0.05, gt=0.0, description="softmax temperature of passage seeds")
-    ppr_seed_passages: int = Field(20, ge=1, description="closest passages seeding the walk")
-    ppr_chunks_per_entity: int = Field(5, ge=1, description="an entity's passages in the walked neighbourhood")
-    ppr_hub_mentions: int = Field(50, ge=1, description="an entity named in more passages adds none (unless linked)")
     report_budget: int = Field(100, ge=0, description="LLM report calls an ingest or delete may make")
     report_reuse_overlap: float = Field(0.8, gt=0, le=1, description="member overlap that keeps an LLM report")
-    global_level: int | None = Field(None, description="community level for global search; unset = by relevance")
-    global_reports: int = Field(8, ge=1, description="community reports in an offline global answer")
-    global_batch_tokens: int = Field(2500, ge=200, description="report tokens per map call of global search")
-    path_max: int = Field(5, ge=1, description="shortest paths returned by path search")
-    # Agentic modes (agent, multihop, corrective, cypher, auto)
-    agent_max_steps: int = Field(6, ge=1, description="tool rounds before the agent must answer")
-    agent_max_tool_calls: int = Field(12, ge=1, description="tool calls one agent question may make in all")
-    agent_tool_chars: int = Field(4000, ge=200, description="characters of one tool result shown to the model")
-    multihop_max_hops: int = Field(4, ge=1, description="sub-questions a multihop question is split into")
-    rewrite_attempts: int = Field(2, ge=0, description="query rewrites of corrective search before it gives up")
     # leiden: a nearest-neighbour graph cut by Leiden (the default: seconds, measured better); umap-gmm: the
     # RAPTOR paper's UMAP + Gaussian mixture by BIC (`pip install 'graphwright[raptor-umap]'`)
     raptor_clustering: Literal["leiden", "umap-gmm"] = "leiden"
@@ -312,25 +342,6 @@ class Settings(BaseSettings):
     )
     raptor_on_ingest: bool = Field(
         True, description="after an ingest or delete, bring an existing RAPTOR tree up to date (only what changed)"
-    )
-    # Knowledge bases beyond this workspace (other workspaces, graphwright servers, Dify datasets): a TOML file
-    # (docs/knowledge-bases.md); the agent gets a search and a document tool for each, `federated` fuses them.
-    knowledge_bases: Path | None = Field(None, description="TOML file naming knowledge bases beyond this workspace")
-    knowledge_timeout: float = Field(10.0, gt=0, le=300, description="seconds one knowledge base may take to answer")
-    grade_use: float = Field(0.6, ge=0, le=1, description="grade at which corrective search uses the context")
-    grade_refine: float = Field(0.35, ge=0, le=1, description="grade at which it refines instead of rewriting")
-    cypher_max_rows: int = Field(50, ge=1, description="rows a read-only Cypher query may return")
-    cypher_max_bytes: int = Field(1_000_000, ge=1, description="bytes (as JSON) a read-only Cypher result may hold")
-    cypher_timeout: float = Field(10.0, gt=0, description="seconds a read-only Cypher query may run")
-    tenant_cypher: bool = Field(
-        False,
-        description="read-only Cypher for server keys bound to named workspaces, in a database with several "
-        "(off: `graphwright docs security` says what it exposes; the owner's CLI and Python API always have it)",
-    )
-    cypher_max_concurrent: int = Field(
-        2,
-        ge=1,
-        description="read-only Cypher queries one key runs at once per workspace in a server process (more: 429)",
     )
 
     # `graphwright serve`: bearer keys (comma-separated; required off loopback), read-only keys that can

@@ -727,7 +727,7 @@ class GraphRAG:
             history=turns,
             question=question,
             mode=options.mode,
-            k=options.k or self.settings.top_k,
+            k=options.k or self.settings.search.top_k,
             filters=self._filters(options.where),
             generate=options.generate,
             level=options.level,

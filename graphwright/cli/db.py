@@ -226,7 +226,7 @@ def doctor() -> None:
         several = rag.store.workspaces.others_exist()
         unreadable = rag.store.workspaces.unreadable()
         gds = read_gds_version(rag.store.connection)
-    tenant_cypher = rag.settings.tenant_cypher
+    tenant_cypher = rag.settings.search.tenant_cypher
     checks = [
         *checks,
         PostureCheck(

@@ -35,7 +35,7 @@ def check(as_json: bool = False) -> None:
       graphwright knowledge check --json
     """
     with open_graph() as rag:
-        if rag.settings.knowledge_bases is None:
+        if rag.settings.search.knowledge_bases is None:
             _no_file(rag.workspaces.names(), rag.settings.workspace)
         checks = rag.check_knowledge_bases()
     if as_json:

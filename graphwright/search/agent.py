@@ -156,7 +156,7 @@ class Agent:
     # --- tools ---------------------------------------------------------------------------------------
     def _searcher(self, mode: str) -> Callable[[Any], dict[str, Any]]:
         """The handler of the tool that runs `mode`."""
-        return lambda args: self._search(mode, args.search_query(self.ctx.settings.top_k))
+        return lambda args: self._search(mode, args.search_query(self.ctx.settings.search.top_k))
 
     def _remember(self, evidence: Retrieval) -> None:
         seen = self.seen
@@ -230,7 +230,7 @@ class Agent:
         }
 
     def _source_search(self, source: KnowledgeSource, query: str) -> dict[str, Any]:
-        passages = self._from_source(source, lambda: source.search(query, self.ctx.settings.top_k))
+        passages = self._from_source(source, lambda: source.search(query, self.ctx.settings.search.top_k))
         chunks = [passage_chunk(p, rank, 1.0 / rank) for rank, p in enumerate(passages, start=1)]
         self._remember(Retrieval(chunks=chunks))
         return {
@@ -373,9 +373,9 @@ class AgentMode(SearchMode):
         agent = Agent(
             ctx,
             llm,
-            settings.agent_max_steps,
-            settings.agent_tool_chars,
-            settings.agent_max_tool_calls,
+            settings.search.agent_max_steps,
+            settings.search.agent_tool_chars,
+            settings.search.agent_max_tool_calls,
             caller=query.caller,
             tenant=query.tenant,
             reach=query.reach,

@@ -161,8 +161,8 @@ class CorrectiveMode(SearchMode):
             lambda q: hybrid.retrieve(q, query.k),
             ctx.llm,
             names,
-            settings.rewrite_attempts,
-            settings.grade_use,
-            settings.grade_refine,
+            settings.search.rewrite_attempts,
+            settings.search.grade_use,
+            settings.search.grade_refine,
         )
         return Retrieval(chunks=chunks, trace=trace, notes=notes)

@@ -26,10 +26,10 @@ _FENCE_RE = re.compile(r"```(?:cypher)?\s*(.*?)```", re.DOTALL | re.IGNORECASE)
 
 def read_limits(settings: Settings) -> ReadLimits:
     return ReadLimits(
-        max_rows=settings.cypher_max_rows,
-        max_bytes=settings.cypher_max_bytes,
-        timeout=settings.cypher_timeout,
-        max_concurrent=settings.cypher_max_concurrent,
+        max_rows=settings.search.cypher_max_rows,
+        max_bytes=settings.search.cypher_max_bytes,
+        timeout=settings.search.cypher_timeout,
+        max_concurrent=settings.search.cypher_max_concurrent,
     )
 
 
@@ -39,9 +39,9 @@ def run_read_only(
     """The gate with the limits of `settings`: CypherRejectedError for its locks, QueryRejectedError for
     what Neo4j refuses; BusyError when `caller` already runs as many as the settings allow at once.
     TenantCypherOffError for a `tenant` (a server key bound to named workspaces) in a database that holds
-    several workspaces, unless `settings.tenant_cypher` is on: the gate's proof that a query stays in its
+    several workspaces, unless `settings.search.tenant_cypher` is on: the gate's proof that a query stays in its
     workspace is the one thing standing between tenants there, so an operator opts in to it."""
-    if tenant and not settings.tenant_cypher and store.workspaces.others_exist():
+    if tenant and not settings.search.tenant_cypher and store.workspaces.others_exist():
         raise TenantCypherOffError(
             "Cypher is off for keys bound to a workspace in a database that holds several "
             "(GRAPHWRIGHT_TENANT_CYPHER=on turns it on; `graphwright docs security` says what that exposes)"

@@ -126,7 +126,7 @@ class SearchEngine:
                 found.chunks = one_per_page_first(ranked)[: query.k]
         except LLMError as exc:  # degrade, never fail: the offline retrieval answers, and says why
             found = self._offline(query, exc)
-        floor = no_answer_floor(self.settings.no_answer_below, self.embedder)
+        floor = no_answer_floor(self.settings.search.no_answer_below, self.embedder)
         if chosen.ranks_passages and query.embedding is not None and found.chunks:  # a verdict on passages
             found.chunks = with_relevance(self.store, self.embedder, found.chunks, query.embedding)
             found.relevance, found.no_answer = verdict(found.chunks[: query.k], floor)

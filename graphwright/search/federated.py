@@ -47,13 +47,13 @@ class FederatedMode(SearchMode):
         try:
             asked: dict[futures.Future[Any], str] = {pool.submit(ctx.run, LOCAL_MODE, local, False): LOCAL}
             asked |= {pool.submit(_search, source, query.question, wide): source.name for source in sources}
-            done, late = futures.wait(asked, timeout=ctx.settings.knowledge_timeout + 1.0)
+            done, late = futures.wait(asked, timeout=ctx.settings.search.knowledge_timeout + 1.0)
         finally:
             pool.shutdown(wait=False, cancel_futures=True)  # a source still working is not waited for
         rankings: dict[str, Sequence[RetrievedChunk | SourcePassage]] = {}
         for future, name in asked.items():
             if future in late:
-                notes.append(f"{name}: no answer within {ctx.settings.knowledge_timeout:g} s; left out")
+                notes.append(f"{name}: no answer within {ctx.settings.search.knowledge_timeout:g} s; left out")
                 continue
             try:
                 found = future.result()
@@ -67,7 +67,7 @@ class FederatedMode(SearchMode):
         counts = ", ".join(f"{name} {len(ranked)}" for name, ranked in rankings.items())
         notes.append(f"passages found: {counts}; fused by reciprocal rank")
         # the "no answer" verdict every passage mode gives, over the sources together
-        best, nothing = verdict(chunks, no_answer_floor(ctx.settings.no_answer_below, ctx.embedder))
+        best, nothing = verdict(chunks, no_answer_floor(ctx.settings.search.no_answer_below, ctx.embedder))
         return Retrieval(chunks=chunks, notes=notes, relevance=best, no_answer=nothing)
 
 

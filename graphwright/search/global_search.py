@@ -163,17 +163,17 @@ class GlobalSearch:
         return [community_ref(r, score(r)) for r in chosen], notes
 
     def search(self, question: str, embedding: list[float], level: int | None = None) -> GlobalResult:
-        level = self.settings.global_level if level is None else level
+        level = self.settings.search.global_level if level is None else level
         llm = self.llm
         if llm is None:
-            communities, notes = self.select(question, embedding, level, self.settings.global_reports)
+            communities, notes = self.select(question, embedding, level, self.settings.search.global_reports)
             return GlobalResult(self.context(communities, notes, []))
         # The LLM reads more reports than a person would: map over the whole selection in batches.
-        communities, notes = self.select(question, embedding, level, 4 * self.settings.global_reports)
+        communities, notes = self.select(question, embedding, level, 4 * self.settings.search.global_reports)
         points = self.map(question, communities, notes, llm)
         answer = self.reduce(question, points, llm) if points else None
         cited = {r for p in points for r in p.reports}
-        used = [c for c in communities if c.id in cited] or communities[: self.settings.global_reports]
+        used = [c for c in communities if c.id in cited] or communities[: self.settings.search.global_reports]
         return GlobalResult(self.context(used, notes, points), points, answer)
 
     def context(self, communities: list[CommunityRef], notes: list[str], points: list[Point]) -> Retrieval:
@@ -190,7 +190,7 @@ class GlobalSearch:
                 **candidates,
             }
         shares = {"points": 0.5, "reports": 0.5} if points else {"reports": 1.0}
-        sections = pack_sections(candidates, shares, self.settings.context_tokens)
+        sections = pack_sections(candidates, shares, self.settings.search.context_tokens)
         stale = [c.id for c in communities if c.stale]
         if stale:
             notes = [
@@ -203,7 +203,7 @@ class GlobalSearch:
 
     def map(self, question: str, communities: list[CommunityRef], notes: list[str], llm: LLM) -> list[Point]:
         known = {c.id for c in communities}
-        groups = batches([(c.id, report_text(c)) for c in communities], self.settings.global_batch_tokens)
+        groups = batches([(c.id, report_text(c)) for c in communities], self.settings.search.global_batch_tokens)
 
         def one(group: list[tuple[str, str]]) -> list[Point]:
             reports = "\n\n".join(text for _, text in group)
@@ -230,7 +230,7 @@ class GlobalSearch:
         for point in points:
             line = f"- (importance {point.score:.0f}) {point.description} [{', '.join(point.reports)}]"
             cost = count_tokens(line)
-            if used + cost > self.settings.context_tokens:
+            if used + cost > self.settings.search.context_tokens:
                 break
             lines.append(line)
             used += cost

@@ -95,11 +95,11 @@ class HybridRetriever:
     def from_settings(cls, store: GraphStore, embedder: Embedder, settings: Settings) -> HybridRetriever:
         """The hybrid retriever as configured: with the cross-encoder reranker when one is set."""
         reranker = None
-        if settings.rerank_model:
+        if settings.search.rerank_model:
             from graphwright.search.rerank import CrossEncoderReranker
 
-            reranker = CrossEncoderReranker(settings.rerank_model, settings.embedding.device)
-        return cls(store, embedder, settings.hybrid_vector_weight, reranker)
+            reranker = CrossEncoderReranker(settings.search.rerank_model, settings.embedding.device)
+        return cls(store, embedder, settings.search.hybrid_vector_weight, reranker)
 
     def fulltext(
         self, question: str, k: int, filters: list[MetadataFilter] | None = None, *, asked: Language | None = None

@@ -81,10 +81,10 @@ def open_sources(
 ) -> tuple[list[KnowledgeSource], list[str]]:
     """The sources the settings name that this caller reaches (none without a file), and notes on those left
     out. `tenant`: the caller's key is bound to named workspaces; `reach`: the workspaces it reads."""
-    path = ctx.settings.knowledge_bases
+    path = ctx.settings.search.knowledge_bases
     if path is None:
         return [], []
-    env = SourceEnv(timeout=ctx.settings.knowledge_timeout, workspaces=EngineWorkspaces(ctx, caller, tenant))
+    env = SourceEnv(timeout=ctx.settings.search.knowledge_timeout, workspaces=EngineWorkspaces(ctx, caller, tenant))
     here = ctx.store.workspace.name
     sources: list[KnowledgeSource] = []
     notes: list[str] = []
@@ -122,7 +122,7 @@ def _resolves_here(spec: KnowledgeBaseSpec, ctx: SearchContext) -> bool:
     secret = existing_secret(ctx.settings.home)
     if secret is None:  # no server of this home ever ran: nothing here answers a URL
         return False
-    timeout = min(2.0, ctx.settings.knowledge_timeout)
+    timeout = min(2.0, ctx.settings.search.knowledge_timeout)
     return any(proves(url, secret, timeout) for url in dict.fromkeys([origin(spec.url), spec.url.rstrip("/")]))
 
 

@@ -101,7 +101,7 @@ class LocalSearch:
         self.vector = vector
         self.settings = settings
         self.linker = EntityLinker(store.graph)
-        self.shares = parse_shares(settings.local_shares)
+        self.shares = parse_shares(settings.search.local_shares)
         self._algorithms: GraphAlgorithms | None = None  # chosen at the first walk (asks the server once)
 
     @property
@@ -115,7 +115,7 @@ class LocalSearch:
     ) -> tuple[list[EntityRef], set[str], list[str]]:
         """Linked entities, each weighted in [0, 1]: an exact name match 1, a fuzzy one less; and the ids of
         those the question writes as names."""
-        linked, mentions = self.linker.link(question, embedding, self.settings.local_entities)
+        linked, mentions = self.linker.link(question, embedding, self.settings.search.local_entities)
         top_fuzzy = max((e.score for e in linked if e.how != "exact"), default=1.0) or 1.0
         for entity in linked:
             entity.score = 1.0 if entity.how == "exact" else _FUZZY_LINK_WEIGHT * entity.score / top_fuzzy
@@ -130,10 +130,10 @@ class LocalSearch:
         seeds = {ENTITY + e.id: e.score / max(1, mentions.get(e.id, 1)) for e in linked if e.score > 0}
         if dense:
             best = max(c.score for c in dense)
-            temperature = self.settings.ppr_passage_temperature
+            temperature = self.settings.search.ppr_passage_temperature
             weights = {CHUNK + c.chunk_id: math.exp((c.score - best) / temperature) for c in dense}
             total = sum(weights.values())
-            budget = self.settings.ppr_passage_weight * sum(seeds.values()) if seeds else 1.0
+            budget = self.settings.search.ppr_passage_weight * sum(seeds.values()) if seeds else 1.0
             for node, weight in weights.items():
                 seeds[node] = seeds.get(node, 0.0) + budget * weight / total
         return seeds
@@ -152,7 +152,7 @@ class LocalSearch:
         best (an English-only embedder's similarities to a Chinese question, or an English question's to a
         Chinese passage, are noise, as in hybrid search; BM25 then finds them by the question's words or their
         translation)."""
-        n = n or self.settings.ppr_seed_passages
+        n = n or self.settings.search.ppr_seed_passages
         dense: list[RetrievedChunk] = []
         if self.vector.reads(asked):
             dense = self.vector.similarities(self.vector.retrieve(question, n, filters, embedding))
@@ -191,11 +191,11 @@ class LocalSearch:
             [e.id for e in linked],
             [c.chunk_id for c in dense],
             embedding,
-            self.settings.ppr_chunks_per_entity,
-            self.settings.ppr_hub_mentions,
+            self.settings.search.ppr_chunks_per_entity,
+            self.settings.search.ppr_hub_mentions,
         )
         seeds = self.seeds(linked, dense, hood.mentions)
-        mass = personalized_pagerank(hood.graph, seeds, self.settings.ppr_damping, engine=self.algorithms)
+        mass = personalized_pagerank(hood.graph, seeds, self.settings.search.ppr_damping, engine=self.algorithms)
         # Measured both ways on 2wiki-101: tempering the walk by similarity wherever a name is linked took
         # local's R@5 from 90.1 to 74.5; so the walk ranks alone where it has an anchor, and not at all elsewhere.
         weight = 1.0 if self.anchors(linked, hood, seeds, dense, named) else 0.0
@@ -216,7 +216,7 @@ class LocalSearch:
         nothing about which page); and mentioned by one of the question's closest passages, so the graph and
         similarity agree on where the question's evidence starts. A name the question uses in passing ("in USD
         millions") is in none of them: a walk from its few pages elsewhere would rank those first."""
-        hub = self.settings.ppr_hub_mentions
+        hub = self.settings.search.ppr_hub_mentions
         close = {CHUNK + c.chunk_id for c in dense}
         touching = {b if a in close else a for a, b in hood.graph.edges if a in close or b in close}
         # A close passage that mentions a longer name holding this one agrees too: "Lisbet Palme" for "Palme".
@@ -287,7 +287,7 @@ class LocalSearch:
                 score=mass.get(ENTITY + row["id"], 0.0),
                 how="walk",
             )
-            for row in self.store.graph.entities_with_ids(top[: self.settings.local_neighbours])
+            for row in self.store.graph.entities_with_ids(top[: self.settings.search.local_neighbours])
         ]
 
     def search(
@@ -323,7 +323,7 @@ class LocalSearch:
         if weight:
             chunks = self.text_units(hood, mass, similarity, k, embedding, weight, filters)
         else:
-            seeds_n = max(k, self.settings.ppr_seed_passages)
+            seeds_n = max(k, self.settings.search.ppr_seed_passages)
             closest = self.closest_passages(question, embedding, filters, seeds_n, asked=asked)
             chunks = [
                 c.model_copy(update={"rank": r, "scores": {**c.scores, "similarity": c.score, "walk_weight": 0.0}})
@@ -344,7 +344,7 @@ class LocalSearch:
                 "communities": [community_item(c) for c in communities],
             },
             self.shares,
-            self.settings.context_tokens,
+            self.settings.search.context_tokens,
         )
         return Retrieval(
             entities=entities,

@@ -91,7 +91,10 @@ class MultihopMode(SearchMode):
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
         hybrid = HybridRetriever.from_settings(ctx.store, ctx.embedder, ctx.settings)
         text, chunks, trace = answer_multihop(
-            query.question, ctx.require_llm(), lambda q: hybrid.retrieve(q, query.k), ctx.settings.multihop_max_hops
+            query.question,
+            ctx.require_llm(),
+            lambda q: hybrid.retrieve(q, query.k),
+            ctx.settings.search.multihop_max_hops,
         )
         found = Retrieval(chunks=chunks, trace=trace)
         found.answer = Answer(text=text, kind="generated", citations=graph_citations(found, cited_ids(text)))

@@ -234,5 +234,5 @@ class PathMode(GraphMode):
     tool = ToolSpec("find_paths", "Shortest typed paths between two entities, with evidence.", PathArgs)
 
     def retrieve(self, query: SearchQuery, ctx: SearchContext) -> Retrieval:
-        searcher = PathSearch(ctx.store, ctx.settings.path_max, ctx.settings.context_tokens)
+        searcher = PathSearch(ctx.store, ctx.settings.search.path_max, ctx.settings.search.context_tokens)
         return searcher.search(query.question, query.vector(), query.source, query.target)

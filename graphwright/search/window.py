@@ -24,5 +24,7 @@ def fitted(settings: Settings, llm: LLM | None) -> Settings:
         "context_tokens": (window - max_tokens("answer", caps) - _FRAME) / _TOKENS_PER_WORD,
         "global_batch_tokens": (window - max_tokens("global_map", caps) - _FRAME) / _TOKENS_PER_WORD,
     }
-    update = {name: max(200, int(room)) for name, room in limits.items() if int(room) < int(getattr(settings, name))}
+    update = {
+        name: max(200, int(room)) for name, room in limits.items() if int(room) < int(getattr(settings.search, name))
+    }
     return settings.updated(**update) if update else settings

@@ -245,18 +245,18 @@ def test_ordinary_reads_still_answer(world) -> None:
 
 
 def test_results_are_capped_by_bytes_as_well_as_rows(rag) -> None:
-    rag.settings.cypher_max_bytes = 10_000
+    rag.settings.search.cypher_max_bytes = 10_000
     one = rag.inspect.read_cypher("RETURN range(1, 10000) AS big")  # one row, far above the byte cap
     assert one.rows == [] and one.truncated and "bytes" in one.limit
     many = rag.inspect.read_cypher("UNWIND range(1, 5000) AS x RETURN x, 'padding padding padding' AS p")
-    assert many.truncated and len(many.rows) <= rag.settings.cypher_max_rows
-    rag.settings.cypher_max_rows = 10_000
+    assert many.truncated and len(many.rows) <= rag.settings.search.cypher_max_rows
+    rag.settings.search.cypher_max_rows = 10_000
     cut = rag.inspect.read_cypher("UNWIND range(1, 5000) AS x RETURN x, 'padding padding padding' AS p")
     assert cut.truncated and "bytes" in cut.limit and 0 < len(cut.rows) < 5000
 
 
 def test_a_slow_query_is_stopped_by_the_timeout(rag) -> None:
-    rag.settings.cypher_timeout = 1.0
+    rag.settings.search.cypher_timeout = 1.0
     with pytest.raises(QueryRejectedError, match="(?i)terminated|timeout|timed out"):
         rag.inspect.read_cypher("UNWIND range(1, 100000000) AS x WITH x WHERE x % 7 = 123 RETURN count(x) AS n")
 
@@ -475,8 +475,8 @@ def test_user_cypher_runs_only_so_many_at_once_per_caller(rag) -> None:
 
     from graphwright.errors import BusyError
 
-    rag.settings.cypher_max_concurrent = 1
-    rag.settings.cypher_timeout = 3.0
+    rag.settings.search.cypher_max_concurrent = 1
+    rag.settings.search.cypher_timeout = 3.0
     slow = "UNWIND range(1, 1000000000) AS x WITH x WHERE x % 7 = 123 RETURN count(x) AS n"
     outcome: list[object] = []
 

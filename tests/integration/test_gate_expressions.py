@@ -39,9 +39,9 @@ def tenants(rag):
         t=SECRET,
     )
     connection.write("CREATE (:Chunk {id: 'd1', text: $t})-[:NEXT]->(:Chunk {id: 'd2', text: $t})", t=SECRET)
-    rag.settings.cypher_timeout = TIMEOUT
+    rag.settings.search.cypher_timeout = TIMEOUT
     graph = rag.in_workspace("gate-a")
-    graph.settings.cypher_timeout = TIMEOUT
+    graph.settings.search.cypher_timeout = TIMEOUT
     yield graph
     for name in ("gate-a", "gate-b"):
         rag.workspaces.delete(name, yes=True)

@@ -44,7 +44,7 @@ def test_local_finds_the_named_entity_its_neighbourhood_and_its_passage(world) -
     }
     names = [s.name for s in result.context]
     assert names[:3] == ["entities", "relations", "text_units"] and "communities" in names
-    assert sum(s.tokens for s in result.context) <= world.settings.context_tokens
+    assert sum(s.tokens for s in result.context) <= world.settings.search.context_tokens
     assert "Kiruna" in result.answer and result.answer_kind == "retrieval"
     assert any(c.kind == "community" for c in result.citations)
     _assert_citations_exist(world, result)

@@ -348,7 +348,7 @@ def test_cypher_is_off_for_tenant_keys_unless_the_operator_turns_it_on(pair) -> 
     settings = pair["root"].settings.updated(
         **{"api_keys": SecretStr(f"{KEY_A}@{A}"), "admin_api_keys": SecretStr(ADMIN), "read_api_keys": None}
     )
-    assert settings.tenant_cypher is False
+    assert settings.search.tenant_cypher is False
     query = f"MATCH (c:`{A}__Chunk`) RETURN count(c) AS n"
 
     async def ask(key: str) -> str:

@@ -52,7 +52,7 @@ def test_dotenv_file(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("NEO4J_URI", raising=False)
     (tmp_path / ".env").write_text("NEO4J_URI=bolt://127.0.0.1:7777\nGRAPHWRIGHT_TOP_K=9\n")
     s = Settings(_env_file=tmp_path / ".env")
-    assert s.neo4j_uri == "bolt://127.0.0.1:7777" and s.top_k == 9
+    assert s.neo4j_uri == "bolt://127.0.0.1:7777" and s.search.top_k == 9
 
 
 def test_overlap_must_be_below_size() -> None:
@@ -64,14 +64,16 @@ def test_every_setting_is_documented() -> None:
     """docs/configuration.md names every setting (`A_X` / `_Y` on one line counts for A_Y), sections' too."""
     from pathlib import Path
 
-    from graphwright.config import EmbeddingSettings, LLMSettings, Settings
+    from graphwright.config import EmbeddingSettings, LLMSettings, SearchSettings, Settings
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "configuration.md").read_text(encoding="utf-8")
     missing = []
-    sections = {"llm": LLMSettings, "embedding": EmbeddingSettings}
+    sections = {"llm": LLMSettings, "embedding": EmbeddingSettings, "search": SearchSettings}
     fields = [("GRAPHWRIGHT_", n, f) for n, f in Settings.model_fields.items() if n not in sections]
     fields += [
-        (f"GRAPHWRIGHT_{s.upper()}_", n, f) for s, kind in sections.items() for n, f in kind.model_fields.items()
+        (str(kind.model_config.get("env_prefix")), n, f)
+        for kind in sections.values()
+        for n, f in kind.model_fields.items()
     ]
     for prefix_, name, field in fields:
         names = [f"{prefix_}{name.upper()}"]
@@ -103,7 +105,7 @@ def test_sections_read_the_same_names_as_before(monkeypatch: pytest.MonkeyPatch,
     given = Settings(_env_file=None, llm_model="m", openai_base_url="http://127.0.0.1:9/v1", embedding_device="cuda")
     assert (given.llm.model, given.llm.base_url, given.embedding.device) == ("m", "http://127.0.0.1:9/v1", "cuda")
     copy = given.updated(llm_max_time=5.0, top_k=9)
-    assert (copy.llm.max_time, copy.llm.model, copy.top_k, given.llm.max_time) == (5.0, "m", 9, None)
+    assert (copy.llm.max_time, copy.llm.model, copy.search.top_k, given.llm.max_time) == (5.0, "m", 9, None)
     from graphwright.errors import InvalidRequestError
     from graphwright.llm.registry import make_llm
 
@@ -130,3 +132,11 @@ def test_a_misspelt_backend_is_said_before_anything_opens(name: str, said: str) 
     check_backend_names(Settings(_env_file=None))
     with pytest.raises(InvalidRequestError, match=f"{said}.*available: "):
         check_backend_names(Settings(_env_file=None, **{name: " NOPE "}))
+
+
+def test_the_search_section_reads_its_old_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GRAPHWRIGHT_TOP_K", "7")
+    monkeypatch.setenv("GRAPHWRIGHT_PPR_DAMPING", "0.5")
+    s = Settings(_env_file=None, local_entities=3)
+    assert (s.search.top_k, s.search.ppr_damping, s.search.local_entities) == (7, 0.5, 3)
+    assert s.updated(context_tokens=900).search.context_tokens == 900 and s.search.context_tokens == 3000

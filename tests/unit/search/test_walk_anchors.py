@@ -66,7 +66,7 @@ def test_the_walk_needs_a_name_the_closest_passages_agree_with() -> None:
     assert [e.id for e in found] == ["palme"]
     # a name the question does not write as one, or a hub, anchors nothing
     assert _search().anchors([palme, lisbet], hood, seeds, dense, set()) == []
-    hub = _hood([("near", "palme")], {"palme": Settings().ppr_hub_mentions + 1})
+    hub = _hood([("near", "palme")], {"palme": Settings().search.ppr_hub_mentions + 1})
     assert _search().anchors([palme], hub, seeds, dense, {"palme"}) == []
 
 

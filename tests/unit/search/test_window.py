@@ -25,9 +25,11 @@ def test_a_4096_token_window_shrinks_the_answer_context_to_leave_the_reply_room(
     settings = Settings(_env_file=None)
     small = fitted(settings, MeteredLLM(_Knowing(4096)))
     # (4096 - 700 reply - 400 frame) / 1.3 words per token; the map batches fit as they are
-    assert small.context_tokens == 2304 and small.global_batch_tokens == settings.global_batch_tokens
+    assert (
+        small.search.context_tokens == 2304 and small.search.global_batch_tokens == settings.search.global_batch_tokens
+    )
     tiny = fitted(settings, _Knowing(2048))
-    assert tiny.context_tokens == 729 and tiny.global_batch_tokens == 960
+    assert tiny.search.context_tokens == 729 and tiny.search.global_batch_tokens == 960
 
 
 def test_an_unknown_or_roomy_window_changes_nothing() -> None:
